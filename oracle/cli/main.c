@@ -1,0 +1,287 @@
+/* main.c: the zoneoracle command line.
+ *
+ *   run [PATH...]     run cases against the built-in oracle, write reports/
+ *   check [PATH...]   validate case files (no run)
+ *   rulesets          list the rule sets
+ *   rules             rule coverage: every rule, the cases citing it, hits
+ *
+ * Exit codes: 0 pass, 1 conformance failures, 2 usage or I/O, 3 invalid case
+ * files, 4 engine could not be driven.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../src/engine.h"
+#include "../src/report.h"
+#include "../src/runner.h"
+#include "../src/util.h"
+
+enum { EXIT_PASS = 0, EXIT_FAIL = 1, EXIT_USAGE = 2, EXIT_INVALID = 3, EXIT_ENGINE = 4 };
+
+static const char usage[] =
+    "usage: zoneoracle COMMAND [OPTIONS] [PATH...]\n"
+    "\n"
+    "commands:\n"
+    "  run [PATH...]       run case files (default: cases/) against the oracle\n"
+    "      --ruleset ID    only this rule set\n"
+    "      --filter GLOB   only case ids matching GLOB (fnmatch)\n"
+    "      --report-dir D  where reports go (default: reports)\n"
+    "      --quiet         print failures and the summary only\n"
+    "  check [PATH...]     validate case files without running them\n"
+    "  rulesets            list the rule sets (id and title)\n"
+    "  rules [PATH...]     every rule of every rule set, the cases citing it and\n"
+    "      --ruleset ID    how often the oracle applied it; exits 1 when a rule\n"
+    "                      numbered in a seed text has no case\n"
+    "  version             print the version\n"
+    "\n"
+    "exit codes: 0 pass, 1 conformance failures, 2 usage or I/O,\n"
+    "            3 invalid case files, 4 engine could not be driven\n";
+
+static int bad_usage(const char *msg) {
+  fprintf(stderr, "zoneoracle: %s\n%s", msg, usage);
+  return EXIT_USAGE;
+}
+
+typedef struct {
+  const char *paths[256];
+  int npaths;
+  const char *ruleset, *filter, *report_dir;
+  int quiet;
+} args;
+
+static int parse_args(int argc, char **argv, args *a) {
+  memset(a, 0, sizeof *a);
+  a->report_dir = "reports";
+  for (int i = 2; i < argc; i++) {
+    const char *s = argv[i];
+    if ((!strcmp(s, "--ruleset") || !strcmp(s, "--filter") || !strcmp(s, "--report-dir"))) {
+      if (i + 1 >= argc) return bad_usage("option needs a value");
+      const char *v = argv[++i];
+      if (!strcmp(s, "--ruleset")) a->ruleset = v;
+      else if (!strcmp(s, "--filter")) a->filter = v;
+      else a->report_dir = v;
+    } else if (!strcmp(s, "--quiet")) {
+      a->quiet = 1;
+    } else if (s[0] == '-') {
+      char m[300];
+      snprintf(m, sizeof m, "unknown option '%s'", s);
+      return bad_usage(m);
+    } else if (a->npaths < 256) {
+      a->paths[a->npaths++] = s;
+    }
+  }
+  if (!a->npaths) a->paths[a->npaths++] = "cases";
+  if (a->ruleset && !zo_ruleset_find(a->ruleset)) {
+    fprintf(stderr, "zoneoracle: unknown rule set '%s' (zoneoracle rulesets lists them)\n", a->ruleset);
+    return EXIT_USAGE;
+  }
+  return -1;
+}
+
+static void suite_commit(char *buf, size_t cap) {
+  snprintf(buf, cap, "unknown");
+  FILE *p = popen("git rev-parse HEAD 2>/dev/null", "r");
+  if (!p) return;
+  char line[128];
+  if (fgets(line, sizeof line, p)) {
+    line[strcspn(line, "\r\n")] = 0;
+    if (line[0]) snprintf(buf, cap, "%s", line);
+  }
+  pclose(p);
+}
+
+static int mkdirs(const char *dir) {
+  char buf[4096];
+  snprintf(buf, sizeof buf, "%s", dir);
+  for (char *p = buf + 1; *p; p++)
+    if (*p == '/') {
+      *p = 0;
+      if (mkdir(buf, 0777) && errno != EEXIST) return -1;
+      *p = '/';
+    }
+  return mkdir(buf, 0777) && errno != EEXIST ? -1 : 0;
+}
+
+static int cmd_run(int argc, char **argv) {
+  args a;
+  int rc = parse_args(argc, argv, &a);
+  if (rc >= 0) return rc;
+  char **files;
+  int nfiles;
+  zo_error err = {0};
+  if (zo_collect_cases(a.paths, a.npaths, &files, &nfiles, &err)) {
+    fprintf(stderr, "zoneoracle: %s: %s\n", err.file, err.message);
+    return EXIT_USAGE;
+  }
+  zo_engine *e = zo_engine_oracle_new();
+  zo_run run = {0};
+  zo_run_options opt = {.ruleset = a.ruleset, .filter = a.filter, .check_invariants = 1};
+  zo_run_files(e, files, nfiles, &opt, &run);
+  for (int i = 0; i < run.ninvalid; i++) fprintf(stderr, "%s\n", run.invalid[i].message);
+  for (int i = 0; i < run.n; i++) {
+    const zo_case_result *r = &run.results[i];
+    if (r->status == RS_PASS) {
+      if (!a.quiet) printf("PASS %s [%s]\n", r->case_id, r->ruleset);
+      continue;
+    }
+    printf("%s %s [%s]\n  %s\n", r->status == RS_FAIL ? "FAIL" : "ERROR", r->case_id,
+           r->ruleset, r->message ? r->message : "");
+    if (r->expected) printf("  expected: %s\n  observed: %s\n", r->expected, r->observed);
+  }
+  /* the record, then what is rendered from it */
+  const char *ids[64];
+  int nids = 0;
+  for (size_t i = 0; i < zo_ruleset_count() && nids < 64; i++) {
+    const char *id = zo_ruleset_id(zo_ruleset_at(i));
+    if (!a.ruleset || !strcmp(a.ruleset, id)) ids[nids++] = id;
+  }
+  char commit[128];
+  suite_commit(commit, sizeof commit);
+  zo_run_header h = {.suite_commit = commit, .engine = e->ops->name,
+                     .engine_version = e->ops->version, .rulesets = ids, .nrulesets = nids};
+  int io_bad = 0;
+  if (mkdirs(a.report_dir)) {
+    fprintf(stderr, "zoneoracle: cannot create %s: %s\n", a.report_dir, strerror(errno));
+    io_bad = 1;
+  } else {
+    char p1[4096], p2[4096], p3[4096];
+    snprintf(p1, sizeof p1, "%s/run.jsonl", a.report_dir);
+    snprintf(p2, sizeof p2, "%s/junit.xml", a.report_dir);
+    snprintf(p3, sizeof p3, "%s/summary.md", a.report_dir);
+    if (zo_report_write_jsonl(&run, &h, p1, &err) || zo_report_render_junit(p1, p2, &err) ||
+        zo_report_render_markdown(p1, p3, &err)) {
+      fprintf(stderr, "zoneoracle: %s: %s\n", err.file, err.message);
+      io_bad = 1;
+    } else if (!a.quiet) {
+      printf("reports: %s %s %s\n", p1, p2, p3);
+    }
+  }
+  int not_passed = run.failed + run.errors;
+  printf("%d cases x rule sets in %.0f ms; %d invalid case files\n", run.n, run.ms, run.ninvalid);
+  printf("%d passed, %d failed, %d skipped\n", run.passed, not_passed, run.skipped);
+  rc = run.ninvalid ? EXIT_INVALID : not_passed ? EXIT_FAIL : io_bad ? EXIT_USAGE : EXIT_PASS;
+  zo_run_free(&run);
+  zo_engine_oracle_free(e);
+  zo_paths_free(files, nfiles);
+  return rc;
+}
+
+static int cmd_check(int argc, char **argv) {
+  args a;
+  int rc = parse_args(argc, argv, &a);
+  if (rc >= 0) return rc;
+  char **files;
+  int nfiles;
+  zo_error err = {0};
+  if (zo_collect_cases(a.paths, a.npaths, &files, &nfiles, &err)) {
+    fprintf(stderr, "zoneoracle: %s: %s\n", err.file, err.message);
+    return EXIT_USAGE;
+  }
+  int bad = 0;
+  char **ids = zo_xcalloc((size_t)nfiles + 1, sizeof *ids);
+  char **idfiles = zo_xcalloc((size_t)nfiles + 1, sizeof *idfiles);
+  int nids = 0;
+  for (int i = 0; i < nfiles; i++) {
+    zo_case *c;
+    if (zo_case_load_file(files[i], &c, &err)) {
+      char buf[2048];
+      zo_format_error(&err, buf, sizeof buf);
+      fprintf(stderr, "%s\n", buf);
+      bad++;
+      continue;
+    }
+    for (int k = 0; k < nids; k++)
+      if (!strcmp(ids[k], zo_case_id(c))) {
+        fprintf(stderr, "%s:1:1: error: id '%s' is also the id of %s\n", files[i], zo_case_id(c), idfiles[k]);
+        bad++;
+      }
+    ids[nids] = zo_xstrdup(zo_case_id(c));
+    idfiles[nids++] = files[i];
+    zo_case_free(c);
+  }
+  for (int k = 0; k < nids; k++) free(ids[k]);
+  free(ids);
+  free(idfiles);
+  printf("%d case files checked, %d invalid\n", nfiles, bad);
+  zo_paths_free(files, nfiles);
+  return bad ? EXIT_INVALID : EXIT_PASS;
+}
+
+static int cmd_rulesets(void) {
+  for (size_t i = 0; i < zo_ruleset_count(); i++)
+    printf("%-12s %s\n", zo_ruleset_id(zo_ruleset_at(i)), zo_ruleset_title(zo_ruleset_at(i)));
+  return EXIT_PASS;
+}
+
+/* Rule coverage: cases citing each rule, and oracle hits over the suite. */
+static int cmd_rules(int argc, char **argv) {
+  args a;
+  int rc = parse_args(argc, argv, &a);
+  if (rc >= 0) return rc;
+  char **files;
+  int nfiles;
+  zo_error err = {0};
+  if (zo_collect_cases(a.paths, a.npaths, &files, &nfiles, &err)) {
+    fprintf(stderr, "zoneoracle: %s: %s\n", err.file, err.message);
+    return EXIT_USAGE;
+  }
+  zo_engine *e = zo_engine_oracle_new();
+  zo_run run = {0};
+  zo_run_options opt = {.ruleset = a.ruleset, .check_invariants = 0};
+  zo_run_files(e, files, nfiles, &opt, &run);
+  int gaps = 0, seeds = 0;
+  for (size_t r = 0; r < zo_ruleset_count(); r++) {
+    const zo_ruleset *rs = zo_ruleset_at(r);
+    if (a.ruleset && strcmp(a.ruleset, zo_ruleset_id(rs))) continue;
+    printf("%s: %s\n", zo_ruleset_id(rs), zo_ruleset_title(rs));
+    int covered = 0, nseed = 0;
+    for (size_t i = 0; i < zo_ruleset_rule_count(rs); i++) {
+      const char *id = zo_ruleset_rule_id(rs, i);
+      int cases = 0, hits = 0;
+      for (int k = 0; k < run.n; k++) {
+        const zo_case_result *cr = &run.results[k];
+        if (strcmp(cr->ruleset, zo_ruleset_id(rs))) continue;
+        for (int j = 0; j < cr->nrules; j++) cases += !strcmp(cr->rules[j], id);
+        for (int j = 0; j < cr->nhits; j++)
+          if (!strcmp(cr->hits[j].id, id)) hits += cr->hits[j].count;
+      }
+      int seed = zo_ruleset_rule_is_seed(rs, i);
+      nseed += seed;
+      if (seed && cases) covered++;
+      if (seed && !cases) gaps++;
+      printf("  %-14s %s cases %3d  hits %5d  %s\n", id, seed ? "seed" : "    ", cases, hits,
+             seed && !cases ? "NO CASE" : "");
+    }
+    seeds += nseed;
+    printf("  seed rules covered: %d/%d\n", covered, nseed);
+  }
+  printf("%d seed rules without a case (of %d)\n", gaps, seeds);
+  zo_run_free(&run);
+  zo_engine_oracle_free(e);
+  zo_paths_free(files, nfiles);
+  return run.ninvalid ? EXIT_INVALID : gaps ? EXIT_FAIL : EXIT_PASS;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) return bad_usage("missing command");
+  const char *cmd = argv[1];
+  if (!strcmp(cmd, "run")) return cmd_run(argc, argv);
+  if (!strcmp(cmd, "check")) return cmd_check(argc, argv);
+  if (!strcmp(cmd, "rulesets")) return cmd_rulesets();
+  if (!strcmp(cmd, "rules")) return cmd_rules(argc, argv);
+  if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
+    printf("zoneoracle %s\n", ZO_VERSION);
+    return EXIT_PASS;
+  }
+  if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
+    fputs(usage, stdout);
+    return EXIT_PASS;
+  }
+  char m[300];
+  snprintf(m, sizeof m, "unknown command '%s'", cmd);
+  return bad_usage(m);
+}

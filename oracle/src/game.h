@@ -1,0 +1,84 @@
+/* game.h: the model's state (internal). See game.c for what it models. */
+#ifndef ZO_GAME_H
+#define ZO_GAME_H
+
+#include "model.h"
+
+#define ZO_ZONE_OUTSIDE (-2) /* outside the game (CR 400.10): not a zone */
+
+/* One zone instance: a zone type, its player (-1 shared) and index. */
+typedef struct {
+  int type, player, index, exists;
+  int *objs; int n, cap; /* objects, [0] = top */
+  int twoh;              /* FaB 8.2.2: 2H object equipped here, not occupying */
+} zo_zone;
+
+typedef struct {
+  int exists;
+  zo_kind kind;
+  int owner, controller;
+  int zone;            /* zone instance, ZO_ZONE_OUTSIDE, -1 none */
+  uint64_t types;
+  int face_down, pub, phased_out;
+  uint64_t id;         /* identity of the current object */
+  int under;           /* top-card handle (FaB sub-card), -1 */
+  int left_arena;      /* a token that left the battlefield (CR 110.5g) */
+  int came_from;       /* FaB 3.0.9c: zone it came from as it became new */
+} zo_obj;
+
+typedef struct {
+  int armed, fired, resolved, found;
+  int obj, from, to;   /* from/to: case zone types or ZO_ZT_ANY */
+  uint64_t types;
+  uint64_t id; int zone, pub_at_arrival, controller;
+} zo_trigger;
+
+typedef struct { int set, obj; uint64_t id; } zo_ref;
+
+typedef struct {
+  int active, any, obj;
+  int when_to, when_to_player, when_from;
+  char when_cause[ZO_NAME];
+  const zo_step *instead;
+} zo_replacement;
+
+typedef struct { int alive, obj; zo_mark_kind kind; } zo_mark;
+
+struct zo_game {
+  const zo_ruleset *rs;
+  const zo_case *c;
+  int *zmap;                 /* case zone type -> rule set zone index */
+  int hand_slot, graveyard_slot;
+  zo_zone *zones; int nzones, capzones;
+  int multi[ZO_MAX_PLAYERS][ZO_MAX_ZONE_TYPES];
+  zo_obj *objs; int nobjs;
+  uint64_t next_id;
+  zo_trigger *trig; int ntrig;
+  zo_ref *refs; int nrefs;
+  zo_replacement *repl; int nrepl; int *repl_order;
+  zo_mark *marks; int nmarks;
+  int drew_empty[ZO_MAX_PLAYERS], lost[ZO_MAX_PLAYERS];
+  int *hits;                 /* per rule of rs */
+  int nsteps, ncards_start;
+  uint64_t t_instant_sorcery, t_hero, t_token, t_2h, t_bow, t_quiver,
+      t_deck_card, t_perm_sub;
+};
+
+/* Apply one step; r is zeroed first and owned by the caller
+ * (zo_step_result_free). Never fails: a step the rule set does not allow
+ * has an outcome (rejected, failed...). */
+void zo_game_apply(zo_game *g, const zo_step *s, zo_step_result *r);
+/* Apply s to object obj (a then:/do: step), or to its own card when -1. */
+void zo_game_apply_to(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
+/* Fill an observation (caller frees with zo_observation_free). */
+void zo_game_observe(const zo_game *g, zo_observation *ob);
+/* Full observed name of a zone instance ("alice.weapon.2", "outside"). */
+void zo_game_zone_name(const zo_game *g, int zone, char *buf, size_t cap);
+int zo_game_obj_public(const zo_game *g, int obj);
+int zo_game_sees(const zo_game *g, int player, int obj);
+void zo_game_shuffle_zone(zo_game *g, int zone, uint64_t seed);
+int zo_game_add_zone(zo_game *g, int type, int player, int index);
+/* Rule hits so far, indexed like the rule set's rules (owned by g). */
+const int *zo_game_hits(const zo_game *g);
+
+#endif

@@ -1,0 +1,24 @@
+/* report.h: the run record (JSON Lines, the source of truth) and what is
+ * rendered from it (JUnit XML, Markdown). Every file is written whole: to a
+ * temporary file in the same directory, then renamed. */
+#ifndef ZO_REPORT_H
+#define ZO_REPORT_H
+
+#include "runner.h"
+
+typedef struct {
+  const char *suite_commit;   /* git commit of the cases, or "unknown" */
+  const char *engine, *engine_version;
+  const char *const *rulesets; int nrulesets;
+} zo_run_header;
+
+/* Write the run record: a header line, one line per case x rule set, a
+ * footer. ZO_ERR_IO on failure (nothing is left half-written). */
+zo_status zo_report_write_jsonl(const zo_run *run, const zo_run_header *h,
+                                const char *path, zo_error *err);
+
+/* Render JUnit XML and Markdown from a run record file. */
+zo_status zo_report_render_junit(const char *jsonl, const char *path, zo_error *err);
+zo_status zo_report_render_markdown(const char *jsonl, const char *path, zo_error *err);
+
+#endif

@@ -1,0 +1,600 @@
+/* ruleset.c: rule set files -> zo_ruleset.
+ *
+ * A rule set is data (oracle/rulesets/<id>.yaml, embedded at build time): the
+ * zone types of one game and era, and the policy switches that differ between
+ * eras (RULESETS.md). Every zone attribute and switch is written
+ * `{value: V, rule: R}` where R is a rule number or a list of them, or null
+ * where the rules text is silent (the cell is "unspecified"); every cited rule
+ * must appear in the file's `rules:` list, which is what rule coverage
+ * reports. A file may `extends:` another rule set and override any part.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+#include "util.h"
+#include "ydoc.h"
+
+/* ---- names ---------------------------------------------------------- */
+
+static const char *const switch_names[SW_COUNT] = {
+    "new_object",     "same_zone",     "wrong_owner",     "cannot_hold",
+    "trigger_finds",  "then_finds",    "token_leaves",    "token_return",
+    "phasing",        "phased_tokens", "keeps",           "history",
+    "visibility",     "flip_step",     "no_properties",   "sub_cards",
+    "zone_lifecycle", "clear",         "order_chooser",   "replace_chooser",
+    "draw_empty",     "copies",        "abilities",       "ante",
+    "stack_layers",   "macros",        "arena_default",   "look",
+    "outside"};
+
+static const char *const value_names[ZS_COUNT_] = {
+    "none",           "yes",          "every_move",         "leave_arena",
+    "no_move",        "redirect",     "cannot_hold",        "stays",
+    "fail_or_clear",  "public_zone",  "public_object",      "at_state_check",
+    "immediately",    "not_battlefield", "status",          "cease",
+    "survive",        "spell_to_permanent", "kept",         "per_zone",
+    "per_object",     "owner_graveyard", "owner",           "zone_controller",
+    "controller_or_owner", "turn_player", "lose_at_state_check", "fails",
+    "cease_off_stack", "stack_only",  "winner_owns",        "leave_arena_removed",
+    "permanent_zone", "hand_owner",   "owner_not_deck",     "not_a_zone"};
+
+const char *zo_switch_name(zo_switch s) {
+  return (unsigned)s < SW_COUNT ? switch_names[s] : "?";
+}
+
+const char *zo_switch_value_name(int v) {
+  return v >= 0 && v < ZS_COUNT_ ? value_names[v] : "?";
+}
+
+static const char *const role_names[] = {"none",        "library", "hand",
+                                         "graveyard",   "battlefield",
+                                         "stack",       "exile",   "command",
+                                         "ante",        "other"};
+
+static const char *const hold_names[] = {"deck_cards", "cards", "permanents",
+                                         "proxies",    "hero",  "equip",
+                                         "no_instants"};
+
+/* ---- type words -> bits (process-wide, append-only) ---------------- */
+
+static char *type_words[64];
+static int ntype_words;
+
+uint64_t zo_type_bit(const char *word) {
+  for (int i = 0; i < ntype_words; i++)
+    if (strcmp(type_words[i], word) == 0) return (uint64_t)1 << i;
+  if (ntype_words < 63) {
+    type_words[ntype_words] = zo_xstrdup(word);
+    return (uint64_t)1 << ntype_words++;
+  }
+  return (uint64_t)1 << 63; /* overflow bucket: "other" */
+}
+
+const char *zo_type_word(int i) {
+  return i >= 0 && i < ntype_words ? type_words[i] : NULL;
+}
+
+/* ---- lookup ---------------------------------------------------------- */
+
+int zo_ruleset_zone(const zo_ruleset *rs, const char *name) {
+  for (int i = 0; i < rs->nzones; i++)
+    if (strcmp(rs->zones[i].name, name) == 0) return i;
+  return -1;
+}
+
+int zo_ruleset_rule(const zo_ruleset *rs, const char *id) {
+  for (int i = 0; i < rs->nrules; i++)
+    if (strcmp(rs->rules[i].id, id) == 0) return i;
+  return -1;
+}
+
+const char *zo_ruleset_id(const zo_ruleset *rs) { return rs->id; }
+const char *zo_ruleset_title(const zo_ruleset *rs) { return rs->title; }
+size_t zo_ruleset_rule_count(const zo_ruleset *rs) { return (size_t)rs->nrules; }
+const char *zo_ruleset_rule_id(const zo_ruleset *rs, size_t i) {
+  return rs->rules[i].id;
+}
+const char *zo_ruleset_rule_text(const zo_ruleset *rs, size_t i) {
+  return rs->rules[i].text;
+}
+int zo_ruleset_rule_is_seed(const zo_ruleset *rs, size_t i) {
+  return rs->rules[i].seed;
+}
+
+void zo_ruleset_free(zo_ruleset *rs) {
+  if (!rs) return;
+  for (int i = 0; i < rs->nrules; i++) {
+    free(rs->rules[i].id);
+    free(rs->rules[i].text);
+  }
+  free(rs->rules);
+  free(rs->id);
+  free(rs->title);
+  free(rs->game);
+  free(rs->extends);
+  free(rs->file);
+  free(rs);
+}
+
+/* ---- parsing ------------------------------------------------------- */
+
+typedef struct {
+  const yd_doc *doc;
+  zo_error *err;
+  zo_ruleset *rs;
+  /* citations are resolved after `rules:` is read: remember them */
+  struct pending {
+    zo_cited *at;
+    const yd_node *node;
+  } *pend;
+  int npend, cappend;
+} rparse;
+
+static zo_status bad(rparse *p, const yd_node *at, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static zo_status bad(rparse *p, const yd_node *at, const char *fmt, ...) {
+  char msg[480];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  return yd_fail(p->err, p->doc, at, ZO_ERR_SCHEMA, "%s", msg);
+}
+
+static zo_status unknown_key(rparse *p, const yd_node *key,
+                             const char *const *valid, size_t n,
+                             const char *where) {
+  const char *near = zo_nearest(key->str, valid, n);
+  char list[400];
+  zo_join(list, sizeof list, valid, n);
+  if (near)
+    return bad(p, key, "unknown key '%s' in %s (did you mean '%s'? expected "
+                       "one of: %s)", key->str, where, near, list);
+  return bad(p, key, "unknown key '%s' in %s (expected one of: %s)", key->str,
+             where, list);
+}
+
+static zo_status want_map(rparse *p, const yd_node *n, const char *what) {
+  if (!n || n->kind != YD_MAP)
+    return bad(p, n, "expected a map for %s", what);
+  return ZO_OK;
+}
+
+static zo_status want_str(rparse *p, const yd_node *n, const char *what) {
+  if (!n || n->kind != YD_SCALAR || yd_is_null(n))
+    return bad(p, n, "expected a text value for %s", what);
+  return ZO_OK;
+}
+
+static int parse_bool(const yd_node *n, int *out) {
+  if (!n || n->kind != YD_SCALAR) return -1;
+  if (!strcmp(n->str, "true") || !strcmp(n->str, "yes")) *out = 1;
+  else if (!strcmp(n->str, "false") || !strcmp(n->str, "no")) *out = 0;
+  else return -1;
+  return 0;
+}
+
+static int find_name(const char *s, const char *const *names, int n) {
+  for (int i = 0; i < n; i++)
+    if (strcmp(s, names[i]) == 0) return i;
+  return -1;
+}
+
+/* `{value: V, rule: R}`: returns the value node, records the citation. */
+static zo_status cited(rparse *p, const yd_node *n, const char *what,
+                       zo_cited *out, const yd_node **value) {
+  if (!n || n->kind != YD_MAP)
+    return bad(p, n, "expected {value: ..., rule: ...} for %s (every "
+                     "attribute cites its rule; rule: null where the text "
+                     "is silent)", what);
+  const yd_node *v = NULL, *r = NULL;
+  for (size_t i = 0; i < n->n; i++) {
+    const char *k = YD_KEY(n, i)->str;
+    if (!strcmp(k, "value")) v = YD_VAL(n, i);
+    else if (!strcmp(k, "rule")) r = YD_VAL(n, i);
+    else {
+      static const char *const ks[] = {"value", "rule"};
+      return unknown_key(p, YD_KEY(n, i), ks, 2, what);
+    }
+  }
+  if (!v) return bad(p, n, "missing 'value' in %s", what);
+  if (!r) return bad(p, n, "missing 'rule' in %s (write rule: null where the "
+                           "rules text is silent)", what);
+  out->nrules = 0;
+  if (!yd_is_null(r)) {
+    if (r->kind != YD_SCALAR && r->kind != YD_SEQ)
+      return bad(p, r, "expected a rule number or a list of them for %s",
+                 what);
+    if (p->npend == p->cappend) {
+      p->cappend = p->cappend ? p->cappend * 2 : 64;
+      p->pend = zo_xrealloc(p->pend, (size_t)p->cappend * sizeof *p->pend);
+    }
+    p->pend[p->npend].at = out;
+    p->pend[p->npend].node = r;
+    p->npend++;
+  }
+  *value = v;
+  return ZO_OK;
+}
+
+static zo_status cited_bool(rparse *p, const yd_node *n, const char *what,
+                            zo_cited *out) {
+  const yd_node *v;
+  zo_status st = cited(p, n, what, out, &v);
+  if (st) return st;
+  if (parse_bool(v, &out->value))
+    return bad(p, v, "expected true or false for %s", what);
+  return ZO_OK;
+}
+
+static zo_status cited_int(rparse *p, const yd_node *n, const char *what,
+                           zo_cited *out) {
+  const yd_node *v;
+  zo_status st = cited(p, n, what, out, &v);
+  if (st) return st;
+  char *end;
+  long x = v->kind == YD_SCALAR ? strtol(v->str, &end, 10) : -1;
+  if (v->kind != YD_SCALAR || *end || x < 0 || x > 64)
+    return bad(p, v, "expected a whole number 0..64 for %s", what);
+  out->value = (int)x;
+  return ZO_OK;
+}
+
+static zo_status type_list(rparse *p, const yd_node *v, const char *what,
+                           uint64_t *bits) {
+  if (v->kind != YD_SEQ)
+    return bad(p, v, "expected a list of type words for %s", what);
+  *bits = 0;
+  for (size_t i = 0; i < v->n; i++) {
+    zo_status st = want_str(p, v->kids[i], what);
+    if (st) return st;
+    *bits |= zo_type_bit(v->kids[i]->str);
+  }
+  return ZO_OK;
+}
+
+static const char *const zone_keys[] = {
+    "role",  "per_player", "count",    "visibility",    "ordered",
+    "arena", "controller", "capacity", "owner_only",    "holds",
+    "equip", "reorder",    "same_zone_new", "keeps",    "face_down_new"};
+
+static zo_status parse_zone(rparse *p, const yd_node *key, const yd_node *m) {
+  zo_ruleset *rs = p->rs;
+  zo_status st = want_map(p, m, "a zone");
+  if (st) return st;
+  int zi = zo_ruleset_zone(rs, key->str);
+  if (zi < 0) {
+    if (rs->nzones == ZO_MAX_ZONE_TYPES)
+      return bad(p, key, "more than %d zone types", ZO_MAX_ZONE_TYPES);
+    if (strlen(key->str) >= ZO_NAME || strchr(key->str, '.'))
+      return bad(p, key, "zone name '%s' must be a short word without '.'",
+                 key->str);
+    zi = rs->nzones++;
+    memset(&rs->zones[zi], 0, sizeof rs->zones[zi]);
+    snprintf(rs->zones[zi].name, ZO_NAME, "%s", key->str);
+    rs->zones[zi].count.value = 1;
+  }
+  zo_zone_type *z = &rs->zones[zi];
+  for (size_t i = 0; i < m->n; i++) {
+    const yd_node *k = YD_KEY(m, i), *v = YD_VAL(m, i);
+    const char *s = k->str;
+    char what[80];
+    snprintf(what, sizeof what, "zone %s, %s", z->name, s);
+    const yd_node *val;
+    if (!strcmp(s, "role")) {
+      if ((st = want_str(p, v, what))) return st;
+      int r = find_name(v->str, role_names, 10);
+      if (r < 0) {
+        const char *near = zo_nearest(v->str, role_names, 10);
+        return bad(p, v, "unknown role '%s'%s%s%s", v->str,
+                   near ? " (did you mean '" : "", near ? near : "",
+                   near ? "'?)" : "");
+      }
+      z->role = (zo_zone_role)r;
+    } else if (!strcmp(s, "per_player")) st = cited_bool(p, v, what, &z->per_player);
+    else if (!strcmp(s, "count")) st = cited_int(p, v, what, &z->count);
+    else if (!strcmp(s, "ordered")) st = cited_bool(p, v, what, &z->ordered);
+    else if (!strcmp(s, "arena")) st = cited_bool(p, v, what, &z->arena);
+    else if (!strcmp(s, "controller")) st = cited_bool(p, v, what, &z->controller);
+    else if (!strcmp(s, "capacity")) st = cited_int(p, v, what, &z->capacity);
+    else if (!strcmp(s, "owner_only")) st = cited_bool(p, v, what, &z->owner_only);
+    else if (!strcmp(s, "reorder")) st = cited_bool(p, v, what, &z->reorder);
+    else if (!strcmp(s, "same_zone_new")) st = cited_bool(p, v, what, &z->same_zone_new);
+    else if (!strcmp(s, "face_down_new")) st = cited_bool(p, v, what, &z->face_down_new);
+    else if (!strcmp(s, "visibility")) {
+      if ((st = cited(p, v, what, &z->pub, &val))) return st;
+      if (val->kind != YD_SCALAR ||
+          (strcmp(val->str, "public") && strcmp(val->str, "hidden") &&
+           strcmp(val->str, "private")))
+        return bad(p, val, "expected public, hidden or private for %s", what);
+      z->pub.value = strcmp(val->str, "public") == 0;
+    } else if (!strcmp(s, "holds")) {
+      if ((st = cited(p, v, what, &z->holds, &val))) return st;
+      if (val->kind != YD_SEQ) return bad(p, val, "expected a list for %s", what);
+      z->holds.value = 0;
+      for (size_t j = 0; j < val->n; j++) {
+        const yd_node *h = val->kids[j];
+        if ((st = want_str(p, h, what))) return st;
+        int b = find_name(h->str, hold_names, 7);
+        if (b < 0) {
+          char list[200];
+          zo_join(list, sizeof list, hold_names, 7);
+          const char *near = zo_nearest(h->str, hold_names, 7);
+          return bad(p, h, "unknown holds value '%s'%s%s%s (expected one of: "
+                           "%s)", h->str, near ? " (did you mean '" : "",
+                     near ? near : "", near ? "'?)" : "", list);
+        }
+        z->holds.value |= 1 << b;
+      }
+    } else if (!strcmp(s, "equip")) {
+      zo_cited c;
+      if ((st = cited(p, v, what, &c, &val))) return st;
+      st = type_list(p, val, what, &z->equip_types);
+    } else if (!strcmp(s, "keeps")) {
+      if ((st = cited(p, v, what, &z->keeps, &val))) return st;
+      st = type_list(p, val, what, &z->keep_types);
+      z->keeps.value = z->keep_types != 0;
+    } else {
+      return unknown_key(p, k, zone_keys,
+                         sizeof zone_keys / sizeof *zone_keys, "a zone");
+    }
+    if (st) return st;
+  }
+  return ZO_OK;
+}
+
+static zo_status parse_switches(rparse *p, const yd_node *m) {
+  zo_status st = want_map(p, m, "switches");
+  if (st) return st;
+  for (size_t i = 0; i < m->n; i++) {
+    const yd_node *k = YD_KEY(m, i), *v = YD_VAL(m, i);
+    int s = find_name(k->str, switch_names, SW_COUNT);
+    if (s < 0)
+      return unknown_key(p, k, switch_names, SW_COUNT, "switches");
+    char what[64];
+    snprintf(what, sizeof what, "switch %s", k->str);
+    const yd_node *val;
+    if ((st = cited(p, v, what, &p->rs->sw[s], &val))) return st;
+    if ((st = want_str(p, val, what))) return st;
+    int x = find_name(val->str, value_names, ZS_COUNT_);
+    if (x < 0) {
+      const char *near = zo_nearest(val->str, value_names, ZS_COUNT_);
+      return bad(p, val, "unknown value '%s' for %s%s%s%s", val->str, what,
+                 near ? " (did you mean '" : "", near ? near : "",
+                 near ? "'?)" : "");
+    }
+    p->rs->sw[s].value = x;
+  }
+  return ZO_OK;
+}
+
+static zo_status parse_rules(rparse *p, const yd_node *seq) {
+  zo_ruleset *rs = p->rs;
+  if (!seq || seq->kind != YD_SEQ)
+    return bad(p, seq, "expected a list of {id, text, seed} for rules");
+  for (size_t i = 0; i < seq->n; i++) {
+    const yd_node *r = seq->kids[i];
+    zo_status st = want_map(p, r, "a rule");
+    if (st) return st;
+    const yd_node *id = NULL, *text = NULL, *seed = NULL;
+    for (size_t j = 0; j < r->n; j++) {
+      const char *k = YD_KEY(r, j)->str;
+      if (!strcmp(k, "id")) id = YD_VAL(r, j);
+      else if (!strcmp(k, "text")) text = YD_VAL(r, j);
+      else if (!strcmp(k, "seed")) seed = YD_VAL(r, j);
+      else {
+        static const char *const ks[] = {"id", "text", "seed"};
+        return unknown_key(p, YD_KEY(r, j), ks, 3, "a rule");
+      }
+    }
+    if ((st = want_str(p, id, "rule id"))) return st;
+    if ((st = want_str(p, text, "rule text"))) return st;
+    int isseed = 0;
+    if (seed && parse_bool(seed, &isseed))
+      return bad(p, seed, "expected true or false for seed");
+    int at = zo_ruleset_rule(rs, id->str);
+    if (at < 0) {
+      rs->rules = zo_xrealloc(rs->rules, (size_t)(rs->nrules + 1) * sizeof *rs->rules);
+      at = rs->nrules++;
+      rs->rules[at].id = zo_xstrdup(id->str);
+    } else {
+      free(rs->rules[at].text);
+    }
+    rs->rules[at].text = zo_xstrdup(text->str);
+    rs->rules[at].seed = isseed;
+  }
+  return ZO_OK;
+}
+
+static zo_status resolve_citations(rparse *p) {
+  for (int i = 0; i < p->npend; i++) {
+    const yd_node *r = p->pend[i].node;
+    zo_cited *c = p->pend[i].at;
+    size_t n = r->kind == YD_SEQ ? r->n : 1;
+    if (n > 4) return bad(p, r, "at most four rules per citation");
+    for (size_t j = 0; j < n; j++) {
+      const yd_node *one = r->kind == YD_SEQ ? r->kids[j] : r;
+      if (one->kind != YD_SCALAR) return bad(p, one, "expected a rule number");
+      int idx = zo_ruleset_rule(p->rs, one->str);
+      if (idx < 0)
+        return bad(p, one, "rule '%s' is cited but not listed under rules:",
+                   one->str);
+      c->rules[j] = idx;
+    }
+    c->nrules = (int)n;
+  }
+  return ZO_OK;
+}
+
+static const zo_ruleset *find_any(const char *id);
+
+static const char *const top_keys[] = {"id",    "title",    "game", "extends",
+                                       "zones", "switches", "rules"};
+
+static zo_status parse_doc(const yd_doc *doc, zo_ruleset **out, zo_error *err) {
+  rparse p = {.doc = doc, .err = err};
+  zo_ruleset *rs = zo_xcalloc(1, sizeof *rs);
+  p.rs = rs;
+  rs->file = zo_xstrdup(doc->file);
+  zo_status st = ZO_OK;
+  const yd_node *root = doc->root;
+  if ((st = want_map(&p, root, "a rule set file"))) goto done;
+  for (size_t i = 0; i < root->n; i++) {
+    const yd_node *k = YD_KEY(root, i);
+    if (find_name(k->str, top_keys, 7) < 0) {
+      st = unknown_key(&p, k, top_keys, 7, "a rule set");
+      goto done;
+    }
+  }
+  const yd_node *ext = yd_get(root, "extends");
+  if (ext) {
+    if ((st = want_str(&p, ext, "extends"))) goto done;
+    const zo_ruleset *base = find_any(ext->str);
+    if (!base) {
+      st = yd_fail(err, doc, ext, ZO_ERR_UNKNOWN,
+                   "extends unknown rule set '%s'", ext->str);
+      goto done;
+    }
+    /* copy the base wholesale; rule indices stay valid as rules are only
+       appended or re-texted */
+    memcpy(rs->zones, base->zones, sizeof rs->zones);
+    rs->nzones = base->nzones;
+    memcpy(rs->sw, base->sw, sizeof rs->sw);
+    rs->rules = zo_xcalloc((size_t)base->nrules + 1, sizeof *rs->rules);
+    for (int i = 0; i < base->nrules; i++) {
+      rs->rules[i].id = zo_xstrdup(base->rules[i].id);
+      rs->rules[i].text = zo_xstrdup(base->rules[i].text);
+      rs->rules[i].seed = base->rules[i].seed;
+    }
+    rs->nrules = base->nrules;
+    rs->game = zo_xstrdup(base->game);
+    rs->extends = zo_xstrdup(ext->str);
+  }
+  const yd_node *id = yd_get(root, "id"), *title = yd_get(root, "title"),
+                *game = yd_get(root, "game");
+  if ((st = want_str(&p, id, "id"))) goto done;
+  if ((st = want_str(&p, title, "title"))) goto done;
+  rs->id = zo_xstrdup(id->str);
+  rs->title = zo_xstrdup(title->str);
+  if (game) {
+    if ((st = want_str(&p, game, "game"))) goto done;
+    free(rs->game);
+    rs->game = zo_xstrdup(game->str);
+  }
+  if (!rs->game) {
+    st = bad(&p, root, "missing 'game' (mtg or fab, or extends: a rule set)");
+    goto done;
+  }
+  const yd_node *rules = yd_get(root, "rules");
+  if (rules && (st = parse_rules(&p, rules))) goto done;
+  const yd_node *zones = yd_get(root, "zones");
+  if (zones) {
+    if ((st = want_map(&p, zones, "zones"))) goto done;
+    for (size_t i = 0; i < zones->n; i++)
+      if ((st = parse_zone(&p, YD_KEY(zones, i), YD_VAL(zones, i)))) goto done;
+  }
+  const yd_node *sw = yd_get(root, "switches");
+  if (sw && (st = parse_switches(&p, sw))) goto done;
+  if ((st = resolve_citations(&p))) goto done;
+  if (rs->nzones == 0) {
+    st = bad(&p, root, "a rule set needs zones:");
+    goto done;
+  }
+done:
+  free(p.pend);
+  if (st) {
+    zo_ruleset_free(rs);
+    return st;
+  }
+  *out = rs;
+  return ZO_OK;
+}
+
+/* ---- the embedded registry ------------------------------------------ */
+
+extern const size_t zo_embedded_count;
+extern const char *const zo_embedded_names[];
+extern const char *const zo_embedded_texts[];
+extern const size_t zo_embedded_lens[];
+
+static zo_ruleset **registry;
+static size_t nregistry;
+
+static void registry_init(void) {
+  if (registry) return;
+  registry = zo_xcalloc(zo_embedded_count + 1, sizeof *registry);
+  /* parse in dependency order: a file whose base is not loaded yet waits */
+  int progress = 1;
+  char *done = zo_xcalloc(zo_embedded_count + 1, 1);
+  while (progress) {
+    progress = 0;
+    for (size_t i = 0; i < zo_embedded_count; i++) {
+      if (done[i]) continue;
+      yd_doc doc;
+      zo_error err = {0};
+      if (yd_parse(zo_embedded_names[i], zo_embedded_texts[i],
+                   zo_embedded_lens[i], &doc, &err)) {
+        fprintf(stderr, "zoneoracle: embedded %s:%d:%d: %s\n", err.file,
+                err.line, err.column, err.message);
+        abort();
+      }
+      const yd_node *ext = yd_get(doc.root, "extends");
+      if (ext && ext->kind == YD_SCALAR && !find_any(ext->str)) {
+        yd_free(&doc);
+        continue;
+      }
+      zo_ruleset *rs;
+      if (parse_doc(&doc, &rs, &err)) {
+        fprintf(stderr, "zoneoracle: embedded %s:%d:%d: %s\n", err.file,
+                err.line, err.column, err.message);
+        abort();
+      }
+      yd_free(&doc);
+      registry[nregistry++] = rs;
+      done[i] = 1;
+      progress = 1;
+    }
+  }
+  free(done);
+  if (nregistry != zo_embedded_count) {
+    fprintf(stderr, "zoneoracle: an embedded rule set extends a missing one\n");
+    abort();
+  }
+}
+
+static const zo_ruleset *find_any(const char *id) {
+  for (size_t i = 0; i < nregistry; i++)
+    if (strcmp(registry[i]->id, id) == 0) return registry[i];
+  return NULL;
+}
+
+size_t zo_ruleset_count(void) {
+  registry_init();
+  return nregistry;
+}
+
+const zo_ruleset *zo_ruleset_at(size_t i) {
+  registry_init();
+  return i < nregistry ? registry[i] : NULL;
+}
+
+const zo_ruleset *zo_ruleset_find(const char *id) {
+  registry_init();
+  return find_any(id);
+}
+
+zo_status zo_ruleset_load_file(const char *path, zo_ruleset **out,
+                               zo_error *err) {
+  registry_init();
+  yd_doc doc;
+  zo_status st = yd_parse_file(path, &doc, err);
+  if (st) return st;
+  st = parse_doc(&doc, out, err);
+  yd_free(&doc);
+  return st;
+}

@@ -1,0 +1,526 @@
+/* runner.c: runs cases against an engine and compares what it observes with
+ * what the case expects.
+ *
+ * For each case file and each of its rule sets: set the engine up, apply the
+ * steps one by one, after each step compare the step's `expect:` (outcome,
+ * error, objects, zones, counts, triggers, refs, players, visible) with the
+ * engine's observation, and at the end the case's `expect:`. The first
+ * difference fails the case, naming the file:line of the expectation and
+ * expected vs observed. With check_invariants, the engine's own invariant
+ * check (zo_game_check for the oracle) runs after every step too.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "runner.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "util.h"
+
+static const char *const status_names[] = {"pass", "fail", "error", "skip"};
+const char *zo_result_status_name(zo_result_status s) { return status_names[s]; }
+
+/* ---- collecting files ----------------------------------------------- */
+
+static int cmp_str(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void push_path(char ***out, int *n, int *cap, const char *p) {
+  if (*n == *cap) {
+    *cap = *cap ? *cap * 2 : 64;
+    *out = zo_xrealloc(*out, (size_t)*cap * sizeof **out);
+  }
+  (*out)[(*n)++] = zo_xstrdup(p);
+}
+
+static int ends_with(const char *s, const char *suf) {
+  size_t a = strlen(s), b = strlen(suf);
+  return a >= b && strcmp(s + a - b, suf) == 0;
+}
+
+static void walk(const char *dir, char ***out, int *n, int *cap) {
+  DIR *d = opendir(dir);
+  if (!d) return;
+  struct dirent *de;
+  while ((de = readdir(d))) {
+    if (de->d_name[0] == '.') continue;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+    struct stat st;
+    if (stat(path, &st)) continue;
+    if (S_ISDIR(st.st_mode)) walk(path, out, n, cap);
+    else if (ends_with(path, ".yaml") || ends_with(path, ".yml"))
+      push_path(out, n, cap, path);
+  }
+  closedir(d);
+}
+
+zo_status zo_collect_cases(const char *const *paths, int npaths, char ***out,
+                           int *count, zo_error *err) {
+  char **list = NULL;
+  int n = 0, cap = 0;
+  for (int i = 0; i < npaths; i++) {
+    struct stat st;
+    if (stat(paths[i], &st)) {
+      if (err) {
+        err->code = ZO_ERR_IO;
+        snprintf(err->file, sizeof err->file, "%s", paths[i]);
+        err->line = err->column = 0;
+        snprintf(err->message, sizeof err->message, "%s", strerror(errno));
+      }
+      zo_paths_free(list, n);
+      return ZO_ERR_IO;
+    }
+    if (S_ISDIR(st.st_mode)) {
+      int from = n;
+      walk(paths[i], &list, &n, &cap);
+      qsort(list + from, (size_t)(n - from), sizeof *list, cmp_str);
+    } else {
+      push_path(&list, &n, &cap, paths[i]);
+    }
+  }
+  *out = list;
+  *count = n;
+  return ZO_OK;
+}
+
+void zo_paths_free(char **paths, int n) {
+  for (int i = 0; i < n; i++) free(paths[i]);
+  free(paths);
+}
+
+/* ---- error text for people ------------------------------------------- */
+
+void zo_format_error(const zo_error *err, char *buf, size_t cap) {
+  int w = snprintf(buf, cap, "%s:%d:%d: error: %s", err->file, err->line,
+                   err->column, err->message);
+  if (w < 0 || (size_t)w >= cap) return;
+  size_t used = (size_t)w;
+  if (err->context[0]) {
+    w = snprintf(buf + used, cap - used, "\nnote: %s", err->context);
+    if (w < 0 || (size_t)w >= cap - used) return;
+    used += (size_t)w;
+  }
+  /* the source line with a caret */
+  if (err->line > 0) {
+    FILE *f = fopen(err->file, "r");
+    if (f) {
+      char line[512];
+      int ln = 0;
+      while (fgets(line, sizeof line, f)) {
+        if (++ln == err->line) {
+          line[strcspn(line, "\r\n")] = 0;
+          w = snprintf(buf + used, cap - used, "\n  %s\n  %*s^", line,
+                       err->column > 1 ? err->column - 1 : 0, "");
+          break;
+        }
+      }
+      fclose(f);
+    }
+  }
+}
+
+/* ---- comparison ------------------------------------------------------- */
+
+typedef struct {
+  const zo_case *c;
+  const zo_observation *ob, *prev;
+  const zo_step_result *r; /* NULL for the final expect */
+  zo_case_result *res;
+  int step;
+} cmpctx;
+
+static char *fmt(const char *f, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+static char *fmt(const char *f, ...) {
+  char buf[1024];
+  va_list ap;
+  va_start(ap, f);
+  vsnprintf(buf, sizeof buf, f, ap);
+  va_end(ap);
+  return zo_xstrdup(buf);
+}
+
+static int mismatch(cmpctx *x, int line, char *what, char *expected,
+                    char *observed) {
+  zo_case_result *r = x->res;
+  r->status = RS_FAIL;
+  r->line = line;
+  r->step = x->step;
+  r->what = what;
+  r->expected = expected;
+  r->observed = observed;
+  r->message = fmt("%s:%d: %s: expected %s, observed %s", x->c->file, line,
+                   what, expected, observed);
+  return 1;
+}
+
+static const char *pname(const zo_case *c, int p) {
+  return p >= 0 && p < c->nplayers ? c->players[p] : "null";
+}
+
+static const char *hname(const zo_case *c, int h) {
+  return h >= 0 && h < c->nhandles ? c->handles[h] : "null";
+}
+
+static const char *bstr(int b) { return b ? "true" : "false"; }
+
+/* Handles at top level of a zone, in order (ordered zones) or as a set. */
+static int zone_members(const cmpctx *x, const char *zone, int *out, int cap,
+                        int *ordered) {
+  int n = 0;
+  *ordered = 0;
+  for (int h = 0; h < x->ob->nhandles; h++) {
+    const zo_obj_obs *o = &x->ob->objs[h];
+    if (!o->exists || o->under >= 0 || strcmp(o->zone, zone)) continue;
+    if (o->position >= 0) *ordered = 1;
+    if (n < cap) out[n++] = h;
+  }
+  if (*ordered) /* sort by position */
+    for (int i = 1; i < n; i++)
+      for (int j = i; j > 0 && x->ob->objs[out[j]].position < x->ob->objs[out[j - 1]].position; j--) {
+        int t = out[j];
+        out[j] = out[j - 1];
+        out[j - 1] = t;
+      }
+  return n;
+}
+
+static char *list_names(const zo_case *c, const int *h, int n) {
+  char buf[1024];
+  size_t used = 0;
+  buf[used++] = '[';
+  for (int i = 0; i < n && used < sizeof buf - 64; i++)
+    used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%s", i ? ", " : "", hname(c, h[i]));
+  snprintf(buf + used, sizeof buf - used, "]");
+  return zo_xstrdup(buf);
+}
+
+static int cmp_obj(cmpctx *x, const zo_obj_expect *e) {
+  const zo_case *c = x->c;
+  const zo_obj_obs *o = &x->ob->objs[e->handle];
+  const char *h = c->handles[e->handle];
+#define LN(bit) (e->lines[__builtin_ctz(bit)] ? e->lines[__builtin_ctz(bit)] : e->line)
+  if ((e->mask & OX_EXISTS) && e->exists != o->exists)
+    return mismatch(x, LN(OX_EXISTS), fmt("%s.exists", h), fmt("%s", bstr(e->exists)),
+                    fmt("%s", bstr(o->exists)));
+  if ((e->mask & OX_ZONE) && (!o->exists || strcmp(e->zone, o->zone)))
+    return mismatch(x, LN(OX_ZONE), fmt("%s.zone", h), fmt("%s", e->zone),
+                    o->exists ? fmt("%s", o->zone) : fmt("(ceased to exist)"));
+  if ((e->mask & OX_NEW)) {
+    int is_new = x->prev && o->object != x->prev->objs[e->handle].object;
+    if (is_new != e->is_new)
+      return mismatch(x, LN(OX_NEW), fmt("%s.new_object", h), fmt("%s", bstr(e->is_new)),
+                      fmt("%s", bstr(is_new)));
+  }
+  if (e->mask & OX_SAME_AS) {
+    int same = x->ob->ref_found[e->same_as] && x->ob->ref_handle[e->same_as] == e->handle;
+    if (!same)
+      return mismatch(x, LN(OX_SAME_AS), fmt("%s.same_as", h), fmt("the object '%s' remembered", c->refs[e->same_as]),
+                      fmt("a different object"));
+  }
+  if ((e->mask & OX_POSITION) && e->position != o->position)
+    return mismatch(x, LN(OX_POSITION), fmt("%s.position", h), fmt("%d", e->position),
+                    o->position < 0 ? fmt("(not in an ordered zone)") : fmt("%d", o->position));
+  if ((e->mask & OX_LAYER) && e->layer != o->layer)
+    return mismatch(x, LN(OX_LAYER), fmt("%s.layer", h), fmt("%d", e->layer),
+                    o->layer < 0 ? fmt("(not on the stack)") : fmt("%d", o->layer));
+  if ((e->mask & OX_VISIBILITY) && e->visibility != o->visibility)
+    return mismatch(x, LN(OX_VISIBILITY), fmt("%s.visibility", h),
+                    fmt("%s", e->visibility ? "public" : "private"),
+                    fmt("%s", o->visibility ? "public" : "private"));
+  if ((e->mask & OX_FACE) && e->face != o->face_down)
+    return mismatch(x, LN(OX_FACE), fmt("%s.face", h), fmt("%s", e->face ? "down" : "up"),
+                    fmt("%s", o->face_down ? "down" : "up"));
+  if ((e->mask & OX_CONTROLLER) && e->controller != o->controller)
+    return mismatch(x, LN(OX_CONTROLLER), fmt("%s.controller", h), fmt("%s", pname(c, e->controller)),
+                    fmt("%s", pname(c, o->controller)));
+  if ((e->mask & OX_OWNER) && e->owner != o->owner)
+    return mismatch(x, LN(OX_OWNER), fmt("%s.owner", h), fmt("%s", pname(c, e->owner)),
+                    fmt("%s", pname(c, o->owner)));
+  if ((e->mask & OX_UNDER) && e->under != o->under)
+    return mismatch(x, LN(OX_UNDER), fmt("%s.under", h), fmt("%s", hname(c, e->under)),
+                    fmt("%s", hname(c, o->under)));
+  if ((e->mask & OX_PHASED) && e->phased != o->phased_out)
+    return mismatch(x, LN(OX_PHASED), fmt("%s.phased_out", h), fmt("%s", bstr(e->phased)),
+                    fmt("%s", bstr(o->phased_out)));
+  if (e->mask & OX_CAME_FROM) {
+    const char *want = e->came_from_null ? "" : e->came_from;
+    if (strcmp(want, o->came_from))
+      return mismatch(x, LN(OX_CAME_FROM), fmt("%s.came_from", h), fmt("%s", want[0] ? want : "null"),
+                      fmt("%s", o->came_from[0] ? o->came_from : "null"));
+  }
+  if (e->mask & OX_MARKS) {
+    int ok = e->nmarks == o->nmarks;
+    for (int i = 0; ok && i < e->nmarks; i++) {
+      int found = 0;
+      for (int j = 0; j < o->nmarks; j++)
+        if (!strcmp(e->marks[i], c->marknames[o->marks[j]])) found = 1;
+      ok = found;
+    }
+    if (!ok) {
+      char eb[512] = "[", obuf[512] = "[";
+      for (int i = 0; i < e->nmarks; i++)
+        snprintf(eb + strlen(eb), sizeof eb - strlen(eb), "%s%s", i ? ", " : "", e->marks[i]);
+      for (int j = 0; j < o->nmarks; j++)
+        snprintf(obuf + strlen(obuf), sizeof obuf - strlen(obuf), "%s%s", j ? ", " : "", c->marknames[o->marks[j]]);
+      strcat(eb, "]");
+      strcat(obuf, "]");
+      return mismatch(x, LN(OX_MARKS), fmt("%s.marks", h), zo_xstrdup(eb), zo_xstrdup(obuf));
+    }
+  }
+#undef LN
+  return 0;
+}
+
+static int compare(cmpctx *x, const zo_expect *e) {
+  const zo_case *c = x->c;
+  if (e->has_outcome && x->r && e->outcome != x->r->outcome)
+    return mismatch(x, e->outcome_line, fmt("outcome"), fmt("%s", zo_outcome_name(e->outcome)),
+                    fmt("%s", zo_outcome_name(x->r->outcome)));
+  if (e->has_error && x->r && e->error != x->r->error)
+    return mismatch(x, e->error_line, fmt("error"), fmt("%s", zo_step_error_name(e->error)),
+                    fmt("%s", zo_step_error_name(x->r->error)));
+  for (int i = 0; i < e->nobjs; i++)
+    if (cmp_obj(x, &e->objs[i])) return 1;
+  for (int i = 0; i < e->nzones; i++) {
+    const zo_zone_expect *z = &e->zones[i];
+    int got[256], ordered;
+    int n = zone_members(x, z->zone, got, 256, &ordered);
+    int ok = n == z->n;
+    for (int k = 0; ok && k < n; k++) {
+      if (ordered) ok = got[k] == z->handles[k];
+      else {
+        int f = 0;
+        for (int j = 0; j < n; j++) f |= got[j] == z->handles[k];
+        ok = f;
+      }
+    }
+    if (!ok)
+      return mismatch(x, z->line, fmt("zones.%s", z->zone), list_names(c, z->handles, z->n),
+                      list_names(c, got, n));
+  }
+  for (int i = 0; i < e->ncounts; i++) {
+    const zo_count_expect *z = &e->counts[i];
+    int got[256], ordered;
+    int n = zone_members(x, z->zone, got, 256, &ordered);
+    if (n != z->count)
+      return mismatch(x, z->line, fmt("counts.%s", z->zone), fmt("%d", z->count), fmt("%d", n));
+  }
+  for (int i = 0; i < e->ntriggers; i++) {
+    const zo_trig_expect *t = &e->triggers[i];
+    const char *nm = c->triggers[t->index];
+    int fired = x->ob->trig_fired[t->index], found = x->ob->trig_found[t->index] > 0;
+    if ((t->mask & 1) && t->fired != fired)
+      return mismatch(x, t->line, fmt("triggers.%s.fired", nm), fmt("%s", bstr(t->fired)), fmt("%s", bstr(fired)));
+    if ((t->mask & 2) && t->found != found)
+      return mismatch(x, t->line, fmt("triggers.%s.found", nm), fmt("%s", bstr(t->found)), fmt("%s", bstr(found)));
+    if ((t->mask & 4) && t->controller != x->ob->trig_controller[t->index])
+      return mismatch(x, t->line, fmt("triggers.%s.controller", nm), fmt("%s", pname(c, t->controller)),
+                      fmt("%s", pname(c, x->ob->trig_controller[t->index])));
+  }
+  for (int i = 0; i < e->nrefs; i++) {
+    const zo_trig_expect *t = &e->refs[i];
+    int found = x->ob->ref_found[t->index];
+    if ((t->mask & 2) && t->found != found)
+      return mismatch(x, t->line, fmt("refs.%s.found", c->refs[t->index]), fmt("%s", bstr(t->found)),
+                      fmt("%s", bstr(found)));
+  }
+  for (int i = 0; i < e->nplayers; i++) {
+    const zo_trig_expect *t = &e->players[i];
+    if ((t->mask & 1) && t->fired != x->ob->lost[t->index])
+      return mismatch(x, t->line, fmt("players.%s.lost", c->players[t->index]), fmt("%s", bstr(t->fired)),
+                      fmt("%s", bstr(x->ob->lost[t->index])));
+  }
+  for (int i = 0; i < e->nvisible; i++) {
+    const zo_visible_expect *v = &e->visible[i];
+    const char *pl = c->players[v->player];
+    for (int k = 0; k < v->nsees; k++)
+      if (!x->ob->sees[v->player * x->ob->nhandles + v->sees[k]])
+        return mismatch(x, v->line, fmt("visible.%s.sees", pl), fmt("%s may look at %s", pl, hname(c, v->sees[k])),
+                        fmt("%s is hidden from %s", hname(c, v->sees[k]), pl));
+    for (int k = 0; k < v->nhidden; k++)
+      if (x->ob->sees[v->player * x->ob->nhandles + v->hidden[k]])
+        return mismatch(x, v->line, fmt("visible.%s.hidden", pl), fmt("%s hidden from %s", hname(c, v->hidden[k]), pl),
+                        fmt("%s may look at it", pl));
+  }
+  return 0;
+}
+
+/* ---- running ---------------------------------------------------------- */
+
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static void engine_error(zo_case_result *res, const zo_case *c, int step,
+                         const zo_error *err) {
+  res->status = RS_ERROR;
+  res->step = step;
+  res->line = step > 0 ? c->steps[step - 1].line : 1;
+  res->what = fmt("engine");
+  res->message = fmt("%s:%d: engine error: %s", c->file, res->line, err->message);
+}
+
+void zo_run_case(zo_engine *e, const zo_case *c, const zo_ruleset *rs,
+                 const zo_run_options *opt, zo_case_result *res) {
+  memset(res, 0, sizeof *res);
+  double t0 = now_ms();
+  res->case_id = zo_xstrdup(c->id);
+  res->title = zo_xstrdup(c->title);
+  res->file = zo_xstrdup(c->file);
+  res->ruleset = zo_xstrdup(rs->id);
+  res->rules = zo_xcalloc((size_t)c->nrules + 1, sizeof *res->rules);
+  for (int i = 0; i < c->nrules; i++) res->rules[res->nrules++] = zo_xstrdup(c->rules[i]);
+  zo_error err = {0};
+  if (e->ops->setup(e->self, rs, c, &err)) {
+    engine_error(res, c, 0, &err);
+    goto out;
+  }
+  zo_observation prev = {0}, cur = {0};
+  if (e->ops->observe(e->self, &prev, &err)) {
+    engine_error(res, c, 0, &err);
+    goto done;
+  }
+  int at_rest = 0;
+  for (int i = 0; i < c->nsteps; i++) {
+    const zo_step *s = &c->steps[i];
+    zo_step_result r = {0};
+    if (e->ops->step(e->self, s, &r, &err)) {
+      engine_error(res, c, i + 1, &err);
+      zo_step_result_free(&r);
+      break;
+    }
+    at_rest = s->kind == ST_STATE_CHECK;
+    zo_violation v;
+    if (opt->check_invariants && e->ops->check && e->ops->check(e->self, at_rest, &v)) {
+      res->status = RS_ERROR;
+      res->step = i + 1;
+      res->line = s->line;
+      res->what = fmt("invariant %s", v.invariant);
+      res->message = fmt("%s:%d: invariant %s (%s) broken after step %d (%s): %s", c->file,
+                         s->line, v.invariant, v.rule, i + 1, zo_step_kind_name(s->kind), v.detail);
+      zo_step_result_free(&r);
+      break;
+    }
+    if (e->ops->observe(e->self, &cur, &err)) {
+      engine_error(res, c, i + 1, &err);
+      zo_step_result_free(&r);
+      break;
+    }
+    int bad = 0;
+    if (s->expect) {
+      cmpctx x = {.c = c, .ob = &cur, .prev = &prev, .r = &r, .res = res, .step = i + 1};
+      bad = compare(&x, s->expect);
+    }
+    zo_step_result_free(&r);
+    if (i == c->nsteps - 1 && !bad && c->expect) {
+      cmpctx x = {.c = c, .ob = &cur, .prev = &prev, .r = NULL, .res = res, .step = 0};
+      bad = compare(&x, c->expect);
+    }
+    zo_observation_free(&prev);
+    prev = cur;
+    memset(&cur, 0, sizeof cur);
+    if (bad) break;
+  }
+done:
+  if (e->ops->hits) {
+    const int *h = e->ops->hits(e->self);
+    if (h) {
+      res->hits = zo_xcalloc((size_t)rs->nrules + 1, sizeof *res->hits);
+      for (int i = 0; i < rs->nrules; i++)
+        if (h[i]) {
+          res->hits[res->nhits].id = zo_xstrdup(rs->rules[i].id);
+          res->hits[res->nhits].count = h[i];
+          res->nhits++;
+        }
+    }
+  }
+  zo_observation_free(&prev);
+  zo_observation_free(&cur);
+  e->ops->teardown(e->self);
+out:
+  res->ms = now_ms() - t0;
+}
+
+static void push_result(zo_run *run, zo_case_result *r) {
+  if (run->n == run->cap) {
+    run->cap = run->cap ? run->cap * 2 : 128;
+    run->results = zo_xrealloc(run->results, (size_t)run->cap * sizeof *run->results);
+  }
+  run->results[run->n++] = *r;
+  switch (r->status) {
+  case RS_PASS: run->passed++; break;
+  case RS_FAIL: run->failed++; break;
+  case RS_ERROR: run->errors++; break;
+  case RS_SKIP: run->skipped++; break;
+  }
+}
+
+void zo_run_files(zo_engine *e, char **files, int nfiles,
+                  const zo_run_options *opt, zo_run *run) {
+  double t0 = now_ms();
+  for (int i = 0; i < nfiles; i++) {
+    zo_case *c;
+    zo_error err = {0};
+    if (zo_case_load_file(files[i], &c, &err)) {
+      char buf[2048];
+      zo_format_error(&err, buf, sizeof buf);
+      run->invalid = zo_xrealloc(run->invalid, (size_t)(run->ninvalid + 1) * sizeof *run->invalid);
+      run->invalid[run->ninvalid].file = zo_xstrdup(files[i]);
+      run->invalid[run->ninvalid].message = zo_xstrdup(buf);
+      run->ninvalid++;
+      continue;
+    }
+    if (opt->filter && fnmatch(opt->filter, c->id, 0) != 0) {
+      zo_case_free(c);
+      continue;
+    }
+    for (int k = 0; k < c->nrulesets; k++) {
+      if (opt->ruleset && strcmp(opt->ruleset, c->rulesets[k])) continue;
+      zo_case_result r;
+      zo_run_case(e, c, zo_ruleset_find(c->rulesets[k]), opt, &r);
+      push_result(run, &r);
+    }
+    zo_case_free(c);
+  }
+  run->ms += now_ms() - t0;
+}
+
+void zo_run_free(zo_run *run) {
+  for (int i = 0; i < run->n; i++) {
+    zo_case_result *r = &run->results[i];
+    free(r->case_id);
+    free(r->title);
+    free(r->file);
+    free(r->ruleset);
+    free(r->what);
+    free(r->expected);
+    free(r->observed);
+    free(r->message);
+    for (int k = 0; k < r->nrules; k++) free(r->rules[k]);
+    free(r->rules);
+    for (int k = 0; k < r->nhits; k++) free(r->hits[k].id);
+    free(r->hits);
+  }
+  free(run->results);
+  for (int i = 0; i < run->ninvalid; i++) {
+    free(run->invalid[i].file);
+    free(run->invalid[i].message);
+  }
+  free(run->invalid);
+  memset(run, 0, sizeof *run);
+}

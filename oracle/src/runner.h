@@ -1,0 +1,71 @@
+/* runner.h: run cases against an engine and keep one result per case and
+ * rule set (the run record that reports are rendered from). */
+#ifndef ZO_RUNNER_H
+#define ZO_RUNNER_H
+
+#include "engine.h"
+
+typedef enum { RS_PASS = 0, RS_FAIL, RS_ERROR, RS_SKIP } zo_result_status;
+const char *zo_result_status_name(zo_result_status s);
+
+typedef struct {
+  char *id;     /* rule number */
+  int count;
+} zo_hit;
+
+/* One case under one rule set. Strings owned by the result. */
+typedef struct {
+  char *case_id, *title, *file, *ruleset;
+  zo_result_status status;
+  int line;              /* of the failing expectation (or the step) */
+  int step;              /* 1-based step of the failure; 0 = final expect */
+  char *what;            /* "rancor.zone", "outcome", "invariant in-a-zone" */
+  char *expected, *observed;
+  char *message;         /* one line for people */
+  char **rules; int nrules;  /* cited by the case */
+  zo_hit *hits; int nhits;   /* rules the engine applied, with counts */
+  double ms;
+} zo_case_result;
+
+/* A case file that could not be loaded. */
+typedef struct {
+  char *file;
+  char *message; /* "file:line:col: error: ..." with its note */
+} zo_invalid;
+
+typedef struct {
+  zo_case_result *results; int n, cap;
+  zo_invalid *invalid; int ninvalid;
+  int passed, failed, errors, skipped;
+  double ms;
+} zo_run;
+
+typedef struct {
+  const char *ruleset;   /* only this rule set id, or NULL */
+  const char *filter;    /* fnmatch glob on case ids, or NULL */
+  int check_invariants;  /* zo_game_check after every step (oracle) */
+} zo_run_options;
+
+/* Expand files and directories (recursively, *.yaml, sorted) into a list of
+ * case files. Returns ZO_ERR_IO for a path that doesn't exist. The list and
+ * its strings are owned by the caller (zo_paths_free). */
+zo_status zo_collect_cases(const char *const *paths, int n, char ***out,
+                           int *count, zo_error *err);
+void zo_paths_free(char **paths, int n);
+
+/* Run every case file against engine e, appending to run. Never stops on a
+ * bad file or a failing case. */
+void zo_run_files(zo_engine *e, char **files, int nfiles,
+                  const zo_run_options *opt, zo_run *run);
+
+/* Run one loaded case under one rule set; fills res (owned by caller). */
+void zo_run_case(zo_engine *e, const zo_case *c, const zo_ruleset *rs,
+                 const zo_run_options *opt, zo_case_result *res);
+
+void zo_run_free(zo_run *run);
+
+/* Format a load error the way people read it:
+ * "file:line:col: error: message\nnote: context\n  source line\n  ^". */
+void zo_format_error(const zo_error *err, char *buf, size_t cap);
+
+#endif

@@ -1,0 +1,23 @@
+/* util.h: small helpers shared by the loaders: allocation that aborts on
+ * exhaustion (the library reports ZO_ERR_NOMEM only where it can recover;
+ * elsewhere running out of memory in a test oracle is fatal), and the
+ * "did you mean" lookup that error messages use. */
+#ifndef ZO_UTIL_H
+#define ZO_UTIL_H
+
+#include <stddef.h>
+
+/* malloc/calloc/realloc/strdup that abort with a message on failure. */
+void *zo_xmalloc(size_t n);
+void *zo_xcalloc(size_t n, size_t size);
+void *zo_xrealloc(void *p, size_t n);
+char *zo_xstrdup(const char *s);
+
+/* The candidate nearest to `word` by edit distance (case-insensitive), or
+ * NULL when none is within max(2, len/3) edits. Static storage of cands. */
+const char *zo_nearest(const char *word, const char *const *cands, size_t n);
+
+/* Join `n` names as "a, b, c" into buf (truncated with "..."). */
+void zo_join(char *buf, size_t cap, const char *const *names, size_t n);
+
+#endif

@@ -1,0 +1,281 @@
+/* ydoc.c: YAML text -> a tree of maps, sequences and scalars with marks.
+ *
+ * Built on libyaml's event parser (not its document loader) so that the
+ * things a rule case must not contain are refused where they occur:
+ * anchors and aliases (an alias bomb is also a denial of service), explicit
+ * tags, duplicate keys, non-scalar keys, several documents, and nesting
+ * deeper than YD_MAX_DEPTH. libyaml marks are 0-based; ydoc stores 1-based
+ * lines and columns, as every message prints them.
+ */
+#include "ydoc.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#define YD_MAX_DEPTH 64
+#define YD_MAX_FILE (16u * 1024u * 1024u)
+
+zo_status yd_fail(zo_error *err, const yd_doc *doc, const yd_node *at,
+                  zo_status code, const char *fmt, ...) {
+  if (err) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    va_end(ap);
+    err->code = code;
+    snprintf(err->file, sizeof err->file, "%s",
+             doc && doc->file ? doc->file : "");
+    err->line = at ? at->line : 0;
+    err->column = at ? at->col : 0;
+  }
+  return code;
+}
+
+static void node_free(yd_node *n) {
+  if (!n) return;
+  size_t k = n->kind == YD_MAP ? 2 * n->n : n->n;
+  for (size_t i = 0; i < k; i++) node_free(n->kids[i]);
+  free(n->kids);
+  free(n->str);
+  free(n);
+}
+
+void yd_free(yd_doc *doc) {
+  if (!doc) return;
+  node_free(doc->root);
+  free(doc->file);
+  doc->root = NULL;
+  doc->file = NULL;
+}
+
+static yd_node *node_new(yd_kind kind, const yaml_mark_t *m) {
+  yd_node *n = calloc(1, sizeof *n);
+  if (!n) return NULL;
+  n->kind = kind;
+  n->line = (int)m->line + 1;
+  n->col = (int)m->column + 1;
+  return n;
+}
+
+static int node_push(yd_node *parent, yd_node *kid) {
+  if (parent->nk == parent->cap) {
+    size_t ncap = parent->cap ? parent->cap * 2 : 4;
+    yd_node **k = realloc(parent->kids, ncap * sizeof *k);
+    if (!k) return -1;
+    parent->kids = k;
+    parent->cap = ncap;
+  }
+  parent->kids[parent->nk++] = kid;
+  if (parent->kind == YD_SEQ) parent->n = parent->nk;
+  else parent->n = parent->nk / 2;
+  return 0;
+}
+
+yd_node *yd_get(const yd_node *map, const char *key) {
+  if (!map || map->kind != YD_MAP) return NULL;
+  for (size_t i = 0; i < map->n; i++)
+    if (strcmp(YD_KEY(map, i)->str, key) == 0) return YD_VAL(map, i);
+  return NULL;
+}
+
+int yd_is_null(const yd_node *n) {
+  if (!n || n->kind != YD_SCALAR || !n->plain) return 0;
+  return n->str[0] == 0 || strcmp(n->str, "null") == 0 ||
+         strcmp(n->str, "~") == 0 || strcmp(n->str, "Null") == 0 ||
+         strcmp(n->str, "NULL") == 0;
+}
+
+typedef struct {
+  yd_node *stack[YD_MAX_DEPTH + 1];
+  int depth;
+} builder;
+
+static zo_status fail_mark(zo_error *err, const yd_doc *doc,
+                           const yaml_mark_t *m, zo_status code,
+                           const char *msg) {
+  yd_node at = {.line = (int)m->line + 1, .col = (int)m->column + 1};
+  return yd_fail(err, doc, &at, code, "%s", msg);
+}
+
+/* Attach a finished node to the container on top of the stack. */
+static zo_status attach(builder *b, yd_doc *doc, yd_node *n, zo_error *err) {
+  if (b->depth == 0) {
+    doc->root = n;
+    return ZO_OK;
+  }
+  yd_node *top = b->stack[b->depth - 1];
+  if (top->kind == YD_MAP && top->nk % 2 == 0) { /* a key */
+    if (n->kind != YD_SCALAR) {
+      zo_status s = yd_fail(err, doc, n, ZO_ERR_SYNTAX,
+                            "a map key must be a plain name, not a %s",
+                            n->kind == YD_MAP ? "map" : "sequence");
+      node_free(n);
+      return s;
+    }
+    for (size_t i = 0; i < top->n; i++)
+      if (strcmp(YD_KEY(top, i)->str, n->str) == 0) {
+        zo_status s = yd_fail(err, doc, n, ZO_ERR_SYNTAX,
+                              "duplicate key '%s' (first at line %d)", n->str,
+                              YD_KEY(top, i)->line);
+        node_free(n);
+        return s;
+      }
+  }
+  if (node_push(top, n)) {
+    node_free(n);
+    return ZO_ERR_NOMEM;
+  }
+  return ZO_OK;
+}
+
+zo_status yd_parse(const char *file, const char *text, size_t len, yd_doc *out,
+                   zo_error *err) {
+  memset(out, 0, sizeof *out);
+  out->file = zo_xstrdup(file ? file : "<input>");
+  yaml_parser_t p;
+  if (!yaml_parser_initialize(&p)) return ZO_ERR_NOMEM;
+  yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
+  builder b = {.depth = 0};
+  zo_status st = ZO_OK;
+  int docs = 0, done = 0;
+  while (!done && st == ZO_OK) {
+    yaml_event_t ev;
+    if (!yaml_parser_parse(&p, &ev)) {
+      char msg[400];
+      snprintf(msg, sizeof msg, "YAML syntax: %s%s%s",
+               p.problem ? p.problem : "malformed input",
+               p.context ? " " : "", p.context ? p.context : "");
+      st = fail_mark(err, out, &p.problem_mark, ZO_ERR_SYNTAX, msg);
+      break;
+    }
+    switch (ev.type) {
+    case YAML_STREAM_END_EVENT: done = 1; break;
+    case YAML_DOCUMENT_START_EVENT:
+      if (++docs > 1)
+        st = fail_mark(err, out, &ev.start_mark, ZO_ERR_SYNTAX,
+                       "more than one YAML document (expected one case per "
+                       "file)");
+      break;
+    case YAML_ALIAS_EVENT:
+      st = fail_mark(err, out, &ev.start_mark, ZO_ERR_SYNTAX,
+                     "aliases (*name) are not allowed: write the value out");
+      break;
+    case YAML_SCALAR_EVENT:
+    case YAML_SEQUENCE_START_EVENT:
+    case YAML_MAPPING_START_EVENT: {
+      const yaml_char_t *anchor =
+          ev.type == YAML_SCALAR_EVENT ? ev.data.scalar.anchor
+          : ev.type == YAML_SEQUENCE_START_EVENT ? ev.data.sequence_start.anchor
+                                                 : ev.data.mapping_start.anchor;
+      const yaml_char_t *tag =
+          ev.type == YAML_SCALAR_EVENT ? ev.data.scalar.tag
+          : ev.type == YAML_SEQUENCE_START_EVENT ? ev.data.sequence_start.tag
+                                                 : ev.data.mapping_start.tag;
+      if (anchor) {
+        st = fail_mark(err, out, &ev.start_mark, ZO_ERR_SYNTAX,
+                       "anchors (&name) are not allowed: write the value out");
+        break;
+      }
+      if (tag) {
+        st = fail_mark(err, out, &ev.start_mark, ZO_ERR_SYNTAX,
+                       "tags (!name) are not allowed");
+        break;
+      }
+      if (ev.type == YAML_SCALAR_EVENT) {
+        yd_node *n = node_new(YD_SCALAR, &ev.start_mark);
+        if (!n) { st = ZO_ERR_NOMEM; break; }
+        n->str = malloc(ev.data.scalar.length + 1);
+        if (!n->str) { free(n); st = ZO_ERR_NOMEM; break; }
+        memcpy(n->str, ev.data.scalar.value, ev.data.scalar.length);
+        n->str[ev.data.scalar.length] = 0;
+        if (strlen(n->str) != ev.data.scalar.length) {
+          st = fail_mark(err, out, &ev.start_mark, ZO_ERR_SYNTAX,
+                         "a NUL character inside a value");
+          node_free(n);
+          break;
+        }
+        n->plain = ev.data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+        st = attach(&b, out, n, err);
+      } else {
+        if (b.depth >= YD_MAX_DEPTH) {
+          st = fail_mark(err, out, &ev.start_mark, ZO_ERR_SYNTAX,
+                         "nesting deeper than 64 levels");
+          break;
+        }
+        yd_node *n = node_new(
+            ev.type == YAML_MAPPING_START_EVENT ? YD_MAP : YD_SEQ,
+            &ev.start_mark);
+        if (!n) { st = ZO_ERR_NOMEM; break; }
+        st = attach(&b, out, n, err);
+        if (st == ZO_OK) b.stack[b.depth++] = n;
+      }
+      break;
+    }
+    case YAML_SEQUENCE_END_EVENT:
+    case YAML_MAPPING_END_EVENT:
+      b.depth--;
+      break;
+    default: break;
+    }
+    yaml_event_delete(&ev);
+  }
+  yaml_parser_delete(&p);
+  if (st == ZO_OK && !out->root) {
+    yd_node at = {.line = 1, .col = 1};
+    st = yd_fail(err, out, &at, ZO_ERR_SCHEMA, "empty document");
+  }
+  if (st != ZO_OK) {
+    /* the partially built tree hangs from root (attached as we went) */
+    char *f = out->file;
+    out->file = NULL;
+    node_free(out->root);
+    out->root = NULL;
+    free(f);
+  }
+  return st;
+}
+
+zo_status yd_parse_file(const char *path, yd_doc *out, zo_error *err) {
+  memset(out, 0, sizeof *out);
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    yd_doc d = {.file = (char *)path};
+    return yd_fail(err, &d, NULL, ZO_ERR_IO, "cannot open: %s",
+                   strerror(errno));
+  }
+  size_t cap = 8192, len = 0;
+  char *buf = malloc(cap);
+  if (!buf) { fclose(f); return ZO_ERR_NOMEM; }
+  for (;;) {
+    if (len == cap) {
+      if (cap >= YD_MAX_FILE) {
+        free(buf);
+        fclose(f);
+        yd_doc d = {.file = (char *)path};
+        return yd_fail(err, &d, NULL, ZO_ERR_IO, "file larger than 16 MiB");
+      }
+      char *nb = realloc(buf, cap * 2);
+      if (!nb) { free(buf); fclose(f); return ZO_ERR_NOMEM; }
+      buf = nb;
+      cap *= 2;
+    }
+    size_t r = fread(buf + len, 1, cap - len, f);
+    len += r;
+    if (r == 0) break;
+  }
+  int bad = ferror(f);
+  fclose(f);
+  if (bad) {
+    free(buf);
+    yd_doc d = {.file = (char *)path};
+    return yd_fail(err, &d, NULL, ZO_ERR_IO, "read error");
+  }
+  zo_status st = yd_parse(path, buf, len, out, err);
+  free(buf);
+  return st;
+}
