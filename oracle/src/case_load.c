@@ -48,17 +48,22 @@ static zo_status fail(cparse *p, const yd_node *at, zo_status code,
   return code;
 }
 
-static zo_status unknown(cparse *p, const yd_node *at, const char *what,
-                         const char *word, const char *const *valid, size_t n) {
+/* "unknown WHAT 'word'[ in WHERE] (did you mean ...? expected one of: ...)" */
+static zo_status unknown_in(cparse *p, const yd_node *at, const char *what,
+                            const char *word, const char *where,
+                            const char *const *valid, size_t n) {
   const char *near = zo_nearest(word, valid, n);
   char list[360];
   zo_join(list, sizeof list, valid, n);
-  if (near)
-    return fail(p, at, ZO_ERR_UNKNOWN,
-                "unknown %s '%s' (did you mean '%s'? expected one of: %s)",
-                what, word, near, list);
-  return fail(p, at, ZO_ERR_UNKNOWN, "unknown %s '%s' (expected one of: %s)",
-              what, word, list);
+  return fail(p, at, ZO_ERR_UNKNOWN, "unknown %s '%s'%s%s (%s%s%sexpected one of: %s)",
+              what, word, where ? " in " : "", where ? where : "",
+              near ? "did you mean '" : "", near ? near : "", near ? "'? " : "",
+              list);
+}
+
+static zo_status unknown(cparse *p, const yd_node *at, const char *what,
+                         const char *word, const char *const *valid, size_t n) {
+  return unknown_in(p, at, what, word, NULL, valid, n);
 }
 
 static int index_of(const char *s, char *const *names, int n) {
@@ -119,11 +124,8 @@ static zo_status check_keys(cparse *p, const yd_node *m, const char *const *keys
                             size_t nkeys, const char *where) {
   for (size_t i = 0; i < m->n; i++) {
     const yd_node *k = YD_KEY(m, i);
-    if (cindex_of(k->str, keys, (int)nkeys) < 0) {
-      char what[96];
-      snprintf(what, sizeof what, "key in %s", where);
-      return unknown(p, k, what, k->str, keys, nkeys);
-    }
+    if (cindex_of(k->str, keys, (int)nkeys) < 0)
+      return unknown_in(p, k, "key", k->str, where, keys, nkeys);
   }
   return ZO_OK;
 }
@@ -250,9 +252,9 @@ static zo_status zone(cparse *p, const yd_node *n, const char *what, int allow,
       const char *names[64];
       int nn = 0;
       for (int z = 0; z < p->rs[r]->nzones; z++) names[nn++] = p->rs[r]->zones[z].name;
-      char what2[80];
-      snprintf(what2, sizeof what2, "zone in rule set %s", p->rs[r]->id);
-      return unknown(p, n, what2, type, names, (size_t)nn);
+      char where[80];
+      snprintf(where, sizeof where, "rule set %s", p->rs[r]->id);
+      return unknown_in(p, n, "zone", type, where, names, (size_t)nn);
     }
     const zo_zone_type *zt = &p->rs[r]->zones[zi];
     if (out->player >= 0 && !zt->per_player.value)
@@ -630,8 +632,8 @@ static zo_status parse_expect(cparse *p, const yd_node *m, zo_expect **out) {
         size_t n = 0;
         for (size_t j = 0; j < COUNT(expect_keys); j++) cands[n++] = expect_keys[j];
         for (int j = 0; j < p->c->nhandles && n < 64; j++) cands[n++] = p->c->handles[j];
-        return unknown(p, k, "key in expect (an expectation or a card)", key,
-                       cands, n);
+        return unknown_in(p, k, "key", key, "expect (an expectation or a card)",
+                          cands, n);
       }
       if ((st = parse_obj_expect(p, h, v, &e->objs[e->nobjs]))) return st;
       e->nobjs++;

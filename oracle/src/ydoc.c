@@ -38,8 +38,7 @@ zo_status yd_fail(zo_error *err, const yd_doc *doc, const yd_node *at,
 
 static void node_free(yd_node *n) {
   if (!n) return;
-  size_t k = n->kind == YD_MAP ? 2 * n->n : n->n;
-  for (size_t i = 0; i < k; i++) node_free(n->kids[i]);
+  for (size_t i = 0; i < n->nk; i++) node_free(n->kids[i]); /* incl. a key left without its value */
   free(n->kids);
   free(n->str);
   free(n);

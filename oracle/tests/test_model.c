@@ -1,0 +1,269 @@
+/* test_model.c: unit tests of the reference model (game.c) and rule sets,
+ * driven directly rather than through case expectations: identities, the
+ * owner redirect, FaB capacity and two-handed weapons, repeatable shuffles,
+ * rule hits, the invariant checker catching a broken state, and rule set
+ * files with `extends` and their errors. */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "game.h"
+
+typedef struct {
+  zo_case *c;
+  zo_game *g;
+} fixture;
+
+/* Load a case text and start its game under rule set `rs`. (Weapons start
+ * in the graveyard: a hand holds only deck-cards, FaB 3.9.2.) */
+static fixture start(const char *rs, const char *text) {
+  fixture f = {0};
+  zo_error err;
+  memset(&err, 0, sizeof err);
+  if (zo_case_load_mem("t.yaml", text, strlen(text), &f.c, &err))
+    fail_msg("load: %d:%d: %s", err.line, err.column, err.message);
+  if (zo_game_new(zo_ruleset_find(rs), f.c, &f.g, &err)) fail_msg("setup: %s", err.message);
+  return f;
+}
+
+static void stop(fixture *f) {
+  zo_game_free(f->g);
+  zo_case_free(f->c);
+}
+
+static zo_outcome step(fixture *f, int i, zo_step_error *e) {
+  zo_step_result r;
+  zo_game_apply(f->g, &f->c->steps[i], &r);
+  zo_outcome o = r.outcome;
+  if (e) *e = r.error;
+  zo_step_result_free(&r);
+  zo_violation v;
+  if (zo_game_check(f->g, f->c->steps[i].kind == ST_STATE_CHECK, &v))
+    fail_msg("invariant %s after step %d: %s", v.invariant, i + 1, v.detail);
+  return o;
+}
+
+static int hits_of(const fixture *f, const char *rule) {
+  int i = zo_ruleset_rule(f->g->rs, rule);
+  assert_true(i >= 0);
+  return zo_game_hits(f->g)[i];
+}
+
+static void zone_of(const fixture *f, int h, char *buf, size_t cap) {
+  zo_game_zone_name(f->g, f->g->objs[h].zone, buf, cap);
+}
+
+#define HEAD(rs) "id: t/x\ntitle: t\nrulesets: [" rs "]\nrules: [\"CR 400.7\"]\nplayers: [alice, bob]\n"
+
+static void test_every_mtg_move_is_a_new_object(void **state) {
+  (void)state;
+  fixture f = start("mtg-2011", HEAD("mtg-2011")
+                    "cards:\n  x: {owner: alice, zone: battlefield}\n"
+                    "steps:\n  - move: {card: x, to: exile}\n  - move: {card: x, to: exile}\n"
+                    "  - move: {card: x, to: graveyard}\n");
+  uint64_t ids[4];
+  ids[0] = f.g->objs[0].id;
+  assert_int_equal(step(&f, 0, NULL), ZO_OUTCOME_MOVED);
+  ids[1] = f.g->objs[0].id;
+  assert_int_equal(step(&f, 1, NULL), ZO_OUTCOME_NEW_OBJECT_IN_PLACE); /* 400.8 */
+  ids[2] = f.g->objs[0].id;
+  assert_int_equal(step(&f, 2, NULL), ZO_OUTCOME_MOVED);
+  ids[3] = f.g->objs[0].id;
+  for (int i = 0; i < 4; i++)
+    for (int j = 0; j < i; j++) assert_true(ids[i] != ids[j]);
+  assert_true(hits_of(&f, "CR 400.8") == 1);
+  assert_true(hits_of(&f, "CR 400.7") >= 2);
+  stop(&f);
+}
+
+static void test_fab_identity_kept_inside_arena(void **state) {
+  (void)state;
+  fixture f = start("fab", "id: t/x\ntitle: t\nrulesets: [fab]\nrules: [\"FaB 3.0.9\"]\nplayers: [alice, bob]\n"
+                    "cards:\n  x: {owner: alice, zone: permanent, types: [action], subtypes: [aura]}\n"
+                    "steps:\n  - move: {card: x, to: combat_chain}\n  - move: {card: x, to: permanent}\n"
+                    "  - move: {card: x, to: graveyard}\n");
+  uint64_t id0 = f.g->objs[0].id;
+  assert_int_equal(step(&f, 0, NULL), ZO_OUTCOME_MOVED);
+  assert_true(f.g->objs[0].id == id0); /* arena to arena: same object */
+  assert_int_equal(step(&f, 1, NULL), ZO_OUTCOME_MOVED);
+  assert_true(f.g->objs[0].id == id0);
+  assert_int_equal(step(&f, 2, NULL), ZO_OUTCOME_MOVED);
+  assert_true(f.g->objs[0].id != id0); /* outside the arena: new */
+  assert_int_equal(f.g->objs[0].controller, -1);
+  stop(&f);
+}
+
+static void test_owner_redirect_and_fab_refusal(void **state) {
+  (void)state;
+  const char *mtg = HEAD("mtg-2011")
+      "cards:\n  x: {owner: bob, zone: battlefield, controller: alice}\n"
+      "steps:\n  - move: {card: x, to: alice.graveyard}\n";
+  fixture f = start("mtg-2011", mtg);
+  assert_int_equal(step(&f, 0, NULL), ZO_OUTCOME_REDIRECTED); /* 400.3 */
+  char z[64];
+  zone_of(&f, 0, z, sizeof z);
+  assert_string_equal(z, "bob.graveyard");
+  assert_int_equal(hits_of(&f, "CR 400.3"), 2); /* the switch and the zone */
+  stop(&f);
+  const char *fab = "id: t/x\ntitle: t\nrulesets: [fab]\nrules: [\"FaB 3.0.11\"]\nplayers: [alice, bob]\n"
+      "cards:\n  x: {owner: bob, zone: permanent, types: [action], subtypes: [item]}\n"
+      "steps:\n  - move: {card: x, to: alice.graveyard}\n"
+      "  - move: {card: x, to: alice.graveyard, by: rule}\n";
+  f = start("fab", fab);
+  zo_step_error e;
+  assert_int_equal(step(&f, 0, &e), ZO_OUTCOME_FAILED); /* an effect fails */
+  assert_int_equal(e, ZO_E_CANNOT_HOLD);
+  zone_of(&f, 0, z, sizeof z);
+  assert_string_equal(z, "permanent");
+  assert_int_equal(step(&f, 1, NULL), ZO_OUTCOME_CLEARED); /* a rule clears */
+  zone_of(&f, 0, z, sizeof z);
+  assert_string_equal(z, "bob.graveyard");
+  stop(&f);
+}
+
+static void test_two_handed_weapon_and_quiver(void **state) {
+  (void)state;
+  const char *text = "id: t/x\ntitle: t\nrulesets: [fab]\nrules: [\"FaB 3.16.2a\"]\nplayers: [alice]\n"
+      "cards:\n"
+      "  bow: {owner: alice, zone: graveyard, types: [weapon], subtypes: [2h, bow]}\n"
+      "  q: {owner: alice, zone: graveyard, types: [equipment], subtypes: [quiver]}\n"
+      "  shield: {owner: alice, zone: graveyard, types: [equipment], subtypes: [off-hand]}\n"
+      "  sword: {owner: alice, zone: graveyard, types: [weapon], subtypes: [1h]}\n"
+      "steps:\n"
+      "  - move: {card: bow, to: alice.weapon.1}\n"
+      "  - move: {card: shield, to: alice.weapon.2}\n"
+      "  - move: {card: q, to: alice.weapon.2}\n"
+      "  - move: {card: sword, to: alice.weapon.2}\n";
+  fixture f = start("fab", text);
+  assert_int_equal(step(&f, 0, NULL), ZO_OUTCOME_MOVED);
+  zo_step_error e;
+  assert_int_equal(step(&f, 1, &e), ZO_OUTCOME_FAILED); /* 8.2.2: zone taken */
+  assert_int_equal(e, ZO_E_CAPACITY);
+  assert_int_equal(step(&f, 2, NULL), ZO_OUTCOME_MOVED); /* 8.2.15 */
+  assert_int_equal(step(&f, 3, &e), ZO_OUTCOME_FAILED);
+  assert_int_equal(e, ZO_E_CAPACITY);
+  stop(&f);
+}
+
+static void test_shuffle_is_repeatable(void **state) {
+  (void)state;
+  char text[4096];
+  int n = snprintf(text, sizeof text, HEAD("mtg-2011") "cards:\n");
+  for (int i = 0; i < 20; i++)
+    n += snprintf(text + n, sizeof text - (size_t)n, "  c%d: {owner: alice, zone: library}\n", i);
+  snprintf(text + n, sizeof text - (size_t)n,
+           "steps:\n  - shuffle: {zone: alice.library, seed: 7}\n  - shuffle: {zone: alice.library, seed: 8}\n");
+  fixture a = start("mtg-2011", text), b = start("mtg-2011", text);
+  step(&a, 0, NULL);
+  step(&b, 0, NULL);
+  int lib = a.g->objs[0].zone;
+  assert_memory_equal(a.g->zones[lib].objs, b.g->zones[lib].objs, 20 * sizeof(int));
+  int moved = 0, seen[20] = {0};
+  for (int i = 0; i < 20; i++) {
+    moved += a.g->zones[lib].objs[i] != i;
+    seen[a.g->zones[lib].objs[i]]++;
+  }
+  assert_true(moved > 0);
+  for (int i = 0; i < 20; i++) assert_int_equal(seen[i], 1); /* a permutation */
+  step(&b, 1, NULL);
+  assert_memory_not_equal(a.g->zones[lib].objs, b.g->zones[lib].objs, 20 * sizeof(int));
+  stop(&a);
+  stop(&b);
+}
+
+static void test_check_catches_broken_states(void **state) {
+  (void)state;
+  fixture f = start("mtg-2011", HEAD("mtg-2011")
+                    "cards:\n  t: {owner: alice, zone: battlefield, kind: token}\n"
+                    "  x: {owner: alice, zone: hand}\nsteps:\n  - move: {card: t, to: graveyard}\n"
+                    "  - state_check: {}\n");
+  zo_violation v;
+  assert_int_equal(zo_game_check(f.g, 1, &v), 0);
+  zo_step_result r;
+  zo_game_apply(f.g, &f.c->steps[0], &r);
+  zo_step_result_free(&r);
+  assert_int_equal(zo_game_check(f.g, 0, &v), 0);   /* not at rest yet */
+  assert_int_equal(zo_game_check(f.g, 1, &v), 1);   /* at rest: broken */
+  assert_string_equal(v.invariant, "tokens-in-arena");
+  zo_game_apply(f.g, &f.c->steps[1], &r);
+  assert_int_equal(r.outcome, ZO_OUTCOME_CEASED);  /* 704.5d */
+  zo_step_result_free(&r);
+  assert_int_equal(zo_game_check(f.g, 1, &v), 0);
+  /* break it by hand: a card vanishes */
+  f.g->objs[1].exists = 0;
+  assert_int_equal(zo_game_check(f.g, 0, &v), 1);
+  stop(&f);
+}
+
+static void write_file(const char *path, const char *text) {
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  fputs(text, f);
+  fclose(f);
+}
+
+static void test_ruleset_file_extends_and_errors(void **state) {
+  (void)state;
+  char dir[] = "/tmp/zo-rs-XXXXXX";
+  assert_non_null(mkdtemp(dir));
+  char path[256];
+  snprintf(path, sizeof path, "%s/my.yaml", dir);
+  write_file(path, "id: my-game\ntitle: a variant\nextends: mtg-2011\n"
+                   "switches:\n  draw_empty: {value: fails, rule: \"CR 120.4\"}\n");
+  zo_ruleset *rs = NULL;
+  zo_error err;
+  memset(&err, 0, sizeof err);
+  if (zo_ruleset_load_file(path, &rs, &err)) fail_msg("%s", err.message);
+  assert_string_equal(zo_ruleset_id(rs), "my-game");
+  assert_int_equal(rs->sw[SW_DRAW_EMPTY].value, ZS_FAILS);
+  assert_int_equal(rs->sw[SW_WRONG_OWNER].value, ZS_REDIRECT); /* inherited */
+  assert_true(zo_ruleset_zone(rs, "exile") >= 0);
+  zo_ruleset_free(rs);
+  write_file(path, "id: my-game\ntitle: t\nextends: mtg-2011\nzones:\n  hand:\n    ordred: {value: true, rule: null}\n");
+  assert_int_equal(zo_ruleset_load_file(path, &rs, &err), ZO_ERR_SCHEMA);
+  assert_int_equal(err.line, 6);
+  assert_int_equal(err.column, 5);
+  assert_non_null(strstr(err.message, "did you mean 'ordered'"));
+  write_file(path, "id: g\ntitle: t\ngame: x\nzones:\n  deck:\n    ordered: {value: true, rule: \"X 1\"}\n");
+  assert_int_equal(zo_ruleset_load_file(path, &rs, &err), ZO_ERR_SCHEMA);
+  assert_non_null(strstr(err.message, "not listed under rules"));
+  unlink(path);
+  rmdir(dir);
+}
+
+static void test_embedded_rulesets_cite_only_listed_rules(void **state) {
+  (void)state;
+  assert_true(zo_ruleset_count() >= 2);
+  for (size_t i = 0; i < zo_ruleset_count(); i++) {
+    const zo_ruleset *rs = zo_ruleset_at(i);
+    for (int s = 0; s < SW_COUNT; s++)
+      for (int k = 0; k < rs->sw[s].nrules; k++)
+        assert_true(rs->sw[s].rules[k] >= 0 && rs->sw[s].rules[k] < rs->nrules);
+    int seeds = 0;
+    for (size_t r = 0; r < zo_ruleset_rule_count(rs); r++) seeds += zo_ruleset_rule_is_seed(rs, r);
+    assert_true(seeds > 0);
+  }
+  assert_int_equal(zo_ruleset_find("fab")->nzones, 15); /* FaB 3.0.1 */
+  assert_int_equal(zo_ruleset_find("mtg-2011")->nzones, 8); /* 400.1 + ante */
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_every_mtg_move_is_a_new_object),
+      cmocka_unit_test(test_fab_identity_kept_inside_arena),
+      cmocka_unit_test(test_owner_redirect_and_fab_refusal),
+      cmocka_unit_test(test_two_handed_weapon_and_quiver),
+      cmocka_unit_test(test_shuffle_is_repeatable),
+      cmocka_unit_test(test_check_catches_broken_states),
+      cmocka_unit_test(test_ruleset_file_extends_and_errors),
+      cmocka_unit_test(test_embedded_rulesets_cite_only_listed_rules),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
