@@ -106,21 +106,44 @@ static int mkdirs(const char *dir) {
   return mkdir(buf, 0777) && errno != EEXIST ? -1 : 0;
 }
 
+/* Collect the case files named by a and run them on the oracle. Returns -1
+ * on success (run filled; free with finish_suite), else an exit code. */
+typedef struct {
+  char **files;
+  int nfiles;
+  zo_engine *engine;
+  zo_run run;
+} suite;
+
+static int run_suite(const args *a, int check_invariants, suite *s) {
+  memset(s, 0, sizeof *s);
+  zo_error err = {0};
+  if (zo_collect_cases(a->paths, a->npaths, &s->files, &s->nfiles, &err)) {
+    fprintf(stderr, "zoneoracle: %s: %s\n", err.file, err.message);
+    return EXIT_USAGE;
+  }
+  s->engine = zo_engine_oracle_new();
+  zo_run_options opt = {.ruleset = a->ruleset, .filter = a->filter,
+                        .check_invariants = check_invariants};
+  zo_run_files(s->engine, s->files, s->nfiles, &opt, &s->run);
+  return -1;
+}
+
+static void finish_suite(suite *s) {
+  zo_run_free(&s->run);
+  zo_engine_oracle_free(s->engine);
+  zo_paths_free(s->files, s->nfiles);
+}
+
 static int cmd_run(int argc, char **argv) {
   args a;
   int rc = parse_args(argc, argv, &a);
   if (rc >= 0) return rc;
-  char **files;
-  int nfiles;
+  suite s;
+  if ((rc = run_suite(&a, 1, &s)) >= 0) return rc;
+  zo_run run = s.run;
+  zo_engine *e = s.engine;
   zo_error err = {0};
-  if (zo_collect_cases(a.paths, a.npaths, &files, &nfiles, &err)) {
-    fprintf(stderr, "zoneoracle: %s: %s\n", err.file, err.message);
-    return EXIT_USAGE;
-  }
-  zo_engine *e = zo_engine_oracle_new();
-  zo_run run = {0};
-  zo_run_options opt = {.ruleset = a.ruleset, .filter = a.filter, .check_invariants = 1};
-  zo_run_files(e, files, nfiles, &opt, &run);
   for (int i = 0; i < run.ninvalid; i++) fprintf(stderr, "%s\n", run.invalid[i].message);
   for (int i = 0; i < run.n; i++) {
     const zo_case_result *r = &run.results[i];
@@ -164,9 +187,7 @@ static int cmd_run(int argc, char **argv) {
   printf("%d cases x rule sets in %.0f ms; %d invalid case files\n", run.n, run.ms, run.ninvalid);
   printf("%d passed, %d failed, %d skipped\n", run.passed, not_passed, run.skipped);
   rc = run.ninvalid ? EXIT_INVALID : not_passed ? EXIT_FAIL : io_bad ? EXIT_USAGE : EXIT_PASS;
-  zo_run_free(&run);
-  zo_engine_oracle_free(e);
-  zo_paths_free(files, nfiles);
+  finish_suite(&s);
   return rc;
 }
 
@@ -222,17 +243,10 @@ static int cmd_rules(int argc, char **argv) {
   args a;
   int rc = parse_args(argc, argv, &a);
   if (rc >= 0) return rc;
-  char **files;
-  int nfiles;
-  zo_error err = {0};
-  if (zo_collect_cases(a.paths, a.npaths, &files, &nfiles, &err)) {
-    fprintf(stderr, "zoneoracle: %s: %s\n", err.file, err.message);
-    return EXIT_USAGE;
-  }
-  zo_engine *e = zo_engine_oracle_new();
-  zo_run run = {0};
-  zo_run_options opt = {.ruleset = a.ruleset, .check_invariants = 0};
-  zo_run_files(e, files, nfiles, &opt, &run);
+  a.filter = NULL;
+  suite s;
+  if ((rc = run_suite(&a, 0, &s)) >= 0) return rc;
+  const zo_run run = s.run;
   int gaps = 0, seeds = 0;
   for (size_t r = 0; r < zo_ruleset_count(); r++) {
     const zo_ruleset *rs = zo_ruleset_at(r);
@@ -260,10 +274,9 @@ static int cmd_rules(int argc, char **argv) {
     printf("  seed rules covered: %d/%d\n", covered, nseed);
   }
   printf("%d seed rules without a case (of %d)\n", gaps, seeds);
-  zo_run_free(&run);
-  zo_engine_oracle_free(e);
-  zo_paths_free(files, nfiles);
-  return run.ninvalid ? EXIT_INVALID : gaps ? EXIT_FAIL : EXIT_PASS;
+  rc = run.ninvalid ? EXIT_INVALID : gaps ? EXIT_FAIL : EXIT_PASS;
+  finish_suite(&s);
+  return rc;
 }
 
 int main(int argc, char **argv) {

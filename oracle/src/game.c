@@ -663,6 +663,8 @@ static zo_outcome move_one(zo_game *g, int obj, const zo_step *mv,
     newobj = 1; /* CR 400.7: every zone change */
   }
   if (newobj) HITSW(g, SW_NEW_OBJECT);
+  if (dest == ZO_ZONE_OUTSIDE || origin == ZO_ZONE_OUTSIDE)
+    HITSW(g, SW_OUTSIDE); /* CR 400.10: outside the game is not a zone */
   if (dest == ZO_ZONE_OUTSIDE) {
     o->zone = ZO_ZONE_OUTSIDE;
   } else {
@@ -719,6 +721,14 @@ static zo_outcome move_one(zo_game *g, int obj, const zo_step *mv,
     }
   }
 
+  if (dest >= 0) {
+    /* the destination's attributes this move relied on */
+    const zo_zone_type *dz = ZT(g, dest);
+    if (dz->per_player.value) hit(g, &dz->per_player);
+    hit(g, &dz->pub);
+    if (dz->arena.value || was_arena) hit(g, &dz->arena);
+    if (dz->ordered.value) hit(g, &dz->ordered);
+  }
   if (eff->shuffle && dest >= 0) zo_game_shuffle_zone(g, dest, eff->seed);
   fire_watches(g, obj, origin, o->zone, props, ctrl_before);
   zo_outcome out = replaced ? ZO_OUTCOME_REPLACED
@@ -981,6 +991,17 @@ static void do_draw_mill(zo_game *g, const zo_step *s, zo_step_result *r) {
   }
 }
 
+/* FaB 3.0.10: zones that come into being and cease; elsewhere rejected. */
+static int lifecycle(zo_game *g, zo_step_result *r) {
+  if (SW(g, SW_ZONE_LIFECYCLE) != ZS_YES) {
+    r->outcome = ZO_OUTCOME_REJECTED;
+    r->error = ZO_E_UNSUPPORTED;
+    return 0;
+  }
+  HITSW(g, SW_ZONE_LIFECYCLE);
+  return 1;
+}
+
 /* Apply step s to object obj (for then:/do:), or to its own card/ref. */
 void zo_game_apply_to(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
   r->outcome = ZO_OUTCOME_NO_MOVE;
@@ -1152,12 +1173,7 @@ void zo_game_apply_to(zo_game *g, const zo_step *s, int obj, zo_step_result *r) 
     return;
   }
   case ST_ZONE_CREATE: {
-    if (SW(g, SW_ZONE_LIFECYCLE) != ZS_YES) {
-      r->outcome = ZO_OUTCOME_REJECTED;
-      r->error = ZO_E_UNSUPPORTED;
-      return;
-    }
-    HITSW(g, SW_ZONE_LIFECYCLE);
+    if (!lifecycle(g, r)) return;
     int type = g->zmap[s->zone.type];
     int idx = 0;
     for (int z = 0; z < g->nzones; z++)
@@ -1169,12 +1185,7 @@ void zo_game_apply_to(zo_game *g, const zo_step *s, int obj, zo_step_result *r) 
     return;
   }
   case ST_ZONE_REMOVE: {
-    if (SW(g, SW_ZONE_LIFECYCLE) != ZS_YES) {
-      r->outcome = ZO_OUTCOME_REJECTED;
-      r->error = ZO_E_UNSUPPORTED;
-      return;
-    }
-    HITSW(g, SW_ZONE_LIFECYCLE);
+    if (!lifecycle(g, r)) return;
     int type = g->zmap[s->zone.type];
     int cands[32];
     int n = zones_of(g, type, s->zone.player, cands, 32);
