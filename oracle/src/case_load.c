@@ -1086,6 +1086,7 @@ static zo_status parse_case(cparse *p, const yd_node *root) {
                   required[i]);
   const yd_node *v = yd_get(root, "id");
   if ((st = want(p, v, YD_SCALAR, "id"))) return st;
+  if (!v->str[0]) return fail(p, v, ZO_ERR_SCHEMA, "id must not be empty");
   for (const char *s = v->str; *s; s++)
     if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') ||
           strchr("-_./", *s)))

@@ -14,7 +14,9 @@
 
 #include <cmocka.h>
 
-#include "zo.h"
+#include <jansson.h>
+
+#include "model.h"
 
 #ifndef MALFORMED_DIR
 #error MALFORMED_DIR must be defined
@@ -110,12 +112,30 @@ static void test_every_prefix_is_handled(void **state) {
   }
 }
 
+/* cases/schema.json describes every step the loader knows, so an editor
+ * never flags a valid case (the schema is kept beside the cases). */
+static void test_schema_knows_every_step(void **state) {
+  (void)state;
+  json_error_t je;
+  json_t *schema = json_load_file(SCHEMA_FILE, 0, &je);
+  if (!schema) fail_msg("%s:%d: %s", SCHEMA_FILE, je.line, je.text);
+  json_t *defs = json_object_get(schema, "$defs");
+  assert_non_null(defs);
+  for (int k = 0; k < ST_COUNT; k++) {
+    char name[64];
+    snprintf(name, sizeof name, "step_%s", zo_step_kind_name((zo_step_kind)k));
+    if (!json_object_get(defs, name)) fail_msg("schema has no %s", name);
+  }
+  json_decref(schema);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_messages_exact),
       cmocka_unit_test(test_every_file_has_an_expectation),
       cmocka_unit_test(test_valid_case_loads),
       cmocka_unit_test(test_every_prefix_is_handled),
+      cmocka_unit_test(test_schema_knows_every_step),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
