@@ -15,6 +15,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <jansson.h>
+
 #include "../src/engine.h"
 #include "../src/report.h"
 #include "../src/runner.h"
@@ -31,11 +33,14 @@ static const char usage[] =
     "      --filter GLOB   only case ids matching GLOB (fnmatch)\n"
     "      --report-dir D  where reports go (default: reports)\n"
     "      --quiet         print failures and the summary only\n"
+    "      --ruleset-file F  load a rule set of your own (repeatable; also for\n"
+    "                      check and rules); its cases name its id\n"
     "  check [PATH...]     validate case files without running them\n"
     "  rulesets            list the rule sets (id and title)\n"
     "  rules [PATH...]     every rule of every rule set, the cases citing it and\n"
-    "      --ruleset ID    how often the oracle applied it; exits 1 when a rule\n"
-    "                      numbered in a seed text has no case\n"
+    "      --ruleset ID    how often the oracle applied it, and the count of\n"
+    "      --format F      era-difference scenarios (cases/mtg/eras); text or\n"
+    "                      json; exits 1 when a seed rule has no case\n"
     "  version             print the version\n"
     "\n"
     "exit codes: 0 pass, 1 conformance failures, 2 usage or I/O,\n"
@@ -49,21 +54,34 @@ static int bad_usage(const char *msg) {
 typedef struct {
   const char *paths[256];
   int npaths;
-  const char *ruleset, *filter, *report_dir;
+  const char *ruleset, *filter, *report_dir, *format;
   int quiet;
 } args;
 
 static int parse_args(int argc, char **argv, args *a) {
   memset(a, 0, sizeof *a);
   a->report_dir = "reports";
+  a->format = "text";
   for (int i = 2; i < argc; i++) {
     const char *s = argv[i];
-    if ((!strcmp(s, "--ruleset") || !strcmp(s, "--filter") || !strcmp(s, "--report-dir"))) {
+    if (!strcmp(s, "--ruleset") || !strcmp(s, "--filter") || !strcmp(s, "--report-dir") ||
+        !strcmp(s, "--ruleset-file") || !strcmp(s, "--format")) {
       if (i + 1 >= argc) return bad_usage("option needs a value");
       const char *v = argv[++i];
       if (!strcmp(s, "--ruleset")) a->ruleset = v;
       else if (!strcmp(s, "--filter")) a->filter = v;
-      else a->report_dir = v;
+      else if (!strcmp(s, "--format")) a->format = v;
+      else if (!strcmp(s, "--ruleset-file")) {
+        /* a user's rule set: validated like a case file, then findable */
+        zo_ruleset *rs;
+        zo_error err = {0};
+        if (zo_ruleset_load_file(v, &rs, &err) || zo_ruleset_register(rs, &err)) {
+          char buf[2048];
+          zo_format_error(&err, buf, sizeof buf);
+          fprintf(stderr, "%s\n", buf);
+          return err.code == ZO_ERR_IO ? EXIT_USAGE : EXIT_INVALID;
+        }
+      } else a->report_dir = v;
     } else if (!strcmp(s, "--quiet")) {
       a->quiet = 1;
     } else if (s[0] == '-') {
@@ -75,6 +93,8 @@ static int parse_args(int argc, char **argv, args *a) {
     }
   }
   if (!a->npaths) a->paths[a->npaths++] = "cases";
+  if (strcmp(a->format, "text") && strcmp(a->format, "json"))
+    return bad_usage("--format takes text or json");
   if (a->ruleset && !zo_ruleset_find(a->ruleset)) {
     fprintf(stderr, "zoneoracle: unknown rule set '%s' (zoneoracle rulesets lists them)\n", a->ruleset);
     return EXIT_USAGE;
@@ -171,16 +191,17 @@ static int cmd_run(int argc, char **argv) {
     fprintf(stderr, "zoneoracle: cannot create %s: %s\n", a.report_dir, strerror(errno));
     io_bad = 1;
   } else {
-    char p1[4096], p2[4096], p3[4096];
+    char p1[4096], p2[4096], p3[4096], p4[4096];
     snprintf(p1, sizeof p1, "%s/run.jsonl", a.report_dir);
     snprintf(p2, sizeof p2, "%s/junit.xml", a.report_dir);
     snprintf(p3, sizeof p3, "%s/summary.md", a.report_dir);
+    snprintf(p4, sizeof p4, "%s/index.html", a.report_dir);
     if (zo_report_write_jsonl(&run, &h, p1, &err) || zo_report_render_junit(p1, p2, &err) ||
-        zo_report_render_markdown(p1, p3, &err)) {
+        zo_report_render_markdown(p1, p3, &err) || zo_report_render_html(p1, p4, &err)) {
       fprintf(stderr, "zoneoracle: %s: %s\n", err.file, err.message);
       io_bad = 1;
     } else if (!a.quiet) {
-      printf("reports: %s %s %s\n", p1, p2, p3);
+      printf("reports: %s %s %s %s\n", p1, p2, p3, p4);
     }
   }
   int not_passed = run.failed + run.errors;
@@ -238,7 +259,35 @@ static int cmd_rulesets(void) {
   return EXIT_PASS;
 }
 
-/* Rule coverage: cases citing each rule, and oracle hits over the suite. */
+/* The scenario stem of a case id written once per era
+ * ("mtg/eras/phased-out-token.mtg-1999" -> "mtg/eras/phased-out-token"),
+ * or 0 when the id does not end in ".<rule set id>". */
+static int era_stem(const char *id, char *stem, size_t cap) {
+  const char *dot = strrchr(id, '.');
+  if (!dot || !zo_ruleset_find(dot + 1)) return 0;
+  snprintf(stem, cap, "%.*s", (int)(dot - id), id);
+  return 1;
+}
+
+/* Scenarios written for two or more rule sets (each file its own era). */
+static int count_era_scenarios(const zo_run *run) {
+  int n = 0;
+  for (int i = 0; i < run->n; i++) {
+    char stem[512], other[512];
+    if (!era_stem(run->results[i].case_id, stem, sizeof stem)) continue;
+    int first = 1, variants = 0;
+    for (int j = 0; j < run->n; j++) {
+      if (!era_stem(run->results[j].case_id, other, sizeof other) || strcmp(stem, other)) continue;
+      if (j < i) first = 0;
+      variants++;
+    }
+    if (first && variants >= 2) n++;
+  }
+  return n;
+}
+
+/* Rule coverage: every rule, the cases citing it, oracle hits over the
+ * suite; exits 1 when a rule numbered in a seed text has no case. */
 static int cmd_rules(int argc, char **argv) {
   args a;
   int rc = parse_args(argc, argv, &a);
@@ -247,33 +296,65 @@ static int cmd_rules(int argc, char **argv) {
   suite s;
   if ((rc = run_suite(&a, 0, &s)) >= 0) return rc;
   const zo_run run = s.run;
+  int json = !strcmp(a.format, "json");
+  json_t *jall = json_array();
   int gaps = 0, seeds = 0;
   for (size_t r = 0; r < zo_ruleset_count(); r++) {
     const zo_ruleset *rs = zo_ruleset_at(r);
     if (a.ruleset && strcmp(a.ruleset, zo_ruleset_id(rs))) continue;
-    printf("%s: %s\n", zo_ruleset_id(rs), zo_ruleset_title(rs));
+    if (!json) printf("%s: %s\n", zo_ruleset_id(rs), zo_ruleset_title(rs));
+    json_t *jrules = json_array();
     int covered = 0, nseed = 0;
     for (size_t i = 0; i < zo_ruleset_rule_count(rs); i++) {
       const char *id = zo_ruleset_rule_id(rs, i);
-      int cases = 0, hits = 0;
+      int hits = 0;
+      json_t *jcases = json_array();
       for (int k = 0; k < run.n; k++) {
         const zo_case_result *cr = &run.results[k];
         if (strcmp(cr->ruleset, zo_ruleset_id(rs))) continue;
-        for (int j = 0; j < cr->nrules; j++) cases += !strcmp(cr->rules[j], id);
+        for (int j = 0; j < cr->nrules; j++)
+          if (!strcmp(cr->rules[j], id)) json_array_append_new(jcases, json_string(cr->case_id));
         for (int j = 0; j < cr->nhits; j++)
           if (!strcmp(cr->hits[j].id, id)) hits += cr->hits[j].count;
       }
+      int cases = (int)json_array_size(jcases);
       int seed = zo_ruleset_rule_is_seed(rs, i);
       nseed += seed;
       if (seed && cases) covered++;
       if (seed && !cases) gaps++;
-      printf("  %-14s %s cases %3d  hits %5d  %s\n", id, seed ? "seed" : "    ", cases, hits,
-             seed && !cases ? "NO CASE" : "");
+      if (json)
+        json_array_append_new(jrules, json_pack("{s:s, s:s, s:b, s:o, s:i}", "id", id, "text",
+                                                zo_ruleset_rule_text(rs, i), "seed", seed,
+                                                "cases", jcases, "hits", hits));
+      else {
+        printf("  %-18s %s cases %3d  hits %5d  %s\n", id, seed ? "seed" : "    ", cases, hits,
+               seed && !cases ? "NO CASE" : "");
+        json_decref(jcases);
+      }
     }
     seeds += nseed;
-    printf("  seed rules covered: %d/%d\n", covered, nseed);
+    if (json)
+      json_array_append_new(jall, json_pack("{s:s, s:s, s:o, s:i, s:i}", "id", zo_ruleset_id(rs),
+                                            "title", zo_ruleset_title(rs), "rules", jrules,
+                                            "seed_rules", nseed, "seed_rules_covered", covered));
+    else {
+      printf("  seed rules covered: %d/%d\n", covered, nseed);
+      json_decref(jrules);
+    }
   }
-  printf("%d seed rules without a case (of %d)\n", gaps, seeds);
+  int eras = count_era_scenarios(&run);
+  if (json) {
+    json_t *doc = json_pack("{s:o, s:i, s:i, s:i}", "rulesets", jall, "seed_rules", seeds,
+                            "seed_rules_without_case", gaps, "era_scenarios", eras);
+    char *txt = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    if (txt) puts(txt);
+    free(txt);
+    json_decref(doc);
+  } else {
+    json_decref(jall);
+    printf("%d era-difference scenarios (one scenario, one case per rule set)\n", eras);
+    printf("%d seed rules without a case (of %d)\n", gaps, seeds);
+  }
   rc = run.ninvalid ? EXIT_INVALID : gaps ? EXIT_FAIL : EXIT_PASS;
   finish_suite(&s);
   return rc;

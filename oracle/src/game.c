@@ -178,7 +178,11 @@ void zo_game_zone_name(const zo_game *g, int zone, char *buf, size_t cap) {
 static int spec_matches(const zo_game *g, const zo_zone_spec *s, int zone,
                         int default_player) {
   if (s->type == ZO_ZT_ANY) return 1;
-  if (s->type == ZO_ZT_OUTSIDE) return zone == ZO_ZONE_OUTSIDE;
+  if (s->type == ZO_ZT_OUTSIDE)
+    /* CR 217.1e (2002-2009): the removed-from-the-game zone is outside */
+    return zone == ZO_ZONE_OUTSIDE ||
+           (zone >= 0 && SW(g, SW_OUTSIDE) == ZS_REMOVED_IS_OUTSIDE &&
+            ZT(g, zone)->role == ZR_EXILE);
   if (zone < 0) return 0;
   const zo_zone *z = &g->zones[zone];
   if (s->type == ZO_ZT_ARENA) return is_arena(g, zone);
@@ -206,13 +210,16 @@ static int zones_of(const zo_game *g, int type, int player, int *out, int cap) {
 
 /* Error a destination gives object `obj` (0 = it can go there). Checks
  * owner-only zones, what the zone holds and its capacity (FaB chapter 3;
- * CR 400.4a is handled by the caller as "stays"). */
-static zo_step_error zone_refuses(zo_game *g, int zone, int obj, int counting) {
+ * CR 400.4a is handled by the caller as "stays"). flags: ZF_COUNT counts
+ * rule hits; ZF_ANY_OWNER skips the owner test (the checker's can-hold). */
+enum { ZF_COUNT = 1, ZF_ANY_OWNER = 2 };
+static zo_step_error zone_refuses(zo_game *g, int zone, int obj, int flags) {
+  int counting = flags & ZF_COUNT;
   const zo_obj *o = &g->objs[obj];
   const zo_zone *z = &g->zones[zone];
   const zo_zone_type *zt = &g->rs->zones[z->type];
   if (!z->exists) return ZO_E_NO_ZONE;
-  if (zt->owner_only.value && z->player >= 0 && z->player != o->owner) {
+  if (!(flags & ZF_ANY_OWNER) && zt->owner_only.value && z->player >= 0 && z->player != o->owner) {
     if (counting) hit(g, &zt->owner_only);
     return ZO_E_CANNOT_HOLD;
   }
@@ -345,13 +352,21 @@ static void new_identity(zo_game *g, int obj) {
   g->objs[obj].id = ++g->next_id;
 }
 
+/* A new object forgets its marks. keep_spell_marks: a permanent spell
+ * became a permanent, and the rule set keeps characteristic edits
+ * (Z.9.7, 217.1c(1), 400.7a) and, where it says so, prevention effects
+ * (217.1c(3) in 2008, 400.7b in 2011). */
 static void drop_marks(zo_game *g, int obj, int keep_spell_marks) {
+  int keep = keep_spell_marks ? SW(g, SW_KEEPS) : ZS_NONE;
   for (int m = 0; m < g->nmarks; m++) {
     zo_mark *mk = &g->marks[m];
     if (!mk->alive || mk->obj != obj) continue;
-    if (keep_spell_marks &&
-        (mk->kind == MK_CHARACTERISTIC || mk->kind == MK_PREVENTION)) {
-      /* CR 400.7a (characteristics), 400.7b (prevention) */
+    if ((keep == ZS_SPELL_TO_PERMANENT || keep == ZS_SPELL_CHARACTERISTICS) &&
+        mk->kind == MK_CHARACTERISTIC) {
+      HITSW(g, SW_KEEPS);
+      continue;
+    }
+    if (keep == ZS_SPELL_TO_PERMANENT && mk->kind == MK_PREVENTION) {
       HITSW(g, SW_KEEPS);
       continue;
     }
@@ -450,13 +465,21 @@ static void fire_watches(zo_game *g, int obj, int origin, int dest, int props,
 
 /* Can an ability that followed obj (trigger or `then:`) find it now? */
 static int finds(zo_game *g, zo_switch how_sw, int obj, uint64_t id, int zone,
-                 int pub_at_arrival) {
+                 int pub_at_arrival, int viewer) {
   const zo_obj *o = &g->objs[obj];
   int how = SW(g, how_sw);
   HITSW(g, how_sw);
   if (how == ZS_NONE) return 0;
   if (!o->exists || o->id != id || o->zone != zone) return 0;
   if (how == ZS_PUBLIC_ZONE) return zone >= 0 && ZT(g, zone)->pub.value;
+  if (how == ZS_MOVED_TO) {
+    /* Z.1.Ruling.3, CR 410.10: only in the zone it moved to, and not in a
+       zone hidden from the trigger's controller (a library, another
+       player's hand) */
+    if (zone < 0) return 0;
+    if (ZT(g, zone)->pub.value) return 1;
+    return ZT(g, zone)->role == ZR_HAND && g->zones[zone].player == viewer;
+  }
   if (how == ZS_PUBLIC_OBJECT) return pub_at_arrival && zo_game_obj_public(g, obj);
   return 0;
 }
@@ -518,6 +541,7 @@ static zo_outcome move_one(zo_game *g, int obj, const zo_step *mv,
     *err = ZO_E_NOT_IN_ZONE;
     return ZO_OUTCOME_FAILED;
   }
+  if (mv->from.type == ZO_ZT_OUTSIDE && origin >= 0) HITSW(g, SW_OUTSIDE); /* 217.1e */
   if (o->phased_out) {
     /* CR 702.24b: a phased-out permanent is treated as though it doesn't
        exist; effects can't move it */
@@ -609,8 +633,11 @@ static zo_outcome move_one(zo_game *g, int obj, const zo_step *mv,
   }
   if (dest >= 0) {
     const zo_zone_type *zt = ZT(g, dest);
-    /* CR 110.5g: a token that left the battlefield can't come back */
-    if (o->left_arena && zt->arena.value && SW(g, SW_TOKEN_RETURN) != ZS_NONE) {
+    /* CR 216.3 (2004), 110.5g (2011): a token that left can't come back;
+       CR 111.8 (current): it can't move to any zone */
+    if (o->left_arena &&
+        ((zt->arena.value && SW(g, SW_TOKEN_RETURN) == ZS_NOT_BATTLEFIELD) ||
+         SW(g, SW_TOKEN_RETURN) == ZS_CANNOT_MOVE)) {
       HITSW(g, SW_TOKEN_RETURN);
       *err = ZO_E_TOKEN_LEFT;
       return ZO_OUTCOME_STAYED;
@@ -630,7 +657,7 @@ static zo_outcome move_one(zo_game *g, int obj, const zo_step *mv,
       *err = ZO_E_CANNOT_HOLD;
       return ZO_OUTCOME_STAYED;
     }
-    zo_step_error refuse = zone_refuses(g, dest, obj, 1);
+    zo_step_error refuse = zone_refuses(g, dest, obj, ZF_COUNT);
     if (refuse) {
       *err = refuse;
       if (SW(g, SW_CANNOT_HOLD) == ZS_FAIL_OR_CLEAR) {
@@ -649,6 +676,7 @@ static zo_outcome move_one(zo_game *g, int obj, const zo_step *mv,
   /* the move itself */
   int ctrl_before = o->controller;
   int was_pub = o->pub;
+  o->phased_out = 0;
   int was_arena = is_arena(g, origin) && o->under < 0;
   int was_sub = o->under >= 0;
   if (o->under >= 0) o->under = -1;
@@ -675,7 +703,7 @@ static zo_outcome move_one(zo_game *g, int obj, const zo_step *mv,
     equip_second(g, dest, obj);
   }
   if (newobj) {
-    int keep = SW(g, SW_KEEPS) == ZS_SPELL_TO_PERMANENT && is_stack(g, origin) &&
+    int keep = SW(g, SW_KEEPS) != ZS_NONE && is_stack(g, origin) &&
                dest >= 0 && ZT(g, dest)->role == ZR_BATTLEFIELD &&
                !(o->types & g->t_instant_sorcery);
     new_identity(g, obj);
@@ -740,7 +768,7 @@ static zo_outcome move_one(zo_game *g, int obj, const zo_step *mv,
   /* the rest of the same effect (CR 400.7j later; FaB 3.0.9b) */
   if (mv->then) {
     zo_step_result sub = {0};
-    if (finds(g, SW_THEN_FINDS, obj, o->id, o->zone, zo_game_obj_public(g, obj))) {
+    if (finds(g, SW_THEN_FINDS, obj, o->id, o->zone, zo_game_obj_public(g, obj), o->owner)) {
       zo_game_apply_to(g, mv->then, obj, &sub);
     } else {
       sub.outcome = ZO_OUTCOME_NOT_FOUND;
@@ -783,7 +811,9 @@ static int state_check(zo_game *g, zo_step_result *r) {
       if (!o->exists) continue;
       int on_bf = o->zone >= 0 && ZT(g, o->zone)->role == ZR_BATTLEFIELD;
       if (is_token(g, o) && SW(g, SW_TOKEN_LEAVES) == ZS_AT_STATE_CHECK && !on_bf) {
-        HITSW(g, SW_TOKEN_LEAVES); /* CR 704.5d */
+        HITSW(g, SW_TOKEN_LEAVES); /* CR 704.5d; Z.3.Ruling.1; 216.3 */
+        if (o->zone >= 0 && ZT(g, o->zone)->role == ZR_PHASED_OUT)
+          HITSW(g, SW_PHASED_TOKENS); /* CR 217.8d */
         cease(g, i, r);
         again = any = 1;
       } else if (is_token(g, o) && o->phased_out && SW(g, SW_PHASED_TOKENS) == ZS_CEASE) {
@@ -895,6 +925,7 @@ static void do_create(zo_game *g, const zo_step *s, zo_step_result *r) {
   o->controller = -1;
   o->under = -1;
   o->came_from = -1;
+  o->phase_controller = -1;
   o->types = s->types;
   o->exists = 1;
   new_identity(g, h);
@@ -991,6 +1022,48 @@ static void do_draw_mill(zo_game *g, const zo_step *s, zo_step_result *r) {
   }
 }
 
+/* Phasing as a zone (Z.7, CR 217.8, 502.15): phasing out puts the
+ * permanent into the phased-out zone (its owner's where that zone is per
+ * player), with no controller, and fires leaves-play triggers (502.15d);
+ * it stays the same object and keeps its counters (Z.7.2, 217.8c,
+ * 502.15f-h) but loses limited-duration effects (502.15g). Phasing in
+ * brings it back under the same controller, triggering nothing. */
+static void phase_zone(zo_game *g, int o, int out, zo_step_result *r) {
+  zo_obj *ob = &g->objs[o];
+  int zone = ob->zone;
+  int in_play = zone >= 0 && ZT(g, zone)->role == ZR_BATTLEFIELD;
+  int phased = zone >= 0 && ZT(g, zone)->role == ZR_PHASED_OUT;
+  if ((out && !in_play) || (!out && !phased)) {
+    r->outcome = (out && phased) || (!out && in_play) ? ZO_OUTCOME_FAILED : ZO_OUTCOME_REJECTED;
+    r->error = r->outcome == ZO_OUTCOME_FAILED ? ZO_E_ALREADY : ZO_E_UNSUPPORTED;
+    return;
+  }
+  int dest = zone_of_role(g, out ? ZR_PHASED_OUT : ZR_BATTLEFIELD, ob->owner);
+  if (dest < 0) {
+    r->outcome = ZO_OUTCOME_REJECTED;
+    r->error = ZO_E_NO_ZONE;
+    return;
+  }
+  HITSW(g, SW_PHASING);
+  int ctrl = ob->controller;
+  zone_remove_obj(g, o);
+  zone_insert(g, dest, o, ZO_POS_BOTTOM);
+  if (out) {
+    ob->phase_controller = ctrl;
+    ob->controller = -1;
+    ob->phased_out = 1;
+    for (int m = 0; m < g->nmarks; m++)
+      if (g->marks[m].alive && g->marks[m].obj == o && g->marks[m].kind == MK_EFFECT)
+        g->marks[m].alive = 0;
+    fire_watches(g, o, zone, dest, 1, ctrl);
+  } else {
+    ob->controller = ob->phase_controller >= 0 ? ob->phase_controller : ob->owner;
+    ob->phased_out = 0;
+  }
+  event(r, o, ZO_OUTCOME_MOVED);
+  r->outcome = ZO_OUTCOME_MOVED;
+}
+
 /* FaB 3.0.10: zones that come into being and cease; elsewhere rejected. */
 static int lifecycle(zo_game *g, zo_step_result *r) {
   if (SW(g, SW_ZONE_LIFECYCLE) != ZS_YES) {
@@ -1029,6 +1102,10 @@ void zo_game_apply_to(zo_game *g, const zo_step *s, int obj, zo_step_result *r) 
     return;
   case ST_PHASE:
     if (o < 0 && (o = step_object(g, s, r)) < 0) return;
+    if (SW(g, SW_PHASING) == ZS_ZONE) {
+      phase_zone(g, o, s->out, r);
+      return;
+    }
     if (SW(g, SW_PHASING) != ZS_STATUS) {
       r->outcome = ZO_OUTCOME_REJECTED;
       r->error = ZO_E_UNSUPPORTED;
@@ -1227,7 +1304,8 @@ void zo_game_apply_to(zo_game *g, const zo_step *s, int obj, zo_step_result *r) 
       r->error = ZO_E_UNSUPPORTED;
       return;
     }
-    HITSW(g, SW_ANTE); /* CR 407.2: the winner owns the ante */
+    HITSW(g, SW_ANTE); /* Z.2.2, 217.9b, 407.2: the winner owns the ante */
+    g->ended = 1;      /* the game is over: owner-only zones no longer hold */
     for (int z = 0; z < g->nzones; z++)
       if (g->zones[z].exists && ZT(g, z)->role == ZR_ANTE)
         for (int i = 0; i < g->zones[z].n; i++) g->objs[g->zones[z].objs[i]].owner = s->winner;
@@ -1252,7 +1330,7 @@ void zo_game_apply_to(zo_game *g, const zo_step *s, int obj, zo_step_result *r) 
       return;
     }
     t->resolved = 1;
-    if (!finds(g, SW_TRIGGER_FINDS, t->obj, t->id, t->zone, t->pub_at_arrival)) {
+    if (!finds(g, SW_TRIGGER_FINDS, t->obj, t->id, t->zone, t->pub_at_arrival, t->controller)) {
       t->found = 0;
       r->outcome = ZO_OUTCOME_NOT_FOUND;
       r->error = ZO_E_NOT_FOUND;
@@ -1427,6 +1505,7 @@ zo_status zo_game_new(const zo_ruleset *rs, const zo_case *c, zo_game **out,
     g->objs[i].under = -1;
     g->objs[i].controller = -1;
     g->objs[i].came_from = -1;
+    g->objs[i].phase_controller = -1;
   }
   /* place the cards: explicit positions later, sub-cards after their tops */
   for (int pass = 0; pass < 2; pass++)
@@ -1524,6 +1603,7 @@ zo_status zo_game_new(const zo_ruleset *rs, const zo_case *c, zo_game **out,
       int pos = cs->position >= 0 ? cs->position : ZO_POS_BOTTOM;
       zone_insert(g, zone, cs->handle, pos);
       equip_second(g, zone, cs->handle);
+      if (zt->role == ZR_PHASED_OUT) o->phased_out = 1;
       if (zt->controller.value) o->controller = cs->controller >= 0 ? cs->controller : o->owner;
       if (SW(g, SW_VISIBILITY) == ZS_PER_OBJECT)
         o->pub = cs->visibility >= 0 ? cs->visibility : (cs->face_down ? 0 : zt->pub.value);
@@ -1732,11 +1812,11 @@ int zo_game_check(const zo_game *g, int at_rest, zo_violation *v) {
       return violation(v, "in-a-zone", "FaB 3.0.10b", g, zn->objs[0], "objects in a removed zone");
     for (int k = 0; k < zn->n; k++) {
       const zo_obj *o = &g->objs[zn->objs[k]];
-      if (zt->owner_only.value && zn->player >= 0 && o->owner != zn->player)
+      if (zt->owner_only.value && zn->player >= 0 && o->owner != zn->player && !g->ended)
         return violation(v, "owner-zones", "CR 400.3; FaB 3.8.2", g, zn->objs[k], "in another player's owner-only zone");
       if ((zt->holds.value & ZH_NO_INSTANTS) && (o->types & g->t_instant_sorcery))
         return violation(v, "can-hold", "CR 400.4a", g, zn->objs[k], "instant or sorcery on the battlefield");
-      if (zone_refuses((zo_game *)g, z, zn->objs[k], 0) == ZO_E_CANNOT_HOLD)
+      if (zone_refuses((zo_game *)g, z, zn->objs[k], ZF_ANY_OWNER) == ZO_E_CANNOT_HOLD)
         return violation(v, "can-hold", "FaB 3.0.11", g, zn->objs[k], "in a zone that can't hold it");
     }
     if (zt->capacity.value > 0) {

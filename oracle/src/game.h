@@ -24,6 +24,7 @@ typedef struct {
   int under;           /* top-card handle (FaB sub-card), -1 */
   int left_arena;      /* a token that left the battlefield (CR 110.5g) */
   int came_from;       /* FaB 3.0.9c: zone it came from as it became new */
+  int phase_controller;/* controller it phased out under (CR 502.15h) */
 } zo_obj;
 
 typedef struct {
@@ -60,6 +61,7 @@ struct zo_game {
   int drew_empty[ZO_MAX_PLAYERS], lost[ZO_MAX_PLAYERS];
   int *hits;                 /* per rule of rs */
   int nsteps, ncards_start;
+  int ended;                 /* end_game happened (ante ownership changed) */
   uint64_t t_instant_sorcery, t_hero, t_token, t_2h, t_bow, t_quiver,
       t_deck_card, t_perm_sub;
 };

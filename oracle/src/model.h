@@ -31,7 +31,8 @@ typedef enum {
   ZR_EXILE,
   ZR_COMMAND,
   ZR_ANTE,
-  ZR_OTHER
+  ZR_OTHER,
+  ZR_PHASED_OUT  /* where phasing puts permanents in old rule sets */
 } zo_zone_role;
 
 /* What a zone may hold beyond owner and capacity (bit set). */
@@ -48,7 +49,7 @@ enum {
 /* A cited value: every zone attribute and switch carries its rule. */
 typedef struct {
   int value;
-  int rules[4]; /* indices into zo_ruleset.rules */
+  int rules[6]; /* indices into zo_ruleset.rules */
   int nrules;   /* 0 = unspecified (the text is silent) */
 } zo_cited;
 
@@ -78,13 +79,13 @@ typedef enum {
   SW_SAME_ZONE,       /* ZS_NO_MOVE */
   SW_WRONG_OWNER,     /* ZS_REDIRECT | ZS_CANNOT_HOLD */
   SW_CANNOT_HOLD,     /* ZS_STAYS | ZS_FAIL_OR_CLEAR */
-  SW_TRIGGER_FINDS,   /* ZS_PUBLIC_ZONE | ZS_PUBLIC_OBJECT */
+  SW_TRIGGER_FINDS,   /* ZS_PUBLIC_ZONE | ZS_PUBLIC_OBJECT | ZS_MOVED_TO */
   SW_THEN_FINDS,      /* ZS_NONE | ZS_PUBLIC_ZONE | ZS_PUBLIC_OBJECT */
   SW_TOKEN_LEAVES,    /* ZS_AT_STATE_CHECK | ZS_IMMEDIATELY */
-  SW_TOKEN_RETURN,    /* ZS_NONE | ZS_NOT_BATTLEFIELD (110.5g) */
-  SW_PHASING,         /* ZS_NONE | ZS_STATUS */
+  SW_TOKEN_RETURN,    /* ZS_NONE | ZS_NOT_BATTLEFIELD (110.5g) | ZS_CANNOT_MOVE (111.8) */
+  SW_PHASING,         /* ZS_NONE | ZS_STATUS | ZS_ZONE (217.8a) */
   SW_PHASED_TOKENS,   /* ZS_CEASE | ZS_SURVIVE */
-  SW_KEEPS,           /* ZS_NONE | ZS_SPELL_TO_PERMANENT (400.7a-b) */
+  SW_KEEPS,           /* ZS_NONE | ZS_SPELL_CHARACTERISTICS | ZS_SPELL_TO_PERMANENT */
   SW_HISTORY,         /* ZS_NONE | ZS_KEPT (FaB 3.0.9c) */
   SW_VISIBILITY,      /* ZS_PER_ZONE | ZS_PER_OBJECT */
   SW_FLIP_STEP,       /* ZS_NONE | ZS_YES (FaB 3.0.8, 3.0.8a) */
@@ -102,7 +103,7 @@ typedef enum {
   SW_MACROS,          /* ZS_NONE | ZS_LEAVE_ARENA_REMOVED (FaB 1.5.3) */
   SW_ARENA_DEFAULT,   /* ZS_NONE | ZS_PERMANENT_ZONE (FaB 3.0.5a) */
   SW_LOOK,            /* ZS_HAND_OWNER (400.2) | ZS_OWNER_NOT_DECK (3.0.3a) */
-  SW_OUTSIDE,         /* ZS_NOT_A_ZONE (400.10) */
+  SW_OUTSIDE,         /* ZS_NOT_A_ZONE (400.10) | ZS_REMOVED_IS_OUTSIDE (217.1e) */
   SW_COUNT
 } zo_switch;
 
@@ -115,7 +116,8 @@ enum {
   ZS_ZONE_CONTROLLER, ZS_CONTROLLER_OR_OWNER, ZS_TURN_PLAYER,
   ZS_LOSE_AT_STATE_CHECK, ZS_FAILS, ZS_CEASE_OFF_STACK, ZS_STACK_ONLY,
   ZS_WINNER_OWNS, ZS_LEAVE_ARENA_REMOVED, ZS_PERMANENT_ZONE, ZS_HAND_OWNER,
-  ZS_OWNER_NOT_DECK, ZS_NOT_A_ZONE, ZS_COUNT_
+  ZS_OWNER_NOT_DECK, ZS_NOT_A_ZONE, ZS_MOVED_TO, ZS_ZONE,
+  ZS_SPELL_CHARACTERISTICS, ZS_CANNOT_MOVE, ZS_REMOVED_IS_OUTSIDE, ZS_COUNT_
 };
 
 typedef struct {
@@ -136,6 +138,9 @@ struct zo_ruleset {
 };
 
 const char *zo_switch_name(zo_switch s);
+/* Make a rule set loaded from a user's file findable by id (cases may name
+ * it). The registry takes ownership. ZO_ERR_USAGE if the id is taken. */
+zo_status zo_ruleset_register(zo_ruleset *rs, zo_error *err);
 const char *zo_switch_value_name(int v);
 /* Zone type index by name, or -1. */
 int zo_ruleset_zone(const zo_ruleset *rs, const char *name);

@@ -11,6 +11,9 @@
 #define _POSIX_C_SOURCE 200809L
 #include "report.h"
 
+#include "model.h"
+
+#include <ctype.h>
 #include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -66,12 +69,33 @@ zo_status zo_report_write_jsonl(const zo_run *run, const zo_run_header *h,
   char when[32];
   time_t t = time(NULL);
   strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
-  json_t *rs = json_array();
-  for (int i = 0; i < h->nrulesets; i++) json_array_append_new(rs, json_string(h->rulesets[i]));
-  put_line(f, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:[]}", "type", "header",
+  json_t *rs = json_array(), *details = json_array();
+  for (int i = 0; i < h->nrulesets; i++) {
+    json_array_append_new(rs, json_string(h->rulesets[i]));
+    /* the rule set as run: its switches with citations, and its rules,
+       so every report can be rendered from the record alone */
+    const zo_ruleset *r = zo_ruleset_find(h->rulesets[i]);
+    if (!r) continue;
+    json_t *sw = json_array(), *rules = json_array();
+    for (int s = 0; s < SW_COUNT; s++) {
+      json_t *cites = json_array();
+      for (int k = 0; k < r->sw[s].nrules; k++)
+        json_array_append_new(cites, json_string(r->rules[r->sw[s].rules[k]].id));
+      json_array_append_new(sw, json_pack("{s:s, s:s, s:o}", "switch", zo_switch_name((zo_switch)s),
+                                          "value", zo_switch_value_name(r->sw[s].value), "rules", cites));
+    }
+    for (int k = 0; k < r->nrules; k++)
+      json_array_append_new(rules, json_pack("{s:s, s:s, s:b}", "id", r->rules[k].id, "text",
+                                             r->rules[k].text, "seed", r->rules[k].seed));
+    json_array_append_new(details, json_pack("{s:s, s:s, s:s?, s:o, s:o}", "id", r->id, "title",
+                                             r->title, "extends", r->extends, "switches", sw,
+                                             "rules", rules));
+  }
+  put_line(f, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:[]}", "type", "header",
                         "format", "zoneoracle-run/1", "started", when, "suite_commit",
                         h->suite_commit, "engine", h->engine, "engine_version",
-                        h->engine_version, "rulesets", rs, "seeds"));
+                        h->engine_version, "rulesets", rs, "ruleset_details", details,
+                        "seeds"));
   for (int i = 0; i < run->n; i++) {
     const zo_case_result *r = &run->results[i];
     json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:f}", "type", "case", "id",
@@ -181,7 +205,10 @@ static void xml_text(FILE *f, const char *s) {
   }
 }
 
-zo_status zo_report_render_junit(const char *jsonl, const char *path, zo_error *err) {
+/* Read the record, write one report from it through `body`, whole or not
+ * at all. */
+static zo_status render(const char *jsonl, const char *path, zo_error *err,
+                        void (*body)(FILE *f, record *rec)) {
   record rec;
   zo_status st = read_record(jsonl, &rec, err);
   if (st) return st;
@@ -191,12 +218,18 @@ zo_status zo_report_render_junit(const char *jsonl, const char *path, zo_error *
     free_record(&rec);
     return io_fail(err, path, "cannot create");
   }
+  body(f, &rec);
+  free_record(&rec);
+  return finish(f, tmp, path, err);
+}
+
+static void junit_body(FILE *f, record *rec) {
   fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"zoneoracle\">\n", f);
   /* one testsuite per rule set, in first-seen order */
   json_t *seen = json_array();
   size_t i;
   json_t *c;
-  json_array_foreach(rec.cases, i, c) {
+  json_array_foreach(rec->cases, i, c) {
     const char *rs = S(c, "ruleset");
     int dup = 0;
     size_t j;
@@ -210,7 +243,7 @@ zo_status zo_report_render_junit(const char *jsonl, const char *path, zo_error *
     int tests = 0, fail = 0, errs = 0, skip = 0;
     double secs = 0;
     size_t j;
-    json_array_foreach(rec.cases, j, c) {
+    json_array_foreach(rec->cases, j, c) {
       if (strcmp(S(c, "ruleset"), rs)) continue;
       tests++;
       secs += json_real_value(json_object_get(c, "ms")) / 1000.0;
@@ -221,7 +254,7 @@ zo_status zo_report_render_junit(const char *jsonl, const char *path, zo_error *
     }
     fprintf(f, "  <testsuite name=\"%s\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" time=\"%.3f\">\n",
             rs, tests, fail, errs, skip, secs);
-    json_array_foreach(rec.cases, j, c) {
+    json_array_foreach(rec->cases, j, c) {
       if (strcmp(S(c, "ruleset"), rs)) continue;
       fputs("    <testcase classname=\"", f);
       xml_text(f, rs);
@@ -251,10 +284,10 @@ zo_status zo_report_render_junit(const char *jsonl, const char *path, zo_error *
     fputs("  </testsuite>\n", f);
   }
   json_t *inv;
-  if (json_array_size(rec.invalid)) {
+  if (json_array_size(rec->invalid)) {
     fprintf(f, "  <testsuite name=\"case files\" tests=\"%zu\" failures=\"0\" errors=\"%zu\">\n",
-            json_array_size(rec.invalid), json_array_size(rec.invalid));
-    json_array_foreach(rec.invalid, i, inv) {
+            json_array_size(rec->invalid), json_array_size(rec->invalid));
+    json_array_foreach(rec->invalid, i, inv) {
       fputs("    <testcase classname=\"case files\" name=\"", f);
       xml_text(f, S(inv, "file"));
       fputs("\">\n      <error message=\"invalid case file\">", f);
@@ -265,41 +298,34 @@ zo_status zo_report_render_junit(const char *jsonl, const char *path, zo_error *
   }
   fputs("</testsuites>\n", f);
   json_decref(seen);
-  free_record(&rec);
-  return finish(f, tmp, path, err);
 }
 
-zo_status zo_report_render_markdown(const char *jsonl, const char *path, zo_error *err) {
-  record rec;
-  zo_status st = read_record(jsonl, &rec, err);
-  if (st) return st;
-  char tmp[4200];
-  FILE *f = start(path, tmp, sizeof tmp);
-  if (!f) {
-    free_record(&rec);
-    return io_fail(err, path, "cannot create");
-  }
-  json_t *ft = rec.footer;
+zo_status zo_report_render_junit(const char *jsonl, const char *path, zo_error *err) {
+  return render(jsonl, path, err, junit_body);
+}
+
+static void markdown_body(FILE *f, record *rec) {
+  json_t *ft = rec->footer;
   long long passed = json_integer_value(json_object_get(ft, "passed"));
   long long failed = json_integer_value(json_object_get(ft, "failed"));
   long long errors = json_integer_value(json_object_get(ft, "errors"));
   long long skipped = json_integer_value(json_object_get(ft, "skipped"));
   fprintf(f, "# zoneoracle conformance run\n\n");
-  fprintf(f, "Engine **%s %s**, suite commit `%s`, started %s.\n\n", S(rec.header, "engine"),
-          S(rec.header, "engine_version"), S(rec.header, "suite_commit"), S(rec.header, "started"));
+  fprintf(f, "Engine **%s %s**, suite commit `%s`, started %s.\n\n", S(rec->header, "engine"),
+          S(rec->header, "engine_version"), S(rec->header, "suite_commit"), S(rec->header, "started"));
   fprintf(f, "| passed | failed | errors | skipped | invalid case files |\n| ---: | ---: | ---: | ---: | ---: |\n");
   fprintf(f, "| %lld | %lld | %lld | %lld | %zu |\n\n", passed, failed, errors, skipped,
-          json_array_size(rec.invalid));
+          json_array_size(rec->invalid));
   /* per rule set: cases and the rules the engine applied */
   fprintf(f, "## By rule set\n\n| rule set | cases | passed | not passed | distinct rules applied |\n| --- | ---: | ---: | ---: | ---: |\n");
-  json_t *rsl = json_object_get(rec.header, "rulesets");
+  json_t *rsl = json_object_get(rec->header, "rulesets");
   size_t i, j;
   json_t *rsn, *c;
   json_array_foreach(rsl, i, rsn) {
     const char *rs = json_string_value(rsn);
     int n = 0, pass = 0;
     json_t *rules = json_object();
-    json_array_foreach(rec.cases, j, c) {
+    json_array_foreach(rec->cases, j, c) {
       if (strcmp(S(c, "ruleset"), rs)) continue;
       n++;
       pass += !strcmp(S(c, "status"), "pass");
@@ -311,7 +337,7 @@ zo_status zo_report_render_markdown(const char *jsonl, const char *path, zo_erro
     json_decref(rules);
   }
   int header = 0;
-  json_array_foreach(rec.cases, i, c) {
+  json_array_foreach(rec->cases, i, c) {
     if (!strcmp(S(c, "status"), "pass")) continue;
     if (!header) {
       fprintf(f, "\n## Not passed\n\n| case | rule set | status | where | expected | observed |\n| --- | --- | --- | --- | --- | --- |\n");
@@ -321,11 +347,197 @@ zo_status zo_report_render_markdown(const char *jsonl, const char *path, zo_erro
             S(c, "status"), S(c, "file"), json_integer_value(json_object_get(c, "line")),
             S(c, "expected"), S(c, "observed"));
   }
-  if (json_array_size(rec.invalid)) {
+  if (json_array_size(rec->invalid)) {
     fprintf(f, "\n## Invalid case files\n\n");
     json_t *inv;
-    json_array_foreach(rec.invalid, i, inv) fprintf(f, "```\n%s\n```\n", S(inv, "message"));
+    json_array_foreach(rec->invalid, i, inv) fprintf(f, "```\n%s\n```\n", S(inv, "message"));
   }
-  free_record(&rec);
-  return finish(f, tmp, path, err);
+}
+
+zo_status zo_report_render_markdown(const char *jsonl, const char *path, zo_error *err) {
+  return render(jsonl, path, err, markdown_body);
+}
+
+/* ---- HTML: the conformance matrix --------------------------------- */
+
+/* Status of the cases of one rule set citing one rule: the worst wins. */
+static const char *cell_status(json_t *cases, const char *ruleset, const char *rule, int *n) {
+  int fail = 0, pass = 0, skip = 0;
+  size_t i;
+  json_t *c;
+  *n = 0;
+  json_array_foreach(cases, i, c) {
+    if (strcmp(S(c, "ruleset"), ruleset)) continue;
+    size_t j;
+    json_t *r;
+    int cites = 0;
+    json_array_foreach(json_object_get(c, "rules"), j, r) cites |= !strcmp(json_string_value(r), rule);
+    if (!cites) continue;
+    (*n)++;
+    const char *s = S(c, "status");
+    if (!strcmp(s, "pass")) pass++;
+    else if (!strcmp(s, "skip")) skip++;
+    else fail++;
+  }
+  if (fail) return "fail";
+  if (pass) return "pass";
+  if (skip) return "skip";
+  return "none";
+}
+
+static void html_id(FILE *f, const char *ruleset, const char *id) {
+  fputs("c-", f);
+  for (const char *s = ruleset; *s; s++) fputc(isalnum((unsigned char)*s) ? *s : '-', f);
+  fputc('-', f);
+  for (const char *s = id; *s; s++) fputc(isalnum((unsigned char)*s) ? *s : '-', f);
+}
+
+static void html_body(FILE *f, record *rec) {
+  json_t *details = json_object_get(rec->header, "ruleset_details");
+  json_t *ft = rec->footer;
+  fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+        "<title>zoneoracle conformance</title>\n<style>\n"
+        "body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222}\n"
+        "table{border-collapse:collapse;margin:.5em 0 1.5em}\n"
+        "th,td{border:1px solid #ccc;padding:2px 6px;text-align:left;vertical-align:top}\n"
+        "th{background:#f2f2f2;position:sticky;top:0}\n"
+        "td.pass{background:#c8f0c8}td.fail{background:#f6b8b8}td.skip{background:#f4e8a8}\n"
+        "td.none{background:#fff;color:#999}td.na{background:#eee;color:#aaa}\n"
+        "td.cell a{color:inherit;text-decoration:none;font-size:12px}\n"
+        "code{font-size:12px}.seed{font-weight:bold}\n"
+        "</style></head><body>\n<h1>zoneoracle conformance</h1>\n", f);
+  fprintf(f, "<p>Engine <b>");
+  xml_text(f, S(rec->header, "engine"));
+  fputc(' ', f);
+  xml_text(f, S(rec->header, "engine_version"));
+  fputs("</b>, suite commit <code>", f);
+  xml_text(f, S(rec->header, "suite_commit"));
+  fputs("</code>, started ", f);
+  xml_text(f, S(rec->header, "started"));
+  fprintf(f, ".</p>\n<p>%lld passed, %lld failed, %lld errors, %lld skipped.</p>\n",
+          json_integer_value(json_object_get(ft, "passed")),
+          json_integer_value(json_object_get(ft, "failed")),
+          json_integer_value(json_object_get(ft, "errors")),
+          json_integer_value(json_object_get(ft, "skipped")));
+  /* rows: every rule of every rule set, in first-seen order */
+  json_t *rows = json_array(), *seen = json_object();
+  size_t i, j;
+  json_t *d, *r;
+  json_array_foreach(details, i, d) json_array_foreach(json_object_get(d, "rules"), j, r) {
+    const char *id = S(r, "id");
+    if (json_object_get(seen, id)) continue;
+    json_object_set_new(seen, id, json_true());
+    json_array_append(rows, r);
+  }
+  fputs("<h2>Conformance matrix: rules x rule sets</h2>\n"
+        "<p>Each cell: the cases of that rule set citing the rule (green all pass, red any "
+        "fails, yellow skipped, white no case, grey not a rule of that rule set). "
+        "Bold rules are numbered in a seed text. Cells link to the cases.</p>\n"
+        "<table id=\"matrix\"><tr><th>rule</th><th>what it says</th>", f);
+  json_array_foreach(details, i, d) {
+    fputs("<th>", f);
+    xml_text(f, S(d, "id"));
+    fputs("</th>", f);
+  }
+  fputs("</tr>\n", f);
+  json_array_foreach(rows, i, r) {
+    const char *id = S(r, "id");
+    fputs("<tr><td", f);
+    if (json_is_true(json_object_get(r, "seed"))) fputs(" class=\"seed\"", f);
+    fputs(">", f);
+    xml_text(f, id);
+    fputs("</td><td>", f);
+    xml_text(f, S(r, "text"));
+    fputs("</td>", f);
+    json_array_foreach(details, j, d) {
+      int has = 0;
+      size_t k;
+      json_t *x;
+      json_array_foreach(json_object_get(d, "rules"), k, x) has |= !strcmp(S(x, "id"), id);
+      if (!has) {
+        fputs("<td class=\"na\">n/a</td>", f);
+        continue;
+      }
+      int n;
+      const char *cls = cell_status(rec->cases, S(d, "id"), id, &n);
+      fprintf(f, "<td class=\"cell %s\">", cls);
+      json_t *c;
+      int shown = 0;
+      json_array_foreach(rec->cases, k, c) {
+        if (strcmp(S(c, "ruleset"), S(d, "id"))) continue;
+        size_t m;
+        json_t *cr;
+        int cites = 0;
+        json_array_foreach(json_object_get(c, "rules"), m, cr) cites |= !strcmp(json_string_value(cr), id);
+        if (!cites) continue;
+        if (shown++ < 3) {
+          fputs("<a href=\"#", f);
+          html_id(f, S(d, "id"), S(c, "id"));
+          fputs("\" title=\"", f);
+          xml_text(f, S(c, "id"));
+          fprintf(f, "\">%s</a> ", S(c, "status"));
+        }
+      }
+      if (shown > 3) fprintf(f, "+%d", shown - 3);
+      if (!n) fputs("no case", f);
+      fputs("</td>", f);
+    }
+    fputs("</tr>\n", f);
+  }
+  fputs("</table>\n<h2>Switches per rule set</h2>\n", f);
+  json_array_foreach(details, i, d) {
+    fputs("<h3>", f);
+    xml_text(f, S(d, "id"));
+    fputs(": ", f);
+    xml_text(f, S(d, "title"));
+    fputs("</h3>\n<table class=\"switches\"><tr><th>switch</th><th>value</th><th>rules</th></tr>\n", f);
+    json_t *sw;
+    json_array_foreach(json_object_get(d, "switches"), j, sw) {
+      fputs("<tr><td>", f);
+      xml_text(f, S(sw, "switch"));
+      fputs("</td><td>", f);
+      xml_text(f, S(sw, "value"));
+      fputs("</td><td>", f);
+      json_t *rules = json_object_get(sw, "rules");
+      if (!json_array_size(rules)) fputs("<i>unspecified</i>", f);
+      size_t k;
+      json_t *x;
+      json_array_foreach(rules, k, x) {
+        if (k) fputs(", ", f);
+        xml_text(f, json_string_value(x));
+      }
+      fputs("</td></tr>\n", f);
+    }
+    fputs("</table>\n", f);
+  }
+  fputs("<h2>Cases</h2>\n<table id=\"cases\"><tr><th>case</th><th>rule set</th><th>status</th>"
+        "<th>rules</th><th>detail</th></tr>\n", f);
+  json_t *c;
+  json_array_foreach(rec->cases, i, c) {
+    fputs("<tr id=\"", f);
+    html_id(f, S(c, "ruleset"), S(c, "id"));
+    fputs("\"><td><code>", f);
+    xml_text(f, S(c, "id"));
+    fputs("</code><br>", f);
+    xml_text(f, S(c, "title"));
+    fputs("</td><td>", f);
+    xml_text(f, S(c, "ruleset"));
+    const char *s = S(c, "status");
+    fprintf(f, "</td><td class=\"%s\">%s</td><td>", !strcmp(s, "error") ? "fail" : s, s);
+    json_t *x;
+    json_array_foreach(json_object_get(c, "rules"), j, x) {
+      if (j) fputs(", ", f);
+      xml_text(f, json_string_value(x));
+    }
+    fputs("</td><td>", f);
+    xml_text(f, S(c, "message"));
+    fputs("</td></tr>\n", f);
+  }
+  fputs("</table>\n</body></html>\n", f);
+  json_decref(rows);
+  json_decref(seen);
+}
+
+zo_status zo_report_render_html(const char *jsonl, const char *path, zo_error *err) {
+  return render(jsonl, path, err, html_body);
 }

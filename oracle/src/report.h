@@ -20,5 +20,9 @@ zo_status zo_report_write_jsonl(const zo_run *run, const zo_run_header *h,
 /* Render JUnit XML and Markdown from a run record file. */
 zo_status zo_report_render_junit(const char *jsonl, const char *path, zo_error *err);
 zo_status zo_report_render_markdown(const char *jsonl, const char *path, zo_error *err);
+/* One self-contained HTML page (no scripts, no network): the conformance
+ * matrix of rules x rule sets linking to each case, each rule set's switch
+ * table with its citations, and the case list. */
+zo_status zo_report_render_html(const char *jsonl, const char *path, zo_error *err);
 
 #endif

@@ -38,7 +38,9 @@ static const char *const value_names[ZS_COUNT_] = {
     "per_object",     "owner_graveyard", "owner",           "zone_controller",
     "controller_or_owner", "turn_player", "lose_at_state_check", "fails",
     "cease_off_stack", "stack_only",  "winner_owns",        "leave_arena_removed",
-    "permanent_zone", "hand_owner",   "owner_not_deck",     "not_a_zone"};
+    "permanent_zone", "hand_owner",   "owner_not_deck",     "not_a_zone",
+    "moved_to",       "zone",         "spell_characteristics", "cannot_move",
+    "removed_is_outside"};
 
 const char *zo_switch_name(zo_switch s) {
   return (unsigned)s < SW_COUNT ? switch_names[s] : "?";
@@ -51,7 +53,8 @@ const char *zo_switch_value_name(int v) {
 static const char *const role_names[] = {"none",        "library", "hand",
                                          "graveyard",   "battlefield",
                                          "stack",       "exile",   "command",
-                                         "ante",        "other"};
+                                         "ante",        "other",   "phased_out"};
+#define NROLES ((int)(sizeof role_names / sizeof *role_names))
 
 static const char *const hold_names[] = {"deck_cards", "cards", "permanents",
                                          "proxies",    "hero",  "equip",
@@ -288,9 +291,9 @@ static zo_status parse_zone(rparse *p, const yd_node *key, const yd_node *m) {
     const yd_node *val;
     if (!strcmp(s, "role")) {
       if ((st = want_str(p, v, what))) return st;
-      int r = find_name(v->str, role_names, 10);
+      int r = find_name(v->str, role_names, NROLES);
       if (r < 0) {
-        const char *near = zo_nearest(v->str, role_names, 10);
+        const char *near = zo_nearest(v->str, role_names, NROLES);
         return bad(p, v, "unknown role '%s'%s%s%s", v->str,
                    near ? " (did you mean '" : "", near ? near : "",
                    near ? "'?)" : "");
@@ -416,7 +419,7 @@ static zo_status resolve_citations(rparse *p) {
     const yd_node *r = p->pend[i].node;
     zo_cited *c = p->pend[i].at;
     size_t n = r->kind == YD_SEQ ? r->n : 1;
-    if (n > 4) return bad(p, r, "at most four rules per citation");
+    if (n > 6) return bad(p, r, "at most six rules per citation");
     for (size_t j = 0; j < n; j++) {
       const yd_node *one = r->kind == YD_SEQ ? r->kids[j] : r;
       if (one->kind != YD_SCALAR) return bad(p, one, "expected a rule number");
@@ -433,8 +436,70 @@ static zo_status resolve_citations(rparse *p) {
 
 static const zo_ruleset *find_any(const char *id);
 
-static const char *const top_keys[] = {"id",    "title",    "game", "extends",
-                                       "zones", "switches", "rules"};
+/* Every cited value of a rule set (zone attributes and switches). */
+static int all_cited(zo_ruleset *rs, zo_cited **out, int cap) {
+  int n = 0;
+  for (int z = 0; z < rs->nzones; z++) {
+    zo_zone_type *t = &rs->zones[z];
+    zo_cited *f[] = {&t->per_player, &t->count,      &t->pub,      &t->ordered,
+                     &t->arena,      &t->controller, &t->capacity, &t->owner_only,
+                     &t->holds,      &t->reorder,    &t->same_zone_new, &t->keeps,
+                     &t->face_down_new};
+    for (size_t i = 0; i < sizeof f / sizeof *f && n < cap; i++) out[n++] = f[i];
+  }
+  for (int s = 0; s < SW_COUNT && n < cap; s++) out[n++] = &rs->sw[s];
+  return n;
+}
+
+/* drop_rules: an extending rule set drops rules of its base that its own
+ * text numbers differently; none may still be cited. */
+static zo_status drop_rules(rparse *p, const yd_node *seq) {
+  zo_ruleset *rs = p->rs;
+  if (seq->kind != YD_SEQ) return bad(p, seq, "expected a list of rule numbers for drop_rules");
+  int *gone = zo_xcalloc((size_t)rs->nrules + 1, sizeof *gone);
+  zo_status st = ZO_OK;
+  for (size_t i = 0; i < seq->n && !st; i++) {
+    const yd_node *s = seq->kids[i];
+    int at = s->kind == YD_SCALAR ? zo_ruleset_rule(rs, s->str) : -1;
+    if (at < 0) st = bad(p, s, "drop_rules names '%s', which is not a rule of this rule set",
+                         s->kind == YD_SCALAR ? s->str : "?");
+    else gone[at] = 1;
+  }
+  zo_cited *cited_all[ZO_MAX_ZONE_TYPES * 13 + SW_COUNT];
+  int nc = all_cited(rs, cited_all, (int)(sizeof cited_all / sizeof *cited_all));
+  for (int k = 0; k < nc && !st; k++)
+    for (int j = 0; j < cited_all[k]->nrules; j++)
+      if (gone[cited_all[k]->rules[j]]) {
+        st = bad(p, seq, "rule '%s' is dropped but still cited: re-cite the zone attribute or "
+                 "switch that uses it", rs->rules[cited_all[k]->rules[j]].id);
+        break;
+      }
+  if (!st) {
+    int *map = zo_xcalloc((size_t)rs->nrules + 1, sizeof *map);
+    int n = 0;
+    for (int i = 0; i < rs->nrules; i++) {
+      if (gone[i]) {
+        free(rs->rules[i].id);
+        free(rs->rules[i].text);
+        map[i] = -1;
+      } else {
+        map[i] = n;
+        rs->rules[n++] = rs->rules[i];
+      }
+    }
+    rs->nrules = n;
+    for (int k = 0; k < nc; k++)
+      for (int j = 0; j < cited_all[k]->nrules; j++) cited_all[k]->rules[j] = map[cited_all[k]->rules[j]];
+    free(map);
+  }
+  free(gone);
+  return st;
+}
+
+static const char *const top_keys[] = {"id",       "title", "game",
+                                       "extends",  "zones", "switches",
+                                       "rules",    "seed_rules", "drop_rules"};
+#define NTOP ((int)(sizeof top_keys / sizeof *top_keys))
 
 static zo_status parse_doc(const yd_doc *doc, zo_ruleset **out, zo_error *err) {
   rparse p = {.doc = doc, .err = err};
@@ -446,8 +511,8 @@ static zo_status parse_doc(const yd_doc *doc, zo_ruleset **out, zo_error *err) {
   if ((st = want_map(&p, root, "a rule set file"))) goto done;
   for (size_t i = 0; i < root->n; i++) {
     const yd_node *k = YD_KEY(root, i);
-    if (find_name(k->str, top_keys, 7) < 0) {
-      st = unknown_key(&p, k, top_keys, 7, "a rule set");
+    if (find_name(k->str, top_keys, NTOP) < 0) {
+      st = unknown_key(&p, k, top_keys, (size_t)NTOP, "a rule set");
       goto done;
     }
   }
@@ -492,6 +557,26 @@ static zo_status parse_doc(const yd_doc *doc, zo_ruleset **out, zo_error *err) {
   }
   const yd_node *rules = yd_get(root, "rules");
   if (rules && (st = parse_rules(&p, rules))) goto done;
+  /* seed_rules: exactly these rules are numbered in this rule set's seed
+     text (an extending rule set names its own) */
+  const yd_node *seeds = yd_get(root, "seed_rules");
+  if (seeds) {
+    if (seeds->kind != YD_SEQ) {
+      st = bad(&p, seeds, "expected a list of rule numbers for seed_rules");
+      goto done;
+    }
+    for (int i = 0; i < rs->nrules; i++) rs->rules[i].seed = 0;
+    for (size_t i = 0; i < seeds->n; i++) {
+      const yd_node *s = seeds->kids[i];
+      int at = s->kind == YD_SCALAR ? zo_ruleset_rule(rs, s->str) : -1;
+      if (at < 0) {
+        st = bad(&p, s, "seed rule '%s' is not listed under rules:",
+                 s->kind == YD_SCALAR ? s->str : "?");
+        goto done;
+      }
+      rs->rules[at].seed = 1;
+    }
+  }
   const yd_node *zones = yd_get(root, "zones");
   if (zones) {
     if ((st = want_map(&p, zones, "zones"))) goto done;
@@ -501,6 +586,8 @@ static zo_status parse_doc(const yd_doc *doc, zo_ruleset **out, zo_error *err) {
   const yd_node *sw = yd_get(root, "switches");
   if (sw && (st = parse_switches(&p, sw))) goto done;
   if ((st = resolve_citations(&p))) goto done;
+  const yd_node *drops = yd_get(root, "drop_rules");
+  if (drops && (st = drop_rules(&p, drops))) goto done;
   if (rs->nzones == 0) {
     st = bad(&p, root, "a rule set needs zones:");
     goto done;
@@ -586,6 +673,23 @@ const zo_ruleset *zo_ruleset_at(size_t i) {
 const zo_ruleset *zo_ruleset_find(const char *id) {
   registry_init();
   return find_any(id);
+}
+
+zo_status zo_ruleset_register(zo_ruleset *rs, zo_error *err) {
+  registry_init();
+  if (find_any(rs->id)) {
+    if (err) {
+      err->code = ZO_ERR_USAGE;
+      snprintf(err->file, sizeof err->file, "%s", rs->file ? rs->file : "");
+      err->line = err->column = 1;
+      snprintf(err->message, sizeof err->message,
+               "a rule set with id '%s' is already loaded", rs->id);
+    }
+    return ZO_ERR_USAGE;
+  }
+  registry = zo_xrealloc(registry, (nregistry + 2) * sizeof *registry);
+  registry[nregistry++] = rs;
+  return ZO_OK;
 }
 
 zo_status zo_ruleset_load_file(const char *path, zo_ruleset **out,
