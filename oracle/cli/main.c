@@ -17,10 +17,12 @@
 
 #include <jansson.h>
 
+#include "../../fuzz/decoder.h"
 #include "../src/engine.h"
 #include "../src/report.h"
 #include "../src/runner.h"
 #include "../src/util.h"
+#include "../src/game.h"
 
 enum { EXIT_PASS = 0, EXIT_FAIL = 1, EXIT_USAGE = 2, EXIT_INVALID = 3, EXIT_ENGINE = 4 };
 
@@ -41,6 +43,16 @@ static const char usage[] =
     "      --ruleset ID    how often the oracle applied it, and the count of\n"
     "      --format F      era-difference scenarios (cases/mtg/eras); text or\n"
     "                      json; exits 1 when a seed rule has no case\n"
+    "  replay --harness moves FILE [--id ID]\n"
+    "                      decode a fuzz input and print it as a YAML case: its\n"
+    "                      steps, each with the outcome the oracle gave, and the\n"
+    "                      final zones; exits 1 and names the invariant when the\n"
+    "                      input breaks one (the case stops at that step)\n"
+    "  corpus [PATH...] [--out DIR]\n"
+    "                      write seed corpora (default DIR: corpus): the suite's\n"
+    "                      case files for fuzz_case_load, the rule set files for\n"
+    "                      fuzz_ruleset_load, each case x rule set encoded as\n"
+    "                      decoder input for fuzz_moves\n"
     "  version             print the version\n"
     "\n"
     "exit codes: 0 pass, 1 conformance failures, 2 usage or I/O,\n"
@@ -360,6 +372,160 @@ static int cmd_rules(int argc, char **argv) {
   return rc;
 }
 
+extern const size_t zo_embedded_count;
+extern const char *const zo_embedded_names[];
+extern const char *const zo_embedded_texts[];
+extern const size_t zo_embedded_lens[];
+
+static int write_file(const char *path, const void *data, size_t n) {
+  FILE *f = fopen(path, "wb");
+  if (!f) {
+    fprintf(stderr, "zoneoracle: %s: %s\n", path, strerror(errno));
+    return -1;
+  }
+  size_t w = fwrite(data, 1, n, f);
+  int bad = fclose(f) || w != n;
+  if (bad) fprintf(stderr, "zoneoracle: %s: write failed\n", path);
+  return bad ? -1 : 0;
+}
+
+/* A case id as a file name: "mtg/400.8-x" -> "mtg_400.8-x". */
+static void id_file(const char *id, char *out, size_t cap) {
+  snprintf(out, cap, "%s", id);
+  for (char *p = out; *p; p++)
+    if (*p == '/') *p = '_';
+}
+
+/* zoneoracle corpus: seed corpora for every harness from the suite. */
+static int cmd_corpus(int argc, char **argv) {
+  const char *out = "corpus";
+  int k = 2;
+  char *rest[256];
+  int nrest = 0;
+  rest[nrest++] = argv[0];
+  rest[nrest++] = argv[1];
+  for (; k < argc; k++) {
+    if (!strcmp(argv[k], "--out") && k + 1 < argc) out = argv[++k];
+    else if (nrest < 256) rest[nrest++] = argv[k];
+  }
+  args a;
+  int rc = parse_args(nrest, rest, &a);
+  if (rc >= 0) return rc;
+  char **files;
+  int nfiles;
+  zo_error err = {0};
+  if (zo_collect_cases(a.paths, a.npaths, &files, &nfiles, &err)) {
+    fprintf(stderr, "zoneoracle: %s: %s\n", err.file, err.message);
+    return EXIT_USAGE;
+  }
+  char dir[3][4096];
+  const char *names[3] = {"fuzz_case_load", "fuzz_ruleset_load", "fuzz_moves"};
+  for (int i = 0; i < 3; i++) {
+    snprintf(dir[i], sizeof dir[i], "%s/%s", out, names[i]);
+    if (mkdirs(dir[i])) {
+      fprintf(stderr, "zoneoracle: cannot create %s: %s\n", dir[i], strerror(errno));
+      zo_paths_free(files, nfiles);
+      return EXIT_USAGE;
+    }
+  }
+  int ncase = 0, nmoves = 0, bad = 0;
+  for (int i = 0; i < nfiles; i++) {
+    zo_case *c;
+    if (zo_case_load_file(files[i], &c, &err)) {
+      bad++;
+      continue;
+    }
+    char stem[600], path[5000];
+    id_file(zo_case_id(c), stem, sizeof stem);
+    FILE *in = fopen(files[i], "rb");
+    if (in) {
+      static char text[1 << 20];
+      size_t n = fread(text, 1, sizeof text, in);
+      fclose(in);
+      snprintf(path, sizeof path, "%s/%s.yaml", dir[0], stem);
+      if (!write_file(path, text, n)) ncase++;
+    }
+    for (int r = 0; r < c->nrulesets; r++) {
+      int rs_index = -1;
+      for (size_t j = 0; j < zo_ruleset_count(); j++)
+        if (!strcmp(zo_ruleset_id(zo_ruleset_at(j)), c->rulesets[r])) rs_index = (int)j;
+      if (rs_index < 0) continue;
+      size_t n;
+      uint8_t *enc = zo_fuzz_encode(c, rs_index, &n);
+      snprintf(path, sizeof path, "%s/%s.%s.bin", dir[2], stem, c->rulesets[r]);
+      if (!write_file(path, enc, n)) nmoves++;
+      free(enc);
+    }
+    zo_case_free(c);
+  }
+  for (size_t i = 0; i < zo_embedded_count; i++) {
+    char path[5000];
+    snprintf(path, sizeof path, "%s/%s", dir[1], zo_embedded_names[i]);
+    write_file(path, zo_embedded_texts[i], zo_embedded_lens[i]);
+  }
+  printf("%d loader seeds, %zu rule set seeds, %d decoder seeds in %s (%d case files skipped: invalid)\n",
+         ncase, zo_embedded_count, nmoves, out, bad);
+  zo_paths_free(files, nfiles);
+  return bad ? EXIT_INVALID : EXIT_PASS;
+}
+
+/* zoneoracle replay --harness moves FILE: a fuzz input as a YAML case. */
+static int cmd_replay(int argc, char **argv) {
+  const char *harness = NULL, *file = NULL, *id = "regressions/replayed";
+  for (int i = 2; i < argc; i++) {
+    if (!strcmp(argv[i], "--harness") && i + 1 < argc) harness = argv[++i];
+    else if (!strcmp(argv[i], "--id") && i + 1 < argc) id = argv[++i];
+    else if (argv[i][0] == '-') return bad_usage("replay takes --harness moves, --id ID and one FILE");
+    else file = argv[i];
+  }
+  if (!harness || !file) return bad_usage("replay needs --harness moves and a FILE");
+  if (strcmp(harness, "moves"))
+    return bad_usage("replay prints games: --harness moves (loader inputs are YAML already)");
+  FILE *f = fopen(file, "rb");
+  if (!f) {
+    fprintf(stderr, "zoneoracle: %s: %s\n", file, strerror(errno));
+    return EXIT_USAGE;
+  }
+  size_t cap = 1 << 16, n = 0, r;
+  uint8_t *buf = zo_xmalloc(cap);
+  while ((r = fread(buf + n, 1, cap - n, f)) > 0)
+    if ((n += r) == cap) buf = zo_xrealloc(buf, cap *= 2);
+  fclose(f);
+  zo_fuzz fz;
+  zo_fuzz_start(&fz, buf, n);
+  zo_outcome outcomes[ZO_FUZZ_MAX_STEPS];
+  zo_step_error errors[ZO_FUZZ_MAX_STEPS];
+  char note[600] = "zoneoracle replay of a fuzz_moves input: no invariant broken";
+  char rule[64] = "";
+  int broken = 0;
+  zo_violation v;
+  int fab = fz.rs->sw[SW_TOKEN_LEAVES].value == ZS_IMMEDIATELY;
+  if (zo_game_check(fz.g, 0, &v)) broken = 1;
+  const zo_step *s;
+  while (!broken && (s = zo_fuzz_next(&fz))) {
+    zo_step_result res;
+    zo_game_apply(fz.g, s, &res);
+    outcomes[fz.c->nsteps - 1] = res.outcome;
+    errors[fz.c->nsteps - 1] = res.error;
+    zo_step_result_free(&res);
+    if (zo_game_check(fz.g, s->kind == ST_STATE_CHECK || fab, &v)) broken = 1;
+  }
+  if (broken) {
+    snprintf(note, sizeof note, "fuzz_moves finding: invariant %s (%s) broken at step %d: %s",
+             v.invariant, v.rule, fz.c->nsteps, v.detail);
+    /* cite the invariant's rule when the rule set lists it */
+    char first[64];
+    snprintf(first, sizeof first, "%s", v.rule);
+    first[strcspn(first, ";,")] = 0;
+    if (zo_ruleset_rule(fz.rs, first) >= 0) snprintf(rule, sizeof rule, "%s", first);
+    fprintf(stderr, "zoneoracle: %s\n", note);
+  }
+  zo_fuzz_print_yaml(&fz, outcomes, errors, id, rule[0] ? rule : NULL, note, stdout);
+  zo_fuzz_free(&fz);
+  free(buf);
+  return broken ? EXIT_FAIL : EXIT_PASS;
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) return bad_usage("missing command");
   const char *cmd = argv[1];
@@ -367,6 +533,8 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "check")) return cmd_check(argc, argv);
   if (!strcmp(cmd, "rulesets")) return cmd_rulesets();
   if (!strcmp(cmd, "rules")) return cmd_rules(argc, argv);
+  if (!strcmp(cmd, "replay")) return cmd_replay(argc, argv);
+  if (!strcmp(cmd, "corpus")) return cmd_corpus(argc, argv);
   if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
     printf("zoneoracle %s\n", ZO_VERSION);
     return EXIT_PASS;

@@ -109,6 +109,9 @@ const char *zo_ruleset_title(const zo_ruleset *rs);
  * *out is owned by the caller (zo_ruleset_free). Errors name file:line:col. */
 zo_status zo_ruleset_load_file(const char *path, zo_ruleset **out,
                                zo_error *err);
+/* The same from memory; `name` is used in messages. */
+zo_status zo_ruleset_load_mem(const char *name, const char *text, size_t len,
+                              zo_ruleset **out, zo_error *err);
 void zo_ruleset_free(zo_ruleset *rs);
 
 /* Rules listed by the rule set (number, paraphrase, seed flag): the rule

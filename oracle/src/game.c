@@ -383,11 +383,30 @@ static zo_outcome clear_obj(zo_game *g, int obj, zo_step_result *r) {
   zo_obj *o = &g->objs[obj];
   HITSW(g, SW_CLEAR);
   int gy = zone_of_role(g, ZR_GRAVEYARD, o->owner);
-  if (o->kind != ZK_CARD || is_token(g, o) || gy < 0) {
+  if (o->kind != ZK_CARD || is_token(g, o)) {
     cease(g, obj, r);
     return ZO_OUTCOME_CEASED;
   }
   int origin = o->zone;
+  if (gy < 0) {
+    /* no graveyard left to clear it to (its zone ceased, 3.0.10b): the
+       card is removed from the game, as FaB says of objects with no place
+       (1.5.3, 4.5.1a); a card is never destroyed */
+    for (int i = 0; i < g->nobjs; i++)
+      if (g->objs[i].exists && g->objs[i].under == obj) {
+        g->objs[i].under = -1;
+        clear_obj(g, i, r);
+      }
+    if (o->under < 0) zone_remove_obj(g, obj);
+    o->under = -1;
+    o->zone = ZO_ZONE_OUTSIDE;
+    new_identity(g, obj);
+    drop_marks(g, obj, 0);
+    o->controller = -1;
+    o->pub = 0;
+    event(r, obj, ZO_OUTCOME_CLEARED);
+    return ZO_OUTCOME_CLEARED;
+  }
   /* sub-cards of a cleared top-card are cleared with it (3.0.14e) */
   for (int i = 0; i < g->nobjs; i++)
     if (g->objs[i].exists && g->objs[i].under == obj) {
@@ -566,6 +585,12 @@ static zo_outcome move_one(zo_game *g, int obj, const zo_step *mv,
   if (eff->face == 1) dest_pub = 0;
   if (eff->face == 0) dest_pub = 1;
   int per_object = SW(g, SW_VISIBILITY) == ZS_PER_OBJECT;
+  /* a deck is a face-down pile (FaB 3.7.5; CR 401.2): nothing enters it
+     face up */
+  if (per_object && dest >= 0 && ZT(g, dest)->role == ZR_LIBRARY) {
+    dest_pub = 0;
+    hit(g, &ZT(g, dest)->ordered);
+  }
   int props = 1;
   if (per_object && dest != ZO_ZONE_OUTSIDE) {
     if (SW(g, SW_FLIP_STEP) == ZS_YES && dest_pub != o->pub) HITSW(g, SW_FLIP_STEP);
@@ -601,9 +626,10 @@ static zo_outcome move_one(zo_game *g, int obj, const zo_step *mv,
   /* objects that can't exist there cease first (FaB 3.0.11 Uzuri example) */
   int leaving_arena = is_arena(g, origin) && o->under < 0 && !is_arena(g, dest);
   if (dest != -1 || e != ZO_E_NONE) {
-    if (is_token(g, o) && leaving_arena &&
-        SW(g, SW_TOKEN_LEAVES) == ZS_IMMEDIATELY) {
-      HITSW(g, SW_TOKEN_LEAVES); /* FaB 8.1.8a */
+    /* FaB 8.1.8a: a token exists only in the arena or as a sub-card, so a
+       move to any zone outside the arena ends it, from a sub-card too */
+    if (is_token(g, o) && !is_arena(g, dest) && SW(g, SW_TOKEN_LEAVES) == ZS_IMMEDIATELY) {
+      HITSW(g, SW_TOKEN_LEAVES);
       fire_watches(g, obj, origin, dest, props, o->controller);
       cease(g, obj, r);
       return ZO_OUTCOME_CEASED;
@@ -619,6 +645,12 @@ static zo_outcome move_one(zo_game *g, int obj, const zo_step *mv,
       return ZO_OUTCOME_CEASED;
     }
     if (o->kind == ZK_PROXY && !is_arena(g, dest)) {
+      cease(g, obj, r);
+      return ZO_OUTCOME_CEASED;
+    }
+    /* only cards exist outside the game (CR 400.10, 217.1e); anything else
+       that leaves the game ceases to exist (as FaB 1.5.3 says of macros) */
+    if (dest == ZO_ZONE_OUTSIDE && o->kind != ZK_CARD) {
       cease(g, obj, r);
       return ZO_OUTCOME_CEASED;
     }
@@ -938,6 +970,21 @@ static void do_create(zo_game *g, const zo_step *s, zo_step_result *r) {
     r->error = e ? e : ZO_E_NO_ZONE;
     return;
   }
+  /* an object the zone can't hold is not created (CR 111.5: a token that
+     can't enter isn't created; 400.4a; FaB capacity and holds) */
+  zo_step_error refuse = ZT(g, zone)->holds.value & ZH_NO_INSTANTS &&
+                                 (o->types & g->t_instant_sorcery)
+                             ? ZO_E_CANNOT_HOLD
+                             : zone_refuses(g, zone, h, ZF_COUNT);
+  int leaves_now = is_token(g, o) && !ZT(g, zone)->arena.value &&
+                   SW(g, SW_TOKEN_LEAVES) == ZS_IMMEDIATELY;
+  if (refuse && !leaves_now) {
+    o->exists = 0;
+    o->id = 0;
+    r->outcome = ZO_OUTCOME_FAILED;
+    r->error = refuse;
+    return;
+  }
   zone_insert(g, zone, h, ZO_POS_TOP);
   o->pub = ZT(g, zone)->pub.value;
   if (s->face == 1) o->pub = 0;
@@ -1044,6 +1091,12 @@ static void phase_zone(zo_game *g, int o, int out, zo_step_result *r) {
     r->error = ZO_E_NO_ZONE;
     return;
   }
+  if (!out && (ZT(g, dest)->holds.value & ZH_NO_INSTANTS) && (ob->types & g->t_instant_sorcery)) {
+    /* only permanents phase back in (217.1a: instants stay out of play) */
+    r->outcome = ZO_OUTCOME_STAYED;
+    r->error = ZO_E_CANNOT_HOLD;
+    return;
+  }
   HITSW(g, SW_PHASING);
   int ctrl = ob->controller;
   zone_remove_obj(g, o);
@@ -1092,7 +1145,10 @@ void zo_game_apply_to(zo_game *g, const zo_step *s, int obj, zo_step_result *r) 
   case ST_CREATE: do_create(g, s, r); return;
   case ST_CONTROL:
     if (o < 0 && (o = step_object(g, s, r)) < 0) return;
-    if (g->objs[o].zone < 0 || !ZT(g, g->objs[o].zone)->controller.value) {
+    /* CR 109.4, FaB 1.2.1b: only objects on the battlefield/arena or the
+       stack have a controller; a sub-card is not in the arena (3.0.14b) */
+    if (g->objs[o].zone < 0 || g->objs[o].under >= 0 ||
+        !ZT(g, g->objs[o].zone)->controller.value) {
       r->outcome = ZO_OUTCOME_REJECTED;
       r->error = ZO_E_NO_CONTROLLER;
       return;
@@ -1130,7 +1186,9 @@ void zo_game_apply_to(zo_game *g, const zo_step *s, int obj, zo_step_result *r) 
     zo_obj *ob = &g->objs[o];
     if (SW(g, SW_VISIBILITY) == ZS_PER_OBJECT) {
       int want_pub = s->face == 0;
-      if (ob->under >= 0 || ob->pub == want_pub) {
+      /* a deck stays a face-down pile (FaB 3.7.5) */
+      if (ob->under >= 0 || ob->pub == want_pub ||
+          (want_pub && ob->zone >= 0 && ZT(g, ob->zone)->role == ZR_LIBRARY)) {
         r->outcome = ZO_OUTCOME_FAILED;
         r->error = ZO_E_ALREADY;
         return;
@@ -1219,8 +1277,13 @@ void zo_game_apply_to(zo_game *g, const zo_step *s, int obj, zo_step_result *r) 
     }
     int top = s->under;
     zo_obj *t = &g->objs[top];
-    if (!t->exists || top == o || t->under >= 0 ||
-        !(is_arena(g, t->zone) || is_stack(g, t->zone))) {
+    zo_obj *sub = &g->objs[o];
+    /* FaB 3.0.14: a card goes under a permanent or under a card on the
+       stack; abilities, macros and proxies are not cards */
+    int top_ok = t->exists && top != o && t->under < 0 &&
+                 ((is_arena(g, t->zone) && fab_permanent(g, t, t->zone)) ||
+                  (is_stack(g, t->zone) && (t->kind == ZK_CARD || t->kind == ZK_TOKEN)));
+    if (!top_ok || !(sub->kind == ZK_CARD || sub->kind == ZK_TOKEN)) {
       r->outcome = ZO_OUTCOME_FAILED;
       r->error = ZO_E_CANNOT_HOLD;
       return;
@@ -1286,12 +1349,14 @@ void zo_game_apply_to(zo_game *g, const zo_step *s, int obj, zo_step_result *r) 
     }
     zo_zone *zn = &g->zones[z];
     int cleared = 0;
+    /* the zone ceases first, so a graveyard's own cards can't be cleared
+       back into it (with no graveyard left, a card ceases) */
+    zn->exists = 0;
+    if (zn->twoh >= 0) zn->twoh = -1;
     while (zn->n > 0) {
       clear_obj(g, zn->objs[0], r);
       cleared = 1;
     }
-    if (zn->twoh >= 0) zn->twoh = -1;
-    zn->exists = 0;
     r->outcome = cleared ? ZO_OUTCOME_CLEARED : ZO_OUTCOME_NO_MOVE;
     return;
   }
@@ -1606,7 +1671,8 @@ zo_status zo_game_new(const zo_ruleset *rs, const zo_case *c, zo_game **out,
       if (zt->role == ZR_PHASED_OUT) o->phased_out = 1;
       if (zt->controller.value) o->controller = cs->controller >= 0 ? cs->controller : o->owner;
       if (SW(g, SW_VISIBILITY) == ZS_PER_OBJECT)
-        o->pub = cs->visibility >= 0 ? cs->visibility : (cs->face_down ? 0 : zt->pub.value);
+        o->pub = zt->role == ZR_LIBRARY ? 0 /* FaB 3.7.5 */
+                 : cs->visibility >= 0 ? cs->visibility : (cs->face_down ? 0 : zt->pub.value);
       else o->pub = zt->pub.value;
       if (SW(g, SW_VISIBILITY) == ZS_PER_OBJECT) o->face_down = !o->pub;
     }
@@ -1788,7 +1854,8 @@ int zo_game_check(const zo_game *g, int at_rest, zo_violation *v) {
       return violation(v, "tokens-in-arena", "CR 704.5d; FaB 8.1.8a", g, i, "token outside the battlefield/arena");
     if (o->kind == ZK_ABILITY && !is_stack(g, o->zone))
       return violation(v, "copies-on-stack", "CR 704.5e; FaB 1.6.2b", g, i, "ability off the stack");
-    if (o->kind == ZK_COPY && at_rest && !is_stack(g, o->zone) &&
+    if (o->kind == ZK_COPY && at_rest && SW(g, SW_COPIES) == ZS_CEASE_OFF_STACK &&
+        !is_stack(g, o->zone) &&
         !(o->zone >= 0 && ZT(g, o->zone)->role == ZR_BATTLEFIELD))
       return violation(v, "copies-on-stack", "CR 704.5e", g, i, "copy off the stack at rest");
     if (o->controller >= 0 && (o->zone < 0 || o->under >= 0 || !ZT(g, o->zone)->controller.value))

@@ -692,6 +692,17 @@ zo_status zo_ruleset_register(zo_ruleset *rs, zo_error *err) {
   return ZO_OK;
 }
 
+zo_status zo_ruleset_load_mem(const char *name, const char *text, size_t len,
+                              zo_ruleset **out, zo_error *err) {
+  registry_init();
+  yd_doc doc;
+  zo_status st = yd_parse(name, text, len, &doc, err);
+  if (st) return st;
+  st = parse_doc(&doc, out, err);
+  yd_free(&doc);
+  return st;
+}
+
 zo_status zo_ruleset_load_file(const char *path, zo_ruleset **out,
                                zo_error *err) {
   registry_init();

@@ -18,6 +18,8 @@
 #include <yaml.h>
 
 #define YD_MAX_DEPTH 64
+#define YD_MAX_KEYS 1024    /* keys in one map: bounds the duplicate-key scan */
+#define YD_MAX_NODES 200000 /* nodes in one document: bounds memory and time */
 #define YD_MAX_FILE (16u * 1024u * 1024u)
 
 zo_status yd_fail(zo_error *err, const yd_doc *doc, const yd_node *at,
@@ -92,6 +94,7 @@ int yd_is_null(const yd_node *n) {
 typedef struct {
   yd_node *stack[YD_MAX_DEPTH + 1];
   int depth;
+  long nodes;
 } builder;
 
 static zo_status fail_mark(zo_error *err, const yd_doc *doc,
@@ -108,6 +111,18 @@ static zo_status attach(builder *b, yd_doc *doc, yd_node *n, zo_error *err) {
     return ZO_OK;
   }
   yd_node *top = b->stack[b->depth - 1];
+  if (++b->nodes > YD_MAX_NODES) {
+    zo_status s = yd_fail(err, doc, n, ZO_ERR_SYNTAX, "more than %d values in one file",
+                          YD_MAX_NODES);
+    node_free(n);
+    return s;
+  }
+  if (top->kind == YD_MAP && top->nk % 2 == 0 && top->n >= YD_MAX_KEYS) {
+    zo_status s = yd_fail(err, doc, n, ZO_ERR_SYNTAX, "more than %d keys in one map",
+                          YD_MAX_KEYS);
+    node_free(n);
+    return s;
+  }
   if (top->kind == YD_MAP && top->nk % 2 == 0) { /* a key */
     if (n->kind != YD_SCALAR) {
       zo_status s = yd_fail(err, doc, n, ZO_ERR_SYNTAX,

@@ -1,0 +1,588 @@
+/* decoder.c: bytes -> a game of the case language (see decoder.h and the
+ * layout in fuzz/README.md).
+ *
+ * Header: [rule set] [players] [card count] then 3 bytes a card
+ * (kind+owner, zone, types+face). Steps: one opcode byte, then the step's
+ * parameter bytes; a missing byte reads as 0. Names a step introduces
+ * (created tokens, watches, references, replacements, marks) come from a
+ * fixed reserve declared in the case, so the game can size its tables once.
+ */
+#include "decoder.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../oracle/src/util.h"
+
+#define NCARDS_MAX 12
+#define RESERVE 4 /* created handles, watches, refs, replacements, marks */
+
+static const char *const player_names[] = {"alice", "bob", "carol", "dave"};
+
+/* Type palettes: what a decoded object may be, per game. */
+static const char *const mtg_types[][3] = {
+    {"creature"}, {"instant"}, {"sorcery"}, {"artifact"}, {"enchantment", "aura"},
+    {"land"}, {"plane"}, {"artifact", "creature"}};
+static const char *const fab_types[][3] = {
+    {"action"}, {"instant"}, {"attack_reaction"}, {"action", "aura"}, {"action", "item"},
+    {"action", "ally"}, {"weapon", "1h"}, {"weapon", "2h", "bow"}, {"equipment", "quiver"},
+    {"equipment", "off-hand"}, {"equipment", "head"}, {"equipment", "chest"},
+    {"equipment", "arms"}, {"equipment", "legs"}, {"hero"}, {"resource"}};
+#define NMTG ((int)(sizeof mtg_types / sizeof *mtg_types))
+#define NFAB ((int)(sizeof fab_types / sizeof *fab_types))
+
+static const char *const causes[] = {"", "destroy", "discard", "exile", "draw",
+                                     "resolve", "sacrifice", "counter", "banish"};
+#define NCAUSES ((int)(sizeof causes / sizeof *causes))
+
+static int is_fab(const zo_fuzz *f) { return strcmp(f->rs->game, "fab") == 0; }
+
+static uint64_t palette(const zo_fuzz *f, int i, char ***words, int *nwords) {
+  const char *const *row = is_fab(f) ? fab_types[i % NFAB] : mtg_types[i % NMTG];
+  uint64_t bits = 0;
+  for (int k = 0; k < 3 && row[k]; k++) {
+    bits |= zo_type_bit(row[k]);
+    if (words) {
+      *words = zo_xrealloc(*words, (size_t)(*nwords + 1) * sizeof **words);
+      (*words)[(*nwords)++] = zo_xstrdup(row[k]);
+    }
+  }
+  return bits;
+}
+
+static uint8_t next(zo_fuzz *f) { return f->at < f->size ? f->data[f->at++] : 0; }
+
+static char **names(const char *prefix, int n) {
+  char **v = zo_xcalloc((size_t)n + 1, sizeof *v);
+  for (int i = 0; i < n; i++) {
+    char buf[32];
+    snprintf(buf, sizeof buf, "%s%d", prefix, i + 1);
+    v[i] = zo_xstrdup(buf);
+  }
+  return v;
+}
+
+static int role_type(const zo_ruleset *rs, zo_zone_role role) {
+  for (int z = 0; z < rs->nzones; z++)
+    if (rs->zones[z].role == role) return z;
+  return 0;
+}
+
+/* A zone that can always hold an object of this kind (no capacity, no
+ * owner conflict): the fallback of an impossible placement. */
+static int fallback_zone(const zo_ruleset *rs, zo_kind k) {
+  if (k == ZK_TOKEN || k == ZK_MACRO || k == ZK_PROXY) return role_type(rs, ZR_BATTLEFIELD);
+  if (k == ZK_ABILITY || k == ZK_COPY) return role_type(rs, ZR_STACK);
+  return role_type(rs, ZR_GRAVEYARD);
+}
+
+void zo_fuzz_start(zo_fuzz *f, const uint8_t *data, size_t size) {
+  memset(f, 0, sizeof *f);
+  f->data = data;
+  f->size = size;
+  size_t nrs = zo_ruleset_count();
+  f->rs = zo_ruleset_at(next(f) % nrs);
+  zo_case *c = zo_xcalloc(1, sizeof *c);
+  f->c = c;
+  c->file = zo_xstrdup("fuzz-input");
+  c->id = zo_xstrdup("fuzz/decoded");
+  c->title = zo_xstrdup("decoded fuzz input");
+  c->rulesets = zo_xcalloc(1, sizeof *c->rulesets);
+  c->rulesets[0] = zo_xstrdup(f->rs->id);
+  c->nrulesets = 1;
+  c->nplayers = 2 + next(f) % 3;
+  for (int p = 0; p < c->nplayers; p++) c->players[p] = zo_xstrdup(player_names[p]);
+  /* zone types: the case interns every zone of the rule set, in order */
+  c->nztypes = f->rs->nzones;
+  c->ztypes = zo_xcalloc((size_t)c->nztypes + 1, sizeof *c->ztypes);
+  for (int z = 0; z < c->nztypes; z++) c->ztypes[z] = zo_xstrdup(f->rs->zones[z].name);
+  int n = 1 + next(f) % NCARDS_MAX;
+  c->nsetup = n;
+  c->nhandles = n + RESERVE;
+  c->handles = zo_xcalloc((size_t)c->nhandles + 1, sizeof *c->handles);
+  for (int i = 0; i < c->nhandles; i++) {
+    char buf[16];
+    snprintf(buf, sizeof buf, i < n ? "c%d" : "t%d", i < n ? i + 1 : i - n + 1);
+    c->handles[i] = zo_xstrdup(buf);
+  }
+  c->triggers = names("w", RESERVE);
+  c->ntriggers = RESERVE;
+  c->refs = names("r", RESERVE);
+  c->nrefs = RESERVE;
+  c->replacements = names("p", RESERVE);
+  c->nreplacements = RESERVE;
+  c->marknames = names("m", RESERVE);
+  c->nmarknames = RESERVE;
+  c->cards = zo_xcalloc((size_t)n, sizeof *c->cards);
+  c->ncards = n;
+  int fab = is_fab(f);
+  for (int i = 0; i < n; i++) {
+    zo_card_setup *cs = &c->cards[i];
+    uint8_t k = next(f), z = next(f), t = next(f);
+    cs->handle = i;
+    cs->owner = (k >> 3) % c->nplayers;
+    int kk = k & 7;
+    cs->kind = kk == 5 ? ZK_TOKEN
+               : kk == 6 ? (fab ? ((k & 0x40) ? ZK_MACRO : ZK_ABILITY)
+                                : ((k & 0x40) ? ZK_COPY : ZK_ABILITY))
+                         : ZK_CARD;
+    cs->zone.type = z % c->nztypes;
+    cs->zone.player = -1;
+    cs->zone.index = 0;
+    cs->types = palette(f, t & 0x7f, NULL, NULL);
+    cs->face_down = (t & 0x80) != 0;
+    cs->controller = -1;
+    cs->visibility = -1;
+    cs->position = -1;
+    cs->under = -1;
+    cs->line = i + 1; /* a setup error names the card by its line */
+    cs->col = 1;
+  }
+  /* place: an impossible card falls back to a zone that holds it */
+  for (int tries = 0; tries <= n + 1; tries++) {
+    zo_error err = {0};
+    if (zo_game_new(f->rs, c, &f->g, &err) == ZO_OK) break;
+    f->g = NULL;
+    int bad = err.line - 1;
+    if (bad < 0 || bad >= n || tries == n + 1) {
+      for (int i = 0; i < n; i++) c->cards[i].zone.type = fallback_zone(f->rs, c->cards[i].kind);
+      continue;
+    }
+    c->cards[bad].zone.type = fallback_zone(f->rs, c->cards[bad].kind);
+    c->cards[bad].face_down = 0;
+  }
+  if (!f->g) { /* cannot happen: every fallback zone holds its kind */
+    for (int i = 0; i < n; i++) c->cards[i].kind = ZK_CARD, c->cards[i].zone.type = role_type(f->rs, ZR_GRAVEYARD);
+    zo_error err = {0};
+    if (zo_game_new(f->rs, c, &f->g, &err)) abort();
+  }
+  /* the case cites the rule set's first rule of the identity switch */
+  c->rules = zo_xcalloc(1, sizeof *c->rules);
+  const zo_cited *nw = &f->rs->sw[SW_NEW_OBJECT];
+  c->rules[0] = zo_xstrdup(f->rs->rules[nw->nrules ? nw->rules[0] : 0].id);
+  c->nrules = 1;
+}
+
+/* ---- steps ----------------------------------------------------------- */
+
+static void init_step(zo_step *s) {
+  memset(s, 0, sizeof *s);
+  s->card = s->ref = s->as = s->trigger = s->under = -1;
+  s->owner = s->controller = s->player = s->winner = -1;
+  s->position = ZO_POS_TOP;
+  s->face = -1;
+  s->count = 1;
+  s->out = 1;
+  s->to.type = s->from.type = s->zone.type = ZO_ZT_UNSET;
+  s->when_to.type = s->when_from.type = ZO_ZT_UNSET;
+  s->order_zone.type = ZO_ZT_UNSET;
+  s->kind_of = ZK_TOKEN;
+}
+
+/* A setup card: always declared, so a printed case never names a token
+ * before its create step. */
+static int handle_of(zo_fuzz *f, uint8_t b) { return b % f->c->nsetup; }
+
+/* Prefer handles that exist now, so most steps act on something. */
+static int live_handle(zo_fuzz *f, uint8_t b) {
+  int n = f->c->nhandles, live = 0;
+  for (int i = 0; i < n; i++) live += f->g->objs[i].exists;
+  if (!live) return handle_of(f, b);
+  int k = b % live;
+  for (int i = 0; i < n; i++)
+    if (f->g->objs[i].exists && k-- == 0) return i;
+  return 0;
+}
+
+static void zone_spec(zo_fuzz *f, uint8_t b, uint8_t pb, zo_zone_spec *z) {
+  z->index = 0;
+  if (b % 23 == 22) {
+    z->type = ZO_ZT_OUTSIDE;
+    z->player = -1;
+    return;
+  }
+  z->type = b % f->c->nztypes;
+  z->player = -1;
+  if (f->rs->zones[z->type].per_player.value && (pb & 3) == 3)
+    z->player = (pb >> 2) % f->c->nplayers; /* sometimes another player's */
+}
+
+static zo_step *push(zo_fuzz *f) {
+  zo_case *c = f->c;
+  c->steps = zo_xrealloc(c->steps, (size_t)(c->nsteps + 1) * sizeof *c->steps);
+  zo_step *s = &c->steps[c->nsteps++];
+  init_step(s);
+  s->line = c->nsteps;
+  s->col = 1;
+  return s;
+}
+
+static void move_opts(zo_fuzz *f, zo_step *s) {
+  uint8_t a = next(f), b = next(f), p = next(f);
+  zone_spec(f, a, b, &s->to);
+  switch (p & 3) {
+  case 1: s->position = ZO_POS_BOTTOM; break;
+  case 2: s->position = (p >> 2) & 3; break;
+  default: s->position = ZO_POS_TOP;
+  }
+  s->face = (p & 0x30) == 0x10 ? 0 : (p & 0x30) == 0x20 ? 1 : -1;
+  s->by_rule = (p & 0x40) != 0;
+  snprintf(s->cause, sizeof s->cause, "%s", causes[(b >> 4) % NCAUSES]);
+  if (f->rs->zones[s->to.type >= 0 ? s->to.type : 0].count.value > 1 && (a & 0x80))
+    s->choose = 1 + (a >> 5 & 1);
+}
+
+enum {
+  OP_MOVE, OP_MOVE2, OP_MOVE3, OP_MOVE4, OP_TOGETHER, OP_CREATE, OP_CONTROL, OP_PHASE,
+  OP_TURN, OP_REORDER, OP_SHUFFLE, OP_DRAW, OP_MILL, OP_PUT_UNDER, OP_ZONE_CREATE,
+  OP_ZONE_REMOVE, OP_STATE_CHECK, OP_STATE_CHECK2, OP_END_GAME, OP_WATCH, OP_RESOLVE,
+  OP_REMEMBER, OP_REPLACE, OP_CHOOSE, OP_MARK, OP_COUNT
+};
+
+const zo_step *zo_fuzz_next(zo_fuzz *f) {
+  if (f->at >= f->size || f->c->nsteps >= ZO_FUZZ_MAX_STEPS) return NULL;
+  zo_case *c = f->c;
+  uint8_t op = next(f) % OP_COUNT;
+  if (op == OP_END_GAME && (next(f) & 7)) op = OP_STATE_CHECK; /* rare */
+  zo_step *s = push(f);
+  switch (op) {
+  case OP_MOVE: case OP_MOVE2: case OP_MOVE3: case OP_MOVE4: {
+    s->kind = ST_MOVE;
+    uint8_t h = next(f);
+    s->card = live_handle(f, h);
+    move_opts(f, s);
+    if ((h & 0xC0) == 0xC0 && f->marks < RESERVE) {
+      /* the rest of the same effect marks the moved object (then:) */
+      s->then = zo_xcalloc(1, sizeof *s->then);
+      init_step(s->then);
+      s->then->kind = ST_MARK;
+      s->then->as = f->marks++;
+      s->then->mark_kind = MK_EFFECT;
+      s->then->line = s->line;
+    }
+    break;
+  }
+  case OP_TOGETHER: {
+    s->kind = ST_MOVE_TOGETHER;
+    int n = 2 + next(f) % 2;
+    s->moves = zo_xcalloc((size_t)n, sizeof *s->moves);
+    uint8_t base = next(f);
+    zo_step proto;
+    init_step(&proto);
+    proto.kind = ST_MOVE;
+    move_opts(f, &proto);
+    int used[NCARDS_MAX + RESERVE] = {0};
+    for (int i = 0; i < n; i++) {
+      int h = live_handle(f, (uint8_t)(base + i * 3));
+      if (used[h]) continue;
+      used[h] = 1;
+      zo_step *m = &s->moves[s->nmoves++];
+      *m = proto;
+      m->card = h;
+      m->line = s->line;
+    }
+    break;
+  }
+  case OP_CREATE: {
+    if (f->created >= RESERVE) {
+      s->kind = ST_STATE_CHECK;
+      break;
+    }
+    s->kind = ST_CREATE;
+    uint8_t k = next(f), z = next(f), t = next(f);
+    s->as = c->nsetup + f->created++;
+    s->kind_of = (k & 3) == 3 ? ZK_ABILITY : (k & 3) == 2 && !is_fab(f) ? ZK_COPY : ZK_TOKEN;
+    s->owner = (k >> 2) % c->nplayers;
+    s->zone.type = (z & 3) ? fallback_zone(f->rs, s->kind_of) : z % c->nztypes;
+    s->zone.player = -1;
+    s->types = palette(f, t, NULL, NULL);
+    break;
+  }
+  case OP_CONTROL:
+    s->kind = ST_CONTROL;
+    s->card = live_handle(f, next(f));
+    s->player = next(f) % c->nplayers;
+    break;
+  case OP_PHASE:
+    s->kind = ST_PHASE;
+    s->card = live_handle(f, next(f));
+    s->out = next(f) & 1 ? 0 : 1;
+    break;
+  case OP_TURN:
+    s->kind = ST_TURN_FACE;
+    s->card = live_handle(f, next(f));
+    s->face = next(f) & 1;
+    break;
+  case OP_REORDER: {
+    s->kind = ST_REORDER;
+    uint8_t z = next(f), p = next(f);
+    s->zone.type = z % c->nztypes;
+    s->zone.player = f->rs->zones[s->zone.type].per_player.value ? p % c->nplayers : -1;
+    /* the order: the zone's contents now, rotated by a byte */
+    int zi = -1;
+    for (int i = 0; i < f->g->nzones && zi < 0; i++) {
+      const zo_zone *zn = &f->g->zones[i];
+      if (zn->exists && zn->type == s->zone.type &&
+          (zn->player < 0 || zn->player == s->zone.player))
+        zi = i;
+    }
+    if (zi >= 0 && f->g->zones[zi].n) {
+      const zo_zone *zn = &f->g->zones[zi];
+      s->order_zone_handles = zo_xcalloc((size_t)zn->n, sizeof(int));
+      int rot = next(f) % zn->n;
+      for (int i = 0; i < zn->n; i++) s->order_zone_handles[i] = zn->objs[(i + rot) % zn->n];
+      s->norder = zn->n;
+    } else {
+      s->order_zone_handles = zo_xcalloc(1, sizeof(int));
+    }
+    break;
+  }
+  case OP_SHUFFLE: {
+    s->kind = ST_SHUFFLE;
+    uint8_t z = next(f), p = next(f);
+    s->zone.type = z % c->nztypes;
+    s->zone.player = f->rs->zones[s->zone.type].per_player.value ? p % c->nplayers : -1;
+    s->seed = next(f);
+    break;
+  }
+  case OP_DRAW:
+  case OP_MILL:
+    s->kind = op == OP_DRAW ? ST_DRAW : ST_MILL;
+    s->player = next(f) % c->nplayers;
+    s->count = 1 + next(f) % 3;
+    break;
+  case OP_PUT_UNDER:
+    s->kind = ST_PUT_UNDER;
+    s->card = live_handle(f, next(f));
+    s->under = live_handle(f, next(f));
+    break;
+  case OP_ZONE_CREATE:
+  case OP_ZONE_REMOVE: {
+    uint8_t z = next(f), p = next(f);
+    int t = -1;
+    for (int k = 0; k < c->nztypes && t < 0; k++) {
+      int cand = (z + k) % c->nztypes;
+      if (f->rs->zones[cand].per_player.value) t = cand;
+    }
+    if (t < 0) {
+      s->kind = ST_STATE_CHECK;
+      break;
+    }
+    s->kind = op == OP_ZONE_CREATE ? ST_ZONE_CREATE : ST_ZONE_REMOVE;
+    s->zone.type = t;
+    s->zone.player = p % c->nplayers;
+    if (s->kind == ST_ZONE_REMOVE && (p & 0x80)) s->choose = 1 + (p >> 5 & 1);
+    break;
+  }
+  case OP_STATE_CHECK:
+  case OP_STATE_CHECK2:
+    s->kind = ST_STATE_CHECK;
+    break;
+  case OP_END_GAME:
+    s->kind = ST_END_GAME;
+    s->winner = next(f) % c->nplayers;
+    break;
+  case OP_WATCH: {
+    if (f->watches >= RESERVE) {
+      s->kind = ST_STATE_CHECK;
+      break;
+    }
+    s->kind = ST_WATCH;
+    s->as = f->watches++;
+    s->card = live_handle(f, next(f));
+    uint8_t a = next(f), b = next(f);
+    s->from.type = (a & 1) ? ZO_ZT_ANY : (a >> 1) % c->nztypes;
+    s->to.type = (b & 1) ? ZO_ZT_ANY : (b >> 1) % c->nztypes;
+    s->from.player = s->to.player = -1;
+    break;
+  }
+  case OP_RESOLVE: {
+    if (!f->watches) {
+      s->kind = ST_STATE_CHECK;
+      break;
+    }
+    s->kind = ST_RESOLVE;
+    uint8_t a = next(f);
+    s->trigger = a % f->watches;
+    if (a & 0x80) {
+      s->then = zo_xcalloc(1, sizeof *s->then);
+      init_step(s->then);
+      s->then->kind = ST_MOVE;
+      s->then->line = s->line;
+      move_opts(f, s->then);
+    }
+    break;
+  }
+  case OP_REMEMBER:
+    if (f->refs >= RESERVE) {
+      s->kind = ST_STATE_CHECK;
+      break;
+    }
+    s->kind = ST_REMEMBER;
+    s->as = f->refs++;
+    s->card = live_handle(f, next(f));
+    break;
+  case OP_REPLACE: {
+    if (f->repls >= RESERVE) {
+      s->kind = ST_STATE_CHECK;
+      break;
+    }
+    s->kind = ST_REPLACE;
+    s->as = f->repls++;
+    uint8_t a = next(f), w = next(f);
+    if (a & 1) s->replace_any = 1;
+    else s->card = live_handle(f, a >> 1);
+    s->when_to.type = (w & 1) ? ZO_ZT_ANY : (w >> 1) % c->nztypes;
+    s->when_to.player = -1;
+    s->when_from.type = ZO_ZT_ANY;
+    s->when_from.player = -1;
+    s->then = zo_xcalloc(1, sizeof *s->then);
+    init_step(s->then);
+    s->then->kind = ST_MOVE;
+    s->then->line = s->line;
+    move_opts(f, s->then);
+    break;
+  }
+  case OP_CHOOSE: {
+    if (!f->repls) {
+      s->kind = ST_STATE_CHECK;
+      break;
+    }
+    s->kind = ST_CHOOSE_REPLACEMENT;
+    uint8_t a = next(f);
+    s->order_zone_handles = zo_xcalloc((size_t)f->repls, sizeof(int));
+    for (int i = 0; i < f->repls; i++) s->order_zone_handles[i] = (i + a) % f->repls;
+    s->norder = f->repls;
+    if (a & 0x80) {
+      s->player = next(f) % c->nplayers;
+      s->card = live_handle(f, next(f));
+    }
+    break;
+  }
+  case OP_MARK:
+  default:
+    if (f->marks >= RESERVE) {
+      s->kind = ST_STATE_CHECK;
+      break;
+    }
+    s->kind = ST_MARK;
+    s->card = live_handle(f, next(f));
+    s->as = f->marks++;
+    s->mark_kind = (zo_mark_kind)(next(f) % 4);
+    break;
+  }
+  return s;
+}
+
+static void free_step(zo_step *s) {
+  if (s->then) {
+    free_step(s->then);
+    free(s->then);
+  }
+  free(s->moves);
+  free(s->order_zone_handles);
+}
+
+void zo_fuzz_free(zo_fuzz *f) {
+  if (!f->c) return;
+  zo_game_free(f->g);
+  for (int i = 0; i < f->c->nsteps; i++) free_step(&f->c->steps[i]);
+  free(f->c->steps);
+  f->c->steps = NULL;
+  f->c->nsteps = 0;
+  zo_case_free(f->c);
+  memset(f, 0, sizeof *f);
+}
+
+/* ---- the inverse: a loaded case as decoder input -------------------- */
+
+typedef struct {
+  uint8_t *b;
+  size_t n, cap;
+} bytes;
+
+static void put(bytes *o, int v) {
+  if (o->n == o->cap) o->b = zo_xrealloc(o->b, o->cap = o->cap ? o->cap * 2 : 256);
+  o->b[o->n++] = (uint8_t)v;
+}
+
+/* The palette row whose types the card has (most types matched). */
+static int palette_of(int fab, uint64_t types) {
+  int best = 0, bestn = -1, rows = fab ? NFAB : NMTG;
+  for (int i = 0; i < rows; i++) {
+    const char *const *row = fab ? fab_types[i] : mtg_types[i];
+    int n = 0, ok = 1;
+    for (int k = 0; k < 3 && row[k]; k++) {
+      if (types & zo_type_bit(row[k])) n++;
+      else ok = 0;
+    }
+    if (ok && n > bestn) best = i, bestn = n;
+  }
+  return best;
+}
+
+static int rs_zone(const zo_ruleset *rs, const zo_case *c, int ztype) {
+  if (ztype < 0 || ztype >= c->nztypes) return 0;
+  int z = zo_ruleset_zone(rs, c->ztypes[ztype]);
+  return z < 0 ? 0 : z;
+}
+
+uint8_t *zo_fuzz_encode(const zo_case *c, int rs_index, size_t *size) {
+  const zo_ruleset *rs = zo_ruleset_at((size_t)rs_index);
+  int fab = strcmp(rs->game, "fab") == 0;
+  bytes o = {0};
+  put(&o, rs_index);
+  int np = c->nplayers < 2 ? 2 : c->nplayers > 4 ? 4 : c->nplayers;
+  put(&o, np - 2);
+  int n = c->ncards < 1 ? 1 : c->ncards > NCARDS_MAX ? NCARDS_MAX : c->ncards;
+  put(&o, n - 1);
+  for (int i = 0; i < n; i++) {
+    const zo_card_setup *cs = i < c->ncards ? &c->cards[i] : NULL;
+    int kind = !cs ? 0 : cs->kind == ZK_TOKEN ? 5 : cs->kind == ZK_CARD ? 0 : 6;
+    int extra = cs && (cs->kind == ZK_MACRO || cs->kind == ZK_COPY) ? 0x40 : 0;
+    put(&o, kind | ((cs ? cs->owner % np : 0) << 3) | extra);
+    put(&o, cs ? rs_zone(rs, c, cs->zone.type) : 0);
+    put(&o, (cs ? palette_of(fab, cs->types) : 0) | (cs && cs->face_down ? 0x80 : 0));
+  }
+  for (int i = 0; i < c->nsteps; i++) {
+    const zo_step *s = &c->steps[i];
+    int h = s->card >= 0 ? s->card : 0;
+    switch (s->kind) {
+    case ST_MOVE: {
+      put(&o, OP_MOVE);
+      put(&o, h);
+      put(&o, s->to.type == ZO_ZT_OUTSIDE ? 22 : rs_zone(rs, c, s->to.type));
+      int cause = 0;
+      for (int k = 0; k < NCAUSES; k++)
+        if (!strcmp(causes[k], s->cause)) cause = k;
+      put(&o, (cause << 4) | (s->to.player >= 0 ? 3 | (s->to.player << 2) : 0));
+      int pos = s->position == ZO_POS_BOTTOM ? 1 : s->position >= 0 ? 2 | ((s->position & 3) << 2) : 0;
+      int face = s->face == 0 ? 0x10 : s->face == 1 ? 0x20 : 0;
+      put(&o, pos | face | (s->by_rule ? 0x40 : 0));
+      break;
+    }
+    case ST_STATE_CHECK: put(&o, OP_STATE_CHECK); break;
+    case ST_DRAW:
+    case ST_MILL:
+      put(&o, s->kind == ST_DRAW ? OP_DRAW : OP_MILL);
+      put(&o, s->player);
+      put(&o, s->count > 0 ? s->count - 1 : 0);
+      break;
+    case ST_PHASE: put(&o, OP_PHASE); put(&o, h); put(&o, s->out ? 0 : 1); break;
+    case ST_TURN_FACE: put(&o, OP_TURN); put(&o, h); put(&o, s->face); break;
+    case ST_CONTROL: put(&o, OP_CONTROL); put(&o, h); put(&o, s->player); break;
+    case ST_MARK: put(&o, OP_MARK); put(&o, h); put(&o, s->mark_kind); break;
+    case ST_REMEMBER: put(&o, OP_REMEMBER); put(&o, h); break;
+    case ST_WATCH:
+      put(&o, OP_WATCH);
+      put(&o, h);
+      put(&o, s->from.type == ZO_ZT_ANY ? 1 : rs_zone(rs, c, s->from.type) << 1);
+      put(&o, s->to.type == ZO_ZT_ANY ? 1 : rs_zone(rs, c, s->to.type) << 1);
+      break;
+    case ST_PUT_UNDER: put(&o, OP_PUT_UNDER); put(&o, h); put(&o, s->under); break;
+    default: break; /* steps the byte layout has no exact form for */
+    }
+  }
+  *size = o.n;
+  return o.b;
+}

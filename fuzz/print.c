@@ -1,0 +1,210 @@
+/* print.c: a decoded fuzz input printed as a YAML case (zoneoracle replay).
+ *
+ * The case has the rule set, players and starting position the decoder
+ * chose, every step it decoded with the outcome the oracle gave as that
+ * step's expectation, and a final expect of every object's zone, so a
+ * person can read what happened and the suite can keep it as a regression.
+ * It uses only the case language, so `zoneoracle check` accepts it.
+ */
+#include <string.h>
+
+#include "decoder.h"
+
+static const char *zname(const zo_fuzz *f, const zo_zone_spec *z, char *buf, size_t cap) {
+  if (z->type == ZO_ZT_OUTSIDE) return "outside";
+  if (z->type == ZO_ZT_ANY) return "any";
+  if (z->type == ZO_ZT_ARENA) return "arena";
+  if (z->type < 0) return "?";
+  const char *t = f->c->ztypes[z->type];
+  if (z->player >= 0 && z->index) snprintf(buf, cap, "%s.%s.%d", f->c->players[z->player], t, z->index);
+  else if (z->player >= 0) snprintf(buf, cap, "%s.%s", f->c->players[z->player], t);
+  else snprintf(buf, cap, "%s", t);
+  return buf;
+}
+
+static const char *H(const zo_fuzz *f, int h) { return f->c->handles[h]; }
+
+static void types(const zo_fuzz *f, uint64_t bits, FILE *out) {
+  fputs("[", out);
+  int first = 1;
+  for (int i = 0; i < 64; i++)
+    if (bits & ((uint64_t)1 << i) && zo_type_word(i)) {
+      fprintf(out, "%s%s", first ? "" : ", ", zo_type_word(i));
+      first = 0;
+    }
+  fputs("]", out);
+  (void)f;
+}
+
+static void move_body(const zo_fuzz *f, const zo_step *s, int with_card, FILE *out) {
+  char b[96];
+  fputs("{", out);
+  if (with_card) fprintf(out, "card: %s, ", H(f, s->card));
+  fprintf(out, "to: %s", zname(f, &s->to, b, sizeof b));
+  if (s->position == ZO_POS_BOTTOM) fputs(", position: bottom", out);
+  else if (s->position >= 0) fprintf(out, ", position: %d", s->position);
+  if (s->face >= 0) fprintf(out, ", face: %s", s->face ? "down" : "up");
+  if (s->by_rule) fputs(", by: rule", out);
+  if (s->cause[0]) fprintf(out, ", cause: %s", s->cause);
+  if (s->choose) fprintf(out, ", choose: %d", s->choose);
+  if (s->then) fprintf(out, ", then: {mark: {as: %s, kind: effect}}", f->c->marknames[s->then->as]);
+  fputs("}", out);
+}
+
+static void step(const zo_fuzz *f, const zo_step *s, FILE *out) {
+  static const char *const mk[] = {"counter", "effect", "characteristic", "prevention"};
+  char b[96], b2[96];
+  const zo_case *c = f->c;
+  switch (s->kind) {
+  case ST_MOVE:
+    fputs("move: ", out);
+    move_body(f, s, 1, out);
+    break;
+  case ST_MOVE_TOGETHER:
+    fputs("move_together: {moves: [", out);
+    for (int i = 0; i < s->nmoves; i++) {
+      if (i) fputs(", ", out);
+      move_body(f, &s->moves[i], 1, out);
+    }
+    fputs("]}", out);
+    break;
+  case ST_CREATE:
+    fprintf(out, "create: {as: %s, kind: %s, owner: %s, zone: %s, types: ", H(f, s->as),
+            zo_kind_name(s->kind_of), c->players[s->owner], zname(f, &s->zone, b, sizeof b));
+    types(f, s->types, out);
+    fputs("}", out);
+    break;
+  case ST_CONTROL:
+    fprintf(out, "control: {card: %s, player: %s}", H(f, s->card), c->players[s->player]);
+    break;
+  case ST_PHASE:
+    fprintf(out, "phase: {card: %s, out: %s}", H(f, s->card), s->out ? "true" : "false");
+    break;
+  case ST_TURN_FACE:
+    fprintf(out, "turn_face: {card: %s, face: %s}", H(f, s->card), s->face ? "down" : "up");
+    break;
+  case ST_REORDER:
+    fprintf(out, "reorder: {zone: %s, order: [", zname(f, &s->zone, b, sizeof b));
+    for (int i = 0; i < s->norder; i++) fprintf(out, "%s%s", i ? ", " : "", H(f, s->order_zone_handles[i]));
+    fputs("]}", out);
+    break;
+  case ST_SHUFFLE:
+    fprintf(out, "shuffle: {zone: %s, seed: %llu}", zname(f, &s->zone, b, sizeof b),
+            (unsigned long long)s->seed);
+    break;
+  case ST_DRAW:
+  case ST_MILL:
+    fprintf(out, "%s: {player: %s, count: %d}", zo_step_kind_name(s->kind), c->players[s->player],
+            s->count);
+    break;
+  case ST_PUT_UNDER:
+    fprintf(out, "put_under: {card: %s, under: %s}", H(f, s->card), H(f, s->under));
+    break;
+  case ST_ZONE_CREATE:
+  case ST_ZONE_REMOVE:
+    fprintf(out, "%s: {zone: %s", zo_step_kind_name(s->kind), zname(f, &s->zone, b, sizeof b));
+    if (s->choose) fprintf(out, ", choose: %d", s->choose);
+    fputs("}", out);
+    break;
+  case ST_STATE_CHECK:
+    fputs("state_check: {}", out);
+    break;
+  case ST_END_GAME:
+    fprintf(out, "end_game: {winner: %s}", c->players[s->winner]);
+    break;
+  case ST_WATCH:
+    fprintf(out, "watch: {as: %s, card: %s, from: %s, to: %s}", c->triggers[s->as], H(f, s->card),
+            zname(f, &s->from, b, sizeof b), zname(f, &s->to, b2, sizeof b2));
+    break;
+  case ST_RESOLVE:
+    fprintf(out, "resolve: {trigger: %s", c->triggers[s->trigger]);
+    if (s->then) {
+      fputs(", do: {move: ", out);
+      move_body(f, s->then, 0, out);
+      fputs("}", out);
+    }
+    fputs("}", out);
+    break;
+  case ST_REMEMBER:
+    fprintf(out, "remember: {as: %s, card: %s}", c->refs[s->as], H(f, s->card));
+    break;
+  case ST_REPLACE:
+    fprintf(out, "replace: {as: %s, card: %s, when: {to: %s}, instead: ", c->replacements[s->as],
+            s->replace_any ? "any" : H(f, s->card), zname(f, &s->when_to, b, sizeof b));
+    move_body(f, s->then, 0, out);
+    fputs("}", out);
+    break;
+  case ST_CHOOSE_REPLACEMENT:
+    fputs("choose_replacement: {order: [", out);
+    for (int i = 0; i < s->norder; i++)
+      fprintf(out, "%s%s", i ? ", " : "", c->replacements[s->order_zone_handles[i]]);
+    fputs("]", out);
+    if (s->player >= 0) fprintf(out, ", player: %s, card: %s", c->players[s->player], H(f, s->card));
+    fputs("}", out);
+    break;
+  case ST_MARK:
+    fprintf(out, "mark: {card: %s, as: %s, kind: %s}", H(f, s->card), c->marknames[s->as],
+            mk[s->mark_kind]);
+    break;
+  default:
+    fputs("state_check: {}", out);
+  }
+}
+
+void zo_fuzz_print_step(const zo_fuzz *f, const zo_step *s, FILE *out) { step(f, s, out); }
+
+int zo_fuzz_print_yaml(const zo_fuzz *f, const zo_outcome *outcomes,
+                       const zo_step_error *errors, const char *id,
+                       const char *rule, const char *note, FILE *out) {
+  const zo_case *c = f->c;
+  char b[96];
+  fprintf(out, "id: %s\n", id);
+  fprintf(out, "title: \"%s\"\n", note ? note : "decoded fuzz input");
+  fprintf(out, "rulesets: [%s]\n", f->rs->id);
+  fprintf(out, "rules: [\"%s\"]\n", rule ? rule : c->rules[0]);
+  fprintf(out, "source: \"%s\"\n", note ? note : "zoneoracle replay");
+  fputs("players: [", out);
+  for (int p = 0; p < c->nplayers; p++) fprintf(out, "%s%s", p ? ", " : "", c->players[p]);
+  fputs("]\ncards:\n", out);
+  if (!c->ncards) fputs("  {}\n", out);
+  for (int i = 0; i < c->ncards; i++) {
+    const zo_card_setup *cs = &c->cards[i];
+    fprintf(out, "  %s: {owner: %s, zone: %s", H(f, cs->handle), c->players[cs->owner],
+            zname(f, &cs->zone, b, sizeof b));
+    if (cs->kind != ZK_CARD) fprintf(out, ", kind: %s", zo_kind_name(cs->kind));
+    if (cs->types) {
+      fputs(", types: ", out);
+      types(f, cs->types, out);
+    }
+    if (cs->face_down) fputs(", face: down", out);
+    fputs("}\n", out);
+  }
+  fputs("steps:\n", out);
+  if (!c->nsteps) fputs("  []\n", out);
+  for (int i = 0; i < c->nsteps; i++) {
+    fputs("  - ", out);
+    step(f, &c->steps[i], out);
+    fputs("\n", out);
+    if (outcomes && outcomes[i] != ZO_OUTCOME_NONE) {
+      fprintf(out, "    expect: {outcome: %s", zo_outcome_name(outcomes[i]));
+      if (errors && errors[i]) fprintf(out, ", error: %s", zo_step_error_name(errors[i]));
+      fputs("}\n", out);
+    }
+  }
+  /* what the oracle observes at the end */
+  fputs("expect:\n", out);
+  int any = 0;
+  for (int h = 0; h < c->nhandles; h++) {
+    const zo_obj *o = &f->g->objs[h];
+    if (h >= c->nsetup && !o->exists && o->id == 0) continue; /* never created */
+    any = 1;
+    if (!o->exists) {
+      fprintf(out, "  %s: {exists: false}\n", H(f, h));
+      continue;
+    }
+    zo_game_zone_name(f->g, o->zone, b, sizeof b);
+    fprintf(out, "  %s: {zone: %s}\n", H(f, h), b);
+  }
+  if (!any) fputs("  {}\n", out);
+  return ferror(out) ? -1 : 0;
+}
