@@ -32,7 +32,7 @@ typedef struct {
 static void snap(const zo_game *g, snapshot *s) {
   for (int z = 0; z < g->nzones && z < MAXZ; z++) {
     s->n[z] = g->zones[z].n < MAXO ? g->zones[z].n : MAXO;
-    memcpy(s->objs[z], g->zones[z].objs, (size_t)s->n[z] * sizeof(int));
+    if (s->n[z]) memcpy(s->objs[z], g->zones[z].objs, (size_t)s->n[z] * sizeof(int));
   }
 }
 
