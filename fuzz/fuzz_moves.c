@@ -25,12 +25,14 @@ static void broken(const zo_fuzz *f, const char *inv, const char *rule, int step
 /* order-kept (CR 400.5, Z.3.4, 217.2b): in an ordered zone, objects a step
  * did not touch keep their relative order. */
 typedef struct {
+  int nz;              /* zones that existed before the step */
   int n[MAXZ];
   int objs[MAXZ][MAXO];
 } snapshot;
 
 static void snap(const zo_game *g, snapshot *s) {
-  for (int z = 0; z < g->nzones && z < MAXZ; z++) {
+  s->nz = g->nzones < MAXZ ? g->nzones : MAXZ;
+  for (int z = 0; z < s->nz; z++) {
     s->n[z] = g->zones[z].n < MAXO ? g->zones[z].n : MAXO;
     if (s->n[z]) memcpy(s->objs[z], g->zones[z].objs, (size_t)s->n[z] * sizeof(int));
   }
@@ -49,7 +51,7 @@ static int in(const int *v, int n, int x) {
 }
 
 static int order_kept(const zo_game *g, const snapshot *before, const zo_step_result *r) {
-  for (int z = 0; z < g->nzones && z < MAXZ; z++) {
+  for (int z = 0; z < before->nz; z++) { /* zones a step creates start empty */
     if (!g->rs->zones[g->zones[z].type].ordered.value) continue;
     const int *now = g->zones[z].objs;
     int nn = g->zones[z].n < MAXO ? g->zones[z].n : MAXO;

@@ -576,11 +576,10 @@ static zo_status parse_expect(cparse *p, const yd_node *m, zo_expect **out) {
       if ((st = want(p, v, YD_MAP, "zones"))) return st;
       e->zones = zo_xcalloc(v->n ? v->n : 1, sizeof *e->zones);
       for (size_t j = 0; j < v->n; j++) {
-        zo_zone_expect *z = &e->zones[e->nzones];
+        zo_zone_expect *z = &e->zones[e->nzones++];
         z->line = YD_KEY(v, j)->line;
         if ((st = zone_text(p, YD_KEY(v, j), "zones", z->zone, sizeof z->zone))) return st;
         if ((st = handle_list(p, YD_VAL(v, j), "zone contents", &z->handles, &z->n))) return st;
-        e->nzones++;
       }
     } else if (!strcmp(key, "counts")) {
       if ((st = want(p, v, YD_MAP, "counts"))) return st;
@@ -612,7 +611,7 @@ static zo_status parse_expect(cparse *p, const yd_node *m, zo_expect **out) {
       if ((st = want(p, v, YD_MAP, "visible"))) return st;
       e->visible = zo_xcalloc(v->n ? v->n : 1, sizeof *e->visible);
       for (size_t j = 0; j < v->n; j++) {
-        zo_visible_expect *ve = &e->visible[e->nvisible];
+        zo_visible_expect *ve = &e->visible[e->nvisible++];
         ve->line = YD_KEY(v, j)->line;
         if ((st = player(p, YD_KEY(v, j), "player", &ve->player))) return st;
         const yd_node *pm = YD_VAL(v, j);
@@ -622,7 +621,6 @@ static zo_status parse_expect(cparse *p, const yd_node *m, zo_expect **out) {
         const yd_node *s = yd_get(pm, "sees"), *h = yd_get(pm, "hidden");
         if (s && (st = handle_list(p, s, "sees", &ve->sees, &ve->nsees))) return st;
         if (h && (st = handle_list(p, h, "hidden", &ve->hidden, &ve->nhidden))) return st;
-        e->nvisible++;
       }
     } else {
       int h = index_of(key, p->c->handles, p->c->nhandles);
@@ -635,8 +633,8 @@ static zo_status parse_expect(cparse *p, const yd_node *m, zo_expect **out) {
         return unknown_in(p, k, "key", key, "expect (an expectation or a card)",
                           cands, n);
       }
-      if ((st = parse_obj_expect(p, h, v, &e->objs[e->nobjs]))) return st;
-      e->nobjs++;
+      /* counted before parsing, so a half-parsed entry is freed too */
+      if ((st = parse_obj_expect(p, h, v, &e->objs[e->nobjs++]))) return st;
     }
   }
   return ZO_OK;
