@@ -14,8 +14,8 @@
 
 #include "../oracle/src/util.h"
 
-#define NCARDS_MAX 12
-#define RESERVE 4 /* created handles, watches, refs, replacements, marks */
+#define NCARDS_MAX ZO_FUZZ_MAX_CARDS
+#define RESERVE ZO_FUZZ_RESERVE /* created handles, watches, refs, replacements, marks */
 
 static const char *const player_names[] = {"alice", "bob", "carol", "dave"};
 
@@ -37,30 +37,31 @@ static const char *const causes[] = {"", "destroy", "discard", "exile", "draw",
 
 static int is_fab(const zo_fuzz *f) { return strcmp(f->rs->game, "fab") == 0; }
 
-static uint64_t palette(const zo_fuzz *f, int i, char ***words, int *nwords) {
-  const char *const *row = is_fab(f) ? fab_types[i % NFAB] : mtg_types[i % NMTG];
-  uint64_t bits = 0;
-  for (int k = 0; k < 3 && row[k]; k++) {
-    bits |= zo_type_bit(row[k]);
-    if (words) {
-      *words = zo_xrealloc(*words, (size_t)(*nwords + 1) * sizeof **words);
-      (*words)[(*nwords)++] = zo_xstrdup(row[k]);
-    }
+/* Type bits of palette row i, looked up once per process. */
+static uint64_t palette(const zo_fuzz *f, int i) {
+  static uint64_t mtg_bits[NMTG], fab_bits[NFAB];
+  static int ready;
+  if (!ready) {
+    for (int r = 0; r < NMTG; r++)
+      for (int k = 0; k < 3 && mtg_types[r][k]; k++) mtg_bits[r] |= zo_type_bit(mtg_types[r][k]);
+    for (int r = 0; r < NFAB; r++)
+      for (int k = 0; k < 3 && fab_types[r][k]; k++) fab_bits[r] |= zo_type_bit(fab_types[r][k]);
+    ready = 1;
   }
-  return bits;
+  return is_fab(f) ? fab_bits[i % NFAB] : mtg_bits[i % NMTG];
 }
 
 static uint8_t next(zo_fuzz *f) { return f->at < f->size ? f->data[f->at++] : 0; }
 
-static char **names(const char *prefix, int n) {
-  char **v = zo_xcalloc((size_t)n + 1, sizeof *v);
-  for (int i = 0; i < n; i++) {
-    char buf[32];
-    snprintf(buf, sizeof buf, "%s%d", prefix, i + 1);
-    v[i] = zo_xstrdup(buf);
-  }
-  return v;
-}
+/* Names never change: the decoded case points at these (nothing to copy
+ * or free per input). */
+static char *handle_names[] = {"c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8",
+                               "c9", "c10", "c11", "c12", "t1", "t2", "t3", "t4"};
+static char *created_names[] = {"t1", "t2", "t3", "t4"};
+static char *watch_names[] = {"w1", "w2", "w3", "w4"};
+static char *ref_names[] = {"r1", "r2", "r3", "r4"};
+static char *repl_names[] = {"p1", "p2", "p3", "p4"};
+static char *mark_names[] = {"m1", "m2", "m3", "m4"};
 
 static int role_type(const zo_ruleset *rs, zo_zone_role role) {
   for (int z = 0; z < rs->nzones; z++)
@@ -69,7 +70,7 @@ static int role_type(const zo_ruleset *rs, zo_zone_role role) {
 }
 
 /* A zone that can always hold an object of this kind (no capacity, no
- * owner conflict): the fallback of an impossible placement. */
+ * owner conflict). */
 static int fallback_zone(const zo_ruleset *rs, zo_kind k) {
   if (k == ZK_TOKEN || k == ZK_MACRO || k == ZK_PROXY) return role_type(rs, ZR_BATTLEFIELD);
   if (k == ZK_ABILITY || k == ZK_COPY) return role_type(rs, ZR_STACK);
@@ -77,43 +78,45 @@ static int fallback_zone(const zo_ruleset *rs, zo_kind k) {
 }
 
 void zo_fuzz_start(zo_fuzz *f, const uint8_t *data, size_t size) {
-  memset(f, 0, sizeof *f);
+  /* only the scalars: the tables are filled as far as they are used */
+  f->at = 0;
+  f->c = NULL;
+  f->g = NULL;
+  f->created = f->watches = f->refs = f->repls = f->marks = 0;
   f->data = data;
   f->size = size;
   size_t nrs = zo_ruleset_count();
   f->rs = zo_ruleset_at(next(f) % nrs);
-  zo_case *c = zo_xcalloc(1, sizeof *c);
+  zo_case *c = &f->kase;
+  memset(c, 0, sizeof *c);
   f->c = c;
-  c->file = zo_xstrdup("fuzz-input");
-  c->id = zo_xstrdup("fuzz/decoded");
-  c->title = zo_xstrdup("decoded fuzz input");
-  c->rulesets = zo_xcalloc(1, sizeof *c->rulesets);
-  c->rulesets[0] = zo_xstrdup(f->rs->id);
+  c->file = "fuzz-input";
+  c->id = "fuzz/decoded";
+  c->title = "decoded fuzz input";
+  f->rs_name[0] = (char *)f->rs->id;
+  c->rulesets = f->rs_name;
   c->nrulesets = 1;
   c->nplayers = 2 + next(f) % 3;
-  for (int p = 0; p < c->nplayers; p++) c->players[p] = zo_xstrdup(player_names[p]);
-  /* zone types: the case interns every zone of the rule set, in order */
+  for (int p = 0; p < c->nplayers; p++) c->players[p] = (char *)player_names[p];
+  /* zone types: the case names every zone of the rule set, in order */
   c->nztypes = f->rs->nzones;
-  c->ztypes = zo_xcalloc((size_t)c->nztypes + 1, sizeof *c->ztypes);
-  for (int z = 0; z < c->nztypes; z++) c->ztypes[z] = zo_xstrdup(f->rs->zones[z].name);
+  for (int z = 0; z < c->nztypes; z++) f->ztypes[z] = (char *)f->rs->zones[z].name;
+  c->ztypes = f->ztypes;
   int n = 1 + next(f) % NCARDS_MAX;
   c->nsetup = n;
   c->nhandles = n + RESERVE;
-  c->handles = zo_xcalloc((size_t)c->nhandles + 1, sizeof *c->handles);
-  for (int i = 0; i < c->nhandles; i++) {
-    char buf[16];
-    snprintf(buf, sizeof buf, i < n ? "c%d" : "t%d", i < n ? i + 1 : i - n + 1);
-    c->handles[i] = zo_xstrdup(buf);
-  }
-  c->triggers = names("w", RESERVE);
+  for (int i = 0; i < n; i++) f->handles[i] = handle_names[i];
+  for (int i = 0; i < RESERVE; i++) f->handles[n + i] = created_names[i];
+  c->handles = f->handles;
+  c->triggers = watch_names;
   c->ntriggers = RESERVE;
-  c->refs = names("r", RESERVE);
+  c->refs = ref_names;
   c->nrefs = RESERVE;
-  c->replacements = names("p", RESERVE);
+  c->replacements = repl_names;
   c->nreplacements = RESERVE;
-  c->marknames = names("m", RESERVE);
+  c->marknames = mark_names;
   c->nmarknames = RESERVE;
-  c->cards = zo_xcalloc((size_t)n, sizeof *c->cards);
+  c->cards = f->cards;
   c->ncards = n;
   int fab = is_fab(f);
   for (int i = 0; i < n; i++) {
@@ -129,7 +132,7 @@ void zo_fuzz_start(zo_fuzz *f, const uint8_t *data, size_t size) {
     cs->zone.type = z % c->nztypes;
     cs->zone.player = -1;
     cs->zone.index = 0;
-    cs->types = palette(f, t & 0x7f, NULL, NULL);
+    cs->types = palette(f, t & 0x7f);
     cs->face_down = (t & 0x80) != 0;
     cs->controller = -1;
     cs->visibility = -1;
@@ -138,29 +141,15 @@ void zo_fuzz_start(zo_fuzz *f, const uint8_t *data, size_t size) {
     cs->line = i + 1; /* a setup error names the card by its line */
     cs->col = 1;
   }
-  /* place: an impossible card falls back to a zone that holds it */
-  for (int tries = 0; tries <= n + 1; tries++) {
-    zo_error err = {0};
-    if (zo_game_new(f->rs, c, &f->g, &err) == ZO_OK) break;
-    f->g = NULL;
-    int bad = err.line - 1;
-    if (bad < 0 || bad >= n || tries == n + 1) {
-      for (int i = 0; i < n; i++) c->cards[i].zone.type = fallback_zone(f->rs, c->cards[i].kind);
-      continue;
-    }
-    c->cards[bad].zone.type = fallback_zone(f->rs, c->cards[bad].kind);
-    c->cards[bad].face_down = 0;
-  }
-  if (!f->g) { /* cannot happen: every fallback zone holds its kind */
-    for (int i = 0; i < n; i++) c->cards[i].kind = ZK_CARD, c->cards[i].zone.type = role_type(f->rs, ZR_GRAVEYARD);
-    zo_error err = {0};
-    if (zo_game_new(f->rs, c, &f->g, &err)) abort();
-  }
+  /* place: an impossible card falls back to a zone that holds it (one
+     pass; the case's card is rewritten so a printed case matches) */
+  if (zo_game_new_lenient(f->rs, c, &f->g)) abort(); /* fallbacks always hold */
   /* the case cites the rule set's first rule of the identity switch */
-  c->rules = zo_xcalloc(1, sizeof *c->rules);
   const zo_cited *nw = &f->rs->sw[SW_NEW_OBJECT];
-  c->rules[0] = zo_xstrdup(f->rs->rules[nw->nrules ? nw->rules[0] : 0].id);
+  f->rule[0] = f->rs->rules[nw->nrules ? nw->rules[0] : 0].id;
+  c->rules = f->rule;
   c->nrules = 1;
+  c->steps = f->steps;
 }
 
 /* ---- steps ----------------------------------------------------------- */
@@ -209,8 +198,7 @@ static void zone_spec(zo_fuzz *f, uint8_t b, uint8_t pb, zo_zone_spec *z) {
 
 static zo_step *push(zo_fuzz *f) {
   zo_case *c = f->c;
-  c->steps = zo_xrealloc(c->steps, (size_t)(c->nsteps + 1) * sizeof *c->steps);
-  zo_step *s = &c->steps[c->nsteps++];
+  zo_step *s = &c->steps[c->nsteps++]; /* f->steps holds ZO_FUZZ_MAX_STEPS */
   init_step(s);
   s->line = c->nsteps;
   s->col = 1;
@@ -295,7 +283,7 @@ const zo_step *zo_fuzz_next(zo_fuzz *f) {
     s->owner = (k >> 2) % c->nplayers;
     s->zone.type = (z & 3) ? fallback_zone(f->rs, s->kind_of) : z % c->nztypes;
     s->zone.player = -1;
-    s->types = palette(f, t, NULL, NULL);
+    s->types = palette(f, t);
     break;
   }
   case OP_CONTROL:
@@ -487,11 +475,8 @@ void zo_fuzz_free(zo_fuzz *f) {
   if (!f->c) return;
   zo_game_free(f->g);
   for (int i = 0; i < f->c->nsteps; i++) free_step(&f->c->steps[i]);
-  free(f->c->steps);
-  f->c->steps = NULL;
-  f->c->nsteps = 0;
-  zo_case_free(f->c);
-  memset(f, 0, sizeof *f);
+  f->c = NULL;
+  f->g = NULL;
 }
 
 /* ---- the inverse: a loaded case as decoder input -------------------- */

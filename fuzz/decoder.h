@@ -21,8 +21,18 @@
 
 #define ZO_FUZZ_MAX_STEPS 48
 
-/* A decoded game in progress. Owns its case, game and step storage. */
+#define ZO_FUZZ_MAX_CARDS 12
+#define ZO_FUZZ_RESERVE 4
+
+/* A decoded game in progress. Owns its game and step storage; the case
+ * lives inside it and points at static names (no per-input copies). */
 typedef struct zo_fuzz {
+  zo_case kase;
+  char *handles[ZO_FUZZ_MAX_CARDS + ZO_FUZZ_RESERVE];
+  char *ztypes[ZO_MAX_ZONE_TYPES];
+  char *rs_name[1], *rule[1];
+  zo_card_setup cards[ZO_FUZZ_MAX_CARDS];
+  zo_step steps[ZO_FUZZ_MAX_STEPS];
   const uint8_t *data;
   size_t size, at;        /* read cursor */
   zo_case *c;             /* the case being built (steps appended as decoded) */

@@ -29,15 +29,13 @@
 
 static uint64_t B(const char *w) { return zo_type_bit(w); }
 
-static void hit(zo_game *g, const zo_cited *c) {
-  for (int i = 0; i < c->nrules; i++) g->hits[c->rules[i]]++;
-}
+/* The model applied a cited attribute or switch: count it (rule hits are
+ * derived from these counters by zo_game_hits). */
+static inline void hit(zo_game *g, const zo_cited *c) { g->slot_hits[c->slot]++; }
 #define SW(g, s) ((g)->rs->sw[s].value)
 #define HITSW(g, s) hit(g, &(g)->rs->sw[s])
 
-static const zo_zone_type *ZT(const zo_game *g, int zone) {
-  return &g->rs->zones[g->zones[zone].type];
-}
+static inline const zo_zone_type *ZT(const zo_game *g, int zone) { return g->zones[zone].zt; }
 
 static void event(zo_step_result *r, int handle, zo_outcome o) {
   if (!r) return;
@@ -60,22 +58,18 @@ static int zone_of_role(const zo_game *g, zo_zone_role role, int player) {
   return -1;
 }
 
-static int is_arena(const zo_game *g, int zone) {
-  return zone >= 0 && ZT(g, zone)->arena.value;
+static inline int is_arena(const zo_game *g, int zone) {
+  return zone >= 0 && g->zones[zone].arena;
 }
 
-static int is_stack(const zo_game *g, int zone) {
-  return zone >= 0 && ZT(g, zone)->role == ZR_STACK;
+static inline int is_stack(const zo_game *g, int zone) {
+  return zone >= 0 && g->zones[zone].stack;
 }
 
 /* ---- zone lists --------------------------------------------------- */
 
 static void zone_insert(zo_game *g, int zone, int obj, int pos) {
-  zo_zone *z = &g->zones[zone];
-  if (z->n == z->cap) {
-    z->cap = z->cap ? z->cap * 2 : 8;
-    z->objs = zo_xrealloc(z->objs, (size_t)z->cap * sizeof *z->objs);
-  }
+  zo_zone *z = &g->zones[zone]; /* its list holds every object (g->pool) */
   if (pos == ZO_POS_BOTTOM || pos > z->n) pos = z->n; /* 401.8: past the end = bottom */
   if (pos < 0) pos = 0;                              /* top */
   memmove(z->objs + pos + 1, z->objs + pos, (size_t)(z->n - pos) * sizeof *z->objs);
@@ -94,8 +88,9 @@ static void zone_remove_obj(zo_game *g, int obj) {
       z->n--;
       break;
     }
-  for (int i = 0; i < g->nzones; i++)
-    if (g->zones[i].twoh == obj) g->zones[i].twoh = -1;
+  if (g->objs[obj].types & g->t_2h) /* FaB 8.2.2: it was equipped to two */
+    for (int i = 0; i < g->nzones; i++)
+      if (g->zones[i].twoh == obj) g->zones[i].twoh = -1;
 }
 
 static int zone_pos(const zo_game *g, int obj) {
@@ -195,6 +190,12 @@ static int spec_matches(const zo_game *g, const zo_zone_spec *s, int zone,
 
 /* Zones of a written spec for one player: count, and the first k of them. */
 static int zones_of(const zo_game *g, int type, int player, int *out, int cap) {
+  if (!g->zones_changed && g->rs->zones[type].count.value == 1) {
+    /* as set up: one zone per (type, player), at a known index */
+    int z = g->first_zone[type] + (g->rs->zones[type].per_player.value ? player : 0);
+    if (cap > 0) out[0] = z;
+    return 1;
+  }
   int n = 0;
   for (int z = 0; z < g->nzones; z++) {
     const zo_zone *zn = &g->zones[z];
@@ -274,8 +275,9 @@ static zo_step_error zone_refuses(zo_game *g, int zone, int obj, int flags) {
 
 /* For a 2H object just placed in `zone`: equip it to a second zone too. */
 static void equip_second(zo_game *g, int zone, int obj) {
+  if (!(g->objs[obj].types & g->t_2h)) return;
   const zo_zone *z = &g->zones[zone];
-  if (!(g->objs[obj].types & g->t_2h) ||
+  if (
       !(g->rs->zones[z->type].holds.value & ZH_EQUIP))
     return;
   for (int i = 0; i < g->nzones; i++) {
@@ -513,6 +515,7 @@ static int cause_is(const char *cause, const char *want) {
  * each at most once, re-checking the others after each. */
 static int apply_replacements(zo_game *g, int obj, int origin, int *dest,
                               const zo_step **mv, const char *cause) {
+  if (!g->nactive_repl) return 0;
   int replaced = 0;
   int used[64] = {0};
   for (;;) {
@@ -770,7 +773,7 @@ static zo_outcome move_one(zo_game *g, int obj, const zo_step *mv,
 
   /* FaB 3.0.14c/e: sub-cards follow a top-card that stays the same object,
      and are cleared when it becomes a new one */
-  for (int i = 0; i < g->nobjs; i++) {
+  for (int i = 0; i < g->nobjs && g->has_subs; i++) {
     if (!g->objs[i].exists || g->objs[i].under != obj) continue;
     HITSW(g, SW_SUB_CARDS);
     if (newobj) {
@@ -1290,6 +1293,7 @@ void zo_game_apply_to(zo_game *g, const zo_step *s, int obj, zo_step_result *r) 
     }
     zo_obj *ob = &g->objs[o];
     HITSW(g, SW_SUB_CARDS); /* FaB 3.0.14b: a new card, not in the arena */
+    g->has_subs = 1;
     int origin = ob->under >= 0 ? g->objs[ob->under].zone : ob->zone;
     if (ob->under < 0) zone_remove_obj(g, o);
     ob->under = top;
@@ -1321,6 +1325,7 @@ void zo_game_apply_to(zo_game *g, const zo_step *s, int obj, zo_step_result *r) 
           g->zones[z].index > idx)
         idx = g->zones[z].index;
     zo_game_add_zone(g, type, s->zone.player, idx + 1);
+    g->zones_changed = 1;
     g->multi[s->zone.player][type] = 1;
     return;
   }
@@ -1352,6 +1357,7 @@ void zo_game_apply_to(zo_game *g, const zo_step *s, int obj, zo_step_result *r) 
     /* the zone ceases first, so a graveyard's own cards can't be cleared
        back into it (with no graveyard left, a card ceases) */
     zn->exists = 0;
+    g->zones_changed = 1;
     if (zn->twoh >= 0) zn->twoh = -1;
     while (zn->n > 0) {
       clear_obj(g, zn->objs[0], r);
@@ -1415,6 +1421,7 @@ void zo_game_apply_to(zo_game *g, const zo_step *s, int obj, zo_step_result *r) 
   }
   case ST_REPLACE: {
     zo_replacement *rp = &g->repl[s->as];
+    if (!rp->active) g->nactive_repl++;
     rp->active = 1;
     rp->any = s->replace_any;
     rp->obj = s->card;
@@ -1477,15 +1484,32 @@ void zo_game_apply(zo_game *g, const zo_step *s, zo_step_result *r) {
   g->nsteps++;
 }
 
+void zo_game_apply_again(zo_game *g, const zo_step *s, zo_step_result *r) {
+  r->outcome = ZO_OUTCOME_NONE;
+  r->error = ZO_E_NONE;
+  r->nevents = 0; /* the events buffer is kept */
+  zo_game_apply_to(g, s, -1, r);
+  g->nsteps++;
+}
+
 /* ---- set-up ----------------------------------------------------------- */
 
+/* Zone lists live in one pool, each as long as the game has objects, so a
+ * move never allocates. */
 int zo_game_add_zone(zo_game *g, int type, int player, int index) {
+  int per = g->nobjs + 1;
   if (g->nzones == g->capzones) {
     g->capzones = g->capzones ? g->capzones * 2 : 32;
     g->zones = zo_xrealloc(g->zones, (size_t)g->capzones * sizeof *g->zones);
+    g->pool = zo_xrealloc(g->pool, (size_t)g->capzones * (size_t)per * sizeof *g->pool);
+    for (int i = 0; i < g->nzones; i++) g->zones[i].objs = g->pool + (size_t)i * (size_t)per;
   }
   zo_zone *z = &g->zones[g->nzones];
   memset(z, 0, sizeof *z);
+  z->objs = g->pool + (size_t)g->nzones * (size_t)per;
+  z->zt = &g->rs->zones[type];
+  z->arena = (char)z->zt->arena.value;
+  z->stack = z->zt->role == ZR_STACK;
   z->type = type;
   z->player = player;
   z->index = index;
@@ -1519,14 +1543,150 @@ static zo_status setup_fail(zo_error *err, const zo_case *c, const zo_card_setup
   return ZO_ERR_SETUP;
 }
 
-zo_status zo_game_new(const zo_ruleset *rs, const zo_case *c, zo_game **out,
-                      zo_error *err) {
-  zo_game *g = zo_xcalloc(1, sizeof *g);
+/* The case zone type of a zone that can always hold an object of this
+ * kind: the battlefield/arena for tokens and macros, the stack for
+ * abilities and copies, the graveyard for cards. */
+static int fallback_type(const zo_game *g, zo_kind k) {
+  zo_zone_role role = k == ZK_TOKEN || k == ZK_MACRO || k == ZK_PROXY ? ZR_BATTLEFIELD
+                      : k == ZK_ABILITY || k == ZK_COPY            ? ZR_STACK
+                                                                   : ZR_GRAVEYARD;
+  for (int t = 0; t < g->c->nztypes; t++)
+    if (g->zmap[t] >= 0 && g->rs->zones[g->zmap[t]].role == role) return t;
+  return 0;
+}
+
+/* Place one starting card (the setup checks of CASES.md: a position the
+ * rule set forbids is an error at the card's line). Nothing is inserted
+ * when it fails. */
+static zo_status place_card(zo_game *g, const zo_card_setup *cs, zo_error *err) {
+  const zo_case *c = g->c;
+  const zo_ruleset *rs = g->rs;
+    zo_obj *o = &g->objs[cs->handle];
+    o->kind = cs->kind;
+    o->owner = cs->owner;
+    o->types = cs->types;
+    o->exists = 1;
+    o->face_down = cs->face_down;
+    new_identity(g, cs->handle);
+    const char *hn = c->handles[cs->handle];
+    if (cs->under >= 0) {
+      const zo_obj *t = &g->objs[cs->under];
+      if (rs->sw[SW_SUB_CARDS].value != ZS_YES) {
+        return setup_fail(err, c, cs, rs->id, "card '%s': sub-cards (under:) "
+                          "are not part of this rule set", hn);
+      }
+      if (!t->exists || t->under >= 0 || !(is_arena(g, t->zone) || is_stack(g, t->zone))) {
+        return setup_fail(err, c, cs, rs->id, "card '%s' is under '%s', which "
+                          "is not a permanent in the arena or a card on the "
+                          "stack (FaB 3.0.14)", hn, c->handles[cs->under]);
+      }
+      o->under = cs->under;
+      g->has_subs = 1;
+      o->zone = t->zone;
+      o->pub = t->pub;
+      return ZO_OK;
+    }
+    if (cs->zone.type == ZO_ZT_OUTSIDE) {
+      if (o->kind != ZK_CARD) {
+        return setup_fail(err, c, cs, rs->id, "'%s' is a %s: only cards can "
+                          "be outside the game", hn, zo_kind_name(o->kind));
+      }
+      o->zone = ZO_ZONE_OUTSIDE;
+      return ZO_OK;
+    }
+    int red;
+    zo_step_error e;
+    int zone;
+    const zo_zone_type *zt0 = cs->zone.type >= 0 ? &rs->zones[g->zmap[cs->zone.type]] : NULL;
+    if (zt0 && zt0->per_player.value && cs->zone.player >= 0 &&
+        cs->zone.player != o->owner && zt0->owner_only.value) {
+      char zn[64];
+      snprintf(zn, sizeof zn, "%s.%s", c->players[cs->zone.player], zt0->name);
+      return setup_fail(err, c, cs, rs->id, "'%s' can't start in %s: that "
+                        "zone holds only its owner's cards", hn, zn);
+    }
+    zone = resolve_dest(g, cs->handle, &cs->zone, 0, &red, &e);
+    if (zone < 0) {
+      return setup_fail(err, c, cs, rs->id, "card '%s': no such zone", hn);
+    }
+    const zo_zone_type *zt = ZT(g, zone);
+    char zname[64];
+    zo_game_zone_name(g, zone, zname, sizeof zname);
+    if (is_token(g, o) && !zt->arena.value) {
+      return setup_fail(err, c, cs, rs->id, "token '%s' can't start in %s: "
+                        "tokens exist only on the battlefield / in the arena",
+                        hn, zname);
+    }
+    if (o->kind == ZK_ABILITY && zt->role != ZR_STACK) {
+      return setup_fail(err, c, cs, rs->id, "ability '%s' can't start in %s: "
+                        "abilities exist only on the stack", hn, zname);
+    }
+    if (o->kind == ZK_COPY && zt->role != ZR_STACK && zt->role != ZR_BATTLEFIELD) {
+      return setup_fail(err, c, cs, rs->id, "copy '%s' can't start in %s: "
+                        "copies exist on the stack (or battlefield)", hn, zname);
+    }
+    if ((zt->holds.value & ZH_NO_INSTANTS) && (o->types & g->t_instant_sorcery)) {
+      return setup_fail(err, c, cs, rs->id, "'%s' is an instant or sorcery: "
+                        "it can't be on the %s (CR 400.4a)", hn, zname);
+    }
+    if (cs->controller >= 0 && !zt->controller.value) {
+      return setup_fail(err, c, cs, rs->id, "'%s' has a controller but "
+                        "objects in %s have none", hn, zname);
+    }
+    zo_step_error refuse = zone_refuses(g, zone, cs->handle, 0);
+    if (refuse) {
+      return setup_fail(err, c, cs, rs->id, "'%s' can't start in %s: %s", hn, zname,
+                        refuse == ZO_E_CAPACITY ? "the zone is full (capacity)"
+                        : "the zone can't hold it");
+    }
+    int pos = cs->position >= 0 ? cs->position : ZO_POS_BOTTOM;
+    zone_insert(g, zone, cs->handle, pos);
+    equip_second(g, zone, cs->handle);
+    if (zt->role == ZR_PHASED_OUT) o->phased_out = 1;
+    if (zt->controller.value) o->controller = cs->controller >= 0 ? cs->controller : o->owner;
+    if (SW(g, SW_VISIBILITY) == ZS_PER_OBJECT)
+      o->pub = zt->role == ZR_LIBRARY ? 0 /* FaB 3.7.5 */
+               : cs->visibility >= 0 ? cs->visibility : (cs->face_down ? 0 : zt->pub.value);
+    else o->pub = zt->pub.value;
+    if (SW(g, SW_VISIBILITY) == ZS_PER_OBJECT) o->face_down = !o->pub;
+    return ZO_OK;
+}
+
+static zo_status game_new(const zo_ruleset *rs, const zo_case *c, zo_game **out,
+                          zo_error *err, int lenient) {
+  /* the game and its fixed tables in one allocation (a fuzz input builds
+     a game per run) */
+  size_t nobj = (size_t)c->nhandles + 1, ntrig = (size_t)c->ntriggers + 1,
+         nref = (size_t)c->nrefs + 1, nrepl = (size_t)c->nreplacements + 1,
+         nmark = (size_t)c->nmarknames + 1;
+#define ZO_ALIGN(x) (((x) + 15) & ~(size_t)15)
+  size_t off_hits = ZO_ALIGN(sizeof(zo_game));
+  size_t off_slots = off_hits + ZO_ALIGN(((size_t)rs->nrules + 1) * sizeof(int));
+  size_t off_zmap = off_slots + ZO_ALIGN(((size_t)rs->nslots + 1) * sizeof(int));
+  size_t off_objs = off_zmap + ZO_ALIGN(((size_t)c->nztypes + 2) * sizeof(int));
+  size_t off_trig = off_objs + ZO_ALIGN(nobj * sizeof(zo_obj));
+  size_t off_refs = off_trig + ZO_ALIGN(ntrig * sizeof(zo_trigger));
+  size_t off_repl = off_refs + ZO_ALIGN(nref * sizeof(zo_ref));
+  size_t off_order = off_repl + ZO_ALIGN(nrepl * sizeof(zo_replacement));
+  size_t off_marks = off_order + ZO_ALIGN(nrepl * sizeof(int));
+  size_t total = off_marks + ZO_ALIGN(nmark * sizeof(zo_mark));
+  char *block = zo_xcalloc(1, total);
+  zo_game *g = (zo_game *)block;
   g->rs = rs;
   g->c = c;
-  g->hits = zo_xcalloc((size_t)rs->nrules + 1, sizeof *g->hits);
-  g->zmap = zo_xcalloc((size_t)c->nztypes + 2, sizeof *g->zmap);
-  for (int i = 0; i < c->nztypes; i++) g->zmap[i] = zo_ruleset_zone(rs, c->ztypes[i]);
+  g->hits = (int *)(block + off_hits);
+  g->slot_hits = (int *)(block + off_slots);
+  g->zmap = (int *)(block + off_zmap);
+  g->objs = (zo_obj *)(block + off_objs);
+  g->trig = (zo_trigger *)(block + off_trig);
+  g->refs = (zo_ref *)(block + off_refs);
+  g->repl = (zo_replacement *)(block + off_repl);
+  g->repl_order = (int *)(block + off_order);
+  g->marks = (zo_mark *)(block + off_marks);
+#undef ZO_ALIGN
+  for (int i = 0; i < c->nztypes; i++) /* the decoder passes the rule set's own names */
+    g->zmap[i] = i < rs->nzones && c->ztypes[i] == rs->zones[i].name ? i
+                                                                    : zo_ruleset_zone(rs, c->ztypes[i]);
   /* two private slots for zones the model names without the case */
   g->hand_slot = c->nztypes;
   g->graveyard_slot = c->nztypes + 1;
@@ -1534,37 +1694,44 @@ zo_status zo_game_new(const zo_ruleset *rs, const zo_case *c, zo_game **out,
     if (rs->zones[z].role == ZR_HAND) g->zmap[g->hand_slot] = z;
     if (rs->zones[z].role == ZR_GRAVEYARD) g->zmap[g->graveyard_slot] = z;
   }
-  g->t_instant_sorcery = B("instant") | B("sorcery");
-  g->t_hero = B("hero");
-  g->t_token = B("token");
-  g->t_2h = B("2h");
-  g->t_bow = B("bow");
-  g->t_quiver = B("quiver");
-  g->t_deck_card = B("action") | B("attack_reaction") | B("block") |
-                   B("defense_reaction") | B("instant") | B("mentor") | B("resource");
-  g->t_perm_sub = B("affliction") | B("ally") | B("ash") | B("aura") |
-                  B("construct") | B("figment") | B("invocation") | B("item") |
-                  B("landmark");
+  static uint64_t bits[8];
+  static int have_bits;
+  if (!have_bits) { /* type words are process-wide: look them up once */
+    bits[0] = B("instant") | B("sorcery");
+    bits[1] = B("hero");
+    bits[2] = B("token");
+    bits[3] = B("2h");
+    bits[4] = B("bow");
+    bits[5] = B("quiver");
+    bits[6] = B("action") | B("attack_reaction") | B("block") | B("defense_reaction") |
+              B("instant") | B("mentor") | B("resource");
+    bits[7] = B("affliction") | B("ally") | B("ash") | B("aura") | B("construct") |
+              B("figment") | B("invocation") | B("item") | B("landmark");
+    have_bits = 1;
+  }
+  g->t_instant_sorcery = bits[0];
+  g->t_hero = bits[1];
+  g->t_token = bits[2];
+  g->t_2h = bits[3];
+  g->t_bow = bits[4];
+  g->t_quiver = bits[5];
+  g->t_deck_card = bits[6];
+  g->t_perm_sub = bits[7];
   if (strcmp(rs->game, "fab") != 0) g->t_deck_card = 0; /* only FaB has deck-cards */
+  g->nobjs = c->nhandles;
   for (int t = 0; t < rs->nzones; t++) {
     const zo_zone_type *zt = &rs->zones[t];
+    g->first_zone[t] = g->nzones;
     if (zt->per_player.value)
       for (int p = 0; p < c->nplayers; p++)
         for (int k = 1; k <= zt->count.value; k++) zo_game_add_zone(g, t, p, k);
     else zo_game_add_zone(g, t, -1, 1);
   }
-  g->nobjs = c->nhandles;
-  g->objs = zo_xcalloc((size_t)g->nobjs + 1, sizeof *g->objs);
   g->ntrig = c->ntriggers;
-  g->trig = zo_xcalloc((size_t)g->ntrig + 1, sizeof *g->trig);
   g->nrefs = c->nrefs;
-  g->refs = zo_xcalloc((size_t)g->nrefs + 1, sizeof *g->refs);
   g->nrepl = c->nreplacements;
-  g->repl = zo_xcalloc((size_t)g->nrepl + 1, sizeof *g->repl);
-  g->repl_order = zo_xcalloc((size_t)g->nrepl + 1, sizeof *g->repl_order);
   for (int i = 0; i < g->nrepl; i++) g->repl_order[i] = i;
   g->nmarks = c->nmarknames;
-  g->marks = zo_xcalloc((size_t)g->nmarks + 1, sizeof *g->marks);
   for (int i = 0; i < g->nobjs; i++) {
     g->objs[i].zone = -1;
     g->objs[i].under = -1;
@@ -1572,109 +1739,44 @@ zo_status zo_game_new(const zo_ruleset *rs, const zo_case *c, zo_game **out,
     g->objs[i].came_from = -1;
     g->objs[i].phase_controller = -1;
   }
-  /* place the cards: explicit positions later, sub-cards after their tops */
+  /* place the cards: explicit positions later, sub-cards after their tops;
+     a lenient set-up (the fuzz decoder) moves an impossible card to a zone
+     that always holds its kind instead of failing */
   for (int pass = 0; pass < 2; pass++)
     for (int i = 0; i < c->ncards; i++) {
       const zo_card_setup *cs = &c->cards[i];
       if ((cs->under >= 0) != pass) continue;
-      zo_obj *o = &g->objs[cs->handle];
-      o->kind = cs->kind;
-      o->owner = cs->owner;
-      o->types = cs->types;
-      o->exists = 1;
-      o->face_down = cs->face_down;
-      new_identity(g, cs->handle);
-      const char *hn = c->handles[cs->handle];
-      if (cs->under >= 0) {
-        const zo_obj *t = &g->objs[cs->under];
-        if (rs->sw[SW_SUB_CARDS].value != ZS_YES) {
-          zo_game_free(g);
-          return setup_fail(err, c, cs, rs->id, "card '%s': sub-cards (under:) "
-                            "are not part of this rule set", hn);
-        }
-        if (!t->exists || t->under >= 0 || !(is_arena(g, t->zone) || is_stack(g, t->zone))) {
-          zo_game_free(g);
-          return setup_fail(err, c, cs, rs->id, "card '%s' is under '%s', which "
-                            "is not a permanent in the arena or a card on the "
-                            "stack (FaB 3.0.14)", hn, c->handles[cs->under]);
-        }
-        o->under = cs->under;
-        o->zone = t->zone;
-        o->pub = t->pub;
-        continue;
-      }
-      if (cs->zone.type == ZO_ZT_OUTSIDE) {
-        if (o->kind != ZK_CARD) {
-          zo_game_free(g);
-          return setup_fail(err, c, cs, rs->id, "'%s' is a %s: only cards can "
-                            "be outside the game", hn, zo_kind_name(o->kind));
-        }
-        o->zone = ZO_ZONE_OUTSIDE;
-        continue;
-      }
-      int red;
-      zo_step_error e;
-      int zone;
-      const zo_zone_type *zt0 = cs->zone.type >= 0 ? &rs->zones[g->zmap[cs->zone.type]] : NULL;
-      if (zt0 && zt0->per_player.value && cs->zone.player >= 0 &&
-          cs->zone.player != o->owner && zt0->owner_only.value) {
-        char zn[64];
-        snprintf(zn, sizeof zn, "%s.%s", c->players[cs->zone.player], zt0->name);
+      if (place_card(g, cs, err) == ZO_OK) continue;
+      if (!lenient) {
         zo_game_free(g);
-        return setup_fail(err, c, cs, rs->id, "'%s' can't start in %s: that "
-                          "zone holds only its owner's cards", hn, zn);
+        return ZO_ERR_SETUP;
       }
-      zone = resolve_dest(g, cs->handle, &cs->zone, 0, &red, &e);
-      if (zone < 0) {
-        zo_game_free(g);
-        return setup_fail(err, c, cs, rs->id, "card '%s': no such zone", hn);
+      zo_card_setup fb = *cs;
+      fb.zone.type = fallback_type(g, cs->kind);
+      fb.zone.player = -1;
+      fb.zone.index = 0;
+      fb.under = -1;
+      fb.face_down = 0;
+      fb.controller = -1;
+      fb.position = -1;
+      fb.visibility = -1;
+      g->objs[cs->handle].exists = 0;
+      ((zo_card_setup *)cs)->zone = fb.zone; /* the decoder's own case */
+      ((zo_card_setup *)cs)->under = -1;
+      ((zo_card_setup *)cs)->face_down = 0;
+      ((zo_card_setup *)cs)->controller = -1;
+      ((zo_card_setup *)cs)->position = -1;
+      ((zo_card_setup *)cs)->visibility = -1;
+      if (place_card(g, &fb, err) != ZO_OK) {
+        /* an object no fallback holds (a token that is an instant can't be
+           on the battlefield, 400.4a) is set up as a card in the graveyard */
+        fb.kind = ZK_CARD;
+        fb.zone.type = fallback_type(g, ZK_CARD);
+        ((zo_card_setup *)cs)->kind = ZK_CARD;
+        ((zo_card_setup *)cs)->zone = fb.zone;
+        g->objs[cs->handle].exists = 0;
+        if (place_card(g, &fb, err) != ZO_OK) abort(); /* a graveyard holds any card */
       }
-      const zo_zone_type *zt = ZT(g, zone);
-      char zname[64];
-      zo_game_zone_name(g, zone, zname, sizeof zname);
-      if (is_token(g, o) && !zt->arena.value) {
-        zo_game_free(g);
-        return setup_fail(err, c, cs, rs->id, "token '%s' can't start in %s: "
-                          "tokens exist only on the battlefield / in the arena",
-                          hn, zname);
-      }
-      if (o->kind == ZK_ABILITY && zt->role != ZR_STACK) {
-        zo_game_free(g);
-        return setup_fail(err, c, cs, rs->id, "ability '%s' can't start in %s: "
-                          "abilities exist only on the stack", hn, zname);
-      }
-      if (o->kind == ZK_COPY && zt->role != ZR_STACK && zt->role != ZR_BATTLEFIELD) {
-        zo_game_free(g);
-        return setup_fail(err, c, cs, rs->id, "copy '%s' can't start in %s: "
-                          "copies exist on the stack (or battlefield)", hn, zname);
-      }
-      if ((zt->holds.value & ZH_NO_INSTANTS) && (o->types & g->t_instant_sorcery)) {
-        zo_game_free(g);
-        return setup_fail(err, c, cs, rs->id, "'%s' is an instant or sorcery: "
-                          "it can't be on the %s (CR 400.4a)", hn, zname);
-      }
-      if (cs->controller >= 0 && !zt->controller.value) {
-        zo_game_free(g);
-        return setup_fail(err, c, cs, rs->id, "'%s' has a controller but "
-                          "objects in %s have none", hn, zname);
-      }
-      zo_step_error refuse = zone_refuses(g, zone, cs->handle, 0);
-      if (refuse) {
-        zo_game_free(g);
-        return setup_fail(err, c, cs, rs->id, "'%s' can't start in %s: %s", hn, zname,
-                          refuse == ZO_E_CAPACITY ? "the zone is full (capacity)"
-                          : "the zone can't hold it");
-      }
-      int pos = cs->position >= 0 ? cs->position : ZO_POS_BOTTOM;
-      zone_insert(g, zone, cs->handle, pos);
-      equip_second(g, zone, cs->handle);
-      if (zt->role == ZR_PHASED_OUT) o->phased_out = 1;
-      if (zt->controller.value) o->controller = cs->controller >= 0 ? cs->controller : o->owner;
-      if (SW(g, SW_VISIBILITY) == ZS_PER_OBJECT)
-        o->pub = zt->role == ZR_LIBRARY ? 0 /* FaB 3.7.5 */
-                 : cs->visibility >= 0 ? cs->visibility : (cs->face_down ? 0 : zt->pub.value);
-      else o->pub = zt->pub.value;
-      if (SW(g, SW_VISIBILITY) == ZS_PER_OBJECT) o->face_down = !o->pub;
     }
   /* explicit positions: stable sort by requested position */
   for (int z = 0; z < g->nzones; z++) {
@@ -1723,19 +1825,21 @@ zo_status zo_game_new(const zo_ruleset *rs, const zo_case *c, zo_game **out,
   return ZO_OK;
 }
 
+zo_status zo_game_new(const zo_ruleset *rs, const zo_case *c, zo_game **out,
+                      zo_error *err) {
+  return game_new(rs, c, out, err, 0);
+}
+
+zo_status zo_game_new_lenient(const zo_ruleset *rs, zo_case *c, zo_game **out) {
+  zo_error err;
+  return game_new(rs, c, out, &err, 1);
+}
+
 void zo_game_free(zo_game *g) {
   if (!g) return;
-  for (int z = 0; z < g->nzones; z++) free(g->zones[z].objs);
+  free(g->pool);
   free(g->zones);
-  free(g->objs);
-  free(g->trig);
-  free(g->refs);
-  free(g->repl);
-  free(g->repl_order);
-  free(g->marks);
-  free(g->hits);
-  free(g->zmap);
-  free(g);
+  free(g); /* with its tables (one block) */
 }
 
 /* ---- observation ---------------------------------------------------- */
@@ -1808,7 +1912,23 @@ void zo_step_result_free(zo_step_result *r) {
   memset(r, 0, sizeof *r);
 }
 
-const int *zo_game_hits(const zo_game *g) { return g->hits; }
+const int *zo_game_hits(const zo_game *g) {
+  zo_game *m = (zo_game *)g; /* the per-rule view is recomputed on demand */
+  memset(m->hits, 0, (size_t)g->rs->nrules * sizeof *m->hits);
+  for (int z = 0; z < g->rs->nzones; z++) {
+    const zo_zone_type *t = &g->rs->zones[z];
+    const zo_cited *f[] = {&t->per_player, &t->count,      &t->pub,      &t->ordered,
+                           &t->arena,      &t->controller, &t->capacity, &t->owner_only,
+                           &t->holds,      &t->reorder,    &t->same_zone_new, &t->keeps,
+                           &t->face_down_new};
+    for (size_t i = 0; i < sizeof f / sizeof *f; i++)
+      for (int k = 0; k < f[i]->nrules; k++) m->hits[f[i]->rules[k]] += g->slot_hits[f[i]->slot];
+  }
+  for (int s = 0; s < SW_COUNT; s++)
+    for (int k = 0; k < g->rs->sw[s].nrules; k++)
+      m->hits[g->rs->sw[s].rules[k]] += g->slot_hits[g->rs->sw[s].slot];
+  return m->hits;
+}
 
 /* ---- invariants (INVARIANTS.md) ------------------------------------- */
 

@@ -9,7 +9,9 @@
 /* One zone instance: a zone type, its player (-1 shared) and index. */
 typedef struct {
   int type, player, index, exists;
-  int *objs; int n, cap; /* objects, [0] = top */
+  int *objs; int n;      /* objects, [0] = top; a slice of zo_game.pool */
+  const zo_zone_type *zt;/* its type (rule set storage) */
+  char arena, stack;     /* copied from zt for the hot path */
   int twoh;              /* FaB 8.2.2: 2H object equipped here, not occupying */
 } zo_zone;
 
@@ -51,6 +53,7 @@ struct zo_game {
   int *zmap;                 /* case zone type -> rule set zone index */
   int hand_slot, graveyard_slot;
   zo_zone *zones; int nzones, capzones;
+  int *pool;                 /* every zone's object list, nobjs+1 each */
   int multi[ZO_MAX_PLAYERS][ZO_MAX_ZONE_TYPES];
   zo_obj *objs; int nobjs;
   uint64_t next_id;
@@ -59,17 +62,32 @@ struct zo_game {
   zo_replacement *repl; int nrepl; int *repl_order;
   zo_mark *marks; int nmarks;
   int drew_empty[ZO_MAX_PLAYERS], lost[ZO_MAX_PLAYERS];
-  int *hits;                 /* per rule of rs */
+  int *hits;                 /* per rule of rs (computed by zo_game_hits) */
+  int *slot_hits;            /* per citation of rs (counted by the model) */
   int nsteps, ncards_start;
   int ended;                 /* end_game happened (ante ownership changed) */
+  /* derived, to keep a move cheap (the fuzzers' inner loop) */
+  int nactive_repl;          /* replacement effects in force */
+  int has_subs;              /* some object is or was a sub-card */
+  int zones_changed;         /* zone_create/zone_remove happened */
+  int first_zone[ZO_MAX_ZONE_TYPES]; /* first instance of each type at set-up */
   uint64_t t_instant_sorcery, t_hero, t_token, t_2h, t_bow, t_quiver,
       t_deck_card, t_perm_sub;
 };
+
+/* Like zo_game_new, but a starting card the rule set forbids is moved to a
+ * zone that always holds its kind (graveyard, battlefield/arena, stack) and
+ * the case's card is changed to say so: the fuzz decoder's set-up, where no
+ * input may be rejected. Only position errors can still fail. */
+zo_status zo_game_new_lenient(const zo_ruleset *rs, zo_case *c, zo_game **out);
 
 /* Apply one step; r is zeroed first and owned by the caller
  * (zo_step_result_free). Never fails: a step the rule set does not allow
  * has an outcome (rejected, failed...). */
 void zo_game_apply(zo_game *g, const zo_step *s, zo_step_result *r);
+/* Like zo_game_apply, but r's events buffer from an earlier call is reused
+ * (the fuzzers' inner loop: no allocation per step). */
+void zo_game_apply_again(zo_game *g, const zo_step *s, zo_step_result *r);
 /* Apply s to object obj (a then:/do: step), or to its own card when -1. */
 void zo_game_apply_to(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
 /* Fill an observation (caller frees with zo_observation_free). */

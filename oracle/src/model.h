@@ -51,6 +51,7 @@ typedef struct {
   int value;
   int rules[6]; /* indices into zo_ruleset.rules */
   int nrules;   /* 0 = unspecified (the text is silent) */
+  int slot;     /* this citation's hit counter in a game (zo_ruleset.nslots) */
 } zo_cited;
 
 typedef struct {
@@ -135,6 +136,7 @@ struct zo_ruleset {
   zo_cited sw[SW_COUNT];
   zo_rule *rules;
   int nrules;
+  int nslots;  /* cited attributes and switches: one hit counter each */
 };
 
 const char *zo_switch_name(zo_switch s);

@@ -592,6 +592,14 @@ static zo_status parse_doc(const yd_doc *doc, zo_ruleset **out, zo_error *err) {
     st = bad(&p, root, "a rule set needs zones:");
     goto done;
   }
+  {
+    /* number every citation: a game counts hits per citation and turns
+       them into rule hits only when asked (zo_game_hits) */
+    zo_cited *all[ZO_MAX_ZONE_TYPES * 13 + SW_COUNT];
+    int n = all_cited(rs, all, (int)(sizeof all / sizeof *all));
+    for (int i = 0; i < n; i++) all[i]->slot = i;
+    rs->nslots = n;
+  }
 done:
   free(p.pend);
   if (st) {
