@@ -513,11 +513,14 @@ static int cmd_replay(int argc, char **argv) {
   if (broken) {
     snprintf(note, sizeof note, "fuzz_moves finding: invariant %s (%s) broken at step %d: %s",
              v.invariant, v.rule, fz.c->nsteps, v.detail);
-    /* cite the invariant's rule when the rule set lists it */
-    char first[64];
-    snprintf(first, sizeof first, "%s", v.rule);
-    first[strcspn(first, ";,")] = 0;
-    if (zo_ruleset_rule(fz.rs, first) >= 0) snprintf(rule, sizeof rule, "%s", first);
+    /* cite the first of the invariant's rules that the rule set lists
+       ("CR 704.5d; FaB 8.1.8a" under fab: FaB 8.1.8a) */
+    char rules[128];
+    snprintf(rules, sizeof rules, "%s", v.rule);
+    for (char *part = strtok(rules, ";"); part && !rule[0]; part = strtok(NULL, ";")) {
+      while (*part == ' ') part++;
+      if (zo_ruleset_rule(fz.rs, part) >= 0) snprintf(rule, sizeof rule, "%s", part);
+    }
     fprintf(stderr, "zoneoracle: %s\n", note);
   }
   zo_fuzz_print_yaml(&fz, outcomes, errors, id, rule[0] ? rule : NULL, note, stdout);
