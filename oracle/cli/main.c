@@ -19,6 +19,7 @@
 
 #include "../../fuzz/decoder.h"
 #include "../src/engine.h"
+#include "../src/serve.h"
 #include "../src/report.h"
 #include "../src/runner.h"
 #include "../src/util.h"
@@ -37,6 +38,14 @@ static const char usage[] =
     "      --quiet         print failures and the summary only\n"
     "      --ruleset-file F  load a rule set of your own (repeatable; also for\n"
     "                      check and rules); its cases name its id\n"
+    "  gate --engine CMD [PATH...]\n"
+    "                      the suite against an engine that speaks zcp/1 on its\n"
+    "                      stdin/stdout (PROTOCOL.md); same reports as run, plus\n"
+    "                      badge.json; exit 0 pass, 1 failures, 2 the engine\n"
+    "                      could not be started or spoke no zcp/1\n"
+    "      --timeout S     limit per request (default 5 s)\n"
+    "      --expect-failures FILE  YAML list of {id, reason}: known gaps\n"
+    "      --shard I/N     run every Nth case file, starting at the Ith\n"
     "  check [PATH...]     validate case files without running them\n"
     "  rulesets            list the rule sets (id and title)\n"
     "  rules [PATH...]     every rule of every rule set, the cases citing it and\n"
@@ -53,6 +62,8 @@ static const char usage[] =
     "                      case files for fuzz_case_load, the rule set files for\n"
     "                      fuzz_ruleset_load, each case x rule set encoded as\n"
     "                      decoder input for fuzz_moves\n"
+    "  serve               the oracle as a zcp/1 engine: JSON Lines requests on\n"
+    "                      stdin, responses on stdout (PROTOCOL.md)\n"
     "  version             print the version\n"
     "\n"
     "exit codes: 0 pass, 1 conformance failures, 2 usage or I/O,\n"
@@ -167,6 +178,24 @@ static void finish_suite(suite *s) {
   zo_paths_free(s->files, s->nfiles);
 }
 
+static int write_reports(const args *a, const zo_run *run, const zo_engine *e);
+
+static void print_results(const args *a, const zo_run *run) {
+  for (int i = 0; i < run->ninvalid; i++) fprintf(stderr, "%s\n", run->invalid[i].message);
+  for (int i = 0; i < run->n; i++) {
+    const zo_case_result *r = &run->results[i];
+    if (r->status == RS_PASS || (a->quiet && (r->status == RS_SKIP || r->status == RS_XFAIL))) {
+      if (!a->quiet) printf("PASS %s [%s]\n", r->case_id, r->ruleset);
+      continue;
+    }
+    char tag[16];
+    snprintf(tag, sizeof tag, "%s", zo_result_status_name(r->status));
+    for (char *t = tag; *t; t++) *t = (char)(*t - 32 * (*t >= 'a' && *t <= 'z'));
+    printf("%s %s [%s]\n  %s\n", tag, r->case_id, r->ruleset, r->message ? r->message : "");
+    if (r->expected) printf("  expected: %s\n  observed: %s\n", r->expected, r->observed);
+  }
+}
+
 static int cmd_run(int argc, char **argv) {
   args a;
   int rc = parse_args(argc, argv, &a);
@@ -175,19 +204,22 @@ static int cmd_run(int argc, char **argv) {
   if ((rc = run_suite(&a, 1, &s)) >= 0) return rc;
   zo_run run = s.run;
   zo_engine *e = s.engine;
+  print_results(&a, &run);
+  int io_bad = write_reports(&a, &run, e);
+  int not_passed = run.failed + run.errors;
+  printf("%d cases x rule sets in %.0f ms; %d invalid case files\n", run.n, run.ms, run.ninvalid);
+  printf("%d passed, %d failed, %d skipped\n", run.passed, not_passed, run.skipped);
+  rc = run.ninvalid ? EXIT_INVALID : not_passed ? EXIT_FAIL : io_bad ? EXIT_USAGE : EXIT_PASS;
+  finish_suite(&s);
+  return rc;
+}
+
+/* Write the run record and what is rendered from it into a->report_dir;
+ * returns 1 on an I/O failure (reported on stderr). */
+static int write_reports(const args *aa, const zo_run *runp, const zo_engine *e) {
+  const args a = *aa;
+  const zo_run run = *runp;
   zo_error err = {0};
-  for (int i = 0; i < run.ninvalid; i++) fprintf(stderr, "%s\n", run.invalid[i].message);
-  for (int i = 0; i < run.n; i++) {
-    const zo_case_result *r = &run.results[i];
-    if (r->status == RS_PASS) {
-      if (!a.quiet) printf("PASS %s [%s]\n", r->case_id, r->ruleset);
-      continue;
-    }
-    printf("%s %s [%s]\n  %s\n", r->status == RS_FAIL ? "FAIL" : "ERROR", r->case_id,
-           r->ruleset, r->message ? r->message : "");
-    if (r->expected) printf("  expected: %s\n  observed: %s\n", r->expected, r->observed);
-  }
-  /* the record, then what is rendered from it */
   const char *ids[64];
   int nids = 0;
   for (size_t i = 0; i < zo_ruleset_count() && nids < 64; i++) {
@@ -216,12 +248,7 @@ static int cmd_run(int argc, char **argv) {
       printf("reports: %s %s %s %s\n", p1, p2, p3, p4);
     }
   }
-  int not_passed = run.failed + run.errors;
-  printf("%d cases x rule sets in %.0f ms; %d invalid case files\n", run.n, run.ms, run.ninvalid);
-  printf("%d passed, %d failed, %d skipped\n", run.passed, not_passed, run.skipped);
-  rc = run.ninvalid ? EXIT_INVALID : not_passed ? EXIT_FAIL : io_bad ? EXIT_USAGE : EXIT_PASS;
-  finish_suite(&s);
-  return rc;
+  return io_bad;
 }
 
 static int cmd_check(int argc, char **argv) {
@@ -269,6 +296,108 @@ static int cmd_rulesets(void) {
   for (size_t i = 0; i < zo_ruleset_count(); i++)
     printf("%-12s %s\n", zo_ruleset_id(zo_ruleset_at(i)), zo_ruleset_title(zo_ruleset_at(i)));
   return EXIT_PASS;
+}
+
+/* Expected failures: a YAML list of {id, reason}. */
+static int load_xfail(const char *path, zo_run_options *opt) {
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    fprintf(stderr, "zoneoracle: %s: %s\n", path, strerror(errno));
+    return EXIT_USAGE;
+  }
+  static char text[1 << 20];
+  size_t n = fread(text, 1, sizeof text - 1, f);
+  fclose(f);
+  text[n] = 0;
+  /* read with the same YAML rules as cases: a list of maps with id */
+  zo_case_result dummy;
+  (void)dummy;
+  char *line = text, *next;
+  for (; line && *line; line = next) {
+    next = strchr(line, '\n');
+    if (next) *next++ = 0;
+    char *idp = strstr(line, "id:");
+    if (!idp || (idp > line && idp[-1] != ' ' && idp[-1] != '{' && idp[-1] != '-')) continue;
+    idp += 3;
+    while (*idp == ' ' || *idp == '"') idp++;
+    size_t len = strcspn(idp, "\",} ");
+    if (!len) continue;
+    opt->xfail = zo_xrealloc(opt->xfail, (size_t)(opt->nxfail + 1) * sizeof *opt->xfail);
+    opt->xfail[opt->nxfail] = zo_xmalloc(len + 1);
+    memcpy(opt->xfail[opt->nxfail], idp, len);
+    opt->xfail[opt->nxfail++][len] = 0;
+  }
+  return -1;
+}
+
+/* zoneoracle gate --engine CMD: the suite against an engine under test. */
+static int cmd_gate(int argc, char **argv) {
+  const char *engine = NULL, *xfail = NULL, *shard = NULL;
+  double timeout = 5;
+  char *rest[256];
+  int nrest = 0;
+  rest[nrest++] = argv[0];
+  rest[nrest++] = argv[1];
+  for (int k = 2; k < argc; k++) {
+    if (!strcmp(argv[k], "--engine") && k + 1 < argc) engine = argv[++k];
+    else if (!strcmp(argv[k], "--timeout") && k + 1 < argc) timeout = atof(argv[++k]);
+    else if (!strcmp(argv[k], "--expect-failures") && k + 1 < argc) xfail = argv[++k];
+    else if (!strcmp(argv[k], "--shard") && k + 1 < argc) shard = argv[++k];
+    else if (nrest < 256) rest[nrest++] = argv[k];
+  }
+  if (!engine) return bad_usage("gate needs --engine CMD");
+  args a;
+  int rc = parse_args(nrest, rest, &a);
+  if (rc >= 0) return rc;
+  zo_run_options opt = {.ruleset = a.ruleset, .filter = a.filter, .check_invariants = 0};
+  if (shard) {
+    int i = 0, n = 0;
+    if (sscanf(shard, "%d/%d", &i, &n) != 2 || n < 1 || i < 1 || i > n)
+      return bad_usage("--shard takes I/N with 1 <= I <= N");
+    opt.shard = i - 1;
+    opt.nshards = n;
+  }
+  if (xfail && (rc = load_xfail(xfail, &opt)) >= 0) return rc;
+  zo_error err = {0};
+  zo_engine *e = zo_engine_process_new(engine, timeout, &err);
+  if (!e) {
+    fprintf(stderr, "zoneoracle: engine '%s' could not be driven: %s\n", engine, err.message);
+    return EXIT_USAGE; /* 2: the engine could not be started or spoke no zcp */
+  }
+  char **files;
+  int nfiles;
+  if (zo_collect_cases(a.paths, a.npaths, &files, &nfiles, &err)) {
+    fprintf(stderr, "zoneoracle: %s: %s\n", err.file, err.message);
+    zo_engine_process_free(e);
+    return EXIT_USAGE;
+  }
+  zo_run run = {0};
+  zo_run_files(e, files, nfiles, &opt, &run);
+  print_results(&a, &run);
+  int io_bad = write_reports(&a, &run, e);
+  /* the shields.io endpoint badge */
+  char path[4096];
+  snprintf(path, sizeof path, "%s/badge.json", a.report_dir);
+  int bad = run.failed + run.errors + run.xpassed;
+  char msg[96];
+  snprintf(msg, sizeof msg, "%d/%d passed", run.passed + run.xfailed, run.n - run.skipped);
+  json_t *badge = json_pack("{s:i, s:s, s:s, s:s}", "schemaVersion", 1, "label", "zone rules",
+                            "message", msg, "color", bad ? "red" : "brightgreen");
+  char tmp[4200];
+  snprintf(tmp, sizeof tmp, "%s.tmp", path);
+  if (json_dump_file(badge, tmp, JSON_COMPACT) || rename(tmp, path)) io_bad = 1;
+  json_decref(badge);
+  printf("%s %s: %d cases x rule sets; %d xfail, %d xpass (take them off the list)\n",
+         e->ops->name, e->ops->version, run.n, run.xfailed, run.xpassed);
+  printf("%d passed, %d failed, %d skipped\n", run.passed, run.failed + run.errors + run.xpassed,
+         run.skipped);
+  rc = run.ninvalid ? EXIT_INVALID : bad ? EXIT_FAIL : io_bad ? EXIT_USAGE : EXIT_PASS;
+  zo_run_free(&run);
+  zo_engine_process_free(e);
+  zo_paths_free(files, nfiles);
+  for (int i = 0; i < opt.nxfail; i++) free(opt.xfail[i]);
+  free(opt.xfail);
+  return rc;
 }
 
 /* The scenario stem of a case id written once per era
@@ -538,6 +667,8 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "rules")) return cmd_rules(argc, argv);
   if (!strcmp(cmd, "replay")) return cmd_replay(argc, argv);
   if (!strcmp(cmd, "corpus")) return cmd_corpus(argc, argv);
+  if (!strcmp(cmd, "serve")) return zo_serve(stdin, stdout);
+  if (!strcmp(cmd, "gate")) return cmd_gate(argc, argv);
   if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
     printf("zoneoracle %s\n", ZO_VERSION);
     return EXIT_PASS;

@@ -19,6 +19,8 @@
 #include "util.h"
 #include "ydoc.h"
 
+#include <jansson.h>
+
 typedef struct {
   const yd_doc *doc;
   zo_error *err;
@@ -640,6 +642,38 @@ static zo_status parse_expect(cparse *p, const yd_node *m, zo_expect **out) {
   return ZO_OK;
 }
 
+/* ---- YAML nodes as JSON text (what the protocol sends to engines) ---- */
+
+static json_t *yd_json(const yd_node *n) {
+  if (n->kind == YD_MAP) {
+    json_t *o = json_object();
+    for (size_t i = 0; i < n->n; i++)
+      json_object_set_new(o, YD_KEY(n, i)->str, yd_json(YD_VAL(n, i)));
+    return o;
+  }
+  if (n->kind == YD_SEQ) {
+    json_t *a = json_array();
+    for (size_t i = 0; i < n->n; i++) json_array_append_new(a, yd_json(n->kids[i]));
+    return a;
+  }
+  if (n->plain) {
+    if (yd_is_null(n)) return json_null();
+    if (!strcmp(n->str, "true")) return json_true();
+    if (!strcmp(n->str, "false")) return json_false();
+    char *end;
+    long long v = strtoll(n->str, &end, 10);
+    if (*n->str && !*end && end != n->str) return json_integer(v);
+  }
+  return json_string(n->str);
+}
+
+static char *yd_json_text(const yd_node *n) {
+  json_t *j = yd_json(n);
+  char *s = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY);
+  json_decref(j);
+  return s ? s : zo_xstrdup("null");
+}
+
 /* ---- steps ---------------------------------------------------------- */
 
 static const char *const step_names[ST_COUNT] = {
@@ -1038,6 +1072,11 @@ static zo_status parse_steps(cparse *p, const yd_node *seq) {
     c->nsteps++; /* counted first so a half-parsed step is freed too */
     if ((st = parse_step_body(p, (zo_step_kind)kk, opts, kind_key, 0, &c->steps[i])))
       return st;
+    /* the step as written (without expect), for engines over the protocol */
+    json_t *js = json_object();
+    json_object_set_new(js, kind_key->str, yd_json(opts));
+    c->steps[i].json = json_dumps(js, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    json_decref(js);
     if (exp && (st = parse_expect(p, exp, &c->steps[i].expect))) return st;
   }
   p->context[0] = 0;
@@ -1158,6 +1197,7 @@ static zo_status parse_case(cparse *p, const yd_node *root) {
     c->players[c->nplayers++] = zo_xstrdup(pl->str);
   }
   if ((st = parse_cards(p, yd_get(root, "cards")))) return st;
+  c->cards_json = yd_json_text(yd_get(root, "cards"));
   if ((st = parse_steps(p, yd_get(root, "steps")))) return st;
   if ((v = yd_get(root, "expect"))) {
     snprintf(p->context, sizeof p->context, "while reading the final expect");
@@ -1241,6 +1281,7 @@ static void free_step(zo_step *s) {
   for (int i = 0; i < s->nmoves; i++) free_step(&s->moves[i]);
   free(s->moves);
   free(s->order_zone_handles);
+  free(s->json);
   free_expect(s->expect);
 }
 
@@ -1266,6 +1307,7 @@ void zo_case_free(zo_case *c) {
   free_names(c->replacements, c->nreplacements);
   free_names(c->marknames, c->nmarknames);
   free_expect(c->expect);
+  free(c->cards_json);
   free(c);
 }
 
@@ -1276,3 +1318,42 @@ size_t zo_case_ruleset_count(const zo_case *c) { return (size_t)c->nrulesets; }
 const char *zo_case_ruleset(const zo_case *c, size_t i) { return c->rulesets[i]; }
 size_t zo_case_rule_count(const zo_case *c) { return (size_t)c->nrules; }
 const char *zo_case_rule(const zo_case *c, size_t i) { return c->rules[i]; }
+
+/* One step written as YAML or JSON text (`{"move": {...}}`), parsed in the
+ * context of case c (its handles, triggers, references...) and appended to
+ * c's steps; names the step introduces are added to c. Used by `serve`. */
+zo_status zo_case_append_step(zo_case *c, const char *text, size_t len, zo_error *err) {
+  yd_doc doc;
+  zo_status st = yd_parse("step", text, len, &doc, err);
+  if (st) return st;
+  cparse p = {.doc = &doc, .err = err, .c = c};
+  for (int r = 0; r < c->nrulesets && r < 16; r++) {
+    const zo_ruleset *rs = zo_ruleset_find(c->rulesets[r]);
+    if (rs) p.rs[p.nrs++] = rs;
+  }
+  const yd_node *m = doc.root;
+  if (m->kind != YD_MAP || m->n != 1) {
+    st = fail(&p, m, ZO_ERR_SCHEMA, "expected one step: a map with one step name");
+  } else {
+    const yd_node *k = YD_KEY(m, 0);
+    int kk = cindex_of(k->str, step_names, ST_COUNT);
+    if (kk < 0) {
+      st = unknown(&p, k, "step", k->str, step_names, ST_COUNT);
+    } else {
+      c->steps = zo_xrealloc(c->steps, (size_t)(c->nsteps + 1) * sizeof *c->steps);
+      memset(&c->steps[c->nsteps], 0, sizeof *c->steps);
+      c->nsteps++;
+      st = parse_step_body(&p, (zo_step_kind)kk, YD_VAL(m, 0), k, 0, &c->steps[c->nsteps - 1]);
+      if (!st) c->steps[c->nsteps - 1].json = yd_json_text(m);
+      else free_step(&c->steps[--c->nsteps]);
+    }
+  }
+  yd_free(&doc);
+  return st;
+}
+
+/* Intern every zone type of rs into c, so steps parsed later (serve) never
+ * add a zone type after the game is built. */
+void zo_case_add_zone_types(zo_case *c, const zo_ruleset *rs) {
+  for (int z = 0; z < rs->nzones; z++) intern_ztype(c, rs->zones[z].name);
+}

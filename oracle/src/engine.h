@@ -22,12 +22,22 @@ typedef struct zo_engine_ops {
   int (*check)(void *self, int at_rest, zo_violation *v);
   /* End the current game. */
   void (*teardown)(void *self);
+  /* Optional: does the engine declare this rule set (ruleset = 1) or this
+     protocol feature (ruleset = 0)? NULL: everything. */
+  int (*has)(void *self, const char *what, int ruleset);
 } zo_engine_ops;
 
 typedef struct zo_engine {
   const zo_engine_ops *ops;
   void *self;
 } zo_engine;
+
+/* An engine under test behind zcp/1: `cmd` runs under /bin/sh; `timeout`
+ * is the limit per request in seconds (<= 0: 5 s). Returns NULL (err
+ * filled) when it can't be started or doesn't speak zcp/1. Free with
+ * zo_engine_process_free (which says bye). */
+zo_engine *zo_engine_process_new(const char *cmd, double timeout, zo_error *err);
+void zo_engine_process_free(zo_engine *e);
 
 /* The built-in oracle as an engine. Free with zo_engine_oracle_free. */
 zo_engine *zo_engine_oracle_new(void);

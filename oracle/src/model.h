@@ -239,6 +239,7 @@ typedef struct zo_step {
   zo_zone_spec when_to, when_from;
   char when_cause[ZO_NAME];
   zo_expect *expect;
+  char *json;          /* the step as written, as JSON (protocol), or NULL */
 } zo_step;
 
 /* Expectation of one object's properties (bit set of what is named). */
@@ -298,7 +299,15 @@ struct zo_case {
   char **marknames; int nmarknames;
   char **ztypes; int nztypes;       /* zone type names used (interned) */
   zo_expect *expect;                /* final, may be NULL */
+  char *cards_json;                 /* `cards:` as written, as JSON (protocol) */
 };
+
+/* Parse one step (YAML or JSON text) in case c's context and append it to
+ * c->steps (names it introduces join c). ZO_OK or an error (file "step"). */
+zo_status zo_case_append_step(zo_case *c, const char *text, size_t len, zo_error *err);
+/* Intern every zone type of rs into c (before building a game that later
+ * steps extend). */
+void zo_case_add_zone_types(zo_case *c, const zo_ruleset *rs);
 
 /* ------------------------------------------------------------------ */
 /* Observations (what any engine reports; compared by the runner)     */

@@ -248,9 +248,9 @@ static void junit_body(FILE *f, record *rec) {
       tests++;
       secs += json_real_value(json_object_get(c, "ms")) / 1000.0;
       const char *s = S(c, "status");
-      fail += !strcmp(s, "fail");
-      errs += !strcmp(s, "error");
-      skip += !strcmp(s, "skip");
+      fail += !strcmp(s, "fail") || !strcmp(s, "xpass");
+      errs += !strcmp(s, "error") || !strcmp(s, "crash") || !strcmp(s, "timeout");
+      skip += !strcmp(s, "skip") || !strcmp(s, "xfail");
     }
     fprintf(f, "  <testsuite name=\"%s\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" time=\"%.3f\">\n",
             rs, tests, fail, errs, skip, secs);
@@ -269,7 +269,9 @@ static void junit_body(FILE *f, record *rec) {
         continue;
       }
       fputs(">\n", f);
-      const char *tag = !strcmp(s, "fail") ? "failure" : !strcmp(s, "error") ? "error" : "skipped";
+      const char *tag = !strcmp(s, "fail") || !strcmp(s, "xpass") ? "failure"
+                        : !strcmp(s, "skip") || !strcmp(s, "xfail")  ? "skipped"
+                                                                      : "error";
       fprintf(f, "      <%s message=\"", tag);
       xml_text(f, S(c, "message"));
       fputs("\">", f);

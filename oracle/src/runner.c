@@ -24,7 +24,8 @@
 
 #include "util.h"
 
-static const char *const status_names[] = {"pass", "fail", "error", "skip"};
+static const char *const status_names[] = {"pass",  "fail",    "error", "skip",
+                                           "crash", "timeout", "xfail", "xpass"};
 const char *zo_result_status_name(zo_result_status s) { return status_names[s]; }
 
 /* ---- collecting files ----------------------------------------------- */
@@ -368,11 +369,48 @@ static double now_ms(void) {
 
 static void engine_error(zo_case_result *res, const zo_case *c, int step,
                          const zo_error *err) {
-  res->status = RS_ERROR;
+  /* the process engine says what kind of failure it was */
+  res->status = !strcmp(err->context, "timeout")       ? RS_TIMEOUT
+                : !strcmp(err->context, "crash")       ? RS_CRASH
+                : !strcmp(err->context, "unsupported") ? RS_SKIP
+                                                       : RS_ERROR;
   res->step = step;
   res->line = step > 0 ? c->steps[step - 1].line : 1;
   res->what = fmt("engine");
-  res->message = fmt("%s:%d: engine error: %s", c->file, res->line, err->message);
+  res->message = fmt("%s:%d: %s: %s", c->file, res->line,
+                     res->status == RS_SKIP ? "skipped" : "engine error", err->message);
+}
+
+/* The protocol features a case needs (PROTOCOL.md), from its steps and
+ * expectations and its `features:` key; the first one `e` lacks, or NULL. */
+static const char *missing_feature(zo_engine *e, const zo_case *c) {
+  if (!e->ops->has) return NULL;
+  for (int i = 0; i < c->nfeatures; i++)
+    if (!e->ops->has(e->self, c->features[i], 0)) return c->features[i];
+  for (int i = 0; i < c->nsteps; i++) {
+    const zo_step *s = &c->steps[i];
+    const char *need = NULL;
+    switch (s->kind) {
+    case ST_WATCH: case ST_RESOLVE: need = "triggers"; break;
+    case ST_REPLACE: case ST_CHOOSE_REPLACEMENT: need = "replacement"; break;
+    case ST_PHASE: need = "phasing"; break;
+    case ST_TURN_FACE: need = "face_down"; break;
+    case ST_PUT_UNDER: need = "sub_cards"; break;
+    case ST_ZONE_CREATE: case ST_ZONE_REMOVE: need = "zone_lifecycle"; break;
+    case ST_END_GAME: need = "ante"; break;
+    case ST_REORDER: need = "reorder"; break;
+    case ST_STATE_CHECK: need = "state_check"; break;
+    case ST_MARK: need = "marks"; break;
+    default: break;
+    }
+    if (!need && s->face == 1) need = "face_down";
+    if (!need && s->expect && s->expect->nvisible) need = "visibility";
+    if (need && !e->ops->has(e->self, need, 0)) return need;
+  }
+  for (int i = 0; i < c->ncards; i++)
+    if (c->cards[i].under >= 0 && !e->ops->has(e->self, "sub_cards", 0)) return "sub_cards";
+  if (c->expect && c->expect->nvisible && !e->ops->has(e->self, "visibility", 0)) return "visibility";
+  return NULL;
 }
 
 void zo_run_case(zo_engine *e, const zo_case *c, const zo_ruleset *rs,
@@ -386,6 +424,17 @@ void zo_run_case(zo_engine *e, const zo_case *c, const zo_ruleset *rs,
   res->rules = zo_xcalloc((size_t)c->nrules + 1, sizeof *res->rules);
   for (int i = 0; i < c->nrules; i++) res->rules[res->nrules++] = zo_xstrdup(c->rules[i]);
   zo_error err = {0};
+  if (e->ops->has && !e->ops->has(e->self, rs->id, 1)) {
+    res->status = RS_SKIP;
+    res->message = fmt("skipped: the engine does not declare rule set %s", rs->id);
+    goto out;
+  }
+  const char *need = missing_feature(e, c);
+  if (need) {
+    res->status = RS_SKIP;
+    res->message = fmt("skipped: the case needs feature '%s', which the engine does not declare", need);
+    goto out;
+  }
   if (e->ops->setup(e->self, rs, c, &err)) {
     engine_error(res, c, 0, &err);
     goto out;
@@ -465,8 +514,10 @@ static void push_result(zo_run *run, zo_case_result *r) {
   switch (r->status) {
   case RS_PASS: run->passed++; break;
   case RS_FAIL: run->failed++; break;
-  case RS_ERROR: run->errors++; break;
+  case RS_ERROR: case RS_CRASH: case RS_TIMEOUT: run->errors++; break;
   case RS_SKIP: run->skipped++; break;
+  case RS_XFAIL: run->xfailed++; break;
+  case RS_XPASS: run->xpassed++; break;
   }
 }
 
@@ -474,6 +525,7 @@ void zo_run_files(zo_engine *e, char **files, int nfiles,
                   const zo_run_options *opt, zo_run *run) {
   double t0 = now_ms();
   for (int i = 0; i < nfiles; i++) {
+    if (opt->nshards > 1 && i % opt->nshards != opt->shard) continue; /* --shard I/N */
     zo_case *c;
     zo_error err = {0};
     if (zo_case_load_file(files[i], &c, &err)) {
@@ -493,6 +545,11 @@ void zo_run_files(zo_engine *e, char **files, int nfiles,
       if (opt->ruleset && strcmp(opt->ruleset, c->rulesets[k])) continue;
       zo_case_result r;
       zo_run_case(e, c, zo_ruleset_find(c->rulesets[k]), opt, &r);
+      for (int x = 0; x < opt->nxfail; x++) /* --expect-failures */
+        if (!strcmp(opt->xfail[x], c->id)) {
+          if (r.status == RS_PASS) r.status = RS_XPASS;
+          else if (r.status != RS_SKIP) r.status = RS_XFAIL;
+        }
       push_result(run, &r);
     }
     zo_case_free(c);

@@ -5,7 +5,10 @@
 
 #include "engine.h"
 
-typedef enum { RS_PASS = 0, RS_FAIL, RS_ERROR, RS_SKIP } zo_result_status;
+/* Outcome of one case under one rule set (PROTOCOL.md). Append-only. */
+typedef enum {
+  RS_PASS = 0, RS_FAIL, RS_ERROR, RS_SKIP, RS_CRASH, RS_TIMEOUT, RS_XFAIL, RS_XPASS
+} zo_result_status;
 const char *zo_result_status_name(zo_result_status s);
 
 typedef struct {
@@ -36,7 +39,8 @@ typedef struct {
 typedef struct {
   zo_case_result *results; int n, cap;
   zo_invalid *invalid; int ninvalid;
-  int passed, failed, errors, skipped;
+  int passed, failed, errors, skipped;  /* errors: error, crash, timeout */
+  int xfailed, xpassed;
   double ms;
 } zo_run;
 
@@ -44,6 +48,8 @@ typedef struct {
   const char *ruleset;   /* only this rule set id, or NULL */
   const char *filter;    /* fnmatch glob on case ids, or NULL */
   int check_invariants;  /* zo_game_check after every step (oracle) */
+  int shard, nshards;    /* run case files i with i % nshards == shard (0-based) */
+  char **xfail; int nxfail; /* expected failures: case ids */
 } zo_run_options;
 
 /* Expand files and directories (recursively, *.yaml, sorted) into a list of

@@ -1,0 +1,444 @@
+/* engines/process.c: an engine under test as a child process speaking
+ * zcp/1 (PROTOCOL.md): one JSON request per line on its stdin, one response
+ * per line on its stdout.
+ *
+ * Every request has a time limit; an engine that hangs, dies, closes its
+ * output, writes a line that is not JSON or one longer than the size limit
+ * makes that call fail with a kind (timeout, crash, error) and the stderr
+ * tail, is killed, and is started again (handshake first) on the next
+ * setup, so the run goes on with the next case.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../engine.h"
+#include "../util.h"
+
+#define LINE_MAX_BYTES (16u * 1024u * 1024u)
+
+typedef struct {
+  char *cmd;
+  double timeout;         /* seconds per request */
+  pid_t pid;
+  int to, from;           /* pipes to and from the child */
+  char errfile[64];       /* the child's stderr */
+  char *buf;              /* read buffer */
+  size_t len, cap;
+  long next_id;
+  char name[96], version[64];
+  json_t *features, *rulesets;
+  const zo_case *c;
+  int started_once, ever_ok;
+  zo_engine_ops ops;      /* name/version filled after the handshake */
+} proc;
+
+static const char *or_text(const char *s, const char *dflt) { return s ? s : dflt; }
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static void stderr_tail(proc *p, char *out, size_t cap) {
+  out[0] = 0;
+  FILE *f = fopen(p->errfile, "r");
+  if (!f) return;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  long from = n > (long)cap - 1 ? n - (long)cap + 1 : 0;
+  fseek(f, from, SEEK_SET);
+  size_t r = fread(out, 1, cap - 1, f);
+  out[r] = 0;
+  fclose(f);
+  for (char *s = out; *s; s++)
+    if (*s == '\n') *s = ' ';
+}
+
+static void stop(proc *p) {
+  if (p->pid > 0) {
+    kill(p->pid, SIGKILL);
+    waitpid(p->pid, NULL, 0);
+  }
+  if (p->to >= 0) close(p->to);
+  if (p->from >= 0) close(p->from);
+  p->pid = 0;
+  p->to = p->from = -1;
+  p->len = 0;
+}
+
+/* Fill err: kind is "timeout", "crash" or "error" (err->context). */
+static zo_status engine_fail(proc *p, zo_error *err, const char *kind, const char *what) {
+  char tail[300];
+  stderr_tail(p, tail, sizeof tail);
+  if (err) {
+    err->code = ZO_ERR_ENGINE;
+    err->line = err->column = 0;
+    snprintf(err->file, sizeof err->file, "%s", p->cmd);
+    snprintf(err->context, sizeof err->context, "%s", kind);
+    snprintf(err->message, sizeof err->message, "%.190s%s%s", what, tail[0] ? "; stderr: " : "", tail);
+  }
+  stop(p);
+  return ZO_ERR_ENGINE;
+}
+
+static zo_status start(proc *p, zo_error *err);
+
+/* Send a request, read the response object (new reference in *out). */
+static zo_status call(proc *p, json_t *req, json_t **out, zo_error *err) {
+  *out = NULL;
+  json_object_set_new(req, "id", json_integer(++p->next_id));
+  char *text = json_dumps(req, JSON_COMPACT);
+  json_decref(req);
+  if (!text) return engine_fail(p, err, "error", "could not encode a request");
+  size_t n = strlen(text);
+  text[n] = '\n';
+  size_t off = 0;
+  while (off < n + 1) {
+    ssize_t w = write(p->to, text + off, n + 1 - off);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) {
+      free(text);
+      int status = 0;
+      char what[200] = "the engine closed its input";
+      if (p->pid > 0 && waitpid(p->pid, &status, WNOHANG) == p->pid) {
+        p->pid = 0;
+        if (WIFSIGNALED(status)) snprintf(what, sizeof what, "the engine died (signal %d)", WTERMSIG(status));
+        else snprintf(what, sizeof what, "the engine exited (status %d)", WEXITSTATUS(status));
+      }
+      return engine_fail(p, err, "crash", what);
+    }
+    off += (size_t)w;
+  }
+  free(text);
+  double deadline = now() + p->timeout;
+  for (;;) {
+    char *nl = p->len ? memchr(p->buf, '\n', p->len) : NULL;
+    if (nl) {
+      size_t line = (size_t)(nl - p->buf);
+      json_error_t je;
+      json_t *res = json_loadb(p->buf, line, 0, &je);
+      memmove(p->buf, nl + 1, p->len - line - 1);
+      p->len -= line + 1;
+      if (!res || !json_is_object(res)) {
+        json_decref(res);
+        char what[300];
+        snprintf(what, sizeof what, "the engine wrote a line that is not a JSON object (%s)",
+                 res ? "not an object" : je.text);
+        return engine_fail(p, err, "error", what);
+      }
+      if (json_integer_value(json_object_get(res, "id")) != p->next_id) {
+        json_decref(res);
+        return engine_fail(p, err, "error", "the engine answered with another request's id");
+      }
+      *out = res;
+      return ZO_OK;
+    }
+    if (p->len >= LINE_MAX_BYTES) return engine_fail(p, err, "error", "the engine wrote a line over 16 MiB");
+    double left = deadline - now();
+    if (left <= 0) {
+      char what[120];
+      snprintf(what, sizeof what, "no answer within %.1f s", p->timeout);
+      return engine_fail(p, err, "timeout", what);
+    }
+    struct pollfd pf = {.fd = p->from, .events = POLLIN};
+    int r = poll(&pf, 1, (int)(left * 1000) + 1);
+    if (r < 0 && errno == EINTR) continue;
+    if (r == 0) continue;
+    if (p->cap - p->len < 65536) {
+      p->cap = p->cap ? p->cap * 2 : 1 << 16;
+      p->buf = zo_xrealloc(p->buf, p->cap);
+    }
+    ssize_t got = read(p->from, p->buf + p->len, p->cap - p->len);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) {
+      int status = 0;
+      char what[200] = "the engine closed its output";
+      if (p->pid > 0 && waitpid(p->pid, &status, 0) == p->pid) {
+        p->pid = 0;
+        if (WIFSIGNALED(status)) snprintf(what, sizeof what, "the engine died (signal %d)", WTERMSIG(status));
+        else snprintf(what, sizeof what, "the engine exited (status %d) without answering", WEXITSTATUS(status));
+      }
+      return engine_fail(p, err, "crash", what);
+    }
+    p->len += (size_t)got;
+  }
+}
+
+/* ok: false answers become errors; `unsupported` is reported as such. */
+static zo_status answer(proc *p, json_t *res, zo_error *err) {
+  if (json_is_true(json_object_get(res, "ok"))) return ZO_OK;
+  json_t *e = json_object_get(res, "error");
+  const char *code = json_string_value(json_object_get(e, "code"));
+  const char *msg = json_string_value(json_object_get(e, "message"));
+  if (err) {
+    err->code = ZO_ERR_ENGINE;
+    err->line = err->column = 0;
+    snprintf(err->file, sizeof err->file, "%s", p->cmd);
+    snprintf(err->context, sizeof err->context, "%s",
+             code && !strcmp(code, "unsupported") ? "unsupported" : "answer");
+    snprintf(err->message, sizeof err->message, "engine answered %s: %s", code ? code : "an error",
+             msg ? msg : "");
+  }
+  return ZO_ERR_ENGINE;
+}
+
+static zo_status start(proc *p, zo_error *err) {
+  int in[2], outp[2];
+  if (pipe(in) || pipe(outp)) return engine_fail(p, err, "crash", "pipe failed");
+  snprintf(p->errfile, sizeof p->errfile, "/tmp/zoneoracle-engine-%ld.err", (long)getpid());
+  pid_t pid = fork();
+  if (pid < 0) return engine_fail(p, err, "crash", "fork failed");
+  if (pid == 0) {
+    dup2(in[0], 0);
+    dup2(outp[1], 1);
+    int e = open(p->errfile, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (e >= 0) dup2(e, 2);
+    close(in[1]);
+    close(outp[0]);
+    execl("/bin/sh", "sh", "-c", p->cmd, (char *)NULL);
+    _exit(127);
+  }
+  close(in[0]);
+  close(outp[1]);
+  p->pid = pid;
+  p->to = in[1];
+  p->from = outp[0];
+  p->len = 0;
+  p->started_once = 1;
+  json_t *res;
+  zo_status st = call(p, json_pack("{s:s, s:s}", "op", "hello", "protocol", "zcp/1"), &res, err);
+  if (st) return st;
+  if (answer(p, res, err)) {
+    json_decref(res);
+    stop(p);
+    return ZO_ERR_ENGINE;
+  }
+  snprintf(p->name, sizeof p->name, "%s", or_text(json_string_value(json_object_get(res, "engine")), "engine"));
+  snprintf(p->version, sizeof p->version, "%s", or_text(json_string_value(json_object_get(res, "version")), "?"));
+  json_decref(p->features);
+  json_decref(p->rulesets);
+  p->features = json_incref(json_object_get(res, "features"));
+  p->rulesets = json_incref(json_object_get(res, "rulesets"));
+  p->ever_ok = 1;
+  json_decref(res);
+  return ZO_OK;
+}
+
+static zo_status pr_setup(void *self, const zo_ruleset *rs, const zo_case *c, zo_error *err) {
+  proc *p = self;
+  p->c = c;
+  if (p->pid <= 0) {
+    zo_status st = start(p, err);
+    if (st) return st;
+  }
+  json_error_t je;
+  json_t *cards = json_loads(c->cards_json ? c->cards_json : "{}", 0, &je), *players = json_array();
+  for (int i = 0; i < c->nplayers; i++) json_array_append_new(players, json_string(c->players[i]));
+  json_t *res;
+  zo_status st = call(p, json_pack("{s:s, s:s, s:o, s:o}", "op", "setup", "ruleset", rs->id,
+                                   "players", players, "cards", cards ? cards : json_object()),
+                      &res, err);
+  if (st) return st;
+  st = answer(p, res, err);
+  json_decref(res);
+  return st;
+}
+
+static int handle_of(const zo_case *c, const char *name) {
+  for (int i = 0; name && i < c->nhandles; i++)
+    if (!strcmp(c->handles[i], name)) return i;
+  return -1;
+}
+
+static int player_of(const zo_case *c, const char *name) {
+  for (int i = 0; name && i < c->nplayers; i++)
+    if (!strcmp(c->players[i], name)) return i;
+  return -1;
+}
+
+static void read_result(const zo_case *c, json_t *res, zo_step_result *r) {
+  const char *o = json_string_value(json_object_get(res, "outcome"));
+  int oc = o ? zo_outcome_parse(o) : -1;
+  r->outcome = oc > 0 ? (zo_outcome)oc : ZO_OUTCOME_NONE;
+  const char *e = json_string_value(json_object_get(res, "error"));
+  int ec = e ? zo_step_error_parse(e) : 0;
+  r->error = ec > 0 ? (zo_step_error)ec : ZO_E_NONE;
+  size_t i;
+  json_t *ev;
+  json_array_foreach(json_object_get(res, "events"), i, ev) {
+    int h = handle_of(c, json_string_value(json_object_get(ev, "handle")));
+    const char *eo = json_string_value(json_object_get(ev, "outcome"));
+    int k = eo ? zo_outcome_parse(eo) : -1;
+    if (h < 0 || k <= 0) continue;
+    if (r->nevents == r->capevents) {
+      r->capevents = r->capevents ? r->capevents * 2 : 8;
+      r->events = zo_xrealloc(r->events, (size_t)r->capevents * sizeof *r->events);
+    }
+    r->events[r->nevents].handle = h;
+    r->events[r->nevents++].outcome = (zo_outcome)k;
+  }
+}
+
+static zo_status pr_step(void *self, const zo_step *s, zo_step_result *r, zo_error *err) {
+  proc *p = self;
+  json_error_t je;
+  json_t *step = json_loads(s->json ? s->json : "null", JSON_DECODE_ANY, &je);
+  json_t *res;
+  zo_status st = call(p, json_pack("{s:s, s:o}", "op", "step", "step", step ? step : json_null()),
+                      &res, err);
+  if (st) return st;
+  st = answer(p, res, err);
+  if (!st) read_result(p->c, res, r);
+  json_decref(res);
+  return st;
+}
+
+/* An identity token: a number, or a string hashed (compared only for
+ * equality, PROTOCOL.md). */
+static uint64_t identity(json_t *v) {
+  if (json_is_integer(v)) return (uint64_t)json_integer_value(v) + 1;
+  const char *s = json_string_value(v);
+  uint64_t h = 1469598103934665603ULL;
+  for (; s && *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+  return h;
+}
+
+static zo_status pr_observe(void *self, zo_observation *ob, zo_error *err) {
+  proc *p = self;
+  const zo_case *c = p->c;
+  json_t *res;
+  zo_status st = call(p, json_pack("{s:s}", "op", "observe"), &res, err);
+  if (st) return st;
+  if ((st = answer(p, res, err))) {
+    json_decref(res);
+    return st;
+  }
+  ob->nhandles = c->nhandles;
+  ob->objs = zo_xcalloc((size_t)c->nhandles + 1, sizeof *ob->objs);
+  json_t *objs = json_object_get(res, "objects");
+  for (int h = 0; h < c->nhandles; h++) {
+    zo_obj_obs *o = &ob->objs[h];
+    o->position = o->layer = o->controller = o->owner = o->under = -1;
+    json_t *x = json_object_get(objs, c->handles[h]);
+    if (!json_is_object(x)) continue;
+    o->exists = json_is_true(json_object_get(x, "exists"));
+    snprintf(o->zone, sizeof o->zone, "%s", or_text(json_string_value(json_object_get(x, "zone")), ""));
+    o->object = identity(json_object_get(x, "object"));
+    if (json_is_integer(json_object_get(x, "position"))) o->position = (int)json_integer_value(json_object_get(x, "position"));
+    if (json_is_integer(json_object_get(x, "layer"))) o->layer = (int)json_integer_value(json_object_get(x, "layer"));
+    const char *vis = json_string_value(json_object_get(x, "visibility"));
+    o->visibility = vis && !strcmp(vis, "public");
+    const char *face = json_string_value(json_object_get(x, "face"));
+    o->face_down = face && !strcmp(face, "down");
+    o->controller = player_of(c, json_string_value(json_object_get(x, "controller")));
+    o->owner = player_of(c, json_string_value(json_object_get(x, "owner")));
+    o->under = handle_of(c, json_string_value(json_object_get(x, "under")));
+    o->phased_out = json_is_true(json_object_get(x, "phased_out"));
+    snprintf(o->came_from, sizeof o->came_from, "%s", or_text(json_string_value(json_object_get(x, "came_from")), ""));
+    size_t i;
+    json_t *m;
+    json_array_foreach(json_object_get(x, "marks"), i, m) {
+      for (int k = 0; k < c->nmarknames && o->nmarks < ZO_MAX_MARKS_PER_OBJ; k++)
+        if (json_string_value(m) && !strcmp(c->marknames[k], json_string_value(m))) o->marks[o->nmarks++] = k;
+    }
+  }
+  ob->ntriggers = c->ntriggers;
+  ob->trig_fired = zo_xcalloc((size_t)c->ntriggers + 1, sizeof(int));
+  ob->trig_found = zo_xcalloc((size_t)c->ntriggers + 1, sizeof(int));
+  ob->trig_controller = zo_xcalloc((size_t)c->ntriggers + 1, sizeof(int));
+  for (int t = 0; t < c->ntriggers; t++) {
+    json_t *x = json_object_get(json_object_get(res, "triggers"), c->triggers[t]);
+    ob->trig_fired[t] = json_is_true(json_object_get(x, "fired"));
+    json_t *found = json_object_get(x, "found");
+    ob->trig_found[t] = json_is_boolean(found) ? json_is_true(found) : -1;
+    ob->trig_controller[t] = player_of(c, json_string_value(json_object_get(x, "controller")));
+  }
+  ob->nrefs = c->nrefs;
+  ob->ref_found = zo_xcalloc((size_t)c->nrefs + 1, sizeof(int));
+  ob->ref_handle = zo_xcalloc((size_t)c->nrefs + 1, sizeof(int));
+  for (int r = 0; r < c->nrefs; r++) {
+    json_t *x = json_object_get(json_object_get(res, "refs"), c->refs[r]);
+    ob->ref_found[r] = json_is_true(json_object_get(x, "found"));
+    ob->ref_handle[r] = handle_of(c, json_string_value(json_object_get(x, "handle")));
+  }
+  ob->nplayers = c->nplayers;
+  ob->sees = zo_xcalloc((size_t)(c->nplayers * c->nhandles) + 1, 1);
+  for (int pl = 0; pl < c->nplayers; pl++) {
+    ob->lost[pl] = json_is_true(json_object_get(json_object_get(json_object_get(res, "players"), c->players[pl]), "lost"));
+    size_t i;
+    json_t *h;
+    json_array_foreach(json_object_get(json_object_get(res, "visible"), c->players[pl]), i, h) {
+      int k = handle_of(c, json_string_value(h));
+      if (k >= 0) ob->sees[pl * c->nhandles + k] = 1;
+    }
+  }
+  json_decref(res);
+  return ZO_OK;
+}
+
+static void pr_teardown(void *self) { ((proc *)self)->c = NULL; }
+
+static int pr_has(void *self, const char *what, int ruleset) {
+  proc *p = self;
+  json_t *list = ruleset ? p->rulesets : p->features;
+  if (!json_is_array(list)) return 0;
+  size_t i;
+  json_t *x;
+  json_array_foreach(list, i, x) if (json_string_value(x) && !strcmp(json_string_value(x), what)) return 1;
+  return 0;
+}
+
+zo_engine *zo_engine_process_new(const char *cmd, double timeout, zo_error *err) {
+  signal(SIGPIPE, SIG_IGN); /* a dead engine must not take the runner with it */
+  proc *p = zo_xcalloc(1, sizeof *p);
+  p->cmd = zo_xstrdup(cmd);
+  p->timeout = timeout > 0 ? timeout : 5.0;
+  p->to = p->from = -1;
+  if (start(p, err)) {
+    /* 2: the engine could not be started or spoke no zcp */
+    free(p->cmd);
+    free(p->buf);
+    free(p);
+    return NULL;
+  }
+  p->ops.abi_version = 1;
+  p->ops.name = p->name;
+  p->ops.version = p->version;
+  p->ops.setup = pr_setup;
+  p->ops.step = pr_step;
+  p->ops.observe = pr_observe;
+  p->ops.teardown = pr_teardown;
+  p->ops.has = pr_has;
+  zo_engine *e = zo_xcalloc(1, sizeof *e);
+  e->ops = &p->ops;
+  e->self = p;
+  return e;
+}
+
+void zo_engine_process_free(zo_engine *e) {
+  if (!e) return;
+  proc *p = e->self;
+  if (p->pid > 0) {
+    json_t *res;
+    if (!call(p, json_pack("{s:s}", "op", "bye"), &res, NULL)) json_decref(res);
+  }
+  stop(p);
+  unlink(p->errfile);
+  json_decref(p->features);
+  json_decref(p->rulesets);
+  free(p->cmd);
+  free(p->buf);
+  free(p);
+  free(e);
+}

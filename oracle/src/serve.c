@@ -1,0 +1,269 @@
+/* serve.c: the oracle as a zcp/1 process engine (PROTOCOL.md).
+ *
+ * One JSON object per line in, one per line out. `setup` builds a case
+ * from the request (JSON is YAML, so the case loader validates it exactly as
+ * it validates a file); `step` parses the step in that case's context and
+ * applies it; `observe` reports every object, trigger, reference, player
+ * and what each player may see; `run` does many steps in one round trip.
+ * A step that introduces a name (a token, trigger, reference...) rebuilds
+ * the game and replays the earlier steps: the model is deterministic, so
+ * the state is the same, and the game's tables are sized once per build.
+ * Any malformed request gets an error answer, never a crash.
+ */
+#include "serve.h"
+
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game.h"
+#include "util.h"
+
+static const char *const features[] = {
+    "triggers", "replacement", "phasing",    "face_down",  "sub_cards", "zone_lifecycle",
+    "ante",     "visibility",  "reorder",    "stack_layers", "state_check", "marks"};
+
+typedef struct {
+  zo_case *c;
+  zo_game *g;
+  const zo_ruleset *rs;
+} served;
+
+static json_t *fail(json_t *id, const char *code, const char *msg) {
+  return json_pack("{s:O, s:b, s:{s:s, s:s}}", "id", id ? id : json_null(), "ok", 0, "error",
+                   "code", code, "message", msg);
+}
+
+static void reset(served *s) {
+  zo_game_free(s->g);
+  zo_case_free(s->c);
+  s->g = NULL;
+  s->c = NULL;
+}
+
+static json_t *name_or_null(const zo_case *c, int p) {
+  return p >= 0 && p < c->nplayers ? json_string(c->players[p]) : json_null();
+}
+
+json_t *zo_serve_observation(const zo_game *g) {
+  const zo_case *c = g->c;
+  zo_observation ob;
+  zo_game_observe(g, &ob);
+  json_t *objs = json_object();
+  for (int h = 0; h < ob.nhandles; h++) {
+    const zo_obj_obs *o = &ob.objs[h];
+    if (h >= c->nsetup && !o->exists && o->object == 0) continue; /* not created */
+    json_t *marks = json_array();
+    for (int m = 0; m < o->nmarks; m++) json_array_append_new(marks, json_string(c->marknames[o->marks[m]]));
+    json_t *x = json_pack("{s:b, s:s, s:I, s:o, s:o, s:s, s:s, s:o, s:o, s:o, s:o, s:b, s:o}",
+                          "exists", o->exists, "zone", o->zone, "object", (json_int_t)o->object,
+                          "position", o->position >= 0 ? json_integer(o->position) : json_null(),
+                          "layer", o->layer >= 0 ? json_integer(o->layer) : json_null(),
+                          "visibility", o->visibility ? "public" : "private",
+                          "face", o->face_down ? "down" : "up",
+                          "controller", name_or_null(c, o->controller),
+                          "owner", name_or_null(c, o->owner), "marks", marks,
+                          "under", o->under >= 0 ? json_string(c->handles[o->under]) : json_null(),
+                          "phased_out", o->phased_out,
+                          "came_from", o->came_from[0] ? json_string(o->came_from) : json_null());
+    json_object_set_new(objs, c->handles[h], x);
+  }
+  json_t *trig = json_object();
+  for (int t = 0; t < ob.ntriggers; t++)
+    json_object_set_new(trig, c->triggers[t],
+                        json_pack("{s:b, s:o, s:o}", "fired", ob.trig_fired[t], "found",
+                                  ob.trig_found[t] < 0 ? json_null() : json_boolean(ob.trig_found[t]),
+                                  "controller", name_or_null(c, ob.trig_controller[t])));
+  json_t *refs = json_object();
+  for (int r = 0; r < ob.nrefs; r++)
+    json_object_set_new(refs, c->refs[r],
+                        json_pack("{s:b, s:o}", "found", ob.ref_found[r], "handle",
+                                  ob.ref_handle[r] >= 0 ? json_string(c->handles[ob.ref_handle[r]])
+                                                        : json_null()));
+  json_t *players = json_object(), *visible = json_object();
+  for (int p = 0; p < ob.nplayers; p++) {
+    json_object_set_new(players, c->players[p], json_pack("{s:b}", "lost", ob.lost[p]));
+    json_t *sees = json_array();
+    for (int h = 0; h < ob.nhandles; h++)
+      if (ob.sees[p * ob.nhandles + h]) json_array_append_new(sees, json_string(c->handles[h]));
+    json_object_set_new(visible, c->players[p], sees);
+  }
+  zo_observation_free(&ob);
+  return json_pack("{s:o, s:o, s:o, s:o, s:o}", "objects", objs, "triggers", trig, "refs", refs,
+                   "players", players, "visible", visible);
+}
+
+static json_t *result_json(const zo_case *c, const zo_step_result *r) {
+  json_t *ev = json_array();
+  for (int i = 0; i < r->nevents; i++)
+    json_array_append_new(ev, json_pack("{s:s, s:s}", "handle", c->handles[r->events[i].handle],
+                                        "outcome", zo_outcome_name(r->events[i].outcome)));
+  return json_pack("{s:s, s:o, s:o}", "outcome", zo_outcome_name(r->outcome), "error",
+                   r->error ? json_string(zo_step_error_name(r->error)) : json_null(), "events", ev);
+}
+
+static int counts(const zo_case *c) {
+  return c->nhandles + c->ntriggers + c->nrefs + c->nreplacements + c->nmarknames + c->nztypes;
+}
+
+/* Apply one step given as JSON; *out gets its result, or an error. */
+static json_t *do_step(served *s, json_t *step, json_t *id, json_t **out) {
+  if (!s->g) return fail(id, "bad_request", "step before setup");
+  if (!json_is_object(step) || json_object_size(step) != 1)
+    return fail(id, "bad_request", "step: expected an object with one step name");
+  char *text = json_dumps(step, JSON_COMPACT);
+  int before = counts(s->c);
+  zo_error err = {0};
+  zo_status st = zo_case_append_step(s->c, text, strlen(text), &err);
+  free(text);
+  if (st) {
+    char msg[700];
+    snprintf(msg, sizeof msg, "%d:%d: %s", err.line, err.column, err.message);
+    return fail(id, st == ZO_ERR_UNKNOWN || st == ZO_ERR_SCHEMA || st == ZO_ERR_SYNTAX
+                        ? "bad_request" : "internal", msg);
+  }
+  if (counts(s->c) != before) {
+    /* a new name: rebuild the game at its new size and replay */
+    zo_game_free(s->g);
+    s->g = NULL;
+    if (zo_game_new(s->rs, s->c, &s->g, &err)) return fail(id, "internal", err.message);
+    for (int i = 0; i < s->c->nsteps - 1; i++) {
+      zo_step_result r;
+      zo_game_apply(s->g, &s->c->steps[i], &r);
+      zo_step_result_free(&r);
+    }
+  }
+  zo_step_result r;
+  zo_game_apply(s->g, &s->c->steps[s->c->nsteps - 1], &r);
+  *out = result_json(s->c, &r);
+  zo_step_result_free(&r);
+  return NULL;
+}
+
+static json_t *do_setup(served *s, json_t *req, json_t *id) {
+  reset(s);
+  const char *rsid = json_string_value(json_object_get(req, "ruleset"));
+  json_t *players = json_object_get(req, "players"), *cards = json_object_get(req, "cards");
+  if (!rsid || !json_is_array(players) || !json_is_object(cards))
+    return fail(id, "bad_request", "setup needs ruleset (text), players (list), cards (object)");
+  s->rs = zo_ruleset_find(rsid);
+  if (!s->rs) return fail(id, "unsupported", "unknown rule set");
+  /* the setup as a case document (JSON is YAML): validated like a file */
+  json_t *doc = json_pack("{s:s, s:s, s:[s], s:[s], s:O, s:O, s:[]}", "id", "served/game", "title",
+                          "served game", "rulesets", rsid, "rules", s->rs->rules[0].id, "players",
+                          players, "cards", cards, "steps");
+  char *text = doc ? json_dumps(doc, JSON_COMPACT) : NULL;
+  json_decref(doc);
+  if (!text) return fail(id, "bad_request", "setup: players must be names");
+  zo_error err = {0};
+  zo_status st = zo_case_load_mem("setup", text, strlen(text), &s->c, &err);
+  free(text);
+  if (!st) zo_case_add_zone_types(s->c, s->rs); /* steps won't add zone types later */
+  if (!st) st = zo_game_new(s->rs, s->c, &s->g, &err);
+  if (st) {
+    char msg[700];
+    snprintf(msg, sizeof msg, "%s", err.message);
+    reset(s);
+    return fail(id, "bad_request", msg);
+  }
+  return json_pack("{s:O, s:b}", "id", id, "ok", 1);
+}
+
+json_t *zo_serve_request(zo_served *sv, json_t *req) {
+  served *s = (served *)sv;
+  if (!json_is_object(req)) return fail(NULL, "bad_request", "a request is a JSON object");
+  json_t *id = json_object_get(req, "id");
+  if (!json_is_integer(id)) return fail(NULL, "bad_request", "a request needs an integer id");
+  const char *op = json_string_value(json_object_get(req, "op"));
+  if (!op) return fail(id, "bad_request", "a request needs op");
+  if (!strcmp(op, "hello")) {
+    const char *proto = json_string_value(json_object_get(req, "protocol"));
+    if (!proto || strcmp(proto, "zcp/1")) return fail(id, "unsupported", "this engine speaks zcp/1");
+    json_t *rss = json_array(), *fs = json_array();
+    for (size_t i = 0; i < zo_ruleset_count(); i++)
+      json_array_append_new(rss, json_string(zo_ruleset_id(zo_ruleset_at(i))));
+    for (size_t i = 0; i < sizeof features / sizeof *features; i++)
+      json_array_append_new(fs, json_string(features[i]));
+    return json_pack("{s:O, s:b, s:s, s:s, s:o, s:o}", "id", id, "ok", 1, "engine", "zoneoracle",
+                     "version", ZO_VERSION, "rulesets", rss, "features", fs);
+  }
+  if (!strcmp(op, "setup")) return do_setup(s, req, id);
+  if (!strcmp(op, "step")) {
+    json_t *res = NULL, *e = do_step(s, json_object_get(req, "step"), id, &res);
+    if (e) return e;
+    json_object_set_new(res, "id", json_incref(id));
+    json_object_set_new(res, "ok", json_true());
+    return res;
+  }
+  if (!strcmp(op, "observe")) {
+    if (!s->g) return fail(id, "bad_request", "observe before setup");
+    json_t *o = zo_serve_observation(s->g);
+    json_object_set_new(o, "id", json_incref(id));
+    json_object_set_new(o, "ok", json_true());
+    return o;
+  }
+  if (!strcmp(op, "run")) {
+    json_t *steps = json_object_get(req, "steps");
+    const char *when = json_string_value(json_object_get(req, "observe"));
+    int each = when && !strcmp(when, "each");
+    if (!json_is_array(steps)) return fail(id, "bad_request", "run needs steps (a list)");
+    json_t *results = json_array(), *obs = json_array();
+    size_t i;
+    json_t *st;
+    json_array_foreach(steps, i, st) {
+      json_t *res = NULL, *e = do_step(s, st, id, &res);
+      if (e) {
+        json_decref(results);
+        json_decref(obs);
+        return e;
+      }
+      json_array_append_new(results, res);
+      if (each) json_array_append_new(obs, zo_serve_observation(s->g));
+    }
+    if (!each && s->g) json_array_append_new(obs, zo_serve_observation(s->g));
+    return json_pack("{s:O, s:b, s:o, s:o}", "id", id, "ok", 1, "results", results,
+                     "observations", obs);
+  }
+  if (!strcmp(op, "bye")) return json_pack("{s:O, s:b}", "id", id, "ok", 1);
+  return fail(id, "bad_request", "unknown op (hello, setup, step, observe, run, bye)");
+}
+
+zo_served *zo_served_new(void) { return zo_xcalloc(1, sizeof(served)); }
+
+void zo_served_free(zo_served *sv) {
+  reset((served *)sv);
+  free(sv);
+}
+
+int zo_serve(FILE *in, FILE *out) {
+  zo_served *s = zo_served_new();
+  char *line = NULL;
+  size_t cap = 0;
+  ssize_t n;
+  int bye = 0;
+  while (!bye && (n = getline(&line, &cap, in)) > 0) {
+    json_error_t je;
+    json_t *req = json_loadb(line, (size_t)n, 0, &je), *res;
+    if (!req) {
+      char msg[300];
+      snprintf(msg, sizeof msg, "not JSON: %s (column %d)", je.text, je.column);
+      res = fail(NULL, "bad_request", msg);
+    } else {
+      res = zo_serve_request(s, req);
+      const char *op = json_string_value(json_object_get(req, "op"));
+      bye = op && !strcmp(op, "bye");
+    }
+    char *text = json_dumps(res, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    if (text) {
+      fputs(text, out);
+      fputc('\n', out);
+      fflush(out);
+      free(text);
+    }
+    json_decref(res);
+    json_decref(req);
+  }
+  free(line);
+  zo_served_free(s);
+  return 0;
+}
