@@ -64,6 +64,10 @@ static const char usage[] =
     "                      decoder input for fuzz_moves\n"
     "  serve               the oracle as a zcp/1 engine: JSON Lines requests on\n"
     "                      stdin, responses on stdout (PROTOCOL.md)\n"
+    "  mutants [--list] [PATH...]\n"
+    "                      run the suite against every mutant of the oracle (one\n"
+    "                      switch or zone attribute changed) and print which case\n"
+    "                      kills it, or SURVIVED; exit 1 if any survives\n"
     "  version             print the version\n"
     "\n"
     "exit codes: 0 pass, 1 conformance failures, 2 usage or I/O,\n"
@@ -296,6 +300,150 @@ static int cmd_rulesets(void) {
   for (size_t i = 0; i < zo_ruleset_count(); i++)
     printf("%-12s %s\n", zo_ruleset_id(zo_ruleset_at(i)), zo_ruleset_title(zo_ruleset_at(i)));
   return EXIT_PASS;
+}
+
+/* ---- mutants ------------------------------------------------------- */
+
+typedef struct {
+  int rs;          /* registry index */
+  int sw;          /* switch, or -1 for a zone attribute */
+  int value;       /* switch value */
+  int zone, attr;  /* zone attribute: index into the zone's cited fields */
+  char name[96];
+} mutant;
+
+static zo_cited *zone_attr(zo_ruleset *rs, int z, int attr) {
+  zo_zone_type *t = &rs->zones[z];
+  zo_cited *f[] = {&t->pub, &t->ordered, &t->arena, &t->controller, &t->owner_only,
+                   &t->reorder, &t->same_zone_new, &t->face_down_new, &t->capacity};
+  return f[attr];
+}
+static const char *const attr_names[] = {"visibility", "ordered", "arena", "controller",
+                                         "owner_only", "reorder", "same_zone_new",
+                                         "face_down_new", "capacity"};
+
+/* Every mutant: each cited switch of each rule set set to a value another
+ * rule set uses for it, and each cited zone attribute flipped. */
+static int list_mutants(mutant **out) {
+  int n = 0, cap = 0;
+  mutant *m = NULL;
+  size_t nrs = zo_ruleset_count();
+  for (size_t r = 0; r < nrs; r++) {
+    const zo_ruleset *rs = zo_ruleset_at(r);
+    for (int s = 0; s < SW_COUNT; s++) {
+      if (!rs->sw[s].nrules) continue; /* unspecified: not tested */
+      /* the order of simultaneous arrivals always comes from the case
+         (PROTOCOL.md): who chooses it changes nothing observable */
+      if (s == SW_ORDER_CHOOSER) continue;
+      int seen[64] = {0};
+      seen[rs->sw[s].value] = 1;
+      for (size_t o = 0; o < nrs; o++) {
+        int v = zo_ruleset_at(o)->sw[s].value;
+        if (seen[v]) continue;
+        seen[v] = 1;
+        if (n == cap) m = zo_xrealloc(m, (size_t)(cap = cap ? cap * 2 : 64) * sizeof *m);
+        m[n] = (mutant){.rs = (int)r, .sw = s, .value = v, .zone = -1};
+        snprintf(m[n].name, sizeof m[n].name, "%s:%s=%s", rs->id, zo_switch_name((zo_switch)s),
+                 zo_switch_value_name(v));
+        n++;
+      }
+    }
+    for (int z = 0; z < rs->nzones; z++)
+      for (int a = 0; a < (int)(sizeof attr_names / sizeof *attr_names); a++) {
+        const zo_cited *ci = zone_attr((zo_ruleset *)rs, z, a);
+        if (!ci->nrules) continue;
+        if (n == cap) m = zo_xrealloc(m, (size_t)(cap = cap ? cap * 2 : 64) * sizeof *m);
+        m[n] = (mutant){.rs = (int)r, .sw = -1, .zone = z, .attr = a};
+        snprintf(m[n].name, sizeof m[n].name, "%s:%s.%s", rs->id, rs->zones[z].name, attr_names[a]);
+        n++;
+      }
+  }
+  *out = m;
+  return n;
+}
+
+/* Apply mutant k: returns the original rule set (to restore). */
+static zo_ruleset *apply_mutant(const mutant *k) {
+  zo_ruleset *m = zo_ruleset_clone_shallow(zo_ruleset_at((size_t)k->rs));
+  if (k->sw >= 0) m->sw[k->sw].value = k->value;
+  else {
+    zo_cited *ci = zone_attr(m, k->zone, k->attr);
+    ci->value = k->attr == 8 ? (ci->value ? 0 : 1) : !ci->value;
+  }
+  return zo_ruleset_swap(k->rs, m);
+}
+
+static void restore_mutant(const mutant *k, zo_ruleset *orig) { free(zo_ruleset_swap(k->rs, orig)); }
+
+/* zoneoracle mutants [--list]: how strong the suite is. */
+static int cmd_mutants(int argc, char **argv) {
+  int list_only = 0;
+  char *rest[256];
+  int nrest = 0;
+  rest[nrest++] = argv[0];
+  rest[nrest++] = argv[1];
+  for (int k = 2; k < argc; k++) {
+    if (!strcmp(argv[k], "--list")) list_only = 1;
+    else if (nrest < 256) rest[nrest++] = argv[k];
+  }
+  args a;
+  int rc = parse_args(nrest, rest, &a);
+  if (rc >= 0) return rc;
+  mutant *ms;
+  int n = list_mutants(&ms);
+  if (list_only) {
+    for (int i = 0; i < n; i++) puts(ms[i].name);
+    printf("%d mutants\n", n);
+    free(ms);
+    return EXIT_PASS;
+  }
+  char **files;
+  int nfiles;
+  zo_error err = {0};
+  if (zo_collect_cases(a.paths, a.npaths, &files, &nfiles, &err)) {
+    fprintf(stderr, "zoneoracle: %s: %s\n", err.file, err.message);
+    free(ms);
+    return EXIT_USAGE;
+  }
+  /* load the cases once */
+  zo_case **cs = zo_xcalloc((size_t)nfiles + 1, sizeof *cs);
+  for (int i = 0; i < nfiles; i++)
+    if (zo_case_load_file(files[i], &cs[i], &err)) cs[i] = NULL;
+  zo_engine *e = zo_engine_oracle_new();
+  zo_run_options opt = {.check_invariants = 0};
+  int survived = 0;
+  printf("%-58s %s\n", "mutant", "killed by");
+  for (int k = 0; k < n; k++) {
+    zo_ruleset *orig = apply_mutant(&ms[k]);
+    const zo_ruleset *mut = zo_ruleset_at((size_t)ms[k].rs);
+    const char *killer = NULL;
+    for (int i = 0; i < nfiles && !killer; i++) {
+      if (!cs[i]) continue;
+      for (int r = 0; r < cs[i]->nrulesets && !killer; r++) {
+        if (strcmp(cs[i]->rulesets[r], mut->id)) continue;
+        zo_case_result res;
+        zo_run_case(e, cs[i], mut, &opt, &res);
+        if (res.status != RS_PASS && res.status != RS_SKIP) killer = cs[i]->id;
+        /* free the result's strings */
+        free(res.case_id); free(res.title); free(res.file); free(res.ruleset); free(res.what);
+        free(res.expected); free(res.observed); free(res.message);
+        for (int q = 0; q < res.nrules; q++) free(res.rules[q]);
+        free(res.rules);
+        for (int q = 0; q < res.nhits; q++) free(res.hits[q].id);
+        free(res.hits);
+      }
+    }
+    restore_mutant(&ms[k], orig);
+    printf("%-58s %s\n", ms[k].name, killer ? killer : "SURVIVED");
+    survived += !killer;
+  }
+  printf("%d mutants, %d killed, %d survived\n", n, n - survived, survived);
+  for (int i = 0; i < nfiles; i++) zo_case_free(cs[i]);
+  free(cs);
+  zo_engine_oracle_free(e);
+  zo_paths_free(files, nfiles);
+  free(ms);
+  return survived ? EXIT_FAIL : EXIT_PASS;
 }
 
 /* Expected failures: a YAML list of {id, reason}. */
@@ -669,6 +817,7 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "corpus")) return cmd_corpus(argc, argv);
   if (!strcmp(cmd, "serve")) return zo_serve(stdin, stdout);
   if (!strcmp(cmd, "gate")) return cmd_gate(argc, argv);
+  if (!strcmp(cmd, "mutants")) return cmd_mutants(argc, argv);
   if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
     printf("zoneoracle %s\n", ZO_VERSION);
     return EXIT_PASS;

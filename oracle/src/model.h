@@ -144,6 +144,12 @@ const char *zo_switch_name(zo_switch s);
  * it). The registry takes ownership. ZO_ERR_USAGE if the id is taken. */
 zo_status zo_ruleset_register(zo_ruleset *rs, zo_error *err);
 const char *zo_switch_value_name(int v);
+/* Mutants: the registry slot of an embedded rule set, swapping a slot,
+ * and a shallow copy to change one switch in (free() it, not
+ * zo_ruleset_free). */
+int zo_ruleset_index(const zo_ruleset *rs);
+zo_ruleset *zo_ruleset_swap(int i, zo_ruleset *rs);
+zo_ruleset *zo_ruleset_clone_shallow(const zo_ruleset *rs);
 /* Zone type index by name, or -1. */
 int zo_ruleset_zone(const zo_ruleset *rs, const char *name);
 /* Rule index by id, or -1. */

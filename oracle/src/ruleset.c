@@ -721,3 +721,28 @@ zo_status zo_ruleset_load_file(const char *path, zo_ruleset **out,
   yd_free(&doc);
   return st;
 }
+
+/* ---- mutants (zoneoracle mutants): one switch or attribute changed ---- */
+
+int zo_ruleset_index(const zo_ruleset *rs) {
+  for (size_t i = 0; i < nregistry; i++)
+    if (registry[i] == rs) return (int)i;
+  return -1;
+}
+
+/* Swap the registry entry at i for rs; returns the one it held (the caller
+ * keeps both and swaps back). */
+zo_ruleset *zo_ruleset_swap(int i, zo_ruleset *rs) {
+  registry_init();
+  zo_ruleset *old = registry[i];
+  registry[i] = rs;
+  return old;
+}
+
+/* A shallow copy that shares rule texts with its original (not to be freed
+ * with zo_ruleset_free: free() it). */
+zo_ruleset *zo_ruleset_clone_shallow(const zo_ruleset *rs) {
+  zo_ruleset *m = zo_xmalloc(sizeof *m);
+  *m = *rs;
+  return m;
+}
