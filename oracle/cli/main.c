@@ -38,7 +38,7 @@ static const char usage[] =
     "      --quiet         print failures and the summary only\n"
     "      --ruleset-file F  load a rule set of your own (repeatable; also for\n"
     "                      check and rules); its cases name its id\n"
-    "  gate --engine CMD [PATH...]\n"
+    "  gate --engine CMD | --engine-plugin LIB.so [PATH...]\n"
     "                      the suite against an engine that speaks zcp/1 on its\n"
     "                      stdin/stdout (PROTOCOL.md); same reports as run, plus\n"
     "                      badge.json; exit 0 pass, 1 failures, 2 the engine\n"
@@ -64,6 +64,8 @@ static const char usage[] =
     "                      decoder input for fuzz_moves\n"
     "  serve               the oracle as a zcp/1 engine: JSON Lines requests on\n"
     "                      stdin, responses on stdout (PROTOCOL.md)\n"
+    "  diff A.jsonl B.jsonl what changed between two run records: new failures,\n"
+    "                      fixes, new skips; exit 1 on a new failure\n"
     "  mutants [--list] [PATH...]\n"
     "                      run the suite against every mutant of the oracle (one\n"
     "                      switch or zone attribute changed) and print which case\n"
@@ -332,15 +334,31 @@ static int list_mutants(mutant **out) {
     const zo_ruleset *rs = zo_ruleset_at(r);
     for (int s = 0; s < SW_COUNT; s++) {
       if (!rs->sw[s].nrules) continue; /* unspecified: not tested */
-      /* the order of simultaneous arrivals always comes from the case
-         (PROTOCOL.md): who chooses it changes nothing observable */
+      /* Equivalent mutants (no case can tell them apart) are not listed:
+         - the order of simultaneous arrivals always comes from the case
+           (PROTOCOL.md): who chooses it changes nothing observable;
+         - where phasing is a zone, a phased-out token is a token outside
+           play and token_leaves already ends it (217.8d follows 216.3);
+         - cannot_hold acts only on a zone that refuses an object, and no
+           zone of a rule set without capacity or holds-limits refuses */
       if (s == SW_ORDER_CHOOSER) continue;
+      if (s == SW_PHASED_TOKENS && rs->sw[SW_PHASING].value == ZS_ZONE) continue;
+      if (s == SW_CANNOT_HOLD) {
+        int refuses = 0;
+        for (int z = 0; z < rs->nzones; z++)
+          refuses |= rs->zones[z].capacity.value > 0 ||
+                     (rs->zones[z].holds.value & ~(ZH_NO_INSTANTS)) != 0;
+        if (!refuses) continue;
+      }
       int seen[64] = {0};
       seen[rs->sw[s].value] = 1;
       for (size_t o = 0; o < nrs; o++) {
         int v = zo_ruleset_at(o)->sw[s].value;
         if (seen[v]) continue;
         seen[v] = 1;
+        /* phased_tokens=none means "no phasing": where phasing exists it
+           reads as survive */
+        if (s == SW_PHASED_TOKENS && v == ZS_NONE) continue;
         if (n == cap) m = zo_xrealloc(m, (size_t)(cap = cap ? cap * 2 : 64) * sizeof *m);
         m[n] = (mutant){.rs = (int)r, .sw = s, .value = v, .zone = -1};
         snprintf(m[n].name, sizeof m[n].name, "%s:%s=%s", rs->id, zo_switch_name((zo_switch)s),
@@ -352,6 +370,10 @@ static int list_mutants(mutant **out) {
       for (int a = 0; a < (int)(sizeof attr_names / sizeof *attr_names); a++) {
         const zo_cited *ci = zone_attr((zo_ruleset *)rs, z, a);
         if (!ci->nrules) continue;
+        /* a deck is face down whatever its default (FaB 3.7.5): the model
+           keeps it private by its role */
+        if (a == 0 && rs->zones[z].role == ZR_LIBRARY && rs->sw[SW_VISIBILITY].value == ZS_PER_OBJECT)
+          continue;
         if (n == cap) m = zo_xrealloc(m, (size_t)(cap = cap ? cap * 2 : 64) * sizeof *m);
         m[n] = (mutant){.rs = (int)r, .sw = -1, .zone = z, .attr = a};
         snprintf(m[n].name, sizeof m[n].name, "%s:%s.%s", rs->id, rs->zones[z].name, attr_names[a]);
@@ -446,6 +468,85 @@ static int cmd_mutants(int argc, char **argv) {
   return survived ? EXIT_FAIL : EXIT_PASS;
 }
 
+/* ---- diff: what changed between two run records -------------------- */
+
+static json_t *statuses(const char *path) {
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    fprintf(stderr, "zoneoracle: %s: %s\n", path, strerror(errno));
+    return NULL;
+  }
+  json_t *m = json_object();
+  char *line = NULL;
+  size_t cap = 0;
+  int ln = 0;
+  while (getline(&line, &cap, f) > 0) {
+    ln++;
+    json_error_t je;
+    json_t *o = json_loads(line, 0, &je);
+    if (!o) {
+      fprintf(stderr, "%s:%d:%d: error: not a run record line: %s\n", path, ln, je.column, je.text);
+      json_decref(m);
+      m = NULL;
+      break;
+    }
+    const char *type = json_string_value(json_object_get(o, "type"));
+    if (type && !strcmp(type, "case")) {
+      char key[600];
+      snprintf(key, sizeof key, "%s [%s]", json_string_value(json_object_get(o, "id")) ? json_string_value(json_object_get(o, "id")) : "?",
+               json_string_value(json_object_get(o, "ruleset")) ? json_string_value(json_object_get(o, "ruleset")) : "?");
+      json_object_set(m, key, json_object_get(o, "status"));
+    }
+    json_decref(o);
+  }
+  free(line);
+  fclose(f);
+  return m;
+}
+
+static int bad_status(const char *s) {
+  return s && (!strcmp(s, "fail") || !strcmp(s, "error") || !strcmp(s, "crash") ||
+               !strcmp(s, "timeout") || !strcmp(s, "xpass"));
+}
+
+/* zoneoracle diff A.jsonl B.jsonl: new failures, fixes, new skips. */
+static int cmd_diff(int argc, char **argv) {
+  if (argc != 4) return bad_usage("diff takes two run records: diff A.jsonl B.jsonl");
+  json_t *a = statuses(argv[2]), *b = a ? statuses(argv[3]) : NULL;
+  if (!a || !b) {
+    json_decref(a);
+    return EXIT_USAGE;
+  }
+  int nnew = 0, nfix = 0, nskip = 0, ngone = 0, nadded = 0;
+  const char *key;
+  json_t *v;
+  json_object_foreach(b, key, v) {
+    const char *sb = json_string_value(v), *sa = json_string_value(json_object_get(a, key));
+    if (!sa) {
+      printf("added      %s: %s\n", key, sb);
+      nadded++;
+      if (bad_status(sb)) nnew++;
+    } else if (bad_status(sb) && !bad_status(sa)) {
+      printf("NEW FAIL   %s: %s -> %s\n", key, sa, sb);
+      nnew++;
+    } else if (!bad_status(sb) && bad_status(sa)) {
+      printf("fixed      %s: %s -> %s\n", key, sa, sb);
+      nfix++;
+    } else if (!strcmp(sb, "skip") && strcmp(sa, "skip")) {
+      printf("new skip   %s: %s -> skip\n", key, sa);
+      nskip++;
+    }
+  }
+  json_object_foreach(a, key, v) if (!json_object_get(b, key)) {
+    printf("gone       %s (was %s)\n", key, json_string_value(v));
+    ngone++;
+  }
+  printf("%d new failures, %d fixed, %d new skips, %d added, %d gone\n", nnew, nfix, nskip, nadded, ngone);
+  json_decref(a);
+  json_decref(b);
+  return nnew ? EXIT_FAIL : EXIT_PASS;
+}
+
 /* Expected failures: a YAML list of {id, reason}. */
 static int load_xfail(const char *path, zo_run_options *opt) {
   FILE *f = fopen(path, "rb");
@@ -480,7 +581,7 @@ static int load_xfail(const char *path, zo_run_options *opt) {
 
 /* zoneoracle gate --engine CMD: the suite against an engine under test. */
 static int cmd_gate(int argc, char **argv) {
-  const char *engine = NULL, *xfail = NULL, *shard = NULL;
+  const char *engine = NULL, *plugin = NULL, *xfail = NULL, *shard = NULL;
   double timeout = 5;
   char *rest[256];
   int nrest = 0;
@@ -488,12 +589,13 @@ static int cmd_gate(int argc, char **argv) {
   rest[nrest++] = argv[1];
   for (int k = 2; k < argc; k++) {
     if (!strcmp(argv[k], "--engine") && k + 1 < argc) engine = argv[++k];
+    else if (!strcmp(argv[k], "--engine-plugin") && k + 1 < argc) plugin = argv[++k];
     else if (!strcmp(argv[k], "--timeout") && k + 1 < argc) timeout = atof(argv[++k]);
     else if (!strcmp(argv[k], "--expect-failures") && k + 1 < argc) xfail = argv[++k];
     else if (!strcmp(argv[k], "--shard") && k + 1 < argc) shard = argv[++k];
     else if (nrest < 256) rest[nrest++] = argv[k];
   }
-  if (!engine) return bad_usage("gate needs --engine CMD");
+  if (!engine == !plugin) return bad_usage("gate needs --engine CMD or --engine-plugin PATH");
   args a;
   int rc = parse_args(nrest, rest, &a);
   if (rc >= 0) return rc;
@@ -507,9 +609,9 @@ static int cmd_gate(int argc, char **argv) {
   }
   if (xfail && (rc = load_xfail(xfail, &opt)) >= 0) return rc;
   zo_error err = {0};
-  zo_engine *e = zo_engine_process_new(engine, timeout, &err);
+  zo_engine *e = plugin ? zo_engine_plugin_new(plugin, &err) : zo_engine_process_new(engine, timeout, &err);
   if (!e) {
-    fprintf(stderr, "zoneoracle: engine '%s' could not be driven: %s\n", engine, err.message);
+    fprintf(stderr, "zoneoracle: engine '%s' could not be driven: %s\n", plugin ? plugin : engine, err.message);
     return EXIT_USAGE; /* 2: the engine could not be started or spoke no zcp */
   }
   char **files;
@@ -818,6 +920,7 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "serve")) return zo_serve(stdin, stdout);
   if (!strcmp(cmd, "gate")) return cmd_gate(argc, argv);
   if (!strcmp(cmd, "mutants")) return cmd_mutants(argc, argv);
+  if (!strcmp(cmd, "diff")) return cmd_diff(argc, argv);
   if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
     printf("zoneoracle %s\n", ZO_VERSION);
     return EXIT_PASS;

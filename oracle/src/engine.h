@@ -7,7 +7,7 @@
 
 #include "model.h"
 
-typedef struct zo_engine_ops {
+typedef struct zo_engine_vtable {
   uint32_t abi_version;   /* first field, always */
   const char *name, *version;
   /* Start a game for case c under rs. ZO_OK or an error with err filled. */
@@ -25,10 +25,10 @@ typedef struct zo_engine_ops {
   /* Optional: does the engine declare this rule set (ruleset = 1) or this
      protocol feature (ruleset = 0)? NULL: everything. */
   int (*has)(void *self, const char *what, int ruleset);
-} zo_engine_ops;
+} zo_engine_vtable;
 
 typedef struct zo_engine {
-  const zo_engine_ops *ops;
+  const zo_engine_vtable *ops;
   void *self;
 } zo_engine;
 
@@ -38,6 +38,12 @@ typedef struct zo_engine {
  * zo_engine_process_free (which says bye). */
 zo_engine *zo_engine_process_new(const char *cmd, double timeout, zo_error *err);
 void zo_engine_process_free(zo_engine *e);
+
+/* An engine in a shared library exporting zo_engine_v1 (zo_engine.h),
+ * driven with the same messages in process. NULL (err filled) when it
+ * can't be loaded or refuses the handshake. Free with
+ * zo_engine_process_free. */
+zo_engine *zo_engine_plugin_new(const char *path, zo_error *err);
 
 /* The built-in oracle as an engine. Free with zo_engine_oracle_free. */
 zo_engine *zo_engine_oracle_new(void);

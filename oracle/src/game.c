@@ -302,6 +302,10 @@ static int resolve_dest(zo_game *g, int obj, const zo_zone_spec *s, int choose,
   int type;
   if (s->type == ZO_ZT_ARENA) {
     /* FaB 3.0.5a: into the arena without a zone = the permanent zone */
+    if (SW(g, SW_ARENA_DEFAULT) != ZS_PERMANENT_ZONE) {
+      *err = ZO_E_NO_ZONE;
+      return -1;
+    }
     HITSW(g, SW_ARENA_DEFAULT);
     int z = zone_of_role(g, ZR_BATTLEFIELD, -1);
     if (z < 0) *err = ZO_E_NO_ZONE;
@@ -596,10 +600,18 @@ static zo_outcome move_one(zo_game *g, int obj, const zo_step *mv,
   }
   int props = 1;
   if (per_object && dest != ZO_ZONE_OUTSIDE) {
-    if (SW(g, SW_FLIP_STEP) == ZS_YES && dest_pub != o->pub) HITSW(g, SW_FLIP_STEP);
-    if (SW(g, SW_NO_PROPERTIES) == ZS_YES) props = dest_pub;
+    /* with the flip step (FaB 3.0.8) the object has its destination
+       visibility as it moves; without it, its origin visibility */
+    int flips = SW(g, SW_FLIP_STEP) == ZS_YES;
+    if (flips && dest_pub != o->pub) HITSW(g, SW_FLIP_STEP);
+    if (SW(g, SW_NO_PROPERTIES) == ZS_YES) props = flips ? dest_pub : o->pub;
   }
 
+  /* outside the game is not a zone: outside to outside moves nothing */
+  if (dest == ZO_ZONE_OUTSIDE && origin == ZO_ZONE_OUTSIDE) {
+    event(r, obj, ZO_OUTCOME_NO_MOVE);
+    return ZO_OUTCOME_NO_MOVE;
+  }
   /* same zone (CR 400.8, FaB 3.0.7b) */
   if (dest >= 0 && dest == origin && o->under < 0) {
     const zo_zone_type *zt = ZT(g, dest);
@@ -662,7 +674,7 @@ static zo_outcome move_one(zo_game *g, int obj, const zo_step *mv,
     *err = e;
     if (SW(g, SW_CANNOT_HOLD) == ZS_FAIL_OR_CLEAR) {
       HITSW(g, SW_CANNOT_HOLD);
-      if (by_rule) return clear_obj(g, obj, r);
+      if (by_rule && SW(g, SW_CLEAR) != ZS_NONE) return clear_obj(g, obj, r);
     }
     return ZO_OUTCOME_FAILED;
   }
@@ -701,7 +713,7 @@ static zo_outcome move_one(zo_game *g, int obj, const zo_step *mv,
         if (refuse == ZO_E_CANNOT_HOLD && SW(g, SW_WRONG_OWNER) == ZS_CANNOT_HOLD &&
             ZT(g, dest)->owner_only.value && g->zones[dest].player != o->owner)
           HITSW(g, SW_WRONG_OWNER);
-        if (by_rule) return clear_obj(g, obj, r);
+        if (by_rule && SW(g, SW_CLEAR) != ZS_NONE) return clear_obj(g, obj, r); /* 3.0.12 */
         return ZO_OUTCOME_FAILED;
       }
       return ZO_OUTCOME_FAILED;
@@ -1148,6 +1160,11 @@ void zo_game_apply_to(zo_game *g, const zo_step *s, int obj, zo_step_result *r) 
   case ST_CREATE: do_create(g, s, r); return;
   case ST_CONTROL:
     if (o < 0 && (o = step_object(g, s, r)) < 0) return;
+    if (g->objs[o].phased_out && SW(g, SW_PHASING) == ZS_STATUS) { /* 702.24b / 702.26b: unaffected */
+      r->outcome = ZO_OUTCOME_FAILED;
+      r->error = ZO_E_PHASED_OUT;
+      return;
+    }
     /* CR 109.4, FaB 1.2.1b: only objects on the battlefield/arena or the
        stack have a controller; a sub-card is not in the arena (3.0.14b) */
     if (g->objs[o].zone < 0 || g->objs[o].under >= 0 ||
@@ -1187,6 +1204,11 @@ void zo_game_apply_to(zo_game *g, const zo_step *s, int obj, zo_step_result *r) 
   case ST_TURN_FACE: {
     if (o < 0 && (o = step_object(g, s, r)) < 0) return;
     zo_obj *ob = &g->objs[o];
+    if (ob->phased_out && SW(g, SW_PHASING) == ZS_STATUS) { /* 702.24b / 702.26b */
+      r->outcome = ZO_OUTCOME_FAILED;
+      r->error = ZO_E_PHASED_OUT;
+      return;
+    }
     if (SW(g, SW_VISIBILITY) == ZS_PER_OBJECT) {
       int want_pub = s->face == 0;
       /* a deck stays a face-down pile (FaB 3.7.5) */

@@ -39,3 +39,10 @@ rc=$?
 [ "$rc" -eq 1 ] && grep -q '"status":"xpass"' "$work/r-xpass/run.jsonl" || { echo "xpass: exit $rc"; exit 1; }
 grep -q '"schemaVersion":1' "$work/r-xpass/badge.json" || { echo "no badge"; exit 1; }
 echo "expect-failures: a listed case that passes is xpass and fails the gate; badge written"
+# zoneoracle diff: the crash run against a clean one shows one new failure
+"$bin" gate --engine "$bin serve" --quiet --report-dir "$work/r-clean" "$cases" >/dev/null 2>&1
+"$bin" diff "$work/r-clean/run.jsonl" "$work/r-exit/run.jsonl" > "$work/diff.txt"
+rc=$?
+[ "$rc" -eq 1 ] && grep -q '^NEW FAIL .*pass -> crash' "$work/diff.txt" && grep -q '^1 new failures' "$work/diff.txt" \
+  || { echo "diff: exit $rc"; cat "$work/diff.txt"; exit 1; }
+echo "diff: one new failure found between a clean run and the crashing engine's"

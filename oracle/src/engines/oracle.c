@@ -44,7 +44,7 @@ static void o_teardown(void *self) {
   o->g = NULL;
 }
 
-static const zo_engine_ops oracle_ops = {
+static const zo_engine_vtable oracle_ops = {
     .abi_version = 1,
     .name = "zoneoracle",
     .version = ZO_VERSION,

@@ -23,6 +23,9 @@
 
 #include "../engine.h"
 #include "../util.h"
+#include "zo_engine.h"
+
+#include <dlfcn.h>
 
 #define LINE_MAX_BYTES (16u * 1024u * 1024u)
 
@@ -39,7 +42,11 @@ typedef struct {
   json_t *features, *rulesets;
   const zo_case *c;
   int started_once, ever_ok;
-  zo_engine_ops ops;      /* name/version filled after the handshake */
+  /* a plugin (zo_engine.h) instead of a child process */
+  void *dl;
+  const struct zo_engine_ops *plugin;
+  void *session;
+  zo_engine_vtable ops;      /* name/version filled after the handshake */
 } proc;
 
 static const char *or_text(const char *s, const char *dflt) { return s ? s : dflt; }
@@ -101,6 +108,24 @@ static zo_status call(proc *p, json_t *req, json_t **out, zo_error *err) {
   char *text = json_dumps(req, JSON_COMPACT);
   json_decref(req);
   if (!text) return engine_fail(p, err, "error", "could not encode a request");
+  if (p->plugin) { /* in process: the same message through the plugin ABI */
+    char *answer_text = p->plugin->request(p->session, text);
+    free(text);
+    json_error_t je;
+    json_t *res = answer_text ? json_loads(answer_text, 0, &je) : NULL;
+    if (answer_text) p->plugin->free_response(answer_text);
+    if (!json_is_object(res) || json_integer_value(json_object_get(res, "id")) != p->next_id) {
+      json_decref(res);
+      if (err) {
+        err->code = ZO_ERR_ENGINE;
+        snprintf(err->context, sizeof err->context, "error");
+        snprintf(err->message, sizeof err->message, "the plugin answered no JSON object with the request's id");
+      }
+      return ZO_ERR_ENGINE;
+    }
+    *out = res;
+    return ZO_OK;
+  }
   size_t n = strlen(text);
   text[n] = '\n';
   size_t off = 0;
@@ -238,7 +263,7 @@ static zo_status start(proc *p, zo_error *err) {
 static zo_status pr_setup(void *self, const zo_ruleset *rs, const zo_case *c, zo_error *err) {
   proc *p = self;
   p->c = c;
-  if (p->pid <= 0) {
+  if (!p->plugin && p->pid <= 0) {
     zo_status st = start(p, err);
     if (st) return st;
   }
@@ -399,19 +424,8 @@ static int pr_has(void *self, const char *what, int ruleset) {
   return 0;
 }
 
-zo_engine *zo_engine_process_new(const char *cmd, double timeout, zo_error *err) {
-  signal(SIGPIPE, SIG_IGN); /* a dead engine must not take the runner with it */
-  proc *p = zo_xcalloc(1, sizeof *p);
-  p->cmd = zo_xstrdup(cmd);
-  p->timeout = timeout > 0 ? timeout : 5.0;
-  p->to = p->from = -1;
-  if (start(p, err)) {
-    /* 2: the engine could not be started or spoke no zcp */
-    free(p->cmd);
-    free(p->buf);
-    free(p);
-    return NULL;
-  }
+/* The ops, shared by processes and plugins. */
+static zo_engine *finish(proc *p) {
   p->ops.abi_version = 1;
   p->ops.name = p->name;
   p->ops.version = p->version;
@@ -426,9 +440,74 @@ zo_engine *zo_engine_process_new(const char *cmd, double timeout, zo_error *err)
   return e;
 }
 
+static zo_status plugin_hello(proc *p, zo_error *err) {
+  json_t *res;
+  zo_status st = call(p, json_pack("{s:s, s:s}", "op", "hello", "protocol", "zcp/1"), &res, err);
+  if (st) return st;
+  if (answer(p, res, err)) {
+    json_decref(res);
+    return ZO_ERR_ENGINE;
+  }
+  snprintf(p->name, sizeof p->name, "%s", or_text(json_string_value(json_object_get(res, "engine")), "engine"));
+  snprintf(p->version, sizeof p->version, "%s", or_text(json_string_value(json_object_get(res, "version")), "?"));
+  p->features = json_incref(json_object_get(res, "features"));
+  p->rulesets = json_incref(json_object_get(res, "rulesets"));
+  json_decref(res);
+  return ZO_OK;
+}
+
+zo_engine *zo_engine_plugin_new(const char *path, zo_error *err) {
+  proc *p = zo_xcalloc(1, sizeof *p);
+  p->cmd = zo_xstrdup(path);
+  p->to = p->from = -1;
+  p->dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  const struct zo_engine_ops *(*entry)(void) = NULL;
+  char why[300] = "";
+  if (!p->dl) snprintf(why, sizeof why, "%s", dlerror());
+  else if (!(*(void **)&entry = dlsym(p->dl, "zo_engine_v1"))) snprintf(why, sizeof why, "no symbol zo_engine_v1");
+  else if (!(p->plugin = entry()) || p->plugin->abi_version != ZO_ENGINE_ABI_VERSION)
+    snprintf(why, sizeof why, "the plugin's abi_version is not %u", ZO_ENGINE_ABI_VERSION);
+  else if (!(p->session = p->plugin->open())) snprintf(why, sizeof why, "the plugin's open() failed");
+  else if (plugin_hello(p, err)) snprintf(why, sizeof why, "no zcp/1 handshake: %.200s", err ? err->message : "");
+  if (why[0]) {
+    if (err) {
+      err->code = ZO_ERR_ENGINE;
+      snprintf(err->file, sizeof err->file, "%s", path);
+      snprintf(err->message, sizeof err->message, "%s", why);
+    }
+    if (p->session) p->plugin->close(p->session);
+    if (p->dl) dlclose(p->dl);
+    free(p->cmd);
+    free(p);
+    return NULL;
+  }
+  return finish(p);
+}
+
+zo_engine *zo_engine_process_new(const char *cmd, double timeout, zo_error *err) {
+  signal(SIGPIPE, SIG_IGN); /* a dead engine must not take the runner with it */
+  proc *p = zo_xcalloc(1, sizeof *p);
+  p->cmd = zo_xstrdup(cmd);
+  p->timeout = timeout > 0 ? timeout : 5.0;
+  p->to = p->from = -1;
+  if (start(p, err)) {
+    /* 2: the engine could not be started or spoke no zcp */
+    free(p->cmd);
+    free(p->buf);
+    free(p);
+    return NULL;
+  }
+  return finish(p);
+}
+
 void zo_engine_process_free(zo_engine *e) {
   if (!e) return;
   proc *p = e->self;
+  if (p->plugin) {
+    /* the library stays loaded until exit (its process-lifetime tables,
+       such as a rule set registry, must stay reachable) */
+    p->plugin->close(p->session);
+  }
   if (p->pid > 0) {
     json_t *res;
     if (!call(p, json_pack("{s:s}", "op", "bye"), &res, NULL)) json_decref(res);

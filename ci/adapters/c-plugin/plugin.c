@@ -1,0 +1,37 @@
+/* ci/adapters/c-plugin/plugin.c: zoneoracle's own oracle wrapped as a
+ * zo_engine_v1 plugin (zo_engine.h). It is the template for engines in C or
+ * C++: replace the three calls into the oracle (zo_served_new,
+ * zo_serve_request, zo_served_free) with your engine's handling of the same
+ * zcp/1 messages. Built by CMake as libzoneoracle_plugin.so. */
+#include <stdlib.h>
+
+#include "serve.h"
+#include "zo_engine.h"
+
+static void *plugin_open(void) { return zo_served_new(); }
+
+static char *plugin_request(void *session, const char *request) {
+  json_error_t je;
+  json_t *req = json_loads(request, 0, &je);
+  json_t *res = zo_serve_request((zo_served *)session, req); /* any input: an answer */
+  char *text = json_dumps(res, JSON_COMPACT);
+  json_decref(res);
+  json_decref(req);
+  return text;
+}
+
+static void plugin_free_response(char *response) { free(response); }
+
+static void plugin_close(void *session) { zo_served_free((zo_served *)session); }
+
+static const struct zo_engine_ops ops = {
+    .abi_version = ZO_ENGINE_ABI_VERSION,
+    .name = "zoneoracle-plugin",
+    .version = ZO_VERSION,
+    .open = plugin_open,
+    .request = plugin_request,
+    .free_response = plugin_free_response,
+    .close = plugin_close,
+};
+
+const struct zo_engine_ops *zo_engine_v1(void) { return &ops; }
