@@ -1044,7 +1044,9 @@ static zo_status parse_steps(cparse *p, const yd_node *seq) {
   zo_case *c = p->c;
   zo_status st = want(p, seq, YD_SEQ, "steps");
   if (st) return st;
-  c->steps = zo_xcalloc(seq->n ? seq->n : 1, sizeof *c->steps);
+  size_t cap = 1; /* a power of two: zo_case_append_step grows it so */
+  while (cap < seq->n) cap *= 2;
+  c->steps = zo_xcalloc(cap, sizeof *c->steps);
   for (size_t i = 0; i < seq->n; i++) {
     const yd_node *m = seq->kids[i];
     snprintf(p->context, sizeof p->context, "while reading step %zu", i + 1);
@@ -1319,6 +1321,55 @@ const char *zo_case_ruleset(const zo_case *c, size_t i) { return c->rulesets[i];
 size_t zo_case_rule_count(const zo_case *c) { return (size_t)c->nrules; }
 const char *zo_case_rule(const zo_case *c, size_t i) { return c->rules[i]; }
 
+/* A jansson value as a ydoc tree (what serve receives is JSON already:
+ * no need to print it and parse it again). */
+static yd_node *json_node(json_t *j) {
+  yd_node *n = zo_xcalloc(1, sizeof *n);
+  n->line = n->col = 1;
+  if (json_is_object(j)) {
+    n->kind = YD_MAP;
+    const char *k;
+    json_t *v;
+    n->kids = zo_xcalloc(2 * json_object_size(j) + 1, sizeof *n->kids);
+    json_object_foreach(j, k, v) {
+      yd_node *key = zo_xcalloc(1, sizeof *key);
+      key->kind = YD_SCALAR;
+      key->line = key->col = 1;
+      key->str = zo_xstrdup(k);
+      n->kids[n->nk++] = key;
+      n->kids[n->nk++] = json_node(v);
+    }
+    n->n = n->nk / 2;
+  } else if (json_is_array(j)) {
+    n->kind = YD_SEQ;
+    size_t i;
+    json_t *v;
+    n->kids = zo_xcalloc(json_array_size(j) + 1, sizeof *n->kids);
+    json_array_foreach(j, i, v) n->kids[n->nk++] = json_node(v);
+    n->n = n->nk;
+  } else {
+    char buf[64];
+    n->kind = YD_SCALAR;
+    n->plain = !json_is_string(j);
+    if (json_is_string(j)) n->str = zo_xstrdup(json_string_value(j));
+    else if (json_is_integer(j)) {
+      snprintf(buf, sizeof buf, "%lld", (long long)json_integer_value(j));
+      n->str = zo_xstrdup(buf);
+    } else if (json_is_real(j)) {
+      snprintf(buf, sizeof buf, "%g", json_real_value(j));
+      n->str = zo_xstrdup(buf);
+    } else n->str = zo_xstrdup(json_is_true(j) ? "true" : json_is_false(j) ? "false" : "null");
+  }
+  return n;
+}
+
+static zo_status append_step_doc(zo_case *c, yd_doc *doc, zo_error *err);
+
+zo_status zo_case_append_step_json(zo_case *c, json_t *step, zo_error *err) {
+  yd_doc doc = {.root = json_node(step), .file = zo_xstrdup("step")};
+  return append_step_doc(c, &doc, err);
+}
+
 /* One step written as YAML or JSON text (`{"move": {...}}`), parsed in the
  * context of case c (its handles, triggers, references...) and appended to
  * c's steps; names the step introduces are added to c. Used by `serve`. */
@@ -1326,6 +1377,12 @@ zo_status zo_case_append_step(zo_case *c, const char *text, size_t len, zo_error
   yd_doc doc;
   zo_status st = yd_parse("step", text, len, &doc, err);
   if (st) return st;
+  return append_step_doc(c, &doc, err);
+}
+
+static zo_status append_step_doc(zo_case *c, yd_doc *docp, zo_error *err) {
+  yd_doc doc = *docp;
+  zo_status st = ZO_OK;
   cparse p = {.doc = &doc, .err = err, .c = c};
   for (int r = 0; r < c->nrulesets && r < 16; r++) {
     const zo_ruleset *rs = zo_ruleset_find(c->rulesets[r]);
@@ -1340,12 +1397,12 @@ zo_status zo_case_append_step(zo_case *c, const char *text, size_t len, zo_error
     if (kk < 0) {
       st = unknown(&p, k, "step", k->str, step_names, ST_COUNT);
     } else {
-      c->steps = zo_xrealloc(c->steps, (size_t)(c->nsteps + 1) * sizeof *c->steps);
+      if ((c->nsteps & (c->nsteps - 1)) == 0) /* capacity: powers of two */
+        c->steps = zo_xrealloc(c->steps, (size_t)(c->nsteps ? 2 * c->nsteps : 1) * sizeof *c->steps);
       memset(&c->steps[c->nsteps], 0, sizeof *c->steps);
       c->nsteps++;
       st = parse_step_body(&p, (zo_step_kind)kk, YD_VAL(m, 0), k, 0, &c->steps[c->nsteps - 1]);
-      if (!st) c->steps[c->nsteps - 1].json = yd_json_text(m);
-      else free_step(&c->steps[--c->nsteps]);
+      if (st) free_step(&c->steps[--c->nsteps]);
     }
   }
   yd_free(&doc);

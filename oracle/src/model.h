@@ -311,6 +311,9 @@ struct zo_case {
 /* Parse one step (YAML or JSON text) in case c's context and append it to
  * c->steps (names it introduces join c). ZO_OK or an error (file "step"). */
 zo_status zo_case_append_step(zo_case *c, const char *text, size_t len, zo_error *err);
+struct json_t;
+/* The same from a parsed JSON value (jansson json_t *): no reparsing. */
+zo_status zo_case_append_step_json(zo_case *c, struct json_t *step, zo_error *err);
 /* Intern every zone type of rs into c (before building a game that later
  * steps extend). */
 void zo_case_add_zone_types(zo_case *c, const zo_ruleset *rs);

@@ -111,11 +111,9 @@ static json_t *do_step(served *s, json_t *step, json_t *id, json_t **out) {
   if (!s->g) return fail(id, "bad_request", "step before setup");
   if (!json_is_object(step) || json_object_size(step) != 1)
     return fail(id, "bad_request", "step: expected an object with one step name");
-  char *text = json_dumps(step, JSON_COMPACT);
   int before = counts(s->c);
   zo_error err = {0};
-  zo_status st = zo_case_append_step(s->c, text, strlen(text), &err);
-  free(text);
+  zo_status st = zo_case_append_step_json(s->c, step, &err);
   if (st) {
     char msg[700];
     snprintf(msg, sizeof msg, "%d:%d: %s", err.line, err.column, err.message);
