@@ -13,7 +13,7 @@ cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release \
   -DZO_FUZZ_ENGINE=ossfuzz -DZO_LIB_FUZZING_ENGINE="$LIB_FUZZING_ENGINE" \
   -DZO_STATIC_DEPS=ON -DZO_BUILD_CLI=OFF -DBUILD_TESTING=OFF >/dev/null
 cmake --build "$build" -j"$(nproc)" >/dev/null
-for h in fuzz_moves fuzz_case_load fuzz_ruleset_load; do
+for h in fuzz_moves fuzz_case_load fuzz_ruleset_load fuzz_protocol; do
   cp "$build/bin/$h" "$OUT/"
   (cd "$src/corpus/$h" && zip -q -r "$OUT/${h}_seed_corpus.zip" .)
   options="[libfuzzer]\ntimeout = 10\n"

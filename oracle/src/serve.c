@@ -205,6 +205,8 @@ json_t *zo_serve_request(zo_served *sv, json_t *req) {
     const char *when = json_string_value(json_object_get(req, "observe"));
     int each = when && !strcmp(when, "each");
     if (!json_is_array(steps)) return fail(id, "bad_request", "run needs steps (a list)");
+    if (when && !each && strcmp(when, "end"))
+      return fail(id, "bad_request", "run: observe is each or end");
     json_t *results = json_array(), *obs = json_array();
     size_t i;
     json_t *st;
