@@ -46,6 +46,8 @@ static const char usage[] =
     "      --timeout S     limit per request (default 5 s)\n"
     "      --expect-failures FILE  YAML list of {id, reason}: known gaps\n"
     "      --shard I/N     run every Nth case file, starting at the Ith\n"
+    "      --strict        also compare every observable property with the\n"
+    "                      oracle after every step; report the first difference\n"
     "  check [PATH...]     validate case files without running them\n"
     "  rulesets            list the rule sets (id and title)\n"
     "  rules [PATH...]     every rule of every rule set, the cases citing it and\n"
@@ -582,6 +584,7 @@ static int load_xfail(const char *path, zo_run_options *opt) {
 /* zoneoracle gate --engine CMD: the suite against an engine under test. */
 static int cmd_gate(int argc, char **argv) {
   const char *engine = NULL, *plugin = NULL, *xfail = NULL, *shard = NULL;
+  int strict = 0;
   double timeout = 5;
   char *rest[256];
   int nrest = 0;
@@ -593,6 +596,7 @@ static int cmd_gate(int argc, char **argv) {
     else if (!strcmp(argv[k], "--timeout") && k + 1 < argc) timeout = atof(argv[++k]);
     else if (!strcmp(argv[k], "--expect-failures") && k + 1 < argc) xfail = argv[++k];
     else if (!strcmp(argv[k], "--shard") && k + 1 < argc) shard = argv[++k];
+    else if (!strcmp(argv[k], "--strict")) strict = 1;
     else if (nrest < 256) rest[nrest++] = argv[k];
   }
   if (!engine == !plugin) return bad_usage("gate needs --engine CMD or --engine-plugin PATH");
@@ -622,7 +626,9 @@ static int cmd_gate(int argc, char **argv) {
     return EXIT_USAGE;
   }
   zo_run run = {0};
+  if (strict) opt.strict = zo_engine_oracle_new();
   zo_run_files(e, files, nfiles, &opt, &run);
+  zo_engine_oracle_free(opt.strict);
   print_results(&a, &run);
   int io_bad = write_reports(&a, &run, e);
   /* the shields.io endpoint badge */

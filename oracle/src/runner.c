@@ -359,6 +359,50 @@ static int compare(cmpctx *x, const zo_expect *e) {
   return 0;
 }
 
+/* ---- --strict: every observable property against the oracle ------- */
+
+/* First difference between the engine's observation (a) and the oracle's
+ * (b) after a step, as "what: engine X, oracle Y"; `prev` pairs give
+ * identity changes. Returns 0 when they agree. */
+static int strict_diff(const zo_case *c, const zo_observation *a, const zo_observation *b,
+                       const zo_observation *pa, const zo_observation *pb,
+                       const zo_step_result *ra, const zo_step_result *rb, char *out, size_t cap) {
+  if (ra->outcome != rb->outcome) {
+    snprintf(out, cap, "outcome: engine %s, oracle %s", zo_outcome_name(ra->outcome),
+             zo_outcome_name(rb->outcome));
+    return 1;
+  }
+  for (int h = 0; h < a->nhandles && h < b->nhandles; h++) {
+    const zo_obj_obs *x = &a->objs[h], *y = &b->objs[h];
+    const char *n = c->handles[h];
+#define DIFF(cond, what, fx, fy)                                                     \
+  if (cond) {                                                                        \
+    snprintf(out, cap, "%s.%s: engine %s, oracle %s", n, what, fx, fy);              \
+    return 1;                                                                        \
+  }
+    DIFF(x->exists != y->exists, "exists", x->exists ? "true" : "false", y->exists ? "true" : "false");
+    if (!y->exists) continue;
+    DIFF(strcmp(x->zone, y->zone), "zone", x->zone, y->zone);
+    int newa = pa && x->object != pa->objs[h].object, newb = pb && y->object != pb->objs[h].object;
+    DIFF(newa != newb, "new_object", newa ? "true" : "false", newb ? "true" : "false");
+    char sa[16], sb[16];
+    snprintf(sa, sizeof sa, "%d", x->position);
+    snprintf(sb, sizeof sb, "%d", y->position);
+    DIFF(x->position != y->position, "position", sa, sb);
+    DIFF(x->visibility != y->visibility, "visibility", x->visibility ? "public" : "private",
+         y->visibility ? "public" : "private");
+    DIFF(x->face_down != y->face_down, "face", x->face_down ? "down" : "up", y->face_down ? "down" : "up");
+    DIFF(x->controller != y->controller, "controller", pname(c, x->controller), pname(c, y->controller));
+    DIFF(x->owner != y->owner, "owner", pname(c, x->owner), pname(c, y->owner));
+    DIFF(x->under != y->under, "under", hname(c, x->under), hname(c, y->under));
+    DIFF(x->phased_out != y->phased_out, "phased_out", x->phased_out ? "true" : "false",
+         y->phased_out ? "true" : "false");
+    DIFF(x->nmarks != y->nmarks, "marks", "a different set", "this set");
+#undef DIFF
+  }
+  return 0;
+}
+
 /* ---- running ---------------------------------------------------------- */
 
 static double now_ms(void) {
@@ -439,11 +483,14 @@ void zo_run_case(zo_engine *e, const zo_case *c, const zo_ruleset *rs,
     engine_error(res, c, 0, &err);
     goto out;
   }
-  zo_observation prev = {0}, cur = {0};
+  zo_observation prev = {0}, cur = {0}, oprev = {0}, ocur = {0};
+  zo_engine *ref = opt->strict;
+  if (ref && ref->ops->setup(ref->self, rs, c, &err)) ref = NULL; /* the oracle refuses: no strict */
   if (e->ops->observe(e->self, &prev, &err)) {
     engine_error(res, c, 0, &err);
     goto done;
   }
+  if (ref) ref->ops->observe(ref->self, &oprev, &err);
   int at_rest = 0;
   for (int i = 0; i < c->nsteps; i++) {
     const zo_step *s = &c->steps[i];
@@ -471,7 +518,26 @@ void zo_run_case(zo_engine *e, const zo_case *c, const zo_ruleset *rs,
       break;
     }
     int bad = 0;
-    if (s->expect) {
+    if (ref) {
+      zo_step_result rr = {0};
+      ref->ops->step(ref->self, s, &rr, &err);
+      ref->ops->observe(ref->self, &ocur, &err);
+      char d[400];
+      if (strict_diff(c, &cur, &ocur, &prev, &oprev, &r, &rr, d, sizeof d)) {
+        res->status = RS_FAIL;
+        res->step = i + 1;
+        res->line = s->line;
+        res->what = fmt("strict");
+        res->message = fmt("%s:%d: strict, after step %d (%s): %s", c->file, s->line, i + 1,
+                           zo_step_kind_name(s->kind), d);
+        bad = 1;
+      }
+      zo_step_result_free(&rr);
+      zo_observation_free(&oprev);
+      oprev = ocur;
+      memset(&ocur, 0, sizeof ocur);
+    }
+    if (!bad && s->expect) {
       cmpctx x = {.c = c, .ob = &cur, .prev = &prev, .r = &r, .res = res, .step = i + 1};
       bad = compare(&x, s->expect);
     }
@@ -500,6 +566,9 @@ done:
   }
   zo_observation_free(&prev);
   zo_observation_free(&cur);
+  zo_observation_free(&oprev);
+  zo_observation_free(&ocur);
+  if (ref) ref->ops->teardown(ref->self);
   e->ops->teardown(e->self);
 out:
   res->ms = now_ms() - t0;

@@ -50,6 +50,7 @@ typedef struct {
   int check_invariants;  /* zo_game_check after every step (oracle) */
   int shard, nshards;    /* run case files i with i % nshards == shard (0-based) */
   char **xfail; int nxfail; /* expected failures: case ids */
+  zo_engine *strict;     /* --strict: the oracle, compared after every step */
 } zo_run_options;
 
 /* Expand files and directories (recursively, *.yaml, sorted) into a list of

@@ -5,6 +5,8 @@
  *   fake_engine exit N      exits without answering
  *   fake_engine garbage N   answers a line that is not JSON
  *   fake_engine nozcp       refuses the handshake (the gate exits 2)
+ *   fake_engine lie         reports its first object in a made-up zone
+ *                           after the first step (--strict must see it)
  * Counting survives restarts through a file named by FAKE_ENGINE_COUNT. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -60,6 +62,17 @@ int main(int argc, char **argv) {
       }
     }
     json_t *res = zo_serve_request(s, req);
+    static int steps;
+    if (op && !strcmp(op, "step")) steps++;
+    if (op && !strcmp(op, "setup")) steps = 0;
+    if (op && !strcmp(op, "observe") && steps > 0 && !strcmp(mode, "lie")) {
+      const char *k;
+      json_t *o;
+      json_object_foreach(json_object_get(res, "objects"), k, o) {
+        json_object_set_new(o, "zone", json_string("nowhere"));
+        break;
+      }
+    }
     char *text = json_dumps(res, JSON_COMPACT);
     puts(text);
     fflush(stdout);

@@ -46,3 +46,9 @@ rc=$?
 [ "$rc" -eq 1 ] && grep -q '^NEW FAIL .*pass -> crash' "$work/diff.txt" && grep -q '^1 new failures' "$work/diff.txt" \
   || { echo "diff: exit $rc"; cat "$work/diff.txt"; exit 1; }
 echo "diff: one new failure found between a clean run and the crashing engine's"
+# --strict: an engine that reports an object where the oracle has none
+"$bin" gate --strict --engine "$fake lie" --quiet --report-dir "$work/r-lie" "$cases" > "$work/lie.txt" 2>&1
+rc=$?
+[ "$rc" -eq 1 ] && grep -q 'strict, after step 1 .*zone: engine nowhere, oracle' "$work/lie.txt" \
+  || { echo "strict: exit $rc"; head -5 "$work/lie.txt"; exit 1; }
+echo "strict: the first difference with the oracle is reported, step and property"
