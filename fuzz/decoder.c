@@ -154,19 +154,6 @@ void zo_fuzz_start(zo_fuzz *f, const uint8_t *data, size_t size) {
 
 /* ---- steps ----------------------------------------------------------- */
 
-static void init_step(zo_step *s) {
-  memset(s, 0, sizeof *s);
-  s->card = s->ref = s->as = s->trigger = s->under = -1;
-  s->owner = s->controller = s->player = s->winner = -1;
-  s->position = ZO_POS_TOP;
-  s->face = -1;
-  s->count = 1;
-  s->out = 1;
-  s->to.type = s->from.type = s->zone.type = ZO_ZT_UNSET;
-  s->when_to.type = s->when_from.type = ZO_ZT_UNSET;
-  s->order_zone.type = ZO_ZT_UNSET;
-  s->kind_of = ZK_TOKEN;
-}
 
 /* A setup card: always declared, so a printed case never names a token
  * before its create step. */
@@ -199,7 +186,7 @@ static void zone_spec(zo_fuzz *f, uint8_t b, uint8_t pb, zo_zone_spec *z) {
 static zo_step *push(zo_fuzz *f) {
   zo_case *c = f->c;
   zo_step *s = &c->steps[c->nsteps++]; /* f->steps holds ZO_FUZZ_MAX_STEPS */
-  init_step(s);
+  zo_step_init(s);
   s->line = c->nsteps;
   s->col = 1;
   return s;
@@ -219,6 +206,14 @@ static void move_opts(zo_fuzz *f, zo_step *s) {
   if (f->rs->zones[s->to.type >= 0 ? s->to.type : 0].count.value > 1 && (a & 0x80))
     s->choose = 1 + (a >> 5 & 1);
 }
+
+/* A step whose names or objects ran out becomes a state check (always
+ * applicable), so decoding never stops early. */
+#define OR_STATE_CHECK(cond) \
+  if (cond) {                \
+    s->kind = ST_STATE_CHECK; \
+    break;                   \
+  }
 
 enum {
   OP_MOVE, OP_MOVE2, OP_MOVE3, OP_MOVE4, OP_TOGETHER, OP_CREATE, OP_CONTROL, OP_PHASE,
@@ -242,7 +237,7 @@ const zo_step *zo_fuzz_next(zo_fuzz *f) {
     if ((h & 0xC0) == 0xC0 && f->marks < RESERVE) {
       /* the rest of the same effect marks the moved object (then:) */
       s->then = zo_xcalloc(1, sizeof *s->then);
-      init_step(s->then);
+      zo_step_init(s->then);
       s->then->kind = ST_MARK;
       s->then->as = f->marks++;
       s->then->mark_kind = MK_EFFECT;
@@ -256,7 +251,7 @@ const zo_step *zo_fuzz_next(zo_fuzz *f) {
     s->moves = zo_xcalloc((size_t)n, sizeof *s->moves);
     uint8_t base = next(f);
     zo_step proto;
-    init_step(&proto);
+    zo_step_init(&proto);
     proto.kind = ST_MOVE;
     move_opts(f, &proto);
     int used[NCARDS_MAX + RESERVE] = {0};
@@ -272,10 +267,7 @@ const zo_step *zo_fuzz_next(zo_fuzz *f) {
     break;
   }
   case OP_CREATE: {
-    if (f->created >= RESERVE) {
-      s->kind = ST_STATE_CHECK;
-      break;
-    }
+    OR_STATE_CHECK(f->created >= RESERVE)
     s->kind = ST_CREATE;
     uint8_t k = next(f), z = next(f), t = next(f);
     s->as = c->nsetup + f->created++;
@@ -352,10 +344,7 @@ const zo_step *zo_fuzz_next(zo_fuzz *f) {
       int cand = (z + k) % c->nztypes;
       if (f->rs->zones[cand].per_player.value) t = cand;
     }
-    if (t < 0) {
-      s->kind = ST_STATE_CHECK;
-      break;
-    }
+    OR_STATE_CHECK(t < 0)
     s->kind = op == OP_ZONE_CREATE ? ST_ZONE_CREATE : ST_ZONE_REMOVE;
     s->zone.type = t;
     s->zone.player = p % c->nplayers;
@@ -371,10 +360,7 @@ const zo_step *zo_fuzz_next(zo_fuzz *f) {
     s->winner = next(f) % c->nplayers;
     break;
   case OP_WATCH: {
-    if (f->watches >= RESERVE) {
-      s->kind = ST_STATE_CHECK;
-      break;
-    }
+    OR_STATE_CHECK(f->watches >= RESERVE)
     s->kind = ST_WATCH;
     s->as = f->watches++;
     s->card = live_handle(f, next(f));
@@ -385,16 +371,13 @@ const zo_step *zo_fuzz_next(zo_fuzz *f) {
     break;
   }
   case OP_RESOLVE: {
-    if (!f->watches) {
-      s->kind = ST_STATE_CHECK;
-      break;
-    }
+    OR_STATE_CHECK(!f->watches)
     s->kind = ST_RESOLVE;
     uint8_t a = next(f);
     s->trigger = a % f->watches;
     if (a & 0x80) {
       s->then = zo_xcalloc(1, sizeof *s->then);
-      init_step(s->then);
+      zo_step_init(s->then);
       s->then->kind = ST_MOVE;
       s->then->line = s->line;
       move_opts(f, s->then);
@@ -402,19 +385,13 @@ const zo_step *zo_fuzz_next(zo_fuzz *f) {
     break;
   }
   case OP_REMEMBER:
-    if (f->refs >= RESERVE) {
-      s->kind = ST_STATE_CHECK;
-      break;
-    }
+    OR_STATE_CHECK(f->refs >= RESERVE)
     s->kind = ST_REMEMBER;
     s->as = f->refs++;
     s->card = live_handle(f, next(f));
     break;
   case OP_REPLACE: {
-    if (f->repls >= RESERVE) {
-      s->kind = ST_STATE_CHECK;
-      break;
-    }
+    OR_STATE_CHECK(f->repls >= RESERVE)
     s->kind = ST_REPLACE;
     s->as = f->repls++;
     uint8_t a = next(f), w = next(f);
@@ -425,17 +402,14 @@ const zo_step *zo_fuzz_next(zo_fuzz *f) {
     s->when_from.type = ZO_ZT_ANY;
     s->when_from.player = -1;
     s->then = zo_xcalloc(1, sizeof *s->then);
-    init_step(s->then);
+    zo_step_init(s->then);
     s->then->kind = ST_MOVE;
     s->then->line = s->line;
     move_opts(f, s->then);
     break;
   }
   case OP_CHOOSE: {
-    if (!f->repls) {
-      s->kind = ST_STATE_CHECK;
-      break;
-    }
+    OR_STATE_CHECK(!f->repls)
     s->kind = ST_CHOOSE_REPLACEMENT;
     uint8_t a = next(f);
     s->order_zone_handles = zo_xcalloc((size_t)f->repls, sizeof(int));
@@ -449,10 +423,7 @@ const zo_step *zo_fuzz_next(zo_fuzz *f) {
   }
   case OP_MARK:
   default:
-    if (f->marks >= RESERVE) {
-      s->kind = ST_STATE_CHECK;
-      break;
-    }
+    OR_STATE_CHECK(f->marks >= RESERVE)
     s->kind = ST_MARK;
     s->card = live_handle(f, next(f));
     s->as = f->marks++;

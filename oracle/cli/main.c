@@ -133,6 +133,16 @@ static int parse_args(int argc, char **argv, args *a) {
   return -1;
 }
 
+/* The case files named by a (directories walked); reports a bad path. */
+static int collect(const args *a, char ***files, int *nfiles) {
+  zo_error err = {0};
+  if (zo_collect_cases(a->paths, a->npaths, files, nfiles, &err)) {
+    fprintf(stderr, "zoneoracle: %s: %s\n", err.file, err.message);
+    return -1;
+  }
+  return 0;
+}
+
 static void suite_commit(char *buf, size_t cap) {
   snprintf(buf, cap, "unknown");
   FILE *p = popen("git rev-parse HEAD 2>/dev/null", "r");
@@ -266,10 +276,7 @@ static int cmd_check(int argc, char **argv) {
   char **files;
   int nfiles;
   zo_error err = {0};
-  if (zo_collect_cases(a.paths, a.npaths, &files, &nfiles, &err)) {
-    fprintf(stderr, "zoneoracle: %s: %s\n", err.file, err.message);
-    return EXIT_USAGE;
-  }
+  if (collect(&a, &files, &nfiles)) return EXIT_USAGE;
   int bad = 0;
   char **ids = zo_xcalloc((size_t)nfiles + 1, sizeof *ids);
   char **idfiles = zo_xcalloc((size_t)nfiles + 1, sizeof *idfiles);
@@ -799,10 +806,7 @@ static int cmd_corpus(int argc, char **argv) {
   char **files;
   int nfiles;
   zo_error err = {0};
-  if (zo_collect_cases(a.paths, a.npaths, &files, &nfiles, &err)) {
-    fprintf(stderr, "zoneoracle: %s: %s\n", err.file, err.message);
-    return EXIT_USAGE;
-  }
+  if (collect(&a, &files, &nfiles)) return EXIT_USAGE;
   char dir[3][4096];
   const char *names[3] = {"fuzz_case_load", "fuzz_ruleset_load", "fuzz_moves"};
   for (int i = 0; i < 3; i++) {

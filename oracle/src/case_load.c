@@ -742,7 +742,8 @@ static const char *const *step_keys(zo_step_kind k, size_t *n) {
   }
 }
 
-static void step_init(zo_step *s) {
+/* A step with every field at its "not given" value (model.h). */
+void zo_step_init(zo_step *s) {
   memset(s, 0, sizeof *s);
   s->card = s->ref = s->as = s->trigger = -1;
   s->owner = s->controller = s->player = s->winner = -1;
@@ -832,7 +833,7 @@ static zo_status parse_move_opts(cparse *p, const yd_node *opts,
 static zo_status parse_step_body(cparse *p, zo_step_kind kind, const yd_node *opts,
                                  const yd_node *at, int nested, zo_step *s) {
   zo_status st;
-  step_init(s);
+  zo_step_init(s);
   s->kind = kind;
   s->line = at->line;
   s->col = at->col;
@@ -862,7 +863,7 @@ static zo_status parse_step_body(cparse *p, zo_step_kind kind, const yd_node *op
     for (size_t i = 0; i < v->n; i++) {
       const yd_node *m = v->kids[i];
       if ((st = want(p, m, YD_MAP, "a move"))) return st;
-      step_init(&s->moves[i]);
+      zo_step_init(&s->moves[i]);
       s->nmoves++;
       s->moves[i].kind = ST_MOVE;
       s->moves[i].line = m->line;
@@ -1001,7 +1002,7 @@ static zo_status parse_step_body(cparse *p, zo_step_kind kind, const yd_node *op
     const yd_node *ins = yd_get(opts, "instead");
     if ((st = want(p, ins, YD_MAP, "instead (move options)"))) return st;
     s->then = zo_xcalloc(1, sizeof *s->then);
-    step_init(s->then);
+    zo_step_init(s->then);
     s->then->kind = ST_MOVE;
     s->then->line = ins->line;
     s->then->col = ins->col;

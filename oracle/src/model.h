@@ -308,6 +308,9 @@ struct zo_case {
   char *cards_json;                 /* `cards:` as written, as JSON (protocol) */
 };
 
+/* Set every field of s to its "not given" value (card -1, position top...). */
+void zo_step_init(zo_step *s);
+
 /* Parse one step (YAML or JSON text) in case c's context and append it to
  * c->steps (names it introduces join c). ZO_OK or an error (file "step"). */
 zo_status zo_case_append_step(zo_case *c, const char *text, size_t len, zo_error *err);
