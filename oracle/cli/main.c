@@ -479,37 +479,25 @@ static int cmd_mutants(int argc, char **argv) {
 
 /* ---- diff: what changed between two run records -------------------- */
 
+/* (id [rule set]) -> status of every case line of a run record. */
 static json_t *statuses(const char *path) {
-  FILE *f = fopen(path, "r");
-  if (!f) {
-    fprintf(stderr, "zoneoracle: %s: %s\n", path, strerror(errno));
+  zo_error err = {0};
+  json_t *cases = zo_report_read_cases(path, &err);
+  if (!cases) {
+    fprintf(stderr, "%s:%d:%d: error: %s\n", err.file, err.line, err.column, err.message);
     return NULL;
   }
   json_t *m = json_object();
-  char *line = NULL;
-  size_t cap = 0;
-  int ln = 0;
-  while (getline(&line, &cap, f) > 0) {
-    ln++;
-    json_error_t je;
-    json_t *o = json_loads(line, 0, &je);
-    if (!o) {
-      fprintf(stderr, "%s:%d:%d: error: not a run record line: %s\n", path, ln, je.column, je.text);
-      json_decref(m);
-      m = NULL;
-      break;
-    }
-    const char *type = json_string_value(json_object_get(o, "type"));
-    if (type && !strcmp(type, "case")) {
-      char key[600];
-      snprintf(key, sizeof key, "%s [%s]", json_string_value(json_object_get(o, "id")) ? json_string_value(json_object_get(o, "id")) : "?",
-               json_string_value(json_object_get(o, "ruleset")) ? json_string_value(json_object_get(o, "ruleset")) : "?");
-      json_object_set(m, key, json_object_get(o, "status"));
-    }
-    json_decref(o);
+  size_t i;
+  json_t *o;
+  json_array_foreach(cases, i, o) {
+    const char *id = json_string_value(json_object_get(o, "id"));
+    const char *rs = json_string_value(json_object_get(o, "ruleset"));
+    char key[600];
+    snprintf(key, sizeof key, "%s [%s]", id ? id : "?", rs ? rs : "?");
+    json_object_set(m, key, json_object_get(o, "status"));
   }
-  free(line);
-  fclose(f);
+  json_decref(cases);
   return m;
 }
 

@@ -180,6 +180,17 @@ static zo_status read_record(const char *path, record *rec, zo_error *err) {
   return ZO_OK;
 }
 
+json_t *zo_report_read_cases(const char *jsonl, zo_error *err) {
+  record rec;
+  if (read_record(jsonl, &rec, err)) return NULL;
+  json_t *cases = json_incref(rec.cases);
+  json_decref(rec.header);
+  json_decref(rec.footer);
+  json_decref(rec.cases);
+  json_decref(rec.invalid);
+  return cases;
+}
+
 static void free_record(record *rec) {
   json_decref(rec->header);
   json_decref(rec->footer);

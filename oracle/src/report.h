@@ -17,6 +17,11 @@ typedef struct {
 zo_status zo_report_write_jsonl(const zo_run *run, const zo_run_header *h,
                                 const char *path, zo_error *err);
 
+/* The case lines of a run record, as a JSON array (new reference; a
+ * jansson json_t *), or NULL with err naming file:line:column. */
+struct json_t;
+struct json_t *zo_report_read_cases(const char *jsonl, zo_error *err);
+
 /* Render JUnit XML and Markdown from a run record file. */
 zo_status zo_report_render_junit(const char *jsonl, const char *path, zo_error *err);
 zo_status zo_report_render_markdown(const char *jsonl, const char *path, zo_error *err);

@@ -235,6 +235,15 @@ void zo_served_free(zo_served *sv) {
   free(sv);
 }
 
+void zo_serve_write(FILE *out, json_t *res) {
+  char *text = json_dumps(res, JSON_COMPACT | JSON_PRESERVE_ORDER);
+  if (!text) return;
+  fputs(text, out);
+  fputc('\n', out);
+  fflush(out);
+  free(text);
+}
+
 int zo_serve(FILE *in, FILE *out) {
   zo_served *s = zo_served_new();
   char *line = NULL;
@@ -253,13 +262,7 @@ int zo_serve(FILE *in, FILE *out) {
       const char *op = json_string_value(json_object_get(req, "op"));
       bye = op && !strcmp(op, "bye");
     }
-    char *text = json_dumps(res, JSON_COMPACT | JSON_PRESERVE_ORDER);
-    if (text) {
-      fputs(text, out);
-      fputc('\n', out);
-      fflush(out);
-      free(text);
-    }
+    zo_serve_write(out, res);
     json_decref(res);
     json_decref(req);
   }

@@ -19,6 +19,9 @@ void zo_served_free(zo_served *s);
  * `error: {code, message}`; never crashes on malformed input. */
 json_t *zo_serve_request(zo_served *s, json_t *req);
 
+/* Write one answer as a JSON line and flush (a protocol line). */
+void zo_serve_write(FILE *out, json_t *res);
+
 /* Serve requests line by line from in to out until `bye` or end of input. */
 int zo_serve(FILE *in, FILE *out);
 

@@ -73,10 +73,7 @@ int main(int argc, char **argv) {
         break;
       }
     }
-    char *text = json_dumps(res, JSON_COMPACT);
-    puts(text);
-    fflush(stdout);
-    free(text);
+    zo_serve_write(stdout, res);
     json_decref(res);
     json_decref(req);
   }
