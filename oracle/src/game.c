@@ -214,6 +214,21 @@ static int zones_of(const zo_game *g, int type, int player, int *out, int cap) {
  * CR 400.4a is handled by the caller as "stays"). flags: ZF_COUNT counts
  * rule hits; ZF_ANY_OWNER skips the owner test (the checker's can-hold). */
 enum { ZF_COUNT = 1, ZF_ANY_OWNER = 2 };
+/* What a zone type can hold, whoever owns the object (CR 400.4a; FaB
+   3.0.11: deck-cards, permanents, heroes, equipment of its kind). */
+static int cannot_hold(const zo_game *g, const zo_zone_type *zt, const zo_obj *o, int zone) {
+  unsigned holds = (unsigned)zt->holds.value;
+  if ((holds & ZH_DECK_CARDS) && !fab_deck_card(g, o)) return 1;
+  if ((holds & ZH_CARDS) &&
+      !(o->kind == ZK_CARD || o->kind == ZK_TOKEN || o->kind == ZK_COPY ||
+        ((holds & ZH_PROXIES) && o->kind == ZK_PROXY)))
+    return 1;
+  if ((holds & ZH_PERMANENTS) && !fab_permanent(g, o, zone)) return 1;
+  if ((holds & ZH_HERO) && !(o->types & g->t_hero)) return 1;
+  if ((holds & ZH_EQUIP) && !(o->types & zt->equip_types)) return 1;
+  return 0;
+}
+
 static zo_step_error zone_refuses(zo_game *g, int zone, int obj, int flags) {
   int counting = flags & ZF_COUNT;
   const zo_obj *o = &g->objs[obj];
@@ -225,16 +240,7 @@ static zo_step_error zone_refuses(zo_game *g, int zone, int obj, int flags) {
     return ZO_E_CANNOT_HOLD;
   }
   unsigned holds = (unsigned)zt->holds.value;
-  int refuse = 0;
-  if ((holds & ZH_DECK_CARDS) && !fab_deck_card(g, o)) refuse = 1;
-  if ((holds & ZH_CARDS) &&
-      !(o->kind == ZK_CARD || o->kind == ZK_TOKEN || o->kind == ZK_COPY ||
-        ((holds & ZH_PROXIES) && o->kind == ZK_PROXY)))
-    refuse = 1;
-  if ((holds & ZH_PERMANENTS) && !fab_permanent(g, o, zone)) refuse = 1;
-  if ((holds & ZH_HERO) && !(o->types & g->t_hero)) refuse = 1;
-  if ((holds & ZH_EQUIP) && !(o->types & zt->equip_types)) refuse = 1;
-  if (refuse) {
+  if (holds && cannot_hold(g, zt, o, zone)) {
     if (counting) hit(g, &zt->holds);
     return ZO_E_CANNOT_HOLD;
   }
@@ -1632,35 +1638,36 @@ static zo_status place_card(zo_game *g, const zo_card_setup *cs, zo_error *err) 
       return setup_fail(err, c, cs, rs->id, "card '%s': no such zone", hn);
     }
     const zo_zone_type *zt = ZT(g, zone);
-    char zname[64];
-    zo_game_zone_name(g, zone, zname, sizeof zname);
+    char zname[64] = ""; /* named only for an error message */
+#define ZNAME (err ? (zo_game_zone_name(g, zone, zname, sizeof zname), zname) : zname)
     if (is_token(g, o) && !zt->arena.value) {
       return setup_fail(err, c, cs, rs->id, "token '%s' can't start in %s: "
                         "tokens exist only on the battlefield / in the arena",
-                        hn, zname);
+                        hn, ZNAME);
     }
     if (o->kind == ZK_ABILITY && zt->role != ZR_STACK) {
       return setup_fail(err, c, cs, rs->id, "ability '%s' can't start in %s: "
-                        "abilities exist only on the stack", hn, zname);
+                        "abilities exist only on the stack", hn, ZNAME);
     }
     if (o->kind == ZK_COPY && zt->role != ZR_STACK && zt->role != ZR_BATTLEFIELD) {
       return setup_fail(err, c, cs, rs->id, "copy '%s' can't start in %s: "
-                        "copies exist on the stack (or battlefield)", hn, zname);
+                        "copies exist on the stack (or battlefield)", hn, ZNAME);
     }
     if ((zt->holds.value & ZH_NO_INSTANTS) && (o->types & g->t_instant_sorcery)) {
       return setup_fail(err, c, cs, rs->id, "'%s' is an instant or sorcery: "
-                        "it can't be on the %s (CR 400.4a)", hn, zname);
+                        "it can't be on the %s (CR 400.4a)", hn, ZNAME);
     }
     if (cs->controller >= 0 && !zt->controller.value) {
       return setup_fail(err, c, cs, rs->id, "'%s' has a controller but "
-                        "objects in %s have none", hn, zname);
+                        "objects in %s have none", hn, ZNAME);
     }
     zo_step_error refuse = zone_refuses(g, zone, cs->handle, 0);
     if (refuse) {
-      return setup_fail(err, c, cs, rs->id, "'%s' can't start in %s: %s", hn, zname,
+      return setup_fail(err, c, cs, rs->id, "'%s' can't start in %s: %s", hn, ZNAME,
                         refuse == ZO_E_CAPACITY ? "the zone is full (capacity)"
                         : "the zone can't hold it");
     }
+#undef ZNAME
     int pos = cs->position >= 0 ? cs->position : ZO_POS_BOTTOM;
     zone_insert(g, zone, cs->handle, pos);
     equip_second(g, zone, cs->handle);
@@ -1741,6 +1748,12 @@ static zo_status game_new(const zo_ruleset *rs, const zo_case *c, zo_game **out,
   g->t_perm_sub = bits[7];
   if (strcmp(rs->game, "fab") != 0) g->t_deck_card = 0; /* only FaB has deck-cards */
   g->nobjs = c->nhandles;
+  int nzones = 0; /* size the zone tables once */
+  for (int t = 0; t < rs->nzones; t++)
+    nzones += rs->zones[t].per_player.value ? c->nplayers * rs->zones[t].count.value : 1;
+  g->capzones = nzones + 4; /* room for zones a step creates */
+  g->zones = zo_xmalloc((size_t)g->capzones * sizeof *g->zones);
+  g->pool = zo_xmalloc((size_t)g->capzones * (size_t)(g->nobjs + 1) * sizeof *g->pool);
   for (int t = 0; t < rs->nzones; t++) {
     const zo_zone_type *zt = &rs->zones[t];
     g->first_zone[t] = g->nzones;
@@ -1768,7 +1781,7 @@ static zo_status game_new(const zo_ruleset *rs, const zo_case *c, zo_game **out,
     for (int i = 0; i < c->ncards; i++) {
       const zo_card_setup *cs = &c->cards[i];
       if ((cs->under >= 0) != pass) continue;
-      if (place_card(g, cs, err) == ZO_OK) continue;
+      if (place_card(g, cs, lenient ? NULL : err) == ZO_OK) continue;
       if (!lenient) {
         zo_game_free(g);
         return ZO_ERR_SETUP;
@@ -1789,7 +1802,7 @@ static zo_status game_new(const zo_ruleset *rs, const zo_case *c, zo_game **out,
       ((zo_card_setup *)cs)->controller = -1;
       ((zo_card_setup *)cs)->position = -1;
       ((zo_card_setup *)cs)->visibility = -1;
-      if (place_card(g, &fb, err) != ZO_OK) {
+      if (place_card(g, &fb, NULL) != ZO_OK) {
         /* an object no fallback holds (a token that is an instant can't be
            on the battlefield, 400.4a) is set up as a card in the graveyard */
         fb.kind = ZK_CARD;
@@ -1797,7 +1810,7 @@ static zo_status game_new(const zo_ruleset *rs, const zo_case *c, zo_game **out,
         ((zo_card_setup *)cs)->kind = ZK_CARD;
         ((zo_card_setup *)cs)->zone = fb.zone;
         g->objs[cs->handle].exists = 0;
-        if (place_card(g, &fb, err) != ZO_OK) abort(); /* a graveyard holds any card */
+        if (place_card(g, &fb, NULL) != ZO_OK) abort(); /* a graveyard holds any card */
       }
     }
   /* explicit positions: stable sort by requested position */
@@ -1965,12 +1978,37 @@ static int violation(zo_violation *v, const char *id, const char *rule,
   return 1;
 }
 
-int zo_game_check(const zo_game *g, int at_rest, zo_violation *v) {
+static int check_objects(const zo_game *g, int at_rest, zo_violation *v,
+                         const unsigned char *listed) ZO_NO_COVERAGE;
+
+ZO_NO_COVERAGE int zo_game_check(const zo_game *g, int at_rest, zo_violation *v) {
+  /* one pass over every zone's list: listed[h] is 1 when h is listed once,
+     in its own zone, and more otherwise (one-zone, sub-cards) */
+  unsigned char small[256], *listed = small;
+  if ((size_t)g->nobjs > sizeof small) listed = zo_xcalloc((size_t)g->nobjs, 1);
+  else memset(small, 0, (size_t)g->nobjs);
+  for (int z = 0; z < g->nzones; z++)
+    for (int k = 0; k < g->zones[z].n; k++) {
+      int h = g->zones[z].objs[k];
+      int add = g->objs[h].zone == z ? 1 : 2;
+      if (listed[h] < 100) listed[h] = (unsigned char)(listed[h] + add);
+    }
+  int bad = check_objects(g, at_rest, v, listed);
+  if (listed != small) free(listed);
+  return bad;
+}
+
+ZO_NO_COVERAGE static int check_objects(const zo_game *g, int at_rest, zo_violation *v,
+                                        const unsigned char *listed) {
   int fab_tokens = SW(g, SW_TOKEN_LEAVES) == ZS_IMMEDIATELY;
   int cards = 0;
   for (int i = 0; i < g->nobjs; i++) {
     const zo_obj *o = &g->objs[i];
-    if (!o->exists) continue;
+    if (!o->exists) {
+      if (listed[i])
+        return violation(v, "one-zone", "CR 400.7; FaB 3.0.1a", g, i, "ceased to exist but still listed in a zone");
+      continue;
+    }
     if (o->kind == ZK_CARD) cards++;
     if (o->zone == -1 || (o->zone == ZO_ZONE_OUTSIDE && o->kind != ZK_CARD))
       return violation(v, "in-a-zone", "CR 400.1; FaB 3.0.7", g, i, "exists in no zone");
@@ -1978,14 +2016,10 @@ int zo_game_check(const zo_game *g, int at_rest, zo_violation *v) {
       const zo_obj *t = &g->objs[o->under];
       if (!t->exists || t->under >= 0 || t->zone != o->zone)
         return violation(v, "sub-cards", "FaB 3.0.14", g, i, "sub-card without a top-card in the arena");
-      if (zone_pos(g, i) >= 0)
+      if (listed[i])
         return violation(v, "sub-cards", "FaB 3.0.14b", g, i, "sub-card listed in a zone");
     } else if (o->zone >= 0) {
-      int seen = 0;
-      for (int z = 0; z < g->nzones; z++)
-        for (int k = 0; k < g->zones[z].n; k++)
-          if (g->zones[z].objs[k] == i) seen += z == o->zone ? 1 : 2;
-      if (seen != 1)
+      if (listed[i] != 1)
         return violation(v, "one-zone", "FaB 3.0.1a", g, i, "not in exactly its one zone");
       if (!g->zones[o->zone].exists)
         return violation(v, "in-a-zone", "FaB 3.0.10", g, i, "in a zone that ceased to exist");
@@ -2016,16 +2050,19 @@ int zo_game_check(const zo_game *g, int at_rest, zo_violation *v) {
     return violation(v, "cards-conserved", "every zone rule moves, none creates a card", g, -1, "card count changed");
   for (int z = 0; z < g->nzones; z++) {
     const zo_zone *zn = &g->zones[z];
-    const zo_zone_type *zt = &g->rs->zones[zn->type];
-    if (!zn->exists && zn->n)
+    if (!zn->n) continue;
+    const zo_zone_type *zt = zn->zt;
+    if (!zn->exists)
       return violation(v, "in-a-zone", "FaB 3.0.10b", g, zn->objs[0], "objects in a removed zone");
-    for (int k = 0; k < zn->n; k++) {
+    int own = zt->owner_only.value && zn->player >= 0 && !g->ended;
+    unsigned holds = (unsigned)zt->holds.value;
+    for (int k = 0; (own || holds) && k < zn->n; k++) {
       const zo_obj *o = &g->objs[zn->objs[k]];
-      if (zt->owner_only.value && zn->player >= 0 && o->owner != zn->player && !g->ended)
+      if (own && o->owner != zn->player)
         return violation(v, "owner-zones", "CR 400.3; FaB 3.8.2", g, zn->objs[k], "in another player's owner-only zone");
-      if ((zt->holds.value & ZH_NO_INSTANTS) && (o->types & g->t_instant_sorcery))
+      if ((holds & ZH_NO_INSTANTS) && (o->types & g->t_instant_sorcery))
         return violation(v, "can-hold", "CR 400.4a", g, zn->objs[k], "instant or sorcery on the battlefield");
-      if (zone_refuses((zo_game *)g, z, zn->objs[k], ZF_ANY_OWNER) == ZO_E_CANNOT_HOLD)
+      if (holds && cannot_hold(g, zt, o, z))
         return violation(v, "can-hold", "FaB 3.0.11", g, zn->objs[k], "in a zone that can't hold it");
     }
     if (zt->capacity.value > 0) {

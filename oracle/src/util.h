@@ -17,6 +17,17 @@ char *zo_xstrdup(const char *s);
  * NULL when none is within max(2, len/3) edits. Static storage of cands. */
 const char *zo_nearest(const char *word, const char *const *cands, size_t n);
 
+/* Marks a function the fuzzers' coverage instrumentation leaves out: the
+ * invariant checks that run after every fuzzed step. They measure the
+ * model rather than being the code under test, and their loops over every
+ * zone would otherwise flood libFuzzer's comparison tables and cost most
+ * of each execution. Empty where the compiler lacks the attribute. */
+#if defined(__clang__)
+#define ZO_NO_COVERAGE __attribute__((no_sanitize("coverage")))
+#else
+#define ZO_NO_COVERAGE
+#endif
+
 /* Join `n` names as "a, b, c" into buf (truncated with "..."). */
 void zo_join(char *buf, size_t cap, const char *const *names, size_t n);
 
