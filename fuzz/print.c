@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "decoder.h"
+#include "diff.h"
 
 static const char *zname(const zo_fuzz *f, const zo_zone_spec *z, char *buf, size_t cap) {
   if (z->type == ZO_ZT_OUTSIDE) return "outside";
@@ -156,6 +157,20 @@ void zo_fuzz_print_step(const zo_fuzz *f, const zo_step *s, FILE *out) { step(f,
 int zo_fuzz_print_yaml(const zo_fuzz *f, const zo_outcome *outcomes,
                        const zo_step_error *errors, const char *id,
                        const char *rule, const char *note, FILE *out) {
+  return zo_fuzz_print_yaml_ex(f, outcomes, errors, id, rule, note, NULL, 0, out);
+}
+
+/* Is d a property of one object that the final expect does not already
+   show (its zone, or that it no longer exists)? */
+static int object_extra(const zo_obs_difference *d) {
+  return d && d->expect[0] && d->handle >= 0 && strcmp(d->what, "zone") &&
+         strcmp(d->what, "exists") && strcmp(d->what, "visible");
+}
+
+int zo_fuzz_print_yaml_ex(const zo_fuzz *f, const zo_outcome *outcomes,
+                          const zo_step_error *errors, const char *id, const char *rule,
+                          const char *note, const zo_obs_difference *d, int dstep,
+                          FILE *out) {
   const zo_case *c = f->c;
   char b[96];
   fprintf(out, "id: %s\n", id);
@@ -185,10 +200,15 @@ int zo_fuzz_print_yaml(const zo_fuzz *f, const zo_outcome *outcomes,
     fputs("  - ", out);
     step(f, &c->steps[i], out);
     fputs("\n", out);
+    int extra = d && d->expect[0] && dstep == i + 1 && strcmp(d->what, "outcome") &&
+                strcmp(d->what, "error");
     if (outcomes && outcomes[i] != ZO_OUTCOME_NONE) {
       fprintf(out, "    expect: {outcome: %s", zo_outcome_name(outcomes[i]));
       if (errors && errors[i]) fprintf(out, ", error: %s", zo_step_error_name(errors[i]));
+      if (extra) fprintf(out, ", %s", d->expect);
       fputs("}\n", out);
+    } else if (extra) {
+      fprintf(out, "    expect: {%s}\n", d->expect);
     }
   }
   /* what the oracle observes at the end */
@@ -203,7 +223,14 @@ int zo_fuzz_print_yaml(const zo_fuzz *f, const zo_outcome *outcomes,
       continue;
     }
     zo_game_zone_name(f->g, o->zone, b, sizeof b);
-    fprintf(out, "  %s: {zone: %s}\n", H(f, h), b);
+    if (dstep == 0 && object_extra(d) && d->handle == h)
+      fprintf(out, "  %s: {zone: %s, %s: %s}\n", H(f, h), b, d->what, d->oracle);
+    else fprintf(out, "  %s: {zone: %s}\n", H(f, h), b);
+  }
+  if (dstep == 0 && d && d->expect[0] && (d->handle < 0 || !strcmp(d->what, "visible")) &&
+      strcmp(d->what, "outcome") && strcmp(d->what, "error")) {
+    fprintf(out, "  %s\n", d->expect);
+    any = 1;
   }
   if (!any) fputs("  {}\n", out);
   return ferror(out) ? -1 : 0;

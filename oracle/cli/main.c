@@ -18,12 +18,15 @@
 #include <jansson.h>
 
 #include "../../fuzz/decoder.h"
+#include "../../fuzz/diff.h"
 #include "../src/engine.h"
+#include "../src/mutants.h"
 #include "../src/serve.h"
 #include "../src/report.h"
 #include "../src/runner.h"
 #include "../src/util.h"
 #include "../src/game.h"
+#include "cli.h"
 
 enum { EXIT_PASS = 0, EXIT_FAIL = 1, EXIT_USAGE = 2, EXIT_INVALID = 3, EXIT_ENGINE = 4 };
 
@@ -38,6 +41,8 @@ static const char usage[] =
     "      --quiet         print failures and the summary only\n"
     "      --ruleset-file F  load a rule set of your own (repeatable; also for\n"
     "                      check and rules); its cases name its id\n"
+    "      --mutant NAME   the oracle plays one rule wrong (zoneoracle mutants\n"
+    "                      --list); also for serve\n"
     "  gate --engine CMD | --engine-plugin LIB.so [PATH...]\n"
     "                      the suite against an engine that speaks zcp/1 on its\n"
     "                      stdin/stdout (PROTOCOL.md); same reports as run, plus\n"
@@ -46,8 +51,20 @@ static const char usage[] =
     "      --timeout S     limit per request (default 5 s)\n"
     "      --expect-failures FILE  YAML list of {id, reason}: known gaps\n"
     "      --shard I/N     run every Nth case file, starting at the Ith\n"
+    "      --validate      check every message of the run against the JSON\n"
+    "                      Schemas (ci/protocol; python3-jsonschema); the\n"
+    "                      transcript is REPORT_DIR/protocol.jsonl\n"
     "      --strict        also compare every observable property with the\n"
     "                      oracle after every step; report the first difference\n"
+    "      --invariants    check INVARIANTS.md on the engine's observations after\n"
+    "                      the setup and every step; a violation fails the case\n"
+    "                      ('invariant ID'); also for run (the oracle's)\n"
+    "      --fuzz SECONDS  differential fuzzing instead of the suite: decoded\n"
+    "                      random games sent in batch (zcp/1 run), compared\n"
+    "                      with the oracle after every step; each difference\n"
+    "                      minimized into a YAML case; exit 1 on a difference\n"
+    "      --seed S        the games' generator seed (default 1)\n"
+    "      --out DIR       where the cases go (default reports/fuzz-diff)\n"
     "  check [PATH...]     validate case files without running them\n"
     "  rulesets            list the rule sets (id and title)\n"
     "  rules [PATH...]     every rule of every rule set, the cases citing it and\n"
@@ -59,13 +76,22 @@ static const char usage[] =
     "                      steps, each with the outcome the oracle gave, and the\n"
     "                      final zones; exits 1 and names the invariant when the\n"
     "                      input breaks one (the case stops at that step)\n"
+    "  replay --harness diff FILE [--engine CMD | --engine-plugin LIB.so]\n"
+    "                      a fuzz_diff input on the oracle and the engine\n"
+    "                      (default $ZO_DIFF_ENGINE); the case up to the first\n"
+    "                      difference, expecting the oracle's value; exit 1\n"
     "  corpus [PATH...] [--out DIR]\n"
     "                      write seed corpora (default DIR: corpus): the suite's\n"
     "                      case files for fuzz_case_load, the rule set files for\n"
     "                      fuzz_ruleset_load, each case x rule set encoded as\n"
     "                      decoder input for fuzz_moves\n"
-    "  serve               the oracle as a zcp/1 engine: JSON Lines requests on\n"
+    "  serve [--mutant NAME]\n"
+    "                      the oracle as a zcp/1 engine: JSON Lines requests on\n"
     "                      stdin, responses on stdout (PROTOCOL.md)\n"
+    "  smoke --engine CMD | --engine-plugin LIB.so [--timeout S]\n"
+    "                      check an adapter in seconds: handshake, one built-in\n"
+    "                      case per declared feature, malformed requests, bye;\n"
+    "                      exit 0 all ok, 1 a check failed\n"
     "  diff A.jsonl B.jsonl what changed between two run records: new failures,\n"
     "                      fixes, new skips; exit 1 on a new failure\n"
     "  mutants [--list] [PATH...]\n"
@@ -87,7 +113,19 @@ typedef struct {
   int npaths;
   const char *ruleset, *filter, *report_dir, *format;
   int quiet;
+  int invariants; /* --invariants (run, gate): INVARIANTS.md on observations */
 } args;
+
+/* --mutant NAME: the oracle plays one rule wrong (mutants.h) for the rest
+   of the run. -1, or the exit code of a bad name. */
+static int use_mutant(const char *name) {
+  zo_error err;
+  if (zo_mutant_apply_named(name, &err)) {
+    fprintf(stderr, "zoneoracle: %s\n", err.message);
+    return EXIT_USAGE;
+  }
+  return -1;
+}
 
 static int parse_args(int argc, char **argv, args *a) {
   memset(a, 0, sizeof *a);
@@ -96,10 +134,13 @@ static int parse_args(int argc, char **argv, args *a) {
   for (int i = 2; i < argc; i++) {
     const char *s = argv[i];
     if (!strcmp(s, "--ruleset") || !strcmp(s, "--filter") || !strcmp(s, "--report-dir") ||
-        !strcmp(s, "--ruleset-file") || !strcmp(s, "--format")) {
+        !strcmp(s, "--ruleset-file") || !strcmp(s, "--format") || !strcmp(s, "--mutant")) {
       if (i + 1 >= argc) return bad_usage("option needs a value");
       const char *v = argv[++i];
-      if (!strcmp(s, "--ruleset")) a->ruleset = v;
+      if (!strcmp(s, "--mutant")) {
+        int rc = use_mutant(v);
+        if (rc >= 0) return rc;
+      } else if (!strcmp(s, "--ruleset")) a->ruleset = v;
       else if (!strcmp(s, "--filter")) a->filter = v;
       else if (!strcmp(s, "--format")) a->format = v;
       else if (!strcmp(s, "--ruleset-file")) {
@@ -115,6 +156,8 @@ static int parse_args(int argc, char **argv, args *a) {
       } else a->report_dir = v;
     } else if (!strcmp(s, "--quiet")) {
       a->quiet = 1;
+    } else if (!strcmp(s, "--invariants")) {
+      a->invariants = 1;
     } else if (s[0] == '-') {
       char m[300];
       snprintf(m, sizeof m, "unknown option '%s'", s);
@@ -155,7 +198,7 @@ static void suite_commit(char *buf, size_t cap) {
   pclose(p);
 }
 
-static int mkdirs(const char *dir) {
+int zo_cli_mkdirs(const char *dir) {
   char buf[4096];
   snprintf(buf, sizeof buf, "%s", dir);
   for (char *p = buf + 1; *p; p++)
@@ -185,7 +228,8 @@ static int run_suite(const args *a, int check_invariants, suite *s) {
   }
   s->engine = zo_engine_oracle_new();
   zo_run_options opt = {.ruleset = a->ruleset, .filter = a->filter,
-                        .check_invariants = check_invariants};
+                        .check_invariants = check_invariants,
+                        .obs_invariants = a->invariants};
   zo_run_files(s->engine, s->files, s->nfiles, &opt, &s->run);
   return -1;
 }
@@ -249,7 +293,7 @@ static int write_reports(const args *aa, const zo_run *runp, const zo_engine *e)
   zo_run_header h = {.suite_commit = commit, .engine = e->ops->name,
                      .engine_version = e->ops->version, .rulesets = ids, .nrulesets = nids};
   int io_bad = 0;
-  if (mkdirs(a.report_dir)) {
+  if (zo_cli_mkdirs(a.report_dir)) {
     fprintf(stderr, "zoneoracle: cannot create %s: %s\n", a.report_dir, strerror(errno));
     io_bad = 1;
   } else {
@@ -315,97 +359,6 @@ static int cmd_rulesets(void) {
 
 /* ---- mutants ------------------------------------------------------- */
 
-typedef struct {
-  int rs;          /* registry index */
-  int sw;          /* switch, or -1 for a zone attribute */
-  int value;       /* switch value */
-  int zone, attr;  /* zone attribute: index into the zone's cited fields */
-  char name[96];
-} mutant;
-
-static zo_cited *zone_attr(zo_ruleset *rs, int z, int attr) {
-  zo_zone_type *t = &rs->zones[z];
-  zo_cited *f[] = {&t->pub, &t->ordered, &t->arena, &t->controller, &t->owner_only,
-                   &t->reorder, &t->same_zone_new, &t->face_down_new, &t->capacity};
-  return f[attr];
-}
-static const char *const attr_names[] = {"visibility", "ordered", "arena", "controller",
-                                         "owner_only", "reorder", "same_zone_new",
-                                         "face_down_new", "capacity"};
-
-/* Every mutant: each cited switch of each rule set set to a value another
- * rule set uses for it, and each cited zone attribute flipped. */
-static int list_mutants(mutant **out) {
-  int n = 0, cap = 0;
-  mutant *m = NULL;
-  size_t nrs = zo_ruleset_count();
-  for (size_t r = 0; r < nrs; r++) {
-    const zo_ruleset *rs = zo_ruleset_at(r);
-    for (int s = 0; s < SW_COUNT; s++) {
-      if (!rs->sw[s].nrules) continue; /* unspecified: not tested */
-      /* Equivalent mutants (no case can tell them apart) are not listed:
-         - the order of simultaneous arrivals always comes from the case
-           (PROTOCOL.md): who chooses it changes nothing observable;
-         - where phasing is a zone, a phased-out token is a token outside
-           play and token_leaves already ends it (217.8d follows 216.3);
-         - cannot_hold acts only on a zone that refuses an object, and no
-           zone of a rule set without capacity or holds-limits refuses */
-      if (s == SW_ORDER_CHOOSER) continue;
-      if (s == SW_PHASED_TOKENS && rs->sw[SW_PHASING].value == ZS_ZONE) continue;
-      if (s == SW_CANNOT_HOLD) {
-        int refuses = 0;
-        for (int z = 0; z < rs->nzones; z++)
-          refuses |= rs->zones[z].capacity.value > 0 ||
-                     (rs->zones[z].holds.value & ~(ZH_NO_INSTANTS)) != 0;
-        if (!refuses) continue;
-      }
-      int seen[64] = {0};
-      seen[rs->sw[s].value] = 1;
-      for (size_t o = 0; o < nrs; o++) {
-        int v = zo_ruleset_at(o)->sw[s].value;
-        if (seen[v]) continue;
-        seen[v] = 1;
-        /* phased_tokens=none means "no phasing": where phasing exists it
-           reads as survive */
-        if (s == SW_PHASED_TOKENS && v == ZS_NONE) continue;
-        if (n == cap) m = zo_xrealloc(m, (size_t)(cap = cap ? cap * 2 : 64) * sizeof *m);
-        m[n] = (mutant){.rs = (int)r, .sw = s, .value = v, .zone = -1};
-        snprintf(m[n].name, sizeof m[n].name, "%s:%s=%s", rs->id, zo_switch_name((zo_switch)s),
-                 zo_switch_value_name(v));
-        n++;
-      }
-    }
-    for (int z = 0; z < rs->nzones; z++)
-      for (int a = 0; a < (int)(sizeof attr_names / sizeof *attr_names); a++) {
-        const zo_cited *ci = zone_attr((zo_ruleset *)rs, z, a);
-        if (!ci->nrules) continue;
-        /* a deck is face down whatever its default (FaB 3.7.5): the model
-           keeps it private by its role */
-        if (a == 0 && rs->zones[z].role == ZR_LIBRARY && rs->sw[SW_VISIBILITY].value == ZS_PER_OBJECT)
-          continue;
-        if (n == cap) m = zo_xrealloc(m, (size_t)(cap = cap ? cap * 2 : 64) * sizeof *m);
-        m[n] = (mutant){.rs = (int)r, .sw = -1, .zone = z, .attr = a};
-        snprintf(m[n].name, sizeof m[n].name, "%s:%s.%s", rs->id, rs->zones[z].name, attr_names[a]);
-        n++;
-      }
-  }
-  *out = m;
-  return n;
-}
-
-/* Apply mutant k: returns the original rule set (to restore). */
-static zo_ruleset *apply_mutant(const mutant *k) {
-  zo_ruleset *m = zo_ruleset_clone_shallow(zo_ruleset_at((size_t)k->rs));
-  if (k->sw >= 0) m->sw[k->sw].value = k->value;
-  else {
-    zo_cited *ci = zone_attr(m, k->zone, k->attr);
-    ci->value = k->attr == 8 ? (ci->value ? 0 : 1) : !ci->value;
-  }
-  return zo_ruleset_swap(k->rs, m);
-}
-
-static void restore_mutant(const mutant *k, zo_ruleset *orig) { free(zo_ruleset_swap(k->rs, orig)); }
-
 /* zoneoracle mutants [--list]: how strong the suite is. */
 static int cmd_mutants(int argc, char **argv) {
   int list_only = 0;
@@ -420,8 +373,8 @@ static int cmd_mutants(int argc, char **argv) {
   args a;
   int rc = parse_args(nrest, rest, &a);
   if (rc >= 0) return rc;
-  mutant *ms;
-  int n = list_mutants(&ms);
+  zo_mutant *ms;
+  int n = zo_mutants_list(&ms);
   if (list_only) {
     for (int i = 0; i < n; i++) puts(ms[i].name);
     printf("%d mutants\n", n);
@@ -445,7 +398,7 @@ static int cmd_mutants(int argc, char **argv) {
   int survived = 0;
   printf("%-58s %s\n", "mutant", "killed by");
   for (int k = 0; k < n; k++) {
-    zo_ruleset *orig = apply_mutant(&ms[k]);
+    zo_ruleset *orig = zo_mutant_apply(&ms[k]);
     const zo_ruleset *mut = zo_ruleset_at((size_t)ms[k].rs);
     const char *killer = NULL;
     for (int i = 0; i < nfiles && !killer; i++) {
@@ -464,7 +417,7 @@ static int cmd_mutants(int argc, char **argv) {
         free(res.hits);
       }
     }
-    restore_mutant(&ms[k], orig);
+    zo_mutant_restore(&ms[k], orig);
     printf("%-58s %s\n", ms[k].name, killer ? killer : "SURVIVED");
     survived += !killer;
   }
@@ -579,7 +532,8 @@ static int load_xfail(const char *path, zo_run_options *opt) {
 /* zoneoracle gate --engine CMD: the suite against an engine under test. */
 static int cmd_gate(int argc, char **argv) {
   const char *engine = NULL, *plugin = NULL, *xfail = NULL, *shard = NULL;
-  int strict = 0;
+  const char *fuzz = NULL, *seed = "1", *fuzz_out = "reports/fuzz-diff";
+  int strict = 0, validate = 0;
   double timeout = 5;
   char *rest[256];
   int nrest = 0;
@@ -592,13 +546,18 @@ static int cmd_gate(int argc, char **argv) {
     else if (!strcmp(argv[k], "--expect-failures") && k + 1 < argc) xfail = argv[++k];
     else if (!strcmp(argv[k], "--shard") && k + 1 < argc) shard = argv[++k];
     else if (!strcmp(argv[k], "--strict")) strict = 1;
+    else if (!strcmp(argv[k], "--validate")) validate = 1;
+    else if (!strcmp(argv[k], "--fuzz") && k + 1 < argc) fuzz = argv[++k];
+    else if (!strcmp(argv[k], "--seed") && k + 1 < argc) seed = argv[++k];
+    else if (!strcmp(argv[k], "--out") && k + 1 < argc) fuzz_out = argv[++k];
     else if (nrest < 256) rest[nrest++] = argv[k];
   }
   if (!engine == !plugin) return bad_usage("gate needs --engine CMD or --engine-plugin PATH");
   args a;
   int rc = parse_args(nrest, rest, &a);
   if (rc >= 0) return rc;
-  zo_run_options opt = {.ruleset = a.ruleset, .filter = a.filter, .check_invariants = 0};
+  zo_run_options opt = {.ruleset = a.ruleset, .filter = a.filter, .check_invariants = 0,
+                        .obs_invariants = a.invariants};
   if (shard) {
     int i = 0, n = 0;
     if (sscanf(shard, "%d/%d", &i, &n) != 2 || n < 1 || i < 1 || i > n)
@@ -608,16 +567,32 @@ static int cmd_gate(int argc, char **argv) {
   }
   if (xfail && (rc = load_xfail(xfail, &opt)) >= 0) return rc;
   zo_error err = {0};
-  zo_engine *e = plugin ? zo_engine_plugin_new(plugin, &err) : zo_engine_process_new(engine, timeout, &err);
+  /* --validate: every message into REPORT_DIR/protocol.jsonl (cli.h) */
+  zo_protocol_check pc = {0};
+  if (validate && (rc = zo_protocol_check_start(&pc, argv[0], a.report_dir)) >= 0) return rc;
+  zo_engine_process_options eo = {.timeout = timeout, .tap = pc.tap};
+  zo_engine *e = plugin ? zo_engine_plugin_open(plugin, &eo, &err) : zo_engine_process_open(engine, &eo, &err);
   if (!e) {
+    zo_protocol_check_abandon(&pc);
     fprintf(stderr, "zoneoracle: engine '%s' could not be driven: %s\n", plugin ? plugin : engine, err.message);
     return EXIT_USAGE; /* 2: the engine could not be started or spoke no zcp */
+  }
+  if (fuzz) { /* differential fuzzing instead of the suite */
+    char *end;
+    double secs = strtod(fuzz, &end);
+    unsigned long long sd = strtoull(seed, NULL, 10);
+    if (*end || secs <= 0) rc = bad_usage("--fuzz takes a number of seconds");
+    else rc = zo_cli_gate_fuzz(e, plugin ? plugin : engine, secs, (uint64_t)sd, fuzz_out, a.quiet);
+    zo_engine_process_free(e);
+    zo_protocol_check_abandon(&pc);
+    return rc;
   }
   char **files;
   int nfiles;
   if (zo_collect_cases(a.paths, a.npaths, &files, &nfiles, &err)) {
     fprintf(stderr, "zoneoracle: %s: %s\n", err.file, err.message);
     zo_engine_process_free(e);
+    zo_protocol_check_abandon(&pc);
     return EXIT_USAGE;
   }
   zo_run run = {0};
@@ -626,10 +601,21 @@ static int cmd_gate(int argc, char **argv) {
   zo_engine_oracle_free(opt.strict);
   print_results(&a, &run);
   int io_bad = write_reports(&a, &run, e);
+  char protocol[200] = "";
+  int invalid = 0;
+  if (validate) { /* bye belongs to the transcript too */
+    int checked = 0;
+    zo_engine_process_bye(e, NULL);
+    invalid = zo_protocol_check_finish(&pc, &checked);
+    if (invalid > 0) snprintf(protocol, sizeof protocol, "; %d of %d protocol messages invalid", invalid, checked);
+    else if (!invalid) snprintf(protocol, sizeof protocol, "; %d protocol messages valid", checked);
+    else snprintf(protocol, sizeof protocol, "; protocol messages not checked");
+    io_bad |= invalid < 0;
+  }
   /* the shields.io endpoint badge */
   char path[4096];
   snprintf(path, sizeof path, "%s/badge.json", a.report_dir);
-  int bad = run.failed + run.errors + run.xpassed;
+  int bad = run.failed + run.errors + run.xpassed + (invalid > 0);
   char msg[96];
   snprintf(msg, sizeof msg, "%d/%d passed", run.passed + run.xfailed, run.n - run.skipped);
   json_t *badge = json_pack("{s:i, s:s, s:s, s:s}", "schemaVersion", 1, "label", "zone rules",
@@ -640,8 +626,8 @@ static int cmd_gate(int argc, char **argv) {
   json_decref(badge);
   printf("%s %s: %d cases x rule sets; %d xfail, %d xpass (take them off the list)\n",
          e->ops->name, e->ops->version, run.n, run.xfailed, run.xpassed);
-  printf("%d passed, %d failed, %d skipped\n", run.passed, run.failed + run.errors + run.xpassed,
-         run.skipped);
+  printf("%d passed, %d failed, %d skipped%s\n", run.passed, run.failed + run.errors + run.xpassed,
+         run.skipped, protocol);
   rc = run.ninvalid ? EXIT_INVALID : bad ? EXIT_FAIL : io_bad ? EXIT_USAGE : EXIT_PASS;
   zo_run_free(&run);
   zo_engine_process_free(e);
@@ -799,7 +785,7 @@ static int cmd_corpus(int argc, char **argv) {
   const char *names[3] = {"fuzz_case_load", "fuzz_ruleset_load", "fuzz_moves"};
   for (int i = 0; i < 3; i++) {
     snprintf(dir[i], sizeof dir[i], "%s/%s", out, names[i]);
-    if (mkdirs(dir[i])) {
+    if (zo_cli_mkdirs(dir[i])) {
       fprintf(stderr, "zoneoracle: cannot create %s: %s\n", dir[i], strerror(errno));
       zo_paths_free(files, nfiles);
       return EXIT_USAGE;
@@ -847,27 +833,71 @@ static int cmd_corpus(int argc, char **argv) {
 }
 
 /* zoneoracle replay --harness moves FILE: a fuzz input as a YAML case. */
-static int cmd_replay(int argc, char **argv) {
-  const char *harness = NULL, *file = NULL, *id = "regressions/replayed";
-  for (int i = 2; i < argc; i++) {
-    if (!strcmp(argv[i], "--harness") && i + 1 < argc) harness = argv[++i];
-    else if (!strcmp(argv[i], "--id") && i + 1 < argc) id = argv[++i];
-    else if (argv[i][0] == '-') return bad_usage("replay takes --harness moves, --id ID and one FILE");
-    else file = argv[i];
-  }
-  if (!harness || !file) return bad_usage("replay needs --harness moves and a FILE");
-  if (strcmp(harness, "moves"))
-    return bad_usage("replay prints games: --harness moves (loader inputs are YAML already)");
+static uint8_t *read_input(const char *file, size_t *size) {
   FILE *f = fopen(file, "rb");
   if (!f) {
     fprintf(stderr, "zoneoracle: %s: %s\n", file, strerror(errno));
-    return EXIT_USAGE;
+    return NULL;
   }
   size_t cap = 1 << 16, n = 0, r;
   uint8_t *buf = zo_xmalloc(cap);
   while ((r = fread(buf + n, 1, cap - n, f)) > 0)
     if ((n += r) == cap) buf = zo_xrealloc(buf, cap *= 2);
   fclose(f);
+  *size = n;
+  return buf;
+}
+
+/* replay --harness diff: a fuzz_diff input on the oracle and on an engine;
+   the YAML case up to the first difference, expecting the oracle's view. */
+static int replay_diff(const char *file, const char *id, const char *engine, const char *plugin) {
+  if (engine) plugin = NULL;
+  if (!engine && !(plugin && *plugin))
+    return bad_usage("replay --harness diff needs --engine CMD or --engine-plugin PATH "
+                     "(or ZO_DIFF_ENGINE)");
+  size_t n;
+  uint8_t *buf = read_input(file, &n);
+  if (!buf) return EXIT_USAGE;
+  zo_error err = {0};
+  zo_engine *e = plugin ? zo_engine_plugin_new(plugin, &err) : zo_engine_process_new(engine, 5, &err);
+  if (!e) {
+    fprintf(stderr, "zoneoracle: engine '%s' could not be driven: %s\n", plugin ? plugin : engine,
+            err.message);
+    free(buf);
+    return EXIT_USAGE;
+  }
+  zo_diff_result r;
+  zo_diff_status st = zo_diff_input(e, buf, n, 1, &r);
+  if (st == ZO_DIFF_DIFFERS) fprintf(stderr, "zoneoracle: fuzz_diff finding (%s): %s\n", r.ruleset, r.message);
+  else if (st == ZO_DIFF_SKIP) fprintf(stderr, "zoneoracle: skipped: %s\n", r.message);
+  else fprintf(stderr, "zoneoracle: the engine agrees with the oracle after every step\n");
+  int bad = zo_diff_print_yaml(buf, st == ZO_DIFF_DIFFERS ? r.used : n, &r, id, stdout);
+  zo_engine_process_free(e);
+  free(buf);
+  if (bad) return EXIT_USAGE;
+  return st == ZO_DIFF_DIFFERS ? EXIT_FAIL : EXIT_PASS;
+}
+
+static int cmd_replay(int argc, char **argv) {
+  const char *harness = NULL, *file = NULL, *id = "regressions/replayed";
+  const char *engine = NULL, *plugin = getenv("ZO_DIFF_ENGINE");
+  for (int i = 2; i < argc; i++) {
+    if (!strcmp(argv[i], "--harness") && i + 1 < argc) harness = argv[++i];
+    else if (!strcmp(argv[i], "--id") && i + 1 < argc) id = argv[++i];
+    else if (!strcmp(argv[i], "--engine") && i + 1 < argc) engine = argv[++i];
+    else if (!strcmp(argv[i], "--engine-plugin") && i + 1 < argc) plugin = argv[++i];
+    else if (argv[i][0] == '-')
+      return bad_usage("replay takes --harness moves|diff, --id ID, for diff --engine CMD or "
+                       "--engine-plugin PATH (default $ZO_DIFF_ENGINE), and one FILE");
+    else file = argv[i];
+  }
+  if (!harness || !file) return bad_usage("replay needs --harness moves|diff and a FILE");
+  if (!strcmp(harness, "diff")) return replay_diff(file, id, engine, plugin);
+  if (strcmp(harness, "moves"))
+    return bad_usage("replay prints games: --harness moves or diff (loader inputs are YAML already)");
+  size_t n;
+  uint8_t *buf = read_input(file, &n);
+  if (!buf) return EXIT_USAGE;
   zo_fuzz fz;
   zo_fuzz_start(&fz, buf, n);
   zo_outcome outcomes[ZO_FUZZ_MAX_STEPS];
@@ -915,7 +945,16 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "rules")) return cmd_rules(argc, argv);
   if (!strcmp(cmd, "replay")) return cmd_replay(argc, argv);
   if (!strcmp(cmd, "corpus")) return cmd_corpus(argc, argv);
-  if (!strcmp(cmd, "serve")) return zo_serve(stdin, stdout);
+  if (!strcmp(cmd, "serve")) {
+    for (int i = 2; i < argc; i++) {
+      if (!strcmp(argv[i], "--mutant") && i + 1 < argc) {
+        int rc = use_mutant(argv[++i]);
+        if (rc >= 0) return rc;
+      } else return bad_usage("serve takes only --mutant NAME");
+    }
+    return zo_serve(stdin, stdout);
+  }
+  if (!strcmp(cmd, "smoke")) return zo_cli_smoke(argc, argv);
   if (!strcmp(cmd, "gate")) return cmd_gate(argc, argv);
   if (!strcmp(cmd, "mutants")) return cmd_mutants(argc, argv);
   if (!strcmp(cmd, "diff")) return cmd_diff(argc, argv);

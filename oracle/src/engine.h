@@ -5,7 +5,11 @@
 #ifndef ZO_ENGINE_H
 #define ZO_ENGINE_H
 
+#include <stdio.h>
+
 #include "model.h"
+
+struct json_t; /* jansson */
 
 typedef struct zo_engine_vtable {
   uint32_t abi_version;   /* first field, always */
@@ -44,6 +48,57 @@ void zo_engine_process_free(zo_engine *e);
  * can't be loaded or refuses the handshake. Free with
  * zo_engine_process_free. */
 zo_engine *zo_engine_plugin_new(const char *path, zo_error *err);
+
+/* How a process or plugin engine is driven (zeroed: the defaults). */
+typedef struct zo_engine_process_options {
+  double timeout;  /* seconds per request, processes only; <= 0: 5 s */
+  /* The transcript (gate --validate): when not NULL, every request sent
+     and every answer received, the handshake and bye included, is written
+     as one JSON line {"dir": "request"|"response", "op": OP, "message":
+     {...}}; an answer's op is its request's; an answer that is not JSON
+     has "raw": its text instead of "message". Borrowed: the caller keeps
+     it open until zo_engine_process_free and closes it. */
+  FILE *tap;
+} zo_engine_process_options;
+
+/* zo_engine_process_new and zo_engine_plugin_new with options (o may be
+ * NULL). Same results, errors and ownership. */
+zo_engine *zo_engine_process_open(const char *cmd, const zo_engine_process_options *o,
+                                  zo_error *err);
+zo_engine *zo_engine_plugin_open(const char *path, const zo_engine_process_options *o,
+                                 zo_error *err);
+
+/* The following take only engines made by the functions above. */
+
+/* The answer to the last handshake (hello), borrowed: valid until the
+ * engine is restarted or freed. Never NULL for a started engine. */
+const struct json_t *zo_engine_process_hello(const zo_engine *e);
+
+/* Send `line` (one line without its newline; it need not be JSON, and no
+ * id is added) and read one answer within the time limit, for checks of
+ * malformed-request handling (zoneoracle smoke). Not tapped. A stopped
+ * process is started first (with the handshake). ZO_OK: *answer is the
+ * answer, a JSON object (new reference, the caller decrefs). Otherwise
+ * ZO_ERR_ENGINE, *answer NULL, err filled as for any request (context
+ * "timeout", "crash" or "error") and the process stopped. */
+zo_status zo_engine_process_exchange(zo_engine *e, const char *line, struct json_t **answer,
+                                     zo_error *err);
+
+/* Say bye and check the answer is ok: true and that a process then exits
+ * within the time limit (its input is closed after the answer). ZO_OK, or ZO_ERR_ENGINE with err filled (context
+ * "answer" for an error answer, "timeout" when it does not exit). A
+ * process is stopped either way (zo_engine_process_free then only frees);
+ * a plugin stays open. */
+zo_status zo_engine_process_bye(zo_engine *e, zo_error *err);
+
+/* Batch mode (zcp/1 `run`, observe: each) on a process or plugin engine
+ * set up with case c: obs[0] is an observation before the steps, then
+ * results[i] and obs[i] after step i (1..nsteps); arrays of nsteps+1,
+ * owned by the caller, filled only on ZO_OK. ZO_ERR_USAGE with an empty
+ * err->message when e is not a zcp/1 engine (the caller steps instead);
+ * other errors are the engine's, as for a step. */
+zo_status zo_engine_process_run(zo_engine *e, const zo_case *c, zo_step_result *results,
+                                zo_observation *obs, zo_error *err);
 
 /* The built-in oracle as an engine. Free with zo_engine_oracle_free. */
 zo_engine *zo_engine_oracle_new(void);

@@ -7,7 +7,9 @@
  * engine's observation, and at the end the case's `expect:`. The first
  * difference fails the case, naming the file:line of the expectation and
  * expected vs observed. With check_invariants, the engine's own invariant
- * check (zo_game_check for the oracle) runs after every step too.
+ * check (zo_game_check for the oracle) runs after every step too; with
+ * obs_invariants (--invariants), INVARIANTS.md is checked on what the
+ * engine shows (obs_check.c), after the setup and after every step.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "runner.h"
@@ -22,6 +24,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "obs_check.h"
 #include "util.h"
 
 static const char *const status_names[] = {"pass",  "fail",    "error", "skip",
@@ -425,6 +428,26 @@ static void engine_error(zo_case_result *res, const zo_case *c, int step,
                      res->status == RS_SKIP ? "skipped" : "engine error", err->message);
 }
 
+/* --invariants: a violation on the engine's observation fails the case
+ * at that step (0 = the setup), named like the oracle's own check. */
+static void obs_violation(zo_case_result *res, const zo_case *c, int step,
+                          const zo_obs_violation *v) {
+  res->status = RS_FAIL;
+  res->step = step;
+  res->line = step > 0 ? c->steps[step - 1].line : 1;
+  if (step == 0) /* the setup: the card's own line */
+    for (int i = 0; i < c->ncards; i++)
+      if (c->cards[i].handle == v->handle) res->line = c->cards[i].line;
+  res->what = fmt("invariant %s", v->invariant);
+  if (step > 0)
+    res->message = fmt("%s:%d: invariant %s (%s) broken after step %d (%s): %s", c->file, res->line,
+                       v->invariant, v->rule, step, zo_step_kind_name(c->steps[step - 1].kind),
+                       v->detail);
+  else
+    res->message = fmt("%s:%d: invariant %s (%s) broken after the setup: %s", c->file, res->line,
+                       v->invariant, v->rule, v->detail);
+}
+
 /* The protocol features a case needs (PROTOCOL.md), from its steps and
  * expectations and its `features:` key; the first one `e` lacks, or NULL. */
 static const char *missing_feature(zo_engine *e, const zo_case *c) {
@@ -484,6 +507,7 @@ void zo_run_case(zo_engine *e, const zo_case *c, const zo_ruleset *rs,
     goto out;
   }
   zo_observation prev = {0}, cur = {0}, oprev = {0}, ocur = {0};
+  zo_obs_checker *ock = NULL; /* --invariants */
   zo_engine *ref = opt->strict;
   if (ref && ref->ops->setup(ref->self, rs, c, &err)) ref = NULL; /* the oracle refuses: no strict */
   if (e->ops->observe(e->self, &prev, &err)) {
@@ -491,6 +515,12 @@ void zo_run_case(zo_engine *e, const zo_case *c, const zo_ruleset *rs,
     goto done;
   }
   if (ref) ref->ops->observe(ref->self, &oprev, &err);
+  if (opt->obs_invariants) ock = zo_obs_checker_new(rs, c);
+  zo_obs_violation ov;
+  if (ock && zo_observation_check(ock, NULL, NULL, &prev, &ov)) {
+    obs_violation(res, c, 0, &ov);
+    goto done;
+  }
   int at_rest = 0;
   for (int i = 0; i < c->nsteps; i++) {
     const zo_step *s = &c->steps[i];
@@ -518,7 +548,11 @@ void zo_run_case(zo_engine *e, const zo_case *c, const zo_ruleset *rs,
       break;
     }
     int bad = 0;
-    if (ref) {
+    if (ock && zo_observation_check(ock, s, &r, &cur, &ov)) {
+      obs_violation(res, c, i + 1, &ov);
+      bad = 1;
+    }
+    if (ref && !bad) {
       zo_step_result rr = {0};
       ref->ops->step(ref->self, s, &rr, &err);
       ref->ops->observe(ref->self, &ocur, &err);
@@ -552,6 +586,7 @@ void zo_run_case(zo_engine *e, const zo_case *c, const zo_ruleset *rs,
     if (bad) break;
   }
 done:
+  zo_obs_checker_free(ock);
   if (e->ops->hits) {
     const int *h = e->ops->hits(e->self);
     if (h) {
@@ -649,4 +684,8 @@ void zo_run_free(zo_run *run) {
   }
   free(run->invalid);
   memset(run, 0, sizeof *run);
+}
+
+const char *zo_case_missing_feature(zo_engine *e, const zo_case *c) {
+  return missing_feature(e, c);
 }

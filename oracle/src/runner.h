@@ -51,6 +51,9 @@ typedef struct {
   int shard, nshards;    /* run case files i with i % nshards == shard (0-based) */
   char **xfail; int nxfail; /* expected failures: case ids */
   zo_engine *strict;     /* --strict: the oracle, compared after every step */
+  int obs_invariants;    /* --invariants: INVARIANTS.md on the engine's
+                            observations after the setup and every step
+                            (obs_check.h); a violation fails the case */
 } zo_run_options;
 
 /* Expand files and directories (recursively, *.yaml, sorted) into a list of
@@ -70,6 +73,11 @@ void zo_run_case(zo_engine *e, const zo_case *c, const zo_ruleset *rs,
                  const zo_run_options *opt, zo_case_result *res);
 
 void zo_run_free(zo_run *run);
+
+/* The first protocol feature (PROTOCOL.md) case c needs, from its steps,
+ * expectations and `features:` key, that engine e does not declare; NULL
+ * when e can run it. Static storage. */
+const char *zo_case_missing_feature(zo_engine *e, const zo_case *c);
 
 /* Format a load error the way people read it:
  * "file:line:col: error: message\nnote: context\n  source line\n  ^". */

@@ -3,12 +3,29 @@
  * C++: replace the three calls into the oracle (zo_served_new,
  * zo_serve_request, zo_served_free) with your engine's handling of the same
  * zcp/1 messages. Built by CMake as libzoneoracle_plugin.so. */
+#include <stdio.h>
 #include <stdlib.h>
 
+#include "mutants.h"
 #include "serve.h"
 #include "zo_engine.h"
 
-static void *plugin_open(void) { return zo_served_new(); }
+/* ZO_MUTANT=NAME (a name from `zoneoracle mutants --list`) makes this
+ * plugin a deliberately wrong engine: how fuzz_diff's strength is measured
+ * (fuzz/README.md). Not part of the template. */
+static void *plugin_open(void) {
+  static int mutated;
+  const char *m = getenv("ZO_MUTANT");
+  if (!mutated && m && *m) {
+    zo_error err;
+    if (zo_mutant_apply_named(m, &err)) {
+      fprintf(stderr, "zoneoracle-plugin: %s\n", err.message);
+      return NULL;
+    }
+    mutated = 1;
+  }
+  return zo_served_new();
+}
 
 static char *plugin_request(void *session, const char *request) {
   json_error_t je;

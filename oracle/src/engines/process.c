@@ -7,6 +7,10 @@
  * makes that call fail with a kind (timeout, crash, error) and the stderr
  * tail, is killed, and is started again (handshake first) on the next
  * setup, so the run goes on with the next case.
+ *
+ * A tap (zo_engine_process_options.tap) records every request sent and
+ * every answer received as one JSON line, for `gate --validate`; `smoke`
+ * sends lines of its own through zo_engine_process_exchange.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -40,6 +44,8 @@ typedef struct {
   long next_id;
   char name[96], version[64];
   json_t *features, *rulesets;
+  json_t *hello;          /* the last handshake's answer */
+  FILE *tap;              /* the transcript, or NULL (borrowed) */
   const zo_case *c;
   int started_once, ever_ok;
   /* a plugin (zo_engine.h) instead of a child process */
@@ -101,39 +107,50 @@ static zo_status engine_fail(proc *p, zo_error *err, const char *kind, const cha
 
 static zo_status start(proc *p, zo_error *err);
 
-/* Send a request, read the response object (new reference in *out). */
-static zo_status call(proc *p, json_t *req, json_t **out, zo_error *err) {
-  *out = NULL;
-  json_object_set_new(req, "id", json_integer(++p->next_id));
-  char *text = json_dumps(req, JSON_COMPACT);
-  json_decref(req);
-  if (!text) return engine_fail(p, err, "error", "could not encode a request");
-  if (p->plugin) { /* in process: the same message through the plugin ABI */
-    char *answer_text = p->plugin->request(p->session, text);
-    free(text);
-    json_error_t je;
-    json_t *res = answer_text ? json_loads(answer_text, 0, &je) : NULL;
-    if (answer_text) p->plugin->free_response(answer_text);
-    if (!json_is_object(res) || json_integer_value(json_object_get(res, "id")) != p->next_id) {
-      json_decref(res);
-      if (err) {
-        err->code = ZO_ERR_ENGINE;
-        snprintf(err->context, sizeof err->context, "error");
-        snprintf(err->message, sizeof err->message, "the plugin answered no JSON object with the request's id");
-      }
-      return ZO_ERR_ENGINE;
+/* One transcript line: {"dir": dir, "op": op, "message": message}, or
+ * "raw": the text of an answer that is not JSON (bytes >= 0x80 as '?' when
+ * they are not UTF-8). Nothing when op is NULL (smoke's own lines). */
+static void tap_write(proc *p, const char *dir, const char *op, json_t *message, const char *raw,
+                      size_t rawlen) {
+  if (!p->tap || !op) return;
+  json_t *rec = json_pack("{s:s, s:s}", "dir", dir, "op", op[0] ? op : "?");
+  if (message) json_object_set(rec, "message", message);
+  else {
+    json_t *text = json_stringn(raw ? raw : "", raw ? rawlen : 0);
+    if (!text) {
+      char *copy = zo_xmalloc(rawlen + 1);
+      for (size_t i = 0; i < rawlen; i++) copy[i] = (unsigned char)raw[i] < 0x80 ? raw[i] : '?';
+      text = json_stringn(copy, rawlen);
+      free(copy);
     }
-    *out = res;
-    return ZO_OK;
+    json_object_set_new(rec, "raw", text ? text : json_string(""));
   }
-  size_t n = strlen(text);
-  text[n] = '\n';
+  char *line = json_dumps(rec, JSON_COMPACT | JSON_PRESERVE_ORDER);
+  if (line) {
+    fputs(line, p->tap);
+    fputc('\n', p->tap);
+    free(line);
+  }
+  json_decref(rec);
+}
+
+/* A plugin's answer to `text` (the answer parsed into *out, new reference,
+ * any JSON value or NULL; tapped as the answer to op unless op is NULL). */
+static void plugin_answer(proc *p, const char *text, const char *op, json_t **out) {
+  char *answer_text = p->plugin->request(p->session, text);
+  json_error_t je;
+  *out = answer_text ? json_loads(answer_text, JSON_DECODE_ANY, &je) : NULL;
+  if (answer_text) tap_write(p, "response", op, *out, answer_text, strlen(answer_text));
+  if (answer_text) p->plugin->free_response(answer_text);
+}
+
+/* Write n bytes (one line with its newline) to the child's stdin. */
+static zo_status send_line(proc *p, const char *text, size_t n, zo_error *err) {
   size_t off = 0;
-  while (off < n + 1) {
-    ssize_t w = write(p->to, text + off, n + 1 - off);
+  while (off < n) {
+    ssize_t w = write(p->to, text + off, n - off);
     if (w < 0 && errno == EINTR) continue;
     if (w <= 0) {
-      free(text);
       int status = 0;
       char what[200] = "the engine closed its input";
       if (p->pid > 0 && waitpid(p->pid, &status, WNOHANG) == p->pid) {
@@ -145,7 +162,13 @@ static zo_status call(proc *p, json_t *req, json_t **out, zo_error *err) {
     }
     off += (size_t)w;
   }
-  free(text);
+  return ZO_OK;
+}
+
+/* Read the child's next line within the time limit: a JSON object (new
+ * reference in *out; tapped as the answer to op unless op is NULL), else
+ * the engine fails. */
+static zo_status read_answer(proc *p, const char *op, json_t **out, zo_error *err) {
   double deadline = now() + p->timeout;
   for (;;) {
     char *nl = p->len ? memchr(p->buf, '\n', p->len) : NULL;
@@ -153,6 +176,7 @@ static zo_status call(proc *p, json_t *req, json_t **out, zo_error *err) {
       size_t line = (size_t)(nl - p->buf);
       json_error_t je;
       json_t *res = json_loadb(p->buf, line, 0, &je);
+      tap_write(p, "response", op, res, p->buf, line);
       memmove(p->buf, nl + 1, p->len - line - 1);
       p->len -= line + 1;
       if (!res || !json_is_object(res)) {
@@ -161,10 +185,6 @@ static zo_status call(proc *p, json_t *req, json_t **out, zo_error *err) {
         snprintf(what, sizeof what, "the engine wrote a line that is not a JSON object (%s)",
                  res ? "not an object" : je.text);
         return engine_fail(p, err, "error", what);
-      }
-      if (json_integer_value(json_object_get(res, "id")) != p->next_id) {
-        json_decref(res);
-        return engine_fail(p, err, "error", "the engine answered with another request's id");
       }
       *out = res;
       return ZO_OK;
@@ -198,6 +218,47 @@ static zo_status call(proc *p, json_t *req, json_t **out, zo_error *err) {
     }
     p->len += (size_t)got;
   }
+}
+
+/* Send a request, read the response object (new reference in *out). */
+static zo_status call(proc *p, json_t *req, json_t **out, zo_error *err) {
+  *out = NULL;
+  json_object_set_new(req, "id", json_integer(++p->next_id));
+  char op[32];
+  snprintf(op, sizeof op, "%s", or_text(json_string_value(json_object_get(req, "op")), ""));
+  char *text = json_dumps(req, JSON_COMPACT);
+  if (text) tap_write(p, "request", op, req, NULL, 0);
+  json_decref(req);
+  if (!text) return engine_fail(p, err, "error", "could not encode a request");
+  if (p->plugin) { /* in process: the same message through the plugin ABI */
+    json_t *res;
+    plugin_answer(p, text, op, &res);
+    free(text);
+    if (!json_is_object(res) || json_integer_value(json_object_get(res, "id")) != p->next_id) {
+      json_decref(res);
+      if (err) {
+        err->code = ZO_ERR_ENGINE;
+        snprintf(err->context, sizeof err->context, "error");
+        snprintf(err->message, sizeof err->message, "the plugin answered no JSON object with the request's id");
+      }
+      return ZO_ERR_ENGINE;
+    }
+    *out = res;
+    return ZO_OK;
+  }
+  size_t n = strlen(text);
+  text[n] = '\n';
+  zo_status st = send_line(p, text, n + 1, err);
+  free(text);
+  if (st) return st;
+  json_t *res;
+  if ((st = read_answer(p, op, &res, err))) return st;
+  if (json_integer_value(json_object_get(res, "id")) != p->next_id) {
+    json_decref(res);
+    return engine_fail(p, err, "error", "the engine answered with another request's id");
+  }
+  *out = res;
+  return ZO_OK;
 }
 
 /* ok: false answers become errors; `unsupported` is reported as such. */
@@ -253,10 +314,11 @@ static zo_status start(proc *p, zo_error *err) {
   snprintf(p->version, sizeof p->version, "%s", or_text(json_string_value(json_object_get(res, "version")), "?"));
   json_decref(p->features);
   json_decref(p->rulesets);
+  json_decref(p->hello);
   p->features = json_incref(json_object_get(res, "features"));
   p->rulesets = json_incref(json_object_get(res, "rulesets"));
+  p->hello = res;
   p->ever_ok = 1;
-  json_decref(res);
   return ZO_OK;
 }
 
@@ -339,9 +401,10 @@ static uint64_t identity(json_t *v) {
   return h;
 }
 
+static void read_observation(const zo_case *c, json_t *res, zo_observation *ob);
+
 static zo_status pr_observe(void *self, zo_observation *ob, zo_error *err) {
   proc *p = self;
-  const zo_case *c = p->c;
   json_t *res;
   zo_status st = call(p, json_pack("{s:s}", "op", "observe"), &res, err);
   if (st) return st;
@@ -349,6 +412,13 @@ static zo_status pr_observe(void *self, zo_observation *ob, zo_error *err) {
     json_decref(res);
     return st;
   }
+  read_observation(p->c, res, ob);
+  json_decref(res);
+  return ZO_OK;
+}
+
+/* An observe answer (or one of a run's observations) into ob. */
+static void read_observation(const zo_case *c, json_t *res, zo_observation *ob) {
   ob->nhandles = c->nhandles;
   ob->objs = zo_xcalloc((size_t)c->nhandles + 1, sizeof *ob->objs);
   json_t *objs = json_object_get(res, "objects");
@@ -408,8 +478,6 @@ static zo_status pr_observe(void *self, zo_observation *ob, zo_error *err) {
       if (k >= 0) ob->sees[pl * c->nhandles + k] = 1;
     }
   }
-  json_decref(res);
-  return ZO_OK;
 }
 
 static void pr_teardown(void *self) { ((proc *)self)->c = NULL; }
@@ -452,14 +520,16 @@ static zo_status plugin_hello(proc *p, zo_error *err) {
   snprintf(p->version, sizeof p->version, "%s", or_text(json_string_value(json_object_get(res, "version")), "?"));
   p->features = json_incref(json_object_get(res, "features"));
   p->rulesets = json_incref(json_object_get(res, "rulesets"));
-  json_decref(res);
+  p->hello = res;
   return ZO_OK;
 }
 
-zo_engine *zo_engine_plugin_new(const char *path, zo_error *err) {
+zo_engine *zo_engine_plugin_open(const char *path, const zo_engine_process_options *o,
+                                 zo_error *err) {
   proc *p = zo_xcalloc(1, sizeof *p);
   p->cmd = zo_xstrdup(path);
   p->to = p->from = -1;
+  p->tap = o ? o->tap : NULL;
   p->dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
   const struct zo_engine_ops *(*entry)(void) = NULL;
   char why[300] = "";
@@ -484,20 +554,106 @@ zo_engine *zo_engine_plugin_new(const char *path, zo_error *err) {
   return finish(p);
 }
 
-zo_engine *zo_engine_process_new(const char *cmd, double timeout, zo_error *err) {
+zo_engine *zo_engine_plugin_new(const char *path, zo_error *err) {
+  return zo_engine_plugin_open(path, NULL, err);
+}
+
+zo_engine *zo_engine_process_open(const char *cmd, const zo_engine_process_options *o,
+                                  zo_error *err) {
   signal(SIGPIPE, SIG_IGN); /* a dead engine must not take the runner with it */
   proc *p = zo_xcalloc(1, sizeof *p);
   p->cmd = zo_xstrdup(cmd);
-  p->timeout = timeout > 0 ? timeout : 5.0;
+  p->timeout = o && o->timeout > 0 ? o->timeout : 5.0;
+  p->tap = o ? o->tap : NULL;
   p->to = p->from = -1;
   if (start(p, err)) {
     /* 2: the engine could not be started or spoke no zcp */
+    unlink(p->errfile);
     free(p->cmd);
     free(p->buf);
     free(p);
     return NULL;
   }
   return finish(p);
+}
+
+zo_engine *zo_engine_process_new(const char *cmd, double timeout, zo_error *err) {
+  zo_engine_process_options o = {.timeout = timeout};
+  return zo_engine_process_open(cmd, &o, err);
+}
+
+const json_t *zo_engine_process_hello(const zo_engine *e) { return ((const proc *)e->self)->hello; }
+
+zo_status zo_engine_process_exchange(zo_engine *e, const char *line, json_t **answer, zo_error *err) {
+  proc *p = e->self;
+  *answer = NULL;
+  if (p->plugin) {
+    plugin_answer(p, line, NULL, answer);
+    if (json_is_object(*answer)) return ZO_OK;
+    json_decref(*answer);
+    *answer = NULL;
+    if (err) {
+      err->code = ZO_ERR_ENGINE;
+      snprintf(err->context, sizeof err->context, "error");
+      snprintf(err->message, sizeof err->message, "the plugin answered no JSON object");
+    }
+    return ZO_ERR_ENGINE;
+  }
+  if (p->pid <= 0) {
+    zo_status st = start(p, err);
+    if (st) return st;
+  }
+  size_t n = strlen(line);
+  char *text = zo_xmalloc(n + 2);
+  memcpy(text, line, n);
+  text[n] = '\n';
+  zo_status st = send_line(p, text, n + 1, err);
+  free(text);
+  return st ? st : read_answer(p, NULL, answer, err);
+}
+
+zo_status zo_engine_process_bye(zo_engine *e, zo_error *err) {
+  proc *p = e->self;
+  if (!p->plugin && p->pid <= 0) {
+    zo_status st = start(p, err);
+    if (st) return st;
+  }
+  json_t *res;
+  zo_status st = call(p, json_pack("{s:s}", "op", "bye"), &res, err);
+  if (st) return st;
+  st = answer(p, res, err);
+  json_decref(res);
+  if (st || p->plugin) {
+    if (!p->plugin) stop(p);
+    return st;
+  }
+  /* a process exits after answering (or at the end of its input, which
+     comes now): its output ends, then it is gone */
+  close(p->to);
+  p->to = -1;
+  double deadline = now() + p->timeout;
+  int status = 0;
+  for (;;) {
+    pid_t w = waitpid(p->pid, &status, WNOHANG);
+    if (w == p->pid) break;
+    double left = deadline - now();
+    if (left <= 0) {
+      char what[120];
+      snprintf(what, sizeof what, "still running %.1f s after answering bye", p->timeout);
+      return engine_fail(p, err, "timeout", what);
+    }
+    struct pollfd pf = {.fd = p->from, .events = POLLIN};
+    if (poll(&pf, 1, left < 0.02 ? (int)(left * 1000) + 1 : 20) > 0) {
+      char sink[4096];
+      if (read(p->from, sink, sizeof sink) <= 0) { /* closed: wait for the exit */
+        close(p->from);
+        p->from = -1;
+      }
+    }
+  }
+  p->pid = 0;
+  stop(p);
+  return ZO_OK;
 }
 
 void zo_engine_process_free(zo_engine *e) {
@@ -516,8 +672,42 @@ void zo_engine_process_free(zo_engine *e) {
   unlink(p->errfile);
   json_decref(p->features);
   json_decref(p->rulesets);
+  json_decref(p->hello);
   free(p->cmd);
   free(p->buf);
   free(p);
   free(e);
+}
+
+zo_status zo_engine_process_run(zo_engine *e, const zo_case *c, zo_step_result *results,
+                                zo_observation *obs, zo_error *err) {
+  memset(err, 0, sizeof *err);
+  if (e->ops->setup != pr_setup) return ZO_ERR_USAGE; /* not a zcp/1 engine: no batch */
+  proc *p = e->self;
+  zo_status st = pr_observe(p, &obs[0], err);
+  if (st) return st;
+  json_t *steps = json_array();
+  for (int i = 0; i < c->nsteps; i++) {
+    json_error_t je;
+    json_t *one = json_loads(c->steps[i].json ? c->steps[i].json : "null", JSON_DECODE_ANY, &je);
+    json_array_append_new(steps, one ? one : json_null());
+  }
+  json_t *res;
+  st = call(p, json_pack("{s:s, s:o, s:s}", "op", "run", "steps", steps, "observe", "each"), &res, err);
+  if (st) return st;
+  if ((st = answer(p, res, err))) {
+    json_decref(res);
+    return st;
+  }
+  json_t *rs = json_object_get(res, "results"), *os = json_object_get(res, "observations");
+  if (json_array_size(rs) != (size_t)c->nsteps || json_array_size(os) != (size_t)c->nsteps) {
+    json_decref(res);
+    return engine_fail(p, err, "error", "a run answer needs one result and one observation per step");
+  }
+  for (int i = 0; i < c->nsteps; i++) {
+    read_result(c, json_array_get(rs, (size_t)i), &results[i + 1]);
+    read_observation(c, json_array_get(os, (size_t)i), &obs[i + 1]);
+  }
+  json_decref(res);
+  return ZO_OK;
 }

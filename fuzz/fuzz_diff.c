@@ -1,0 +1,42 @@
+/* fuzz_diff: differential fuzzing. Each input is decoded into a game
+ * (decoder.h) and run on the oracle and on the engine plugin that
+ * ZO_DIFF_ENGINE names (a zo_engine_v1 shared library, zo_engine.h); their
+ * observations are compared after the setup and after every step. A
+ * difference prints the step, the property and both values, then aborts,
+ * so the crash input replays into a YAML case:
+ *   zoneoracle replay --harness diff --engine-plugin LIB.so crash-...
+ * Inputs needing a rule set or feature the engine does not declare are
+ * skipped. The corpus is fuzz_moves' (same decoder). */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "diff.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static zo_engine *engine(void) {
+  static zo_engine *e;
+  if (e) return e;
+  const char *path = getenv("ZO_DIFF_ENGINE");
+  if (!path || !*path) {
+    fprintf(stderr, "fuzz_diff: set ZO_DIFF_ENGINE to the engine plugin to compare with the "
+                    "oracle (for instance build/lib/libzoneoracle_plugin.so)\n");
+    exit(2);
+  }
+  zo_error err;
+  e = zo_engine_plugin_new(path, &err);
+  if (!e) {
+    fprintf(stderr, "fuzz_diff: %s: %s\n", path, err.message);
+    exit(2);
+  }
+  return e;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  zo_diff_result r;
+  if (zo_diff_input(engine(), data, size, 1, &r) == ZO_DIFF_DIFFERS) {
+    fprintf(stderr, "zoneoracle fuzz_diff: difference (%s) %s\n", r.ruleset, r.message);
+    abort();
+  }
+  return 0;
+}

@@ -1,0 +1,166 @@
+/* protocol_check.c: `zoneoracle gate --validate`, every message of a run
+ * checked against the published zcp/1 JSON Schemas (the *.json files of
+ * ci/protocol/).
+ *
+ * The process or plugin engine writes each request and answer to a
+ * transcript (REPORT_DIR/protocol.jsonl, engine.h's tap); after the run,
+ * ci/protocol/validate.py checks it with Python's jsonschema, a maintained
+ * validator, rather than one of our own. Its exit code: 0 valid, 1 some
+ * message invalid, 2 usage or I/O, 3 jsonschema missing; the last line of
+ * its output is "protocol: N messages checked, M invalid".
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+#ifndef ZO_PROTOCOL_SOURCE_DIR
+#define ZO_PROTOCOL_SOURCE_DIR ""
+#endif
+
+static int has_validator(const char *dir) {
+  char path[4200];
+  snprintf(path, sizeof path, "%s/validate.py", dir);
+  return access(path, R_OK) == 0;
+}
+
+/* The schema directory, or 0 (message on stderr). */
+static int find_dir(zo_protocol_check *pc, const char *argv0) {
+  const char *env = getenv("ZO_PROTOCOL_DIR");
+  if (env && env[0]) {
+    snprintf(pc->dir, sizeof pc->dir, "%s", env);
+    if (has_validator(pc->dir)) return 1;
+    fprintf(stderr, "zoneoracle: ZO_PROTOCOL_DIR=%s has no validate.py (it names zoneoracle's ci/protocol)\n", env);
+    return 0;
+  }
+  /* installed: <prefix>/bin/zoneoracle and <prefix>/share/zoneoracle/protocol */
+  char exe[2048];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n > 0) exe[n] = 0;
+  else snprintf(exe, sizeof exe, "%s", argv0);
+  char *slash = strrchr(exe, '/');
+  if (slash) {
+    *slash = 0;
+    snprintf(pc->dir, sizeof pc->dir, "%s/../share/zoneoracle/protocol", exe);
+    if (has_validator(pc->dir)) return 1;
+  }
+  /* a build: the source tree it was built from */
+  snprintf(pc->dir, sizeof pc->dir, "%s", ZO_PROTOCOL_SOURCE_DIR);
+  if (pc->dir[0] && has_validator(pc->dir)) return 1;
+  fprintf(stderr, "zoneoracle: --validate: the protocol schemas (validate.py) are not in "
+                  "<executable>/../share/zoneoracle/protocol nor in the source tree; set "
+                  "ZO_PROTOCOL_DIR to zoneoracle's ci/protocol\n");
+  return 0;
+}
+
+/* Run the validator with args; its stdout is copied to ours (echo) and its
+ * last line kept. Returns its exit status, 127 when python could not be
+ * run, -1 when it died or could not be started. */
+static int run_validator(const zo_protocol_check *pc, const char *a1, const char *a2, int echo,
+                         char *last, size_t cap) {
+  const char *py = getenv("ZO_PYTHON");
+  if (!py || !py[0]) py = "python3";
+  char script[4200];
+  snprintf(script, sizeof script, "%s/validate.py", pc->dir);
+  int out[2];
+  if (pipe(out)) return -1;
+  fflush(stdout);
+  pid_t pid = fork();
+  if (pid < 0) {
+    close(out[0]);
+    close(out[1]);
+    return -1;
+  }
+  if (pid == 0) {
+    dup2(out[1], 1);
+    close(out[0]);
+    close(out[1]);
+    execlp(py, py, script, "--schemas", pc->dir, a1, a2, (char *)NULL);
+    _exit(127);
+  }
+  close(out[1]);
+  FILE *f = fdopen(out[0], "r");
+  char line[8192];
+  if (last) last[0] = 0;
+  while (f && fgets(line, sizeof line, f)) {
+    if (echo) fputs(line, stdout);
+    if (last) {
+      line[strcspn(line, "\n")] = 0;
+      size_t n = strlen(line) < cap - 1 ? strlen(line) : cap - 1;
+      memcpy(last, line, n);
+      last[n] = 0;
+    }
+  }
+  if (f) fclose(f);
+  else close(out[0]);
+  fflush(stdout);
+  int status;
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) return -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* Why the validator could not run, for people. */
+static void explain(int rc) {
+  const char *py = getenv("ZO_PYTHON");
+  if (rc == 127)
+    fprintf(stderr, "zoneoracle: --validate needs python3 (%s could not be run): install the "
+                    "Debian packages python3 and python3-jsonschema\n", py && py[0] ? py : "python3");
+  else if (rc == 3)
+    fprintf(stderr, "zoneoracle: --validate needs the Python module jsonschema: install the "
+                    "Debian package python3-jsonschema\n");
+  else
+    fprintf(stderr, "zoneoracle: --validate: ci/protocol/validate.py failed (exit %d)\n", rc);
+}
+
+int zo_protocol_check_start(zo_protocol_check *pc, const char *argv0, const char *report_dir) {
+  memset(pc, 0, sizeof *pc);
+  if (!find_dir(pc, argv0)) return 2;
+  int rc = run_validator(pc, "--check", NULL, 0, NULL, 0);
+  if (rc) {
+    explain(rc);
+    return 2;
+  }
+  if (zo_cli_mkdirs(report_dir)) {
+    fprintf(stderr, "zoneoracle: cannot create %s: %s\n", report_dir, strerror(errno));
+    return 2;
+  }
+  snprintf(pc->path, sizeof pc->path, "%s/protocol.jsonl", report_dir);
+  snprintf(pc->tmp, sizeof pc->tmp, "%s.tmp", pc->path);
+  if (!(pc->tap = fopen(pc->tmp, "w"))) {
+    fprintf(stderr, "zoneoracle: %s: %s\n", pc->tmp, strerror(errno));
+    return 2;
+  }
+  return -1;
+}
+
+int zo_protocol_check_finish(zo_protocol_check *pc, int *checked) {
+  *checked = 0;
+  int bad = pc->tap && fclose(pc->tap);
+  pc->tap = NULL;
+  if (bad || rename(pc->tmp, pc->path)) {
+    fprintf(stderr, "zoneoracle: %s: %s\n", pc->path, strerror(errno));
+    return -1;
+  }
+  char last[512];
+  int rc = run_validator(pc, pc->path, NULL, 1, last, sizeof last);
+  int invalid = 0;
+  if ((rc != 0 && rc != 1) || sscanf(last, "protocol: %d messages checked, %d invalid", checked, &invalid) != 2) {
+    explain(rc);
+    return -1;
+  }
+  return invalid;
+}
+
+void zo_protocol_check_abandon(zo_protocol_check *pc) {
+  if (!pc->tap) return;
+  fclose(pc->tap);
+  pc->tap = NULL;
+  remove(pc->tmp);
+}

@@ -1,0 +1,570 @@
+/* smoke.c: `zoneoracle smoke --engine CMD | --engine-plugin PATH`, an
+ * adapter checked in seconds (PROTOCOL.md): the handshake (protocol, name,
+ * version, rule sets, features), one small built-in case for each feature
+ * the engine declares (and one needing none), its answers to malformed
+ * requests (a line that is not JSON, an unknown op, a request without id,
+ * one without a required field: each must get an error answer, and the
+ * engine must go on), and bye (answered, then the process exits).
+ *
+ * One line per check, `ok` or `FAIL`, with its time, then the count. The
+ * cases are built in, so smoke needs no files and runs from anywhere; each
+ * runs under the first of its rule sets the engine declares. The time
+ * limit per request is the gate's (--timeout), so a hanging engine fails
+ * its checks instead of hanging smoke.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../src/engine.h"
+#include "../src/runner.h"
+#include "../src/util.h"
+#include "cli.h"
+
+/* The built-in cases: `check` is "core" (needs no feature) or the one
+ * feature the case needs. Several cases for a check differ in rule sets;
+ * the first one the engine can run is used. Each passes on the oracle
+ * (`zoneoracle smoke --engine 'zoneoracle serve'` is a test). */
+typedef struct {
+  const char *check;
+  const char *yaml;
+} builtin;
+
+static const builtin builtins[] = {
+    {"core",
+     "id: smoke/core\n"
+     "title: \"smoke: a destroyed creature goes to its owner's graveyard as a new object\"\n"
+     "rulesets: [mtg-current, mtg-2011]\n"
+     "rules: [\"CR 400.7\"]\n"
+     "players: [alice, bob]\n"
+     "cards:\n"
+     "  bear: {owner: alice, zone: battlefield, types: [creature]}\n"
+     "steps:\n"
+     "  - move: {card: bear, to: graveyard, cause: destroy}\n"
+     "    expect:\n"
+     "      outcome: moved\n"
+     "      bear: {zone: alice.graveyard, new_object: true}\n"},
+    {"core",
+     "id: smoke/core-in-play\n"
+     "title: \"smoke: a destroyed creature goes from play to its owner's graveyard\"\n"
+     "rulesets: [mtg-2008, mtg-2004, mtg-1999]\n"
+     "rules: [\"CR 217.1\", \"Z.1.1\"]\n"
+     "players: [alice, bob]\n"
+     "cards:\n"
+     "  bear: {owner: alice, zone: in_play, types: [creature]}\n"
+     "steps:\n"
+     "  - move: {card: bear, to: graveyard, cause: destroy}\n"
+     "    expect:\n"
+     "      outcome: moved\n"
+     "      bear: {zone: alice.graveyard}\n"},
+    {"core",
+     "id: smoke/core-fab\n"
+     "title: \"smoke: a discarded card goes from hand to its owner's graveyard\"\n"
+     "rulesets: [fab]\n"
+     "rules: [\"FaB 3.0.9\"]\n"
+     "players: [alice, bob]\n"
+     "cards:\n"
+     "  card: {owner: alice, zone: hand, types: [action]}\n"
+     "steps:\n"
+     "  - move: {card: card, to: graveyard, cause: discard}\n"
+     "    expect:\n"
+     "      outcome: moved\n"
+     "      card: {zone: alice.graveyard, new_object: true}\n"},
+    {"triggers",
+     "id: smoke/triggers\n"
+     "title: \"smoke: a zone-change trigger fires and finds the object in the graveyard\"\n"
+     "rulesets: [mtg-current, mtg-2011]\n"
+     "rules: [\"CR 603.6\", \"CR 400.7\"]\n"
+     "players: [alice, bob]\n"
+     "cards:\n"
+     "  aura: {owner: alice, zone: battlefield, types: [enchantment], subtypes: [aura]}\n"
+     "steps:\n"
+     "  - watch: {as: t, card: aura, from: battlefield, to: graveyard}\n"
+     "  - move: {card: aura, to: graveyard, cause: destroy}\n"
+     "    expect:\n"
+     "      outcome: moved\n"
+     "      triggers: {t: {fired: true}}\n"
+     "  - resolve: {trigger: t, do: {move: {to: hand}}}\n"
+     "    expect:\n"
+     "      outcome: moved\n"
+     "      aura: {zone: alice.hand}\n"},
+    {"triggers",
+     "id: smoke/triggers-fab\n"
+     "title: \"smoke: a zone-change trigger fires when a public card goes to the graveyard\"\n"
+     "rulesets: [fab]\n"
+     "rules: [\"FaB 3.0.8\"]\n"
+     "players: [alice, bob]\n"
+     "cards:\n"
+     "  card: {owner: alice, zone: hand, types: [action]}\n"
+     "steps:\n"
+     "  - watch: {as: t, card: card, from: hand, to: graveyard}\n"
+     "  - move: {card: card, to: graveyard, cause: discard}\n"
+     "    expect:\n"
+     "      outcome: moved\n"
+     "      triggers: {t: {fired: true}}\n"},
+    {"replacement",
+     "id: smoke/replacement\n"
+     "title: \"smoke: a replacement effect sends a creature to exile instead of the graveyard\"\n"
+     "rulesets: [mtg-current, mtg-2011]\n"
+     "rules: [\"CR 614.6\"]\n"
+     "players: [alice, bob]\n"
+     "cards:\n"
+     "  bear: {owner: alice, zone: battlefield, types: [creature]}\n"
+     "steps:\n"
+     "  - replace: {as: r, card: bear, when: {to: graveyard}, instead: {to: exile}}\n"
+     "  - move: {card: bear, to: graveyard, cause: destroy}\n"
+     "    expect:\n"
+     "      outcome: replaced\n"
+     "      bear: {zone: exile, new_object: true}\n"},
+    {"replacement",
+     "id: smoke/replacement-fab\n"
+     "title: \"smoke: a replacement effect banishes a card instead of putting it into the graveyard\"\n"
+     "rulesets: [fab]\n"
+     "rules: [\"FaB 3.0.8\"]\n"
+     "players: [alice, bob]\n"
+     "cards:\n"
+     "  card: {owner: alice, zone: hand, types: [action]}\n"
+     "steps:\n"
+     "  - replace: {as: r, card: card, when: {to: graveyard}, instead: {to: banished}}\n"
+     "  - move: {card: card, to: graveyard, cause: discard}\n"
+     "    expect:\n"
+     "      outcome: replaced\n"
+     "      card: {zone: alice.banished}\n"},
+    {"phasing",
+     "id: smoke/phasing\n"
+     "title: \"smoke: a permanent phases out without leaving the battlefield\"\n"
+     "rulesets: [mtg-current, mtg-2011]\n"
+     "rules: [\"CR 702.26b\", \"CR 702.24d\"]\n"
+     "players: [alice, bob]\n"
+     "cards:\n"
+     "  bear: {owner: alice, zone: battlefield, types: [creature]}\n"
+     "steps:\n"
+     "  - phase: {card: bear, out: true}\n"
+     "    expect:\n"
+     "      outcome: no_move\n"
+     "      bear: {zone: battlefield, new_object: false, phased_out: true}\n"},
+    {"face_down",
+     "id: smoke/face_down\n"
+     "title: \"smoke: a permanent turned face down stays the same object\"\n"
+     "rulesets: [mtg-current, mtg-2011]\n"
+     "rules: [\"CR 400.9\"]\n"
+     "players: [alice, bob]\n"
+     "cards:\n"
+     "  bear: {owner: alice, zone: battlefield, types: [creature]}\n"
+     "steps:\n"
+     "  - turn_face: {card: bear, face: down}\n"
+     "    expect:\n"
+     "      outcome: no_move\n"
+     "      bear: {zone: battlefield, face: down, new_object: false}\n"},
+    {"face_down",
+     "id: smoke/face_down-fab\n"
+     "title: \"smoke: turning a public card face up fails, it already is\"\n"
+     "rulesets: [fab]\n"
+     "rules: [\"FaB 3.0.4a\"]\n"
+     "players: [alice, bob]\n"
+     "cards:\n"
+     "  card: {owner: alice, zone: graveyard, types: [action]}\n"
+     "steps:\n"
+     "  - turn_face: {card: card, face: up}\n"
+     "    expect:\n"
+     "      outcome: failed\n"
+     "      error: already\n"
+     "      card: {zone: alice.graveyard, new_object: false}\n"},
+    {"ante",
+     "id: smoke/ante\n"
+     "title: \"smoke: the winner of a game for ante becomes the owner of the cards in the ante\"\n"
+     "rulesets: [mtg-current, mtg-2011]\n"
+     "rules: [\"CR 407.2\"]\n"
+     "players: [alice, bob]\n"
+     "cards:\n"
+     "  card: {owner: alice, zone: ante}\n"
+     "steps:\n"
+     "  - end_game: {winner: bob}\n"
+     "    expect:\n"
+     "      card: {zone: ante, owner: bob}\n"},
+    {"visibility",
+     "id: smoke/visibility\n"
+     "title: \"smoke: a card in hand is seen by its owner only\"\n"
+     "rulesets: [mtg-current, mtg-2011]\n"
+     "rules: [\"CR 400.2\"]\n"
+     "players: [alice, bob]\n"
+     "cards:\n"
+     "  card: {owner: alice, zone: hand}\n"
+     "steps:\n"
+     "  - remember: {as: r, card: card}\n"
+     "expect:\n"
+     "  visible:\n"
+     "    alice: {sees: [card]}\n"
+     "    bob: {hidden: [card]}\n"},
+    {"visibility",
+     "id: smoke/visibility-fab\n"
+     "title: \"smoke: a card in hand is private: seen by its owner only\"\n"
+     "rulesets: [fab]\n"
+     "rules: [\"FaB 3.0.3a\"]\n"
+     "players: [alice, bob]\n"
+     "cards:\n"
+     "  card: {owner: alice, zone: hand, types: [action]}\n"
+     "steps:\n"
+     "  - remember: {as: r, card: card}\n"
+     "expect:\n"
+     "  visible:\n"
+     "    alice: {sees: [card]}\n"
+     "    bob: {hidden: [card]}\n"},
+    {"reorder",
+     "id: smoke/reorder\n"
+     "title: \"smoke: a player may rearrange their hand; nothing moves\"\n"
+     "rulesets: [mtg-current]\n"
+     "rules: [\"CR 402.3\"]\n"
+     "players: [alice, bob]\n"
+     "cards:\n"
+     "  a: {owner: alice, zone: hand}\n"
+     "  b: {owner: alice, zone: hand}\n"
+     "steps:\n"
+     "  - reorder: {zone: alice.hand, order: [b, a]}\n"
+     "    expect:\n"
+     "      outcome: no_move\n"
+     "      a: {zone: alice.hand, new_object: false}\n"},
+    {"reorder",
+     "id: smoke/reorder-fab\n"
+     "title: \"smoke: a player may rearrange their hand; nothing moves\"\n"
+     "rulesets: [fab]\n"
+     "rules: [\"FaB 3.9.1\"]\n"
+     "players: [alice, bob]\n"
+     "cards:\n"
+     "  a: {owner: alice, zone: hand, types: [action]}\n"
+     "  b: {owner: alice, zone: hand, types: [instant]}\n"
+     "steps:\n"
+     "  - reorder: {zone: alice.hand, order: [b, a]}\n"
+     "    expect:\n"
+     "      outcome: no_move\n"
+     "      a: {zone: alice.hand, new_object: false}\n"},
+    {"state_check",
+     "id: smoke/state_check\n"
+     "title: \"smoke: a token put into the graveyard ceases to exist at the state check\"\n"
+     "rulesets: [mtg-current, mtg-2011]\n"
+     "rules: [\"CR 704.5d\"]\n"
+     "players: [alice, bob]\n"
+     "cards:\n"
+     "  token: {owner: alice, zone: battlefield, kind: token, types: [creature]}\n"
+     "steps:\n"
+     "  - move: {card: token, to: graveyard, cause: destroy}\n"
+     "    expect:\n"
+     "      outcome: moved\n"
+     "  - state_check: {}\n"
+     "    expect:\n"
+     "      outcome: ceased\n"
+     "      token: {exists: false}\n"},
+    {"marks",
+     "id: smoke/marks\n"
+     "title: \"smoke: a counter stays with its permanent and is gone from the new object in the graveyard\"\n"
+     "rulesets: [mtg-current, mtg-2011]\n"
+     "rules: [\"CR 400.7\"]\n"
+     "players: [alice, bob]\n"
+     "cards:\n"
+     "  bear: {owner: alice, zone: battlefield, types: [creature]}\n"
+     "steps:\n"
+     "  - mark: {card: bear, as: m, kind: counter}\n"
+     "    expect:\n"
+     "      bear: {marks: [m]}\n"
+     "  - move: {card: bear, to: graveyard, cause: destroy}\n"
+     "    expect:\n"
+     "      bear: {zone: alice.graveyard, new_object: true, marks: []}\n"},
+    {"marks",
+     "id: smoke/marks-fab\n"
+     "title: \"smoke: an effect mark is gone from the new object in the graveyard\"\n"
+     "rulesets: [fab]\n"
+     "rules: [\"FaB 3.0.9\"]\n"
+     "players: [alice, bob]\n"
+     "cards:\n"
+     "  card: {owner: alice, zone: hand, types: [action]}\n"
+     "steps:\n"
+     "  - mark: {card: card, as: m, kind: effect}\n"
+     "    expect:\n"
+     "      card: {marks: [m]}\n"
+     "  - move: {card: card, to: graveyard, cause: discard}\n"
+     "    expect:\n"
+     "      card: {zone: alice.graveyard, new_object: true, marks: []}\n"},
+    {"sub_cards",
+     "id: smoke/sub_cards\n"
+     "title: \"smoke: an aura put under the hero becomes a sub-card, a new object\"\n"
+     "rulesets: [fab]\n"
+     "rules: [\"FaB 3.0.14b\"]\n"
+     "players: [alice, bob]\n"
+     "cards:\n"
+     "  hero: {owner: alice, zone: hero, types: [hero]}\n"
+     "  aura: {owner: alice, zone: permanent, types: [action], subtypes: [aura]}\n"
+     "steps:\n"
+     "  - put_under: {card: aura, under: hero}\n"
+     "    expect:\n"
+     "      outcome: moved\n"
+     "      aura: {under: hero, zone: alice.hero, new_object: true}\n"},
+    {"zone_lifecycle",
+     "id: smoke/zone_lifecycle\n"
+     "title: \"smoke: a second arsenal zone is created, numbered 2\"\n"
+     "rulesets: [fab]\n"
+     "rules: [\"FaB 3.0.10\"]\n"
+     "players: [alice, bob]\n"
+     "cards: {}\n"
+     "steps:\n"
+     "  - zone_create: {zone: alice.arsenal}\n"
+     "    expect:\n"
+     "      outcome: no_move\n"
+     "      counts: {alice.arsenal.1: 0, alice.arsenal.2: 0}\n"},
+    {"stack_layers",
+     "id: smoke/stack_layers\n"
+     "title: \"smoke: two cards on the stack are layers 1 (bottom) and 2\"\n"
+     "rulesets: [fab]\n"
+     "rules: [\"FaB 3.15.3\"]\n"
+     "features: [stack_layers]\n"
+     "players: [alice, bob]\n"
+     "cards:\n"
+     "  top: {owner: alice, zone: stack, position: 0, types: [instant]}\n"
+     "  bottom: {owner: bob, zone: stack, position: 1, types: [instant]}\n"
+     "steps:\n"
+     "  - remember: {as: r, card: bottom}\n"
+     "    expect:\n"
+     "      bottom: {layer: 1}\n"
+     "      top: {layer: 2}\n"},
+};
+
+/* PROTOCOL.md, Features, in its order. */
+static const char *const features[] = {"triggers",  "replacement",    "phasing", "face_down",
+                                       "sub_cards", "zone_lifecycle", "ante",    "visibility",
+                                       "reorder",   "stack_layers",   "state_check", "marks"};
+#define NFEATURES (sizeof features / sizeof *features)
+
+typedef struct {
+  int ok, failed, skipped;
+  double started; /* ms, of the current check */
+} tally;
+
+static double now_ms(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+/* One check's line: verdict is "ok", "FAIL" or "skip". */
+static void say(tally *t, const char *verdict, const char *check, const char *fmt, ...) {
+  char what[1200];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(what, sizeof what, fmt, ap);
+  va_end(ap);
+  if (!strcmp(verdict, "ok")) t->ok++;
+  else if (!strcmp(verdict, "FAIL")) t->failed++;
+  else t->skipped++;
+  printf("%-4s %s: %s (%.0f ms)\n", verdict, check, what, now_ms() - t->started);
+  fflush(stdout);
+  t->started = now_ms();
+}
+
+static int declares(zo_engine *e, const char *what, int ruleset) {
+  return !e->ops->has || e->ops->has(e->self, what, ruleset);
+}
+
+/* The handshake's answer, checked field by field. 1 when usable. */
+static int check_hello(tally *t, zo_engine *e) {
+  const json_t *h = zo_engine_process_hello(e);
+  const char *name = json_string_value(json_object_get(h, "engine"));
+  const char *version = json_string_value(json_object_get(h, "version"));
+  json_t *rss = json_object_get(h, "rulesets"), *fs = json_object_get(h, "features");
+  const char *why = NULL;
+  if (!json_is_true(json_object_get(h, "ok"))) why = "ok is not true";
+  else if (!name || !name[0]) why = "no engine (its name, a non-empty string)";
+  else if (!version) why = "no version (a string)";
+  else if (!json_is_array(rss) || !json_array_size(rss)) why = "rulesets is not a non-empty list";
+  else if (!json_is_array(fs)) why = "features is not a list";
+  if (why) {
+    say(t, "FAIL", "handshake", "the hello answer is not usable: %s", why);
+    return 0;
+  }
+  char rlist[400] = "", flist[400] = "", odd[200] = "";
+  size_t i;
+  json_t *x;
+  json_array_foreach(rss, i, x) {
+    const char *id = json_string_value(x);
+    if (!id) {
+      say(t, "FAIL", "handshake", "rulesets[%zu] is not a string", i);
+      return 0;
+    }
+    snprintf(rlist + strlen(rlist), sizeof rlist - strlen(rlist), "%s%s", i ? ", " : "", id);
+  }
+  json_array_foreach(fs, i, x) {
+    const char *f = json_string_value(x);
+    int known = 0;
+    for (size_t k = 0; f && k < NFEATURES; k++) known |= !strcmp(f, features[k]);
+    if (!known) snprintf(odd, sizeof odd, "%s", f ? f : "(not a string)");
+    snprintf(flist + strlen(flist), sizeof flist - strlen(flist), "%s%s", i ? ", " : "", f ? f : "?");
+  }
+  if (odd[0]) {
+    say(t, "FAIL", "handshake", "unknown feature '%s' (PROTOCOL.md lists triggers, replacement, ...)", odd);
+    return 0;
+  }
+  say(t, "ok", "handshake", "%s %s speaks zcp/1; rule sets: %s; features: %s", name, version, rlist,
+      flist[0] ? flist : "none");
+  return 1;
+}
+
+/* The built-in case for `check`, run under the first rule set of it the
+ * engine declares. */
+static void check_case(tally *t, zo_engine *e, const char *check) {
+  char label[64];
+  snprintf(label, sizeof label, strcmp(check, "core") ? "feature %s" : "%s case", check);
+  for (size_t i = 0; i < sizeof builtins / sizeof *builtins; i++) {
+    if (strcmp(builtins[i].check, check)) continue;
+    zo_case *c;
+    zo_error err = {0};
+    char name[64];
+    snprintf(name, sizeof name, "smoke/%s.yaml", check);
+    if (zo_case_load_mem(name, builtins[i].yaml, strlen(builtins[i].yaml), &c, &err)) {
+      say(t, "FAIL", label, "the built-in case does not load (a zoneoracle bug): %s", err.message);
+      return;
+    }
+    const zo_ruleset *rs = NULL;
+    for (int r = 0; r < c->nrulesets && !rs; r++)
+      if (declares(e, c->rulesets[r], 1)) rs = zo_ruleset_find(c->rulesets[r]);
+    if (!rs) {
+      zo_case_free(c);
+      continue;
+    }
+    zo_run_options opt = {0};
+    zo_run run = {.results = zo_xcalloc(1, sizeof *run.results), .n = 1};
+    zo_case_result *res = &run.results[0];
+    zo_run_case(e, c, rs, &opt, res);
+    if (res->status == RS_PASS)
+      say(t, "ok", label, "case %s [%s] passes", c->id, rs->id);
+    else
+      say(t, "FAIL", label, "case %s [%s]: %s: %s", c->id, rs->id, zo_result_status_name(res->status),
+          res->message ? res->message : "");
+    zo_run_free(&run);
+    zo_case_free(c);
+    return;
+  }
+  say(t, "skip", label, "no built-in case for the rule sets the engine declares");
+}
+
+/* Why `a` is not a well-formed error answer with id `id` (NULL: id null),
+ * or NULL when it is. */
+static const char *not_an_error_answer(json_t *a, const json_t *id, char *buf, size_t cap) {
+  json_t *e = json_object_get(a, "error"), *got = json_object_get(a, "id");
+  const char *code = json_string_value(json_object_get(e, "code"));
+  if (!json_is_false(json_object_get(a, "ok"))) return "the answer does not say ok: false";
+  if (!json_is_object(e)) return "the answer has no error object";
+  if (!code || (strcmp(code, "bad_request") && strcmp(code, "unsupported") && strcmp(code, "internal")))
+    return "error.code is not bad_request, unsupported or internal";
+  if (!json_is_string(json_object_get(e, "message"))) return "error.message is not a string";
+  if (!got) return "the answer has no id";
+  if (id && !json_equal(got, (json_t *)id)) {
+    snprintf(buf, cap, "the answer's id is not the request's (%lld)", (long long)json_integer_value(id));
+    return buf;
+  }
+  if (!id && !json_is_null(got)) return "the answer's id is not null (the request had none to echo)";
+  return NULL;
+}
+
+/* Send a malformed line; it must get an error answer, and the engine must
+ * still answer a valid setup afterwards. */
+static void check_malformed(tally *t, zo_engine *e, const char *what, const char *line, long id,
+                            const char *ruleset) {
+  static long probe_id = 9100;
+  probe_id++;
+  char label[120], buf[200];
+  snprintf(label, sizeof label, "malformed: %s", what);
+  json_t *a = NULL, *jid = id ? json_integer(id) : NULL;
+  zo_error err = {0};
+  const char *why = NULL;
+  if (zo_engine_process_exchange(e, line, &a, &err)) {
+    say(t, "FAIL", label, "no error answer: %s", err.message);
+    json_decref(jid);
+    return;
+  }
+  why = not_an_error_answer(a, jid, buf, sizeof buf);
+  char code[32];
+  snprintf(code, sizeof code, "%s", why ? "" : json_string_value(json_object_get(json_object_get(a, "error"), "code")));
+  json_decref(a);
+  json_decref(jid);
+  if (why) {
+    say(t, "FAIL", label, "%s", why);
+    return;
+  }
+  /* it goes on: a valid request after it is answered */
+  char probe[300];
+  snprintf(probe, sizeof probe,
+           "{\"op\":\"setup\",\"id\":%ld,\"ruleset\":\"%s\",\"players\":[\"alice\",\"bob\"],\"cards\":{}}",
+           probe_id, ruleset);
+  if (zo_engine_process_exchange(e, probe, &a, &err)) {
+    say(t, "FAIL", label, "answered %s, then did not answer a valid setup: %s", code, err.message);
+    return;
+  }
+  int ok = json_is_true(json_object_get(a, "ok")) &&
+           json_integer_value(json_object_get(a, "id")) == probe_id;
+  json_decref(a);
+  if (ok) say(t, "ok", label, "error answer %s, and the engine goes on", code);
+  else say(t, "FAIL", label, "answered %s, then a valid setup (id %ld) got no ok: true answer with its id", code, probe_id);
+}
+
+static const char usage[] =
+    "usage: zoneoracle smoke --engine CMD | --engine-plugin LIB.so [--timeout S]\n"
+    "  checks a zcp/1 adapter in seconds: handshake, one built-in case per\n"
+    "  declared feature, malformed requests, bye; exit 0 all ok, 1 a check\n"
+    "  failed, 2 usage\n";
+
+int zo_cli_smoke(int argc, char **argv) {
+  const char *cmd = NULL, *plugin = NULL;
+  double timeout = 5;
+  for (int k = 2; k < argc; k++) {
+    if (!strcmp(argv[k], "--engine") && k + 1 < argc) cmd = argv[++k];
+    else if (!strcmp(argv[k], "--engine-plugin") && k + 1 < argc) plugin = argv[++k];
+    else if (!strcmp(argv[k], "--timeout") && k + 1 < argc) timeout = atof(argv[++k]);
+    else {
+      fprintf(stderr, "zoneoracle: smoke: unexpected '%s'\n%s", argv[k], usage);
+      return 2;
+    }
+  }
+  if (!cmd == !plugin) {
+    fprintf(stderr, "zoneoracle: smoke needs --engine CMD or --engine-plugin PATH\n%s", usage);
+    return 2;
+  }
+  if (timeout <= 0) {
+    fprintf(stderr, "zoneoracle: smoke: --timeout takes seconds > 0\n%s", usage);
+    return 2;
+  }
+  double t0 = now_ms();
+  tally t = {.started = t0};
+  printf("smoke: %s\n", cmd ? cmd : plugin);
+  zo_error err = {0};
+  zo_engine_process_options o = {.timeout = timeout};
+  zo_engine *e = cmd ? zo_engine_process_open(cmd, &o, &err) : zo_engine_plugin_open(plugin, &o, &err);
+  if (!e) say(&t, "FAIL", "handshake", "no zcp/1 handshake: %s", err.message);
+  if (e && check_hello(&t, e)) {
+    check_case(&t, e, "core");
+    for (size_t f = 0; f < NFEATURES; f++)
+      if (e->ops->has(e->self, features[f], 0)) check_case(&t, e, features[f]);
+    /* a rule set for the valid setups that follow each malformed line */
+    const char *rs = json_string_value(json_array_get(json_object_get(zo_engine_process_hello(e), "rulesets"), 0));
+    for (size_t i = 0; i < zo_ruleset_count(); i++)
+      if (declares(e, zo_ruleset_id(zo_ruleset_at(i)), 1)) {
+        rs = zo_ruleset_id(zo_ruleset_at(i));
+        break;
+      }
+    char ruleset[96];
+    snprintf(ruleset, sizeof ruleset, "%s", rs);
+    check_malformed(&t, e, "a line that is not JSON", "this is not JSON {", 0, ruleset);
+    check_malformed(&t, e, "an unknown op", "{\"op\":\"frobnicate\",\"id\":9001}", 9001, ruleset);
+    check_malformed(&t, e, "a request without id", "{\"op\":\"observe\"}", 0, ruleset);
+    check_malformed(&t, e, "a setup without its ruleset",
+                    "{\"op\":\"setup\",\"id\":9011,\"players\":[\"alice\",\"bob\"],\"cards\":{}}", 9011, ruleset);
+    if (zo_engine_process_bye(e, &err)) say(&t, "FAIL", "bye", "%s", err.message);
+    else say(&t, "ok", "bye", plugin ? "answered ok: true" : "answered ok: true, then exited");
+  }
+  zo_engine_process_free(e);
+  int n = t.ok + t.failed + t.skipped;
+  printf("%d checks: %d ok, %d failed, %d skipped in %.2f s\n", n, t.ok, t.failed, t.skipped,
+         (now_ms() - t0) / 1e3);
+  return t.failed ? 1 : 0;
+}

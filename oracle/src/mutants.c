@@ -1,0 +1,119 @@
+/* mutants.c: the oracle's mutants (mutants.h). */
+#include "mutants.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+static zo_cited *zone_attr(zo_ruleset *rs, int z, int attr) {
+  zo_zone_type *t = &rs->zones[z];
+  zo_cited *f[] = {&t->pub, &t->ordered, &t->arena, &t->controller, &t->owner_only,
+                   &t->reorder, &t->same_zone_new, &t->face_down_new, &t->capacity};
+  return f[attr];
+}
+static const char *const attr_names[] = {"visibility", "ordered", "arena", "controller",
+                                         "owner_only", "reorder", "same_zone_new",
+                                         "face_down_new", "capacity"};
+
+/* Every mutant: each cited switch of each rule set set to a value another
+ * rule set uses for it, and each cited zone attribute flipped. */
+int zo_mutants_list(zo_mutant **out) {
+  int n = 0, cap = 0;
+  zo_mutant *m = NULL;
+  size_t nrs = zo_ruleset_count();
+  for (size_t r = 0; r < nrs; r++) {
+    const zo_ruleset *rs = zo_ruleset_at(r);
+    for (int s = 0; s < SW_COUNT; s++) {
+      if (!rs->sw[s].nrules) continue; /* unspecified: not tested */
+      /* Equivalent mutants (no case can tell them apart) are not listed:
+         - the order of simultaneous arrivals always comes from the case
+           (PROTOCOL.md): who chooses it changes nothing observable;
+         - where phasing is a zone, a phased-out token is a token outside
+           play and token_leaves already ends it (217.8d follows 216.3);
+         - cannot_hold acts only on a zone that refuses an object, and no
+           zone of a rule set without capacity or holds-limits refuses */
+      if (s == SW_ORDER_CHOOSER) continue;
+      if (s == SW_PHASED_TOKENS && rs->sw[SW_PHASING].value == ZS_ZONE) continue;
+      if (s == SW_CANNOT_HOLD) {
+        int refuses = 0;
+        for (int z = 0; z < rs->nzones; z++)
+          refuses |= rs->zones[z].capacity.value > 0 ||
+                     (rs->zones[z].holds.value & ~(ZH_NO_INSTANTS)) != 0;
+        if (!refuses) continue;
+      }
+      int seen[64] = {0};
+      seen[rs->sw[s].value] = 1;
+      for (size_t o = 0; o < nrs; o++) {
+        int v = zo_ruleset_at(o)->sw[s].value;
+        if (seen[v]) continue;
+        seen[v] = 1;
+        /* phased_tokens=none means "no phasing": where phasing exists it
+           reads as survive */
+        if (s == SW_PHASED_TOKENS && v == ZS_NONE) continue;
+        if (n == cap) m = zo_xrealloc(m, (size_t)(cap = cap ? cap * 2 : 64) * sizeof *m);
+        m[n] = (zo_mutant){.rs = (int)r, .sw = s, .value = v, .zone = -1};
+        snprintf(m[n].name, sizeof m[n].name, "%s:%s=%s", rs->id, zo_switch_name((zo_switch)s),
+                 zo_switch_value_name(v));
+        n++;
+      }
+    }
+    for (int z = 0; z < rs->nzones; z++)
+      for (int a = 0; a < (int)(sizeof attr_names / sizeof *attr_names); a++) {
+        const zo_cited *ci = zone_attr((zo_ruleset *)rs, z, a);
+        if (!ci->nrules) continue;
+        /* a deck is face down whatever its default (FaB 3.7.5): the model
+           keeps it private by its role */
+        if (a == 0 && rs->zones[z].role == ZR_LIBRARY && rs->sw[SW_VISIBILITY].value == ZS_PER_OBJECT)
+          continue;
+        if (n == cap) m = zo_xrealloc(m, (size_t)(cap = cap ? cap * 2 : 64) * sizeof *m);
+        m[n] = (zo_mutant){.rs = (int)r, .sw = -1, .zone = z, .attr = a};
+        snprintf(m[n].name, sizeof m[n].name, "%s:%s.%s", rs->id, rs->zones[z].name, attr_names[a]);
+        n++;
+      }
+  }
+  *out = m;
+  return n;
+}
+
+zo_ruleset *zo_mutant_apply(const zo_mutant *k) {
+  zo_ruleset *m = zo_ruleset_clone_shallow(zo_ruleset_at((size_t)k->rs));
+  if (k->sw >= 0) m->sw[k->sw].value = k->value;
+  else {
+    zo_cited *ci = zone_attr(m, k->zone, k->attr);
+    ci->value = k->attr == 8 ? (ci->value ? 0 : 1) : !ci->value;
+  }
+  return zo_ruleset_swap(k->rs, m);
+}
+
+void zo_mutant_restore(const zo_mutant *k, zo_ruleset *orig) { free(zo_ruleset_swap(k->rs, orig)); }
+
+/* The rule sets a named mutant replaced: kept, since it stays in force
+   until the process ends. */
+static zo_ruleset *originals[64];
+static int noriginals;
+
+zo_status zo_mutant_apply_named(const char *name, zo_error *err) {
+  zo_mutant *ms;
+  int n = zo_mutants_list(&ms);
+  for (int k = 0; k < n; k++)
+    if (!strcmp(ms[k].name, name)) {
+      zo_ruleset *orig = zo_mutant_apply(&ms[k]);
+      if (noriginals < 64) originals[noriginals++] = orig;
+      free(ms);
+      return ZO_OK;
+    }
+  const char **names = zo_xcalloc((size_t)n + 1, sizeof *names);
+  for (int k = 0; k < n; k++) names[k] = ms[k].name;
+  const char *near = zo_nearest(name, names, (size_t)n);
+  if (err) {
+    memset(err, 0, sizeof *err);
+    err->code = ZO_ERR_USAGE;
+    snprintf(err->message, sizeof err->message, "no mutant '%s'%s%s%s (zoneoracle mutants --list)",
+             name, near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
+  }
+  free(names);
+  free(ms);
+  return ZO_ERR_USAGE;
+}

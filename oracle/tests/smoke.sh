@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# zoneoracle smoke: the oracle (serve and plugin) and the Python adapter pass
+# every check; broken fake engines fail with the reason, within the time
+# limit, never hanging; usage errors exit 2.
+set -uo pipefail
+bin=$1 fake=$2 plugin=$3 src=$4 work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work" # smoke needs no files: its cases are built in
+fail() { echo "$1"; [ -f "$work/out" ] && tail -25 "$work/out"; exit 1; }
+
+# smoke ENGINE-ARGS...: run it (60 s at most: it must never hang); rc in $rc
+smoke() {
+  timeout 60 "$bin" smoke "$@" > "$work/out" 2>&1
+  rc=$?
+  [ "$rc" -ne 124 ] || fail "smoke $*: still running after 60 s"
+}
+
+# a good engine: every check ok; one ok line per declared feature plus the
+# handshake, the core case, four malformed requests and bye
+passes() { # name nfeatures smoke-args...
+  local name=$1 nf=$2
+  shift 2
+  smoke "$@"
+  [ "$rc" -eq 0 ] || fail "$name: exit $rc, expected 0"
+  local n=$((nf + 7))
+  grep -q "^$n checks: $n ok, 0 failed, 0 skipped in [0-9.]* s$" "$work/out" || fail "$name: not $n checks all ok"
+  [ "$(grep -c '^ok   feature ' "$work/out")" -eq "$nf" ] || fail "$name: not one case per feature"
+  [ "$(grep -c '^ok   malformed: ' "$work/out")" -eq 4 ] || fail "$name: not 4 malformed-request checks"
+  grep -q '^ok   bye: answered ok: true' "$work/out" || fail "$name: no bye check"
+  echo "$name: $n checks ok ($(tail -1 "$work/out"))"
+}
+passes serve 12 --engine "$bin serve"
+passes plugin 12 --engine-plugin "$plugin"
+passes python-adapter 9 --engine "python3 $src/ci/adapters/python/engine.py"
+
+# broken engines: exit 1, the reason on the failing checks
+smoke --engine "$fake garbage"   # every setup answered with a line that is not JSON
+[ "$rc" -eq 1 ] || fail "garbage: exit $rc, expected 1"
+grep -q '^FAIL core case: case smoke/core \[mtg-current\]: error: .*not a JSON object' "$work/out" \
+  || fail "garbage: the core case's failure does not say why"
+grep -q '^ok   handshake: ' "$work/out" || fail "garbage: its handshake is fine"
+grep -q '^FAIL malformed: a setup without its ruleset' "$work/out" || fail "garbage: malformed checks not run"
+grep -q '^[0-9]* checks: 2 ok, [0-9]* failed, 0 skipped' "$work/out" || fail "garbage: bad count"
+echo "garbage: exit 1, $(grep -c '^FAIL' "$work/out") checks failed with the reason"
+
+smoke --timeout 0.3 --engine "$fake hang"   # never answers a setup
+[ "$rc" -eq 1 ] || fail "hang: exit $rc, expected 1"
+grep -q '^FAIL core case: .*timeout: .*no answer within 0.3 s' "$work/out" || fail "hang: no timeout reported"
+echo "hang: exit 1 after $(tail -1 "$work/out" | sed 's/.* in //'), each check timed out"
+
+smoke --engine "$fake nozcp"
+[ "$rc" -eq 1 ] && grep -q '^FAIL handshake: no zcp/1 handshake' "$work/out" || fail "nozcp: exit $rc"
+echo "nozcp: exit 1, the handshake fails"
+
+smoke --engine "$fake lie"   # observes its first object in a zone that does not exist
+[ "$rc" -eq 1 ] && grep -q "^FAIL core case: .*bear.zone: expected alice.graveyard, observed nowhere" "$work/out" \
+  || fail "lie: exit $rc"
+echo "lie: exit 1, expected vs observed shown"
+
+smoke
+[ "$rc" -eq 2 ] || fail "no engine: exit $rc, expected 2"
+smoke --engine "$bin serve" --frobnicate
+[ "$rc" -eq 2 ] || fail "unknown option: exit $rc, expected 2"
+echo "usage errors: exit 2"
