@@ -86,11 +86,11 @@ int zo_cli_gate_fuzz(zo_engine *e, const char *engine_name, double seconds, uint
     zo_diff_result r;
     zo_diff_status st = zo_diff_input(e, buf, len, 1, &r);
     games++;
-    steps += r.nsteps;
     if (st == ZO_DIFF_SKIP) {
       skipped++;
       continue;
     }
+    steps += r.nsteps;
     if (st != ZO_DIFF_DIFFERS) continue;
     differing++;
     char key[64];
@@ -111,10 +111,12 @@ int zo_cli_gate_fuzz(zo_engine *e, const char *engine_name, double seconds, uint
     if (!quiet) printf("difference: %s\n  (%s) %s\n", path, r.ruleset, r.message);
   }
   double secs = t - t0 > 0 ? t - t0 : 1e-9;
-  printf("gate --fuzz %s, seed %llu: %ld games (%ld steps) in %.1f s, %.0f games/s, %.0f steps/s; "
-         "%ld skipped (rule set or feature not declared); %ld differed, %d case%s written to %s\n",
-         engine_name, (unsigned long long)seed, games, steps, secs, (double)games / secs,
-         (double)steps / secs, skipped, differing, written, written == 1 ? "" : "s", out_dir);
+  printf("gate --fuzz %s, seed %llu: %ld games in %.1f s (%.0f games/s); %ld skipped (rule set "
+         "or feature not declared); %ld run, %ld steps compared (%.0f steps/s); %ld differed, "
+         "%d case%s written to %s\n",
+         engine_name, (unsigned long long)seed, games, secs, (double)games / secs, skipped,
+         games - skipped, steps, (double)steps / secs, differing, written, written == 1 ? "" : "s",
+         out_dir);
   if (io_bad) return 2;
   return differing ? 1 : 0;
 }

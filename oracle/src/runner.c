@@ -25,6 +25,7 @@
 #include <time.h>
 
 #include "obs_check.h"
+#include "obs_diff.h"
 #include "util.h"
 
 static const char *const status_names[] = {"pass",  "fail",    "error", "skip",
@@ -365,45 +366,15 @@ static int compare(cmpctx *x, const zo_expect *e) {
 /* ---- --strict: every observable property against the oracle ------- */
 
 /* First difference between the engine's observation (a) and the oracle's
- * (b) after a step, as "what: engine X, oracle Y"; `prev` pairs give
- * identity changes. Returns 0 when they agree. */
+ * (b) after a step, as "what: engine X, oracle Y" (obs_diff.h: every
+ * observable property). Returns 0 when they agree. */
 static int strict_diff(const zo_case *c, const zo_observation *a, const zo_observation *b,
                        const zo_observation *pa, const zo_observation *pb,
                        const zo_step_result *ra, const zo_step_result *rb, char *out, size_t cap) {
-  if (ra->outcome != rb->outcome) {
-    snprintf(out, cap, "outcome: engine %s, oracle %s", zo_outcome_name(ra->outcome),
-             zo_outcome_name(rb->outcome));
-    return 1;
-  }
-  for (int h = 0; h < a->nhandles && h < b->nhandles; h++) {
-    const zo_obj_obs *x = &a->objs[h], *y = &b->objs[h];
-    const char *n = c->handles[h];
-#define DIFF(cond, what, fx, fy)                                                     \
-  if (cond) {                                                                        \
-    snprintf(out, cap, "%s.%s: engine %s, oracle %s", n, what, fx, fy);              \
-    return 1;                                                                        \
-  }
-    DIFF(x->exists != y->exists, "exists", x->exists ? "true" : "false", y->exists ? "true" : "false");
-    if (!y->exists) continue;
-    DIFF(strcmp(x->zone, y->zone), "zone", x->zone, y->zone);
-    int newa = pa && x->object != pa->objs[h].object, newb = pb && y->object != pb->objs[h].object;
-    DIFF(newa != newb, "new_object", newa ? "true" : "false", newb ? "true" : "false");
-    char sa[16], sb[16];
-    snprintf(sa, sizeof sa, "%d", x->position);
-    snprintf(sb, sizeof sb, "%d", y->position);
-    DIFF(x->position != y->position, "position", sa, sb);
-    DIFF(x->visibility != y->visibility, "visibility", x->visibility ? "public" : "private",
-         y->visibility ? "public" : "private");
-    DIFF(x->face_down != y->face_down, "face", x->face_down ? "down" : "up", y->face_down ? "down" : "up");
-    DIFF(x->controller != y->controller, "controller", pname(c, x->controller), pname(c, y->controller));
-    DIFF(x->owner != y->owner, "owner", pname(c, x->owner), pname(c, y->owner));
-    DIFF(x->under != y->under, "under", hname(c, x->under), hname(c, y->under));
-    DIFF(x->phased_out != y->phased_out, "phased_out", x->phased_out ? "true" : "false",
-         y->phased_out ? "true" : "false");
-    DIFF(x->nmarks != y->nmarks, "marks", "a different set", "this set");
-#undef DIFF
-  }
-  return 0;
+  zo_obs_difference d;
+  if (!zo_observation_diff(c, a, b, pa, pb, ra, rb, &d)) return 0;
+  zo_obs_difference_format(c, &d, out, cap);
+  return 1;
 }
 
 /* ---- running ---------------------------------------------------------- */

@@ -17,7 +17,7 @@ out=$("$bin" gate --engine "$bin serve" --fuzz 2 --seed 3 --out "$work/same" 2>&
 rc=$?
 [ "$rc" -eq 0 ] || fail "serve against itself: exit $rc: $out"
 grep -q ' 0 differed' <<<"$out" || fail "serve against itself: $out"
-games=$(grep -o '[0-9]* games (' <<<"$out" | grep -o '^[0-9]*')
+games=$(grep -o '[0-9]* run,' <<<"$out" | grep -o '^[0-9]*')
 [ "${games:-0}" -gt 10 ] || fail "too few games: $out"
 echo "gate --fuzz, serve vs oracle: $games games, no difference"
 
