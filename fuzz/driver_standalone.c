@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+__attribute__((weak)) int LLVMFuzzerInitialize(int *argc, char ***argv);
 
 static int run_file(const char *path) {
   FILE *f = fopen(path, "rb");
@@ -58,6 +59,7 @@ static int run_path(const char *path, int *count) {
 }
 
 int main(int argc, char **argv) {
+  if (LLVMFuzzerInitialize) LLVMFuzzerInitialize(&argc, &argv);
   int bad = 0, count = 0;
   for (int i = 1; i < argc; i++) bad |= run_path(argv[i], &count);
   printf("%s: %d inputs replayed\n", argv[0], count);

@@ -13,6 +13,7 @@
 #include "diff.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerInitialize(int *argc, char ***argv);
 
 static zo_engine *engine(void) {
   static zo_engine *e;
@@ -30,6 +31,14 @@ static zo_engine *engine(void) {
     exit(2);
   }
   return e;
+}
+
+/* Load the plugin before fuzzing starts (AFL++: before its fork server). */
+int LLVMFuzzerInitialize(int *argc, char ***argv) {
+  (void)argc;
+  (void)argv;
+  engine();
+  return 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
