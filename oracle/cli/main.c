@@ -35,6 +35,8 @@ static const char usage[] =
     "\n"
     "commands:\n"
     "  run [PATH...]       run case files (default: cases/) against the oracle\n"
+    "      --engine oracle the default; --engine CMD or --engine-plugin LIB.so\n"
+    "                      runs them against that engine, as gate does\n"
     "      --ruleset ID    only this rule set\n"
     "      --filter GLOB   only case ids matching GLOB (fnmatch)\n"
     "      --report-dir D  where reports go (default: reports)\n"
@@ -258,7 +260,24 @@ static void print_results(const args *a, const zo_run *run) {
   }
 }
 
+static int cmd_gate(int argc, char **argv);
+
+/* run [--engine oracle]: the built-in oracle (the default engine); any
+   other --engine CMD or --engine-plugin PATH makes it a gate run. */
 static int cmd_run(int argc, char **argv) {
+  char *rest[256];
+  int nrest = 0;
+  for (int k = 0; k < argc && nrest < 256; k++) {
+    if (k >= 2 && !strcmp(argv[k], "--engine") && k + 1 < argc && !strcmp(argv[k + 1], "oracle")) {
+      k++; /* the default */
+      continue;
+    }
+    if (k >= 2 && (!strcmp(argv[k], "--engine") || !strcmp(argv[k], "--engine-plugin")))
+      return cmd_gate(argc, argv);
+    rest[nrest++] = argv[k];
+  }
+  argc = nrest;
+  argv = rest;
   args a;
   int rc = parse_args(argc, argv, &a);
   if (rc >= 0) return rc;
