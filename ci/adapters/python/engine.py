@@ -384,11 +384,15 @@ class Game:
             res.event(o.handle, "new_object_in_place")
             self.then(o, opts, res)
             return "new_object_in_place", None
-        if o.left_battlefield:                # CR 111.8: it can't move any more
-            return "stayed", "token_left"
         if o.kind == "ability" or (dest == OUTSIDE and o.kind != "card"):
             self.cease(o, res)                # an ability exists only on the stack;
             return "ceased", None             # only cards exist outside (400.11)
+        # CR 111.8: it can't change zones any more. Leaving the game is no
+        # zone change (400.11: outside the game is not a zone), so that case
+        # is above: a token that leaves the game ceases even after it left
+        # the battlefield.
+        if o.left_battlefield:
+            return "stayed", "token_left"
         if dest == "battlefield" and o.instant_or_sorcery():   # CR 400.4a
             return "stayed", "cannot_hold"
         if origin == "command" and o.types & COMMAND_BOUND:     # CR 400.4b
@@ -562,11 +566,13 @@ class Game:
             return
         need(opts.get("face") in ("up", "down"), "turn_face: face is up or down")
         down = opts["face"] == "down"
+        if o.phased_out:
+            # CR 702.26b: treated as though it doesn't exist, so nothing can
+            # turn it over; whether it already shows that face is not asked
+            res.set("failed", "phased_out")
+            return
         if o.face_down == down:
             res.set("failed", "already")           # CR 708.2b
-            return
-        if o.phased_out:
-            res.set("failed", "phased_out")        # CR 702.26b
             return
         o.face_down = down
         if down and o.zone == "command":           # CR 400.9

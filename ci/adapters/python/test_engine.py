@@ -80,6 +80,20 @@ class Rules(unittest.TestCase):
         self.assertEqual(s.step("state_check"), ("ceased", None))
         self.assertFalse(s.obj("t")["exists"])
 
+    def test_token_that_left_ceases_when_put_outside_the_game(self):         # CR 111.8, 400.11
+        s = Session({"t": {"owner": "alice", "zone": "battlefield", "kind": "token",
+                           "types": ["creature"]}})
+        s.step("move", card="t", to="library")
+        self.assertEqual(s.step("move", card="t", to="outside"), ("ceased", None))
+        self.assertFalse(s.obj("t")["exists"])
+
+    def test_phased_out_is_checked_before_already(self):                     # CR 702.26b
+        s = Session({"x": {"owner": "alice", "zone": "battlefield", "types": ["creature"]}})
+        s.step("phase", card="x", out=True)
+        self.assertEqual(s.step("turn_face", card="x", face="up"), ("failed", "phased_out"))
+        self.assertEqual(s.step("turn_face", card="x", face="down"), ("failed", "phased_out"))
+        self.assertEqual(s.obj("x")["face"], "up")
+
     def test_phased_out_token_survives_and_nothing_triggers(self):           # CR 702.26d
         s = Session({"t": {"owner": "alice", "zone": "battlefield", "kind": "token",
                            "types": ["creature"]}})
