@@ -72,7 +72,7 @@ static void zone_insert(zo_game *g, int zone, int obj, int pos) {
   zo_zone *z = &g->zones[zone]; /* its list holds every object (g->pool) */
   if (pos == ZO_POS_BOTTOM || pos > z->n) pos = z->n; /* 401.8: past the end = bottom */
   if (pos < 0) pos = 0;                              /* top */
-  memmove(z->objs + pos + 1, z->objs + pos, (size_t)(z->n - pos) * sizeof *z->objs);
+  for (int i = z->n; i > pos; i--) z->objs[i] = z->objs[i - 1]; /* lists are short */
   z->objs[pos] = obj;
   z->n++;
   g->objs[obj].zone = zone;
@@ -84,7 +84,7 @@ static void zone_remove_obj(zo_game *g, int obj) {
   zo_zone *z = &g->zones[zone];
   for (int i = 0; i < z->n; i++)
     if (z->objs[i] == obj) {
-      memmove(z->objs + i, z->objs + i + 1, (size_t)(z->n - i - 1) * sizeof *z->objs);
+      for (int k = i + 1; k < z->n; k++) z->objs[k - 1] = z->objs[k];
       z->n--;
       break;
     }
@@ -558,6 +558,26 @@ static int apply_replacements(zo_game *g, int obj, int origin, int *dest,
 
 /* Move one object. `mv` holds to/position/face/by/cause/then. Returns the
  * object's outcome, sets *err. Appends events to r. */
+/* The rest of the same effect (`then:`), after the move of obj (CR 400.7j
+ * later, 400.7 exception in 2011; FaB 3.0.9b): it acts on the object the
+ * move left, new or not, when the rule set lets the effect find it there;
+ * else a not_found event. Also after a same-zone move (CR 400.8: the new
+ * object has just been exiled, so the effect that exiled it finds it). */
+static void then_step(zo_game *g, const zo_step *mv, int obj, zo_step_result *r) {
+  if (!mv->then) return;
+  const zo_obj *o = &g->objs[obj];
+  zo_step_result sub = {0};
+  if (o->exists &&
+      finds(g, SW_THEN_FINDS, obj, o->id, o->zone, zo_game_obj_public(g, obj), o->owner)) {
+    zo_game_apply_to(g, mv->then, obj, &sub);
+  } else {
+    sub.outcome = ZO_OUTCOME_NOT_FOUND;
+    event(&sub, obj, ZO_OUTCOME_NOT_FOUND);
+  }
+  for (int i = 0; i < sub.nevents; i++) event(r, sub.events[i].handle, sub.events[i].outcome);
+  zo_step_result_free(&sub);
+}
+
 static zo_outcome move_one(zo_game *g, int obj, const zo_step *mv,
                            zo_step_error *err, zo_step_result *r,
                            int simultaneous) {
@@ -625,8 +645,12 @@ static zo_outcome move_one(zo_game *g, int obj, const zo_step *mv,
       hit(g, &zt->same_zone_new);
       new_identity(g, obj);
       drop_marks(g, obj, 0);
-      if (eff->face >= 0) o->face_down = eff->face;
+      /* the new object has just been put there (CR 400.8, 400.10; 217.1f):
+         face up unless the move says face down, as for a zone change
+         (406.3) */
+      o->face_down = eff->face == 1;
       event(r, obj, ZO_OUTCOME_NEW_OBJECT_IN_PLACE);
+      then_step(g, mv, obj, r);
       return ZO_OUTCOME_NEW_OBJECT_IN_PLACE;
     }
     HITSW(g, SW_SAME_ZONE);
@@ -641,6 +665,7 @@ static zo_outcome move_one(zo_game *g, int obj, const zo_step *mv,
       o->face_down = !dest_pub;
     }
     event(r, obj, ZO_OUTCOME_NO_MOVE);
+    then_step(g, mv, obj, r); /* the same object, where it was */
     return ZO_OUTCOME_NO_MOVE;
   }
 
@@ -684,6 +709,15 @@ static zo_outcome move_one(zo_game *g, int obj, const zo_step *mv,
     }
     return ZO_OUTCOME_FAILED;
   }
+  /* CR 400.4b: some cards can't leave the command zone, for another zone
+     or for outside the game */
+  if ((dest >= 0 || dest == ZO_ZONE_OUTSIDE) && origin >= 0 && ZT(g, origin)->keeps.value &&
+      (o->types & ZT(g, origin)->keep_types)) {
+    hit(g, &ZT(g, origin)->keeps);
+    HITSW(g, SW_CANNOT_HOLD);
+    *err = ZO_E_CANNOT_HOLD;
+    return ZO_OUTCOME_STAYED;
+  }
   if (dest >= 0) {
     const zo_zone_type *zt = ZT(g, dest);
     /* CR 216.3 (2004), 110.5g (2011): a token that left can't come back;
@@ -698,14 +732,6 @@ static zo_outcome move_one(zo_game *g, int obj, const zo_step *mv,
     /* CR 400.4a: an instant or sorcery that would enter the battlefield stays */
     if ((zt->holds.value & ZH_NO_INSTANTS) && (o->types & g->t_instant_sorcery)) {
       hit(g, &zt->holds);
-      HITSW(g, SW_CANNOT_HOLD);
-      *err = ZO_E_CANNOT_HOLD;
-      return ZO_OUTCOME_STAYED;
-    }
-    /* CR 400.4b: some cards can't leave the command zone */
-    if (origin >= 0 && ZT(g, origin)->keeps.value &&
-        (o->types & ZT(g, origin)->keep_types)) {
-      hit(g, &ZT(g, origin)->keeps);
       HITSW(g, SW_CANNOT_HOLD);
       *err = ZO_E_CANNOT_HOLD;
       return ZO_OUTCOME_STAYED;
@@ -818,18 +844,7 @@ static zo_outcome move_one(zo_game *g, int obj, const zo_step *mv,
   event(r, obj, out);
   (void)simultaneous;
 
-  /* the rest of the same effect (CR 400.7j later; FaB 3.0.9b) */
-  if (mv->then) {
-    zo_step_result sub = {0};
-    if (finds(g, SW_THEN_FINDS, obj, o->id, o->zone, zo_game_obj_public(g, obj), o->owner)) {
-      zo_game_apply_to(g, mv->then, obj, &sub);
-    } else {
-      sub.outcome = ZO_OUTCOME_NOT_FOUND;
-      event(&sub, obj, ZO_OUTCOME_NOT_FOUND);
-    }
-    for (int i = 0; i < sub.nevents; i++) event(r, sub.events[i].handle, sub.events[i].outcome);
-    zo_step_result_free(&sub);
-  }
+  then_step(g, mv, obj, r);
   return out;
 }
 
@@ -1032,6 +1047,7 @@ static void do_create(zo_game *g, const zo_step *s, zo_step_result *r) {
 static void do_draw_mill(zo_game *g, const zo_step *s, zo_step_result *r) {
   int lib = zone_of_role(g, ZR_LIBRARY, s->player);
   int moved = 0, failed = 0;
+  zo_outcome o = ZO_OUTCOME_NONE, first = ZO_OUTCOME_NONE;
   for (int i = 0; i < s->count; i++) {
     if (lib < 0 || g->zones[lib].n == 0) {
       if (s->kind == ST_DRAW) {
@@ -1069,7 +1085,7 @@ static void do_draw_mill(zo_game *g, const zo_step *s, zo_step_result *r) {
       }
       mv.to.type = ztype;
       mv.to.player = s->player;
-      move_one(g, obj, &mv, &e, r, 0);
+      o = move_one(g, obj, &mv, &e, r, 0);
     } else {
       snprintf(mv.cause, sizeof mv.cause, "mill");
       mv.to = s->to;
@@ -1078,15 +1094,26 @@ static void do_draw_mill(zo_game *g, const zo_step *s, zo_step_result *r) {
         mv.to.player = -1;
       }
       zo_step_error e;
-      move_one(g, obj, &mv, &e, r, 0);
+      o = move_one(g, obj, &mv, &e, r, 0);
     }
-    moved = 1;
+    if (o == ZO_OUTCOME_MOVED || o == ZO_OUTCOME_REDIRECTED || o == ZO_OUTCOME_REPLACED) {
+      moved = 1;
+    } else if (o != ZO_OUTCOME_CEASED && o != ZO_OUTCOME_CLEARED) {
+      if (o != ZO_OUTCOME_NO_MOVE) event(r, obj, o); /* move_one reports no_move itself */
+      if (!first) first = o;
+    }
+    /* a card that did not leave the library (a replacement put it back, a
+       token that can't move, 111.8) is still on top: taking it again
+       changes nothing */
+    if (g->objs[obj].exists && g->objs[obj].zone == lib) break;
   }
+  /* like move_together: moved when any card arrived somewhere, else what
+     happened to the first card taken (cases/README.md, Outcomes) */
   if (failed && !moved) {
     r->outcome = ZO_OUTCOME_FAILED;
     r->error = ZO_E_EMPTY;
   } else {
-    r->outcome = moved ? ZO_OUTCOME_MOVED : ZO_OUTCOME_NO_MOVE;
+    r->outcome = moved ? ZO_OUTCOME_MOVED : first ? first : ZO_OUTCOME_NO_MOVE;
   }
 }
 
