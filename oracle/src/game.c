@@ -37,7 +37,7 @@ static inline void hit(zo_game *g, const zo_cited *c) { g->slot_hits[c->slot]++;
 
 static inline const zo_zone_type *ZT(const zo_game *g, int zone) { return g->zones[zone].zt; }
 
-static void event(zo_step_result *r, int handle, zo_outcome o) {
+static inline void event(zo_step_result *r, int handle, zo_outcome o) {
   if (!r) return;
   if (r->nevents == r->capevents) {
     r->capevents = r->capevents ? r->capevents * 2 : 8;
@@ -304,6 +304,14 @@ static int resolve_dest(zo_game *g, int obj, const zo_zone_spec *s, int choose,
   const zo_obj *o = &g->objs[obj];
   *redirected = 0;
   *err = ZO_E_NONE;
+  if (s->type >= 0 && !s->index && !g->zones_changed) {
+    /* the common case: a zone type with one instance (per player), the
+       owner's when no player is named; as zones_of's set-up layout */
+    int type = g->zmap[s->type];
+    const zo_zone_type *zt = &g->rs->zones[type];
+    if (zt->count.value == 1 && (!zt->per_player.value || s->player < 0))
+      return g->first_zone[type] + (zt->per_player.value ? o->owner : 0);
+  }
   if (s->type == ZO_ZT_OUTSIDE) return ZO_ZONE_OUTSIDE;
   int type;
   if (s->type == ZO_ZT_ARENA) {
@@ -606,7 +614,8 @@ static zo_outcome move_one(zo_game *g, int obj, const zo_step *mv,
   int dest = resolve_dest(g, obj, &mv->to, mv->choose, &redirected, &e);
   const char *cause = mv->cause;
   const zo_step *eff = mv; /* the move as finally replaced */
-  int replaced = dest != -1 ? apply_replacements(g, obj, origin, &dest, &eff, cause) : 0;
+  int replaced = dest != -1 && g->nactive_repl
+                     ? apply_replacements(g, obj, origin, &dest, &eff, cause) : 0;
   if (replaced) redirected = 0;
   int by_rule = mv->by_rule;
 
@@ -711,7 +720,7 @@ static zo_outcome move_one(zo_game *g, int obj, const zo_step *mv,
   }
   /* CR 400.4b: some cards can't leave the command zone, for another zone
      or for outside the game */
-  if ((dest >= 0 || dest == ZO_ZONE_OUTSIDE) && origin >= 0 && ZT(g, origin)->keeps.value &&
+  if (origin >= 0 && g->zones[origin].keeps && (dest >= 0 || dest == ZO_ZONE_OUTSIDE) &&
       (o->types & ZT(g, origin)->keep_types)) {
     hit(g, &ZT(g, origin)->keeps);
     HITSW(g, SW_CANNOT_HOLD);
@@ -736,7 +745,9 @@ static zo_outcome move_one(zo_game *g, int obj, const zo_step *mv,
       *err = ZO_E_CANNOT_HOLD;
       return ZO_OUTCOME_STAYED;
     }
-    zo_step_error refuse = zone_refuses(g, dest, obj, ZF_COUNT);
+    const zo_zone *dzn = &g->zones[dest];
+    zo_step_error refuse = dzn->plain && dzn->exists && (!dzn->owner_only || dzn->player == o->owner)
+                               ? ZO_E_NONE : zone_refuses(g, dest, obj, ZF_COUNT);
     if (refuse) {
       *err = refuse;
       if (SW(g, SW_CANNOT_HOLD) == ZS_FAIL_OR_CLEAR) {
@@ -779,7 +790,7 @@ static zo_outcome move_one(zo_game *g, int obj, const zo_step *mv,
     if (ZT(g, dest)->ordered.value && pos >= 0 && pos > g->zones[dest].n) pos = ZO_POS_BOTTOM;
     if (!ZT(g, dest)->ordered.value) pos = ZO_POS_BOTTOM; /* unordered: arrival order */
     zone_insert(g, dest, obj, pos);
-    equip_second(g, dest, obj);
+    if (o->types & g->t_2h) equip_second(g, dest, obj);
   }
   if (newobj) {
     int keep = SW(g, SW_KEEPS) != ZS_NONE && is_stack(g, origin) &&
@@ -1565,6 +1576,9 @@ int zo_game_add_zone(zo_game *g, int type, int player, int index) {
   z->zt = &g->rs->zones[type];
   z->arena = (char)z->zt->arena.value;
   z->stack = z->zt->role == ZR_STACK;
+  z->keeps = z->zt->keeps.value != 0;
+  z->plain = !z->zt->holds.value && z->zt->capacity.value <= 0;
+  z->owner_only = z->zt->owner_only.value && player >= 0;
   z->type = type;
   z->player = player;
   z->index = index;

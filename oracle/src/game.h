@@ -12,6 +12,10 @@ typedef struct {
   int *objs; int n;      /* objects, [0] = top; a slice of zo_game.pool */
   const zo_zone_type *zt;/* its type (rule set storage) */
   char arena, stack;     /* copied from zt for the hot path */
+  char keeps;            /* zt->keeps (CR 400.4b) */
+  char plain;            /* no holds limits and no capacity: only the owner
+                            test of an owner-only zone is left to do */
+  char owner_only;       /* zt->owner_only, for a per-player instance */
   int twoh;              /* FaB 8.2.2: 2H object equipped here, not occupying */
 } zo_zone;
 
