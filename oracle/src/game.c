@@ -68,7 +68,7 @@ static inline int is_stack(const zo_game *g, int zone) {
 
 /* ---- zone lists --------------------------------------------------- */
 
-static void zone_insert(zo_game *g, int zone, int obj, int pos) {
+static inline void zone_insert(zo_game *g, int zone, int obj, int pos) {
   zo_zone *z = &g->zones[zone]; /* its list holds every object (g->pool) */
   if (pos == ZO_POS_BOTTOM || pos > z->n) pos = z->n; /* 401.8: past the end = bottom */
   if (pos < 0) pos = 0;                              /* top */
@@ -299,9 +299,11 @@ static void equip_second(zo_game *g, int zone, int obj) {
 /* Resolve a written destination for object obj. Returns the zone, or
  * ZO_ZONE_OUTSIDE, or -1 with *err set (no such zone). *redirected is set
  * when CR 400.3 sent it to its owner's zone. */
-static int resolve_dest(zo_game *g, int obj, const zo_zone_spec *s, int choose,
-                        int *redirected, zo_step_error *err) {
-  const zo_obj *o = &g->objs[obj];
+static int resolve_dest_slow(zo_game *g, int obj, const zo_zone_spec *s, int choose,
+                             int *redirected, zo_step_error *err);
+
+static inline int resolve_dest(zo_game *g, int obj, const zo_zone_spec *s, int choose,
+                               int *redirected, zo_step_error *err) {
   *redirected = 0;
   *err = ZO_E_NONE;
   if (s->type >= 0 && !s->index && !g->zones_changed) {
@@ -310,8 +312,14 @@ static int resolve_dest(zo_game *g, int obj, const zo_zone_spec *s, int choose,
     int type = g->zmap[s->type];
     const zo_zone_type *zt = &g->rs->zones[type];
     if (zt->count.value == 1 && (!zt->per_player.value || s->player < 0))
-      return g->first_zone[type] + (zt->per_player.value ? o->owner : 0);
+      return g->first_zone[type] + (zt->per_player.value ? g->objs[obj].owner : 0);
   }
+  return resolve_dest_slow(g, obj, s, choose, redirected, err);
+}
+
+static int resolve_dest_slow(zo_game *g, int obj, const zo_zone_spec *s, int choose,
+                             int *redirected, zo_step_error *err) {
+  const zo_obj *o = &g->objs[obj];
   if (s->type == ZO_ZT_OUTSIDE) return ZO_ZONE_OUTSIDE;
   int type;
   if (s->type == ZO_ZT_ARENA) {
@@ -623,7 +631,7 @@ static zo_outcome move_one(zo_game *g, int obj, const zo_step *mv,
      object its destination visibility before it moves, again after each
      replacement 3.0.8a) */
   int dest_pub = 1;
-  if (dest >= 0) dest_pub = ZT(g, dest)->pub.value;
+  if (dest >= 0) dest_pub = g->zones[dest].pub;
   if (eff->face == 1) dest_pub = 0;
   if (eff->face == 0) dest_pub = 1;
   int per_object = SW(g, SW_VISIBILITY) == ZS_PER_OBJECT;
@@ -787,8 +795,8 @@ static zo_outcome move_one(zo_game *g, int obj, const zo_step *mv,
     o->zone = ZO_ZONE_OUTSIDE;
   } else {
     int pos = eff->position;
-    if (ZT(g, dest)->ordered.value && pos >= 0 && pos > g->zones[dest].n) pos = ZO_POS_BOTTOM;
-    if (!ZT(g, dest)->ordered.value) pos = ZO_POS_BOTTOM; /* unordered: arrival order */
+    if (g->zones[dest].ordered && pos >= 0 && pos > g->zones[dest].n) pos = ZO_POS_BOTTOM;
+    if (!g->zones[dest].ordered) pos = ZO_POS_BOTTOM; /* unordered: arrival order */
     zone_insert(g, dest, obj, pos);
     if (o->types & g->t_2h) equip_second(g, dest, obj);
   }
@@ -797,7 +805,7 @@ static zo_outcome move_one(zo_game *g, int obj, const zo_step *mv,
                dest >= 0 && ZT(g, dest)->role == ZR_BATTLEFIELD &&
                !(o->types & g->t_instant_sorcery);
     new_identity(g, obj);
-    drop_marks(g, obj, keep);
+    if (g->nmarks) drop_marks(g, obj, keep);
     if (SW(g, SW_HISTORY) == ZS_KEPT) {
       HITSW(g, SW_HISTORY);
       o->came_from = origin;
@@ -807,7 +815,7 @@ static zo_outcome move_one(zo_game *g, int obj, const zo_step *mv,
   }
   /* controller: only on the battlefield/arena and the stack (CR 109.4,
      FaB 1.2.1b); kept across a move between such zones, else the owner */
-  if (dest >= 0 && ZT(g, dest)->controller.value) {
+  if (dest >= 0 && g->zones[dest].controller) {
     if (o->controller < 0) o->controller = o->owner;
     hit(g, &ZT(g, dest)->controller);
   } else {
@@ -820,7 +828,7 @@ static zo_outcome move_one(zo_game *g, int obj, const zo_step *mv,
     o->face_down = eff->face == 1;
   }
   if (was_arena && !is_arena(g, dest) && is_token(g, o)) o->left_arena = 1;
-  if (ZT(g, dest >= 0 ? dest : 0)->ordered.value && dest >= 0 &&
+  if (dest >= 0 && g->zones[dest].ordered &&
       SW(g, SW_STACK_LAYERS) == ZS_YES && is_stack(g, dest))
     HITSW(g, SW_STACK_LAYERS);
   if (origin >= 0 && SW(g, SW_STACK_LAYERS) == ZS_YES && is_stack(g, origin))
@@ -828,7 +836,7 @@ static zo_outcome move_one(zo_game *g, int obj, const zo_step *mv,
 
   /* FaB 3.0.14c/e: sub-cards follow a top-card that stays the same object,
      and are cleared when it becomes a new one */
-  for (int i = 0; i < g->nobjs && g->has_subs; i++) {
+  for (int i = 0; g->has_subs && i < g->nobjs; i++) {
     if (!g->objs[i].exists || g->objs[i].under != obj) continue;
     HITSW(g, SW_SUB_CARDS);
     if (newobj) {
@@ -848,14 +856,14 @@ static zo_outcome move_one(zo_game *g, int obj, const zo_step *mv,
     if (dz->ordered.value) hit(g, &dz->ordered);
   }
   if (eff->shuffle && dest >= 0) zo_game_shuffle_zone(g, dest, eff->seed);
-  fire_watches(g, obj, origin, o->zone, props, ctrl_before);
+  if (g->ntrig) fire_watches(g, obj, origin, o->zone, props, ctrl_before);
   zo_outcome out = replaced ? ZO_OUTCOME_REPLACED
                    : redirected ? ZO_OUTCOME_REDIRECTED
                                 : ZO_OUTCOME_MOVED;
   event(r, obj, out);
   (void)simultaneous;
 
-  then_step(g, mv, obj, r);
+  if (mv->then) then_step(g, mv, obj, r);
   return out;
 }
 
@@ -1579,6 +1587,9 @@ int zo_game_add_zone(zo_game *g, int type, int player, int index) {
   z->keeps = z->zt->keeps.value != 0;
   z->plain = !z->zt->holds.value && z->zt->capacity.value <= 0;
   z->owner_only = z->zt->owner_only.value && player >= 0;
+  z->pub = (char)z->zt->pub.value;
+  z->ordered = (char)z->zt->ordered.value;
+  z->controller = (char)z->zt->controller.value;
   z->type = type;
   z->player = player;
   z->index = index;

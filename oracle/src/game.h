@@ -16,6 +16,7 @@ typedef struct {
   char plain;            /* no holds limits and no capacity: only the owner
                             test of an owner-only zone is left to do */
   char owner_only;       /* zt->owner_only, for a per-player instance */
+  char pub, ordered, controller; /* zt's pub, ordered and controller values */
   int twoh;              /* FaB 8.2.2: 2H object equipped here, not occupying */
 } zo_zone;
 
