@@ -78,7 +78,7 @@ static inline void zone_insert(zo_game *g, int zone, int obj, int pos) {
   g->objs[obj].zone = zone;
 }
 
-static void zone_remove_obj(zo_game *g, int obj) {
+static inline void zone_remove_obj(zo_game *g, int obj) {
   int zone = g->objs[obj].zone;
   if (zone < 0) return;
   zo_zone *z = &g->zones[zone];
@@ -1196,18 +1196,29 @@ static int lifecycle(zo_game *g, zo_step_result *r) {
 }
 
 /* Apply step s to object obj (for then:/do:), or to its own card/ref. */
+static void apply_other(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
+
 void zo_game_apply_to(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
   r->outcome = ZO_OUTCOME_NO_MOVE;
   r->error = ZO_E_NONE;
-  int o = obj;
-  switch (s->kind) {
-  case ST_MOVE: {
-    if (o < 0 && (o = step_object(g, s, r)) < 0) return;
-    zo_step_error e;
-    r->outcome = move_one(g, o, s, &e, r, 0);
-    r->error = e;
+  if (s->kind != ST_MOVE) { /* a move is most steps: kept out of the big switch */
+    apply_other(g, s, obj, r);
     return;
   }
+  int o = obj;
+  if (o < 0) {
+    if (s->ref < 0 && s->card >= 0 && g->objs[s->card].exists) o = s->card;
+    else if ((o = step_object(g, s, r)) < 0) return;
+  }
+  zo_step_error e;
+  r->outcome = move_one(g, o, s, &e, r, 0);
+  r->error = e;
+}
+
+static void apply_other(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
+  int o = obj;
+  switch (s->kind) {
+  case ST_MOVE: break; /* zo_game_apply_to */
   case ST_MOVE_TOGETHER: do_move_together(g, s, r); return;
   case ST_CREATE: do_create(g, s, r); return;
   case ST_CONTROL:
