@@ -1,6 +1,7 @@
 /* bench_moves: the model's moves per second beside a bare loop that does
  * the same moves on plain arrays (take the object out of its zone's list,
- * append it to the destination's list). Prints both and the ratio; used by
+ * append it to the destination's list). Each loop runs three times and the
+ * fastest run counts, for both. Prints both and the ratio; used by
  * ci/bench. A benchmark, not a test: it asserts nothing. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -33,7 +34,7 @@ static const char setup[] =
     "  - move: {card: c0, to: exile}\n  - move: {card: c0, to: hand}\n";
 
 int main(int argc, char **argv) {
-  long moves = argc > 1 ? atol(argv[1]) : 4000000;
+  long moves = argc > 1 ? atol(argv[1]) : 20000000;
   zo_case *c;
   zo_error err;
   if (zo_case_load_mem("bench.yaml", setup, sizeof setup - 1, &c, &err)) {
@@ -45,17 +46,21 @@ int main(int argc, char **argv) {
   /* the model: each move names a card and a destination zone type */
   zo_step steps[NDEST];
   for (int d = 0; d < NDEST; d++) steps[d] = c->steps[d];
-  double t0 = now();
   zo_step_result r = {0};
-  for (long i = 0; i < moves; i++) {
-    zo_step *s = &steps[(i / NOBJ) % NDEST];
-    s->card = (int)(i % NOBJ);
-    r.nevents = 0;
-    r.outcome = ZO_OUTCOME_NONE;
-    r.error = ZO_E_NONE;
-    zo_game_apply_to(g, s, -1, &r);
+  double model = 0;
+  for (int run = 0; run < 3; run++) {
+    double t0 = now();
+    for (long i = 0; i < moves; i++) {
+      zo_step *s = &steps[(i / NOBJ) % NDEST];
+      s->card = (int)(i % NOBJ);
+      r.nevents = 0;
+      r.outcome = ZO_OUTCOME_NONE;
+      r.error = ZO_E_NONE;
+      zo_game_apply_to(g, s, -1, &r);
+    }
+    double rate = (double)moves / (now() - t0);
+    if (rate > model) model = rate;
   }
-  double model = (double)moves / (now() - t0);
   free(r.events);
   /* the bare loop: the same moves on arrays */
   int zone_of[NOBJ], list[NDEST][NOBJ], n[NDEST] = {0};
@@ -64,20 +69,24 @@ int main(int argc, char **argv) {
     list[o % NDEST][n[o % NDEST]++] = o;
   }
   volatile int sink = 0;
-  t0 = now();
-  for (long i = 0; i < moves; i++) {
-    int o = (int)(i % NOBJ), d = (int)((i / NOBJ) % NDEST), z = zone_of[o];
-    for (int k = 0; k < n[z]; k++)
-      if (list[z][k] == o) {
-        memmove(&list[z][k], &list[z][k + 1], (size_t)(n[z] - k - 1) * sizeof(int));
-        n[z]--;
-        break;
-      }
-    list[d][n[d]++] = o;
-    zone_of[o] = d;
-    sink += n[d];
+  double bare = 0;
+  for (int run = 0; run < 3; run++) {
+    double t0 = now();
+    for (long i = 0; i < moves; i++) {
+      int o = (int)(i % NOBJ), d = (int)((i / NOBJ) % NDEST), z = zone_of[o];
+      for (int k = 0; k < n[z]; k++)
+        if (list[z][k] == o) {
+          memmove(&list[z][k], &list[z][k + 1], (size_t)(n[z] - k - 1) * sizeof(int));
+          n[z]--;
+          break;
+        }
+      list[d][n[d]++] = o;
+      zone_of[o] = d;
+      sink += n[d];
+    }
+    double rate = (double)moves / (now() - t0);
+    if (rate > bare) bare = rate;
   }
-  double bare = (double)moves / (now() - t0);
   printf("model moves/s: %.0f\nbare-loop moves/s: %.0f\nmodel/bare: %.1f%%\n", model, bare,
          100.0 * model / bare);
   zo_game_free(g);

@@ -1596,7 +1596,9 @@ int zo_game_add_zone(zo_game *g, int type, int player, int index) {
   z->arena = (char)z->zt->arena.value;
   z->stack = z->zt->role == ZR_STACK;
   z->keeps = z->zt->keeps.value != 0;
-  z->plain = !z->zt->holds.value && z->zt->capacity.value <= 0;
+  /* CR 400.4a (no instants) is the move's own test, not zone_refuses' */
+  z->plain = !((unsigned)z->zt->holds.value & ~(unsigned)ZH_NO_INSTANTS) &&
+             z->zt->capacity.value <= 0;
   z->owner_only = z->zt->owner_only.value && player >= 0;
   z->pub = (char)z->zt->pub.value;
   z->ordered = (char)z->zt->ordered.value;
