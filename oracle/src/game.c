@@ -687,11 +687,12 @@ static zo_outcome move_one(zo_game *g, int obj, const zo_step *mv,
   }
 
   /* objects that can't exist there cease first (FaB 3.0.11 Uzuri example) */
-  int leaving_arena = is_arena(g, origin) && o->under < 0 && !is_arena(g, dest);
+  const int origin_arena = is_arena(g, origin), dest_arena = is_arena(g, dest);
+  int leaving_arena = origin_arena && o->under < 0 && !dest_arena;
   if (dest != -1 || e != ZO_E_NONE) {
     /* FaB 8.1.8a: a token exists only in the arena or as a sub-card, so a
        move to any zone outside the arena ends it, from a sub-card too */
-    if (is_token(g, o) && !is_arena(g, dest) && SW(g, SW_TOKEN_LEAVES) == ZS_IMMEDIATELY) {
+    if (is_token(g, o) && !dest_arena && SW(g, SW_TOKEN_LEAVES) == ZS_IMMEDIATELY) {
       HITSW(g, SW_TOKEN_LEAVES);
       fire_watches(g, obj, origin, dest, props, o->controller);
       cease(g, obj, r);
@@ -707,7 +708,7 @@ static zo_outcome move_one(zo_game *g, int obj, const zo_step *mv,
       cease(g, obj, r);
       return ZO_OUTCOME_CEASED;
     }
-    if (o->kind == ZK_PROXY && !is_arena(g, dest)) {
+    if (o->kind == ZK_PROXY && !dest_arena) {
       cease(g, obj, r);
       return ZO_OUTCOME_CEASED;
     }
@@ -775,7 +776,7 @@ static zo_outcome move_one(zo_game *g, int obj, const zo_step *mv,
   int ctrl_before = o->controller;
   int was_pub = o->pub;
   o->phased_out = 0;
-  int was_arena = is_arena(g, origin) && o->under < 0;
+  int was_arena = origin_arena && o->under < 0;
   int was_sub = o->under >= 0;
   if (o->under >= 0) o->under = -1;
   else zone_remove_obj(g, obj);
@@ -783,7 +784,7 @@ static zo_outcome move_one(zo_game *g, int obj, const zo_step *mv,
   if (SW(g, SW_NEW_OBJECT) == ZS_LEAVE_ARENA) {
     /* FaB 3.0.9: new when entering a zone outside the arena that is not the
        stack, or when a public object becomes private */
-    newobj = (dest == ZO_ZONE_OUTSIDE) || (!is_arena(g, dest) && !is_stack(g, dest)) ||
+    newobj = (dest == ZO_ZONE_OUTSIDE) || (!dest_arena && !is_stack(g, dest)) ||
              (per_object && was_pub && !dest_pub) || was_sub;
   } else {
     newobj = 1; /* CR 400.7: every zone change */
@@ -827,7 +828,7 @@ static zo_outcome move_one(zo_game *g, int obj, const zo_step *mv,
   } else {
     o->face_down = eff->face == 1;
   }
-  if (was_arena && !is_arena(g, dest) && is_token(g, o)) o->left_arena = 1;
+  if (was_arena && !dest_arena && is_token(g, o)) o->left_arena = 1;
   if (dest >= 0 && g->zones[dest].ordered &&
       SW(g, SW_STACK_LAYERS) == ZS_YES && is_stack(g, dest))
     HITSW(g, SW_STACK_LAYERS);

@@ -6,18 +6,22 @@
 
 #define ZO_ZONE_OUTSIDE (-2) /* outside the game (CR 400.10): not a zone */
 
-/* One zone instance: a zone type, its player (-1 shared) and index. */
+/* One zone instance: a zone type, its player (-1 shared) and index.
+ * 48 bytes, so an index into the zone table is cheap (the move's hot path). */
 typedef struct {
   int type, player, index, exists;
-  int *objs; int n;      /* objects, [0] = top; a slice of zo_game.pool */
+  int n;                 /* objects listed */
+  int twoh;              /* FaB 8.2.2: 2H object equipped here, not occupying */
+  int *objs;             /* [0] = top; a slice of zo_game.pool */
   const zo_zone_type *zt;/* its type (rule set storage) */
-  char arena, stack;     /* copied from zt for the hot path */
+  /* copied from zt for the hot path */
+  char arena, stack;
   char keeps;            /* zt->keeps (CR 400.4b) */
-  char plain;            /* no holds limits and no capacity: only the owner
-                            test of an owner-only zone is left to do */
+  char plain;            /* no holds limits (other than 400.4a's) and no
+                            capacity: only the owner test of an owner-only
+                            zone is left to do */
   char owner_only;       /* zt->owner_only, for a per-player instance */
   char pub, ordered, controller; /* zt's pub, ordered and controller values */
-  int twoh;              /* FaB 8.2.2: 2H object equipped here, not occupying */
 } zo_zone;
 
 typedef struct {
