@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "../../fuzz/diff.h"
+#include "../src/report.h"
 #include "../src/util.h"
 #include "cli.h"
 
@@ -47,17 +48,15 @@ static int write_case(const char *dir, const uint8_t *data, size_t size,
       break;
     }
   }
-  snprintf(tmp, sizeof tmp, "%s.tmp", path);
-  FILE *f = fopen(tmp, "w");
+  FILE *f = zo_report_open(path, tmp, sizeof tmp);
   if (!f) {
     fprintf(stderr, "zoneoracle: %s: %s\n", tmp, strerror(errno));
     return -1;
   }
-  int bad = zo_diff_print_yaml(data, size, r, id, f);
-  bad |= fclose(f) != 0;
-  if (bad || rename(tmp, path)) {
-    fprintf(stderr, "zoneoracle: %s: could not be written\n", path);
-    remove(tmp);
+  zo_diff_print_yaml(data, size, r, id, f); /* a write error shows at the commit */
+  zo_error err = {0};
+  if (zo_report_commit(f, tmp, path, &err)) {
+    fprintf(stderr, "zoneoracle: %s: %s\n", err.file, err.message);
     return -1;
   }
   return 0;

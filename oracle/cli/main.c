@@ -640,8 +640,13 @@ static int cmd_gate(int argc, char **argv) {
   json_t *badge = json_pack("{s:i, s:s, s:s, s:s}", "schemaVersion", 1, "label", "zone rules",
                             "message", msg, "color", bad ? "red" : "brightgreen");
   char tmp[4200];
-  snprintf(tmp, sizeof tmp, "%s.tmp", path);
-  if (json_dump_file(badge, tmp, JSON_COMPACT) || rename(tmp, path)) io_bad = 1;
+  FILE *bf = zo_report_open(path, tmp, sizeof tmp);
+  zo_error berr = {0};
+  if (!bf || json_dumpf(badge, bf, JSON_COMPACT) || zo_report_commit(bf, tmp, path, &berr)) {
+    if (bf) fprintf(stderr, "zoneoracle: %s: %s\n", berr.file, berr.message);
+    else fprintf(stderr, "zoneoracle: %s: %s\n", tmp, strerror(errno));
+    io_bad = 1;
+  }
   json_decref(badge);
   printf("%s %s: %d cases x rule sets; %d xfail, %d xpass (take them off the list)\n",
          e->ops->name, e->ops->version, run.n, run.xfailed, run.xpassed);

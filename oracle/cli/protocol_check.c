@@ -14,10 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../src/report.h"
 #include "cli.h"
 
 #ifndef ZO_PROTOCOL_SOURCE_DIR
@@ -132,8 +132,7 @@ int zo_protocol_check_start(zo_protocol_check *pc, const char *argv0, const char
     return 2;
   }
   snprintf(pc->path, sizeof pc->path, "%s/protocol.jsonl", report_dir);
-  snprintf(pc->tmp, sizeof pc->tmp, "%s.tmp", pc->path);
-  if (!(pc->tap = fopen(pc->tmp, "w"))) {
+  if (!(pc->tap = zo_report_open(pc->path, pc->tmp, sizeof pc->tmp))) {
     fprintf(stderr, "zoneoracle: %s: %s\n", pc->tmp, strerror(errno));
     return 2;
   }
@@ -142,10 +141,11 @@ int zo_protocol_check_start(zo_protocol_check *pc, const char *argv0, const char
 
 int zo_protocol_check_finish(zo_protocol_check *pc, int *checked) {
   *checked = 0;
-  int bad = pc->tap && fclose(pc->tap);
+  zo_error err = {0};
+  FILE *tap = pc->tap;
   pc->tap = NULL;
-  if (bad || rename(pc->tmp, pc->path)) {
-    fprintf(stderr, "zoneoracle: %s: %s\n", pc->path, strerror(errno));
+  if (!tap || zo_report_commit(tap, pc->tmp, pc->path, &err)) {
+    fprintf(stderr, "zoneoracle: %s: %s\n", pc->path, tap ? err.message : "no transcript");
     return -1;
   }
   char last[512];

@@ -32,13 +32,12 @@ static zo_status io_fail(zo_error *err, const char *path, const char *what) {
   return ZO_ERR_IO;
 }
 
-/* Open path.tmp.PID for writing; commit with finish(). */
-static FILE *start(const char *path, char *tmp, size_t cap) {
+FILE *zo_report_open(const char *path, char *tmp, size_t cap) {
   snprintf(tmp, cap, "%s.tmp.%ld", path, (long)getpid());
   return fopen(tmp, "w");
 }
 
-static zo_status finish(FILE *f, const char *tmp, const char *path, zo_error *err) {
+zo_status zo_report_commit(FILE *f, const char *tmp, const char *path, zo_error *err) {
   int bad = ferror(f);
   if (fclose(f) || bad) {
     remove(tmp);
@@ -64,7 +63,7 @@ static void put_line(FILE *f, json_t *obj) {
 zo_status zo_report_write_jsonl(const zo_run *run, const zo_run_header *h,
                                 const char *path, zo_error *err) {
   char tmp[4200];
-  FILE *f = start(path, tmp, sizeof tmp);
+  FILE *f = zo_report_open(path, tmp, sizeof tmp);
   if (!f) return io_fail(err, path, "cannot create");
   char when[32];
   time_t t = time(NULL);
@@ -124,7 +123,7 @@ zo_status zo_report_write_jsonl(const zo_run *run, const zo_run_header *h,
   put_line(f, json_pack("{s:s, s:i, s:i, s:i, s:i, s:i, s:f}", "type", "footer", "passed",
                         run->passed, "failed", run->failed, "errors", run->errors, "skipped",
                         run->skipped, "invalid", run->ninvalid, "ms", run->ms));
-  return finish(f, tmp, path, err);
+  return zo_report_commit(f, tmp, path, err);
 }
 
 /* ---- reading the record back ---------------------------------------- */
@@ -224,14 +223,14 @@ static zo_status render(const char *jsonl, const char *path, zo_error *err,
   zo_status st = read_record(jsonl, &rec, err);
   if (st) return st;
   char tmp[4200];
-  FILE *f = start(path, tmp, sizeof tmp);
+  FILE *f = zo_report_open(path, tmp, sizeof tmp);
   if (!f) {
     free_record(&rec);
     return io_fail(err, path, "cannot create");
   }
   body(f, &rec);
   free_record(&rec);
-  return finish(f, tmp, path, err);
+  return zo_report_commit(f, tmp, path, err);
 }
 
 static void junit_body(FILE *f, record *rec) {

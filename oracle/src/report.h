@@ -4,6 +4,8 @@
 #ifndef ZO_REPORT_H
 #define ZO_REPORT_H
 
+#include <stdio.h>
+
 #include "runner.h"
 
 typedef struct {
@@ -11,6 +13,15 @@ typedef struct {
   const char *engine, *engine_version;
   const char *const *rulesets; int nrulesets;
 } zo_run_header;
+
+/* Whole or not at all, for every file zoneoracle writes: open
+ * path.tmp.PID for writing (tmp receives its name; cap >= strlen(path) +
+ * 32), write, then zo_report_commit closes it and renames it to path.
+ * zo_report_open returns NULL (errno set) when the file can't be created.
+ * zo_report_commit returns ZO_ERR_IO with err naming path when a write,
+ * the close or the rename failed, and then removes the temporary file. */
+FILE *zo_report_open(const char *path, char *tmp, size_t cap);
+zo_status zo_report_commit(FILE *f, const char *tmp, const char *path, zo_error *err);
 
 /* Write the run record: a header line, one line per case x rule set, a
  * footer. ZO_ERR_IO on failure (nothing is left half-written). */
