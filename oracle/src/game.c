@@ -189,11 +189,19 @@ static int spec_matches(const zo_game *g, const zo_zone_spec *s, int zone,
 }
 
 /* Zones of a written spec for one player: count, and the first k of them. */
+/* The one instance of a zone type (the player's, for a per-player type)
+ * while the zones are as set up, at a known index; -1 when the type has
+ * several instances or a step created or removed zones. */
+static inline int set_up_zone(const zo_game *g, int type, int player) {
+  const zo_zone_type *zt = &g->rs->zones[type];
+  if (g->zones_changed || zt->count.value != 1) return -1;
+  return g->first_zone[type] + (zt->per_player.value ? player : 0);
+}
+
 static int zones_of(const zo_game *g, int type, int player, int *out, int cap) {
-  if (!g->zones_changed && g->rs->zones[type].count.value == 1) {
-    /* as set up: one zone per (type, player), at a known index */
-    int z = g->first_zone[type] + (g->rs->zones[type].per_player.value ? player : 0);
-    if (cap > 0) out[0] = z;
+  int one = set_up_zone(g, type, player);
+  if (one >= 0) {
+    if (cap > 0) out[0] = one;
     return 1;
   }
   int n = 0;
@@ -306,13 +314,10 @@ static inline int resolve_dest(zo_game *g, int obj, const zo_zone_spec *s, int c
                                int *redirected, zo_step_error *err) {
   *redirected = 0;
   *err = ZO_E_NONE;
-  if (s->type >= 0 && !s->index && !g->zones_changed) {
-    /* the common case: a zone type with one instance (per player), the
-       owner's when no player is named; as zones_of's set-up layout */
-    int type = g->zmap[s->type];
-    const zo_zone_type *zt = &g->rs->zones[type];
-    if (zt->count.value == 1 && (!zt->per_player.value || s->player < 0))
-      return g->first_zone[type] + (zt->per_player.value ? g->objs[obj].owner : 0);
+  if (s->type >= 0 && !s->index && s->player < 0) {
+    /* the common case: no player named, so the owner's zone, no redirect */
+    int z = set_up_zone(g, g->zmap[s->type], g->objs[obj].owner);
+    if (z >= 0) return z;
   }
   return resolve_dest_slow(g, obj, s, choose, redirected, err);
 }
