@@ -192,6 +192,15 @@ static zo_step *push(zo_fuzz *f) {
   return s;
 }
 
+/* The step s's effect does next (then:/do:), of this kind, on s's line. */
+static zo_step *then_of(zo_step *s, zo_step_kind kind) {
+  s->then = zo_xcalloc(1, sizeof *s->then);
+  zo_step_init(s->then);
+  s->then->kind = kind;
+  s->then->line = s->line;
+  return s->then;
+}
+
 static void move_opts(zo_fuzz *f, zo_step *s) {
   uint8_t a = next(f), b = next(f), p = next(f);
   zone_spec(f, a, b, &s->to);
@@ -202,7 +211,8 @@ static void move_opts(zo_fuzz *f, zo_step *s) {
   }
   s->face = (p & 0x30) == 0x10 ? 0 : (p & 0x30) == 0x20 ? 1 : -1;
   s->by_rule = (p & 0x40) != 0;
-  snprintf(s->cause, sizeof s->cause, "%s", causes[(b >> 4) % NCAUSES]);
+  const char *cause = causes[(b >> 4) % NCAUSES]; /* short constants: no formatting per step */
+  memcpy(s->cause, cause, strlen(cause) + 1);
   if (f->rs->zones[s->to.type >= 0 ? s->to.type : 0].count.value > 1 && (a & 0x80))
     s->choose = 1 + (a >> 5 & 1);
 }
@@ -236,12 +246,9 @@ const zo_step *zo_fuzz_next(zo_fuzz *f) {
     move_opts(f, s);
     if ((h & 0xC0) == 0xC0 && f->marks < RESERVE) {
       /* the rest of the same effect marks the moved object (then:) */
-      s->then = zo_xcalloc(1, sizeof *s->then);
-      zo_step_init(s->then);
-      s->then->kind = ST_MARK;
-      s->then->as = f->marks++;
-      s->then->mark_kind = MK_EFFECT;
-      s->then->line = s->line;
+      zo_step *t = then_of(s, ST_MARK);
+      t->as = f->marks++;
+      t->mark_kind = MK_EFFECT;
     }
     break;
   }
@@ -375,13 +382,7 @@ const zo_step *zo_fuzz_next(zo_fuzz *f) {
     s->kind = ST_RESOLVE;
     uint8_t a = next(f);
     s->trigger = a % f->watches;
-    if (a & 0x80) {
-      s->then = zo_xcalloc(1, sizeof *s->then);
-      zo_step_init(s->then);
-      s->then->kind = ST_MOVE;
-      s->then->line = s->line;
-      move_opts(f, s->then);
-    }
+    if (a & 0x80) move_opts(f, then_of(s, ST_MOVE));
     break;
   }
   case OP_REMEMBER:
@@ -401,11 +402,7 @@ const zo_step *zo_fuzz_next(zo_fuzz *f) {
     s->when_to.player = -1;
     s->when_from.type = ZO_ZT_ANY;
     s->when_from.player = -1;
-    s->then = zo_xcalloc(1, sizeof *s->then);
-    zo_step_init(s->then);
-    s->then->kind = ST_MOVE;
-    s->then->line = s->line;
-    move_opts(f, s->then);
+    move_opts(f, then_of(s, ST_MOVE));
     break;
   }
   case OP_CHOOSE: {
