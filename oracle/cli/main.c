@@ -597,10 +597,11 @@ static int cmd_gate(int argc, char **argv) {
     return EXIT_USAGE; /* 2: the engine could not be started or spoke no zcp */
   }
   if (fuzz) { /* differential fuzzing instead of the suite */
-    char *end;
+    char *end, *send;
     double secs = strtod(fuzz, &end);
-    unsigned long long sd = strtoull(seed, NULL, 10);
+    unsigned long long sd = strtoull(seed, &send, 10);
     if (*end || secs <= 0) rc = bad_usage("--fuzz takes a number of seconds");
+    else if (*send || !*seed || *seed == '-') rc = bad_usage("--seed takes a whole number >= 0");
     else rc = zo_cli_gate_fuzz(e, plugin ? plugin : engine, secs, (uint64_t)sd, fuzz_out, a.quiet);
     zo_engine_process_free(e);
     zo_protocol_check_abandon(&pc);

@@ -50,6 +50,8 @@ ZO_MUTANT=$m "$bin" replay --harness diff --engine-plugin "$plugin" --id regress
 echo "fuzz_diff + replay --harness diff: $(basename "$found") -> $(head -c 120 "$work/replay.err")"
 # the same plugin without a mutant agrees on that input
 ZO_DIFF_ENGINE=$plugin "$fuzz_diff" "$found" >/dev/null 2>&1 || fail "fuzz_diff differs without a mutant"
+"$bin" gate --engine "$bin serve" --fuzz 1 --seed x --out "$work/bad" >/dev/null 2>&1
+[ $? -eq 2 ] || fail "a seed that is not a number is not a usage error"
 "$bin" run --mutant no-such-mutant cases >/dev/null 2>&1
 [ $? -eq 2 ] || fail "an unknown mutant is not a usage error"
 echo ok
