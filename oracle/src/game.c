@@ -966,16 +966,34 @@ static int step_zone(zo_game *g, const zo_zone_spec *s, int player_default) {
   return -1;
 }
 
+/* One object's part in a step that moves several (move_together, draw,
+ * mill): an event for what move_one does not report itself (it reports
+ * arrivals, no_move, and cease/clear do their own), *moved once one
+ * arrived somewhere, *first the first other outcome. The step's outcome is
+ * then moved, else that first outcome (cases/README.md, Outcomes). */
+static void tally_move(zo_step_result *r, int obj, zo_outcome o, int *moved,
+                       zo_outcome *first) {
+  if (o == ZO_OUTCOME_MOVED || o == ZO_OUTCOME_REDIRECTED || o == ZO_OUTCOME_REPLACED) {
+    *moved = 1;
+    return;
+  }
+  if (o != ZO_OUTCOME_CEASED && o != ZO_OUTCOME_CLEARED && o != ZO_OUTCOME_NO_MOVE)
+    event(r, obj, o);
+  if (*first == ZO_OUTCOME_NONE) *first = o;
+}
+
+static zo_outcome tallied(int moved, zo_outcome first) {
+  return moved ? ZO_OUTCOME_MOVED : first != ZO_OUTCOME_NONE ? first : ZO_OUTCOME_NO_MOVE;
+}
+
 static void do_move_together(zo_game *g, const zo_step *s, zo_step_result *r) {
   int moved = 0;
+  zo_outcome first = ZO_OUTCOME_NONE;
   /* CR 401.4 / 404.3 (owner orders) or Z.1.4: the order comes from the case */
   for (int i = 0; i < s->nmoves; i++) {
     zo_step_error e;
     zo_outcome o = move_one(g, s->moves[i].card, &s->moves[i], &e, r, 1);
-    if (o == ZO_OUTCOME_MOVED || o == ZO_OUTCOME_REDIRECTED || o == ZO_OUTCOME_REPLACED)
-      moved = 1;
-    else if (o != ZO_OUTCOME_CEASED && o != ZO_OUTCOME_CLEARED)
-      event(r, s->moves[i].card, o);
+    tally_move(r, s->moves[i].card, o, &moved, &first);
   }
   /* place the arrivals of each ordered zone in the chosen order (default:
      the list order, first on top) in the positions they took */
@@ -1006,7 +1024,7 @@ static void do_move_together(zo_game *g, const zo_step *s, zo_step_result *r) {
         }
     for (int j = 0; j < k; j++) zn->objs[pos[j]] = order[j];
   }
-  r->outcome = moved ? ZO_OUTCOME_MOVED : (r->nevents ? r->events[0].outcome : ZO_OUTCOME_NO_MOVE);
+  r->outcome = tallied(moved, first);
 }
 
 static void do_create(zo_game *g, const zo_step *s, zo_step_result *r) {
@@ -1121,24 +1139,17 @@ static void do_draw_mill(zo_game *g, const zo_step *s, zo_step_result *r) {
       zo_step_error e;
       o = move_one(g, obj, &mv, &e, r, 0);
     }
-    if (o == ZO_OUTCOME_MOVED || o == ZO_OUTCOME_REDIRECTED || o == ZO_OUTCOME_REPLACED) {
-      moved = 1;
-    } else if (o != ZO_OUTCOME_CEASED && o != ZO_OUTCOME_CLEARED) {
-      if (o != ZO_OUTCOME_NO_MOVE) event(r, obj, o); /* move_one reports no_move itself */
-      if (!first) first = o;
-    }
+    tally_move(r, obj, o, &moved, &first);
     /* a card that did not leave the library (a replacement put it back, a
        token that can't move, 111.8) is still on top: taking it again
        changes nothing */
     if (g->objs[obj].exists && g->objs[obj].zone == lib) break;
   }
-  /* like move_together: moved when any card arrived somewhere, else what
-     happened to the first card taken (cases/README.md, Outcomes) */
   if (failed && !moved) {
     r->outcome = ZO_OUTCOME_FAILED;
     r->error = ZO_E_EMPTY;
   } else {
-    r->outcome = moved ? ZO_OUTCOME_MOVED : first ? first : ZO_OUTCOME_NO_MOVE;
+    r->outcome = tallied(moved, first);
   }
 }
 
