@@ -1,7 +1,8 @@
-/* util.h: small helpers shared by the loaders: allocation that aborts on
- * exhaustion (the library reports ZO_ERR_NOMEM only where it can recover;
- * elsewhere running out of memory in a test oracle is fatal), and the
- * "did you mean" lookup that error messages use. */
+/* util.h: small helpers shared across the library: allocation that aborts
+ * on exhaustion (the library reports ZO_ERR_NOMEM only where it can
+ * recover; elsewhere running out of memory in a test oracle is fatal), the
+ * "did you mean" lookup that error messages use, and the mark that keeps
+ * invariant checks out of the fuzzers' coverage. */
 #ifndef ZO_UTIL_H
 #define ZO_UTIL_H
 
