@@ -15,9 +15,19 @@ error.response.json when it says ok: false, else OP.response.json (all in
 DIR, default: this script's directory; they share common.json). Every
 invalid message is printed with its line in the transcript, the schema file
 and the JSON path of the error; the last line is
-"protocol: N messages checked, M invalid".
+"protocol: N messages checked, M invalid". The messages themselves are
+described in PROTOCOL.md, next to the schemas.
 
---check only loads the schemas and checks them against their metaschema.
+Each schema's $id names no host: urn:zoneoracle:zcp1:FILE (for example
+urn:zoneoracle:zcp1:common.json). A $ref to another file uses that URN
+(urn:zoneoracle:zcp1:common.json#/$defs/step); a $ref inside one file is a
+bare fragment (#/$defs/step). The schemas are never fetched: every $ref is
+resolved among the files of DIR, and loading them fails (exit 2) when a
+$id is missing, not that form, or repeated, or when a $ref does not
+resolve.
+
+--check only loads the schemas, checks them against their metaschema and
+resolves every $ref.
 
 Exit: 0 every message valid, 1 some invalid, 2 usage, I/O or a broken
 schema, 3 the jsonschema module is missing (Debian: python3-jsonschema).
@@ -30,6 +40,7 @@ import argparse
 import json
 import os
 import sys
+from urllib.parse import unquote, urldefrag, urljoin, urlsplit, uses_relative
 
 try:
     import jsonschema
@@ -68,11 +79,70 @@ def load_schemas(directory):
         schemas[name] = schema
     if "common.json" not in schemas:
         fail(f"{directory}: no common.json: not the zcp/1 schema directory")
+    check_ids(directory, schemas)
+    check_refs(directory, schemas)
     return schemas
 
 
+ID_PREFIX = "urn:zoneoracle:zcp1:"
+
+
+def check_ids(directory, schemas):
+    """Every schema has the $id urn:zoneoracle:zcp1:<its file name>."""
+    for name, schema in schemas.items():
+        want = ID_PREFIX + name
+        if schema.get("$id") != want:
+            fail(f"{os.path.join(directory, name)}: $id is {json.dumps(schema.get('$id'))}, "
+                 f"expected \"{want}\"")
+
+
+def join_uri(base, ref):
+    """urljoin that also works for a base that is a URN.
+
+    urllib joins only hierarchical URIs (http, file...): against
+    urn:zoneoracle:zcp1:common.json it returns "#/$defs/x" unchanged, which
+    jsonschema's RefResolver (before 4.18) then looks up in the wrong
+    document. A fragment-only ref stays in its base document; any other ref
+    against a URN is taken as it is written (absolute)."""
+    if base and urlsplit(base).scheme not in uses_relative:
+        return urldefrag(base)[0] + ref if ref.startswith("#") else ref
+    return urljoin(base, ref)
+
+
+def refs_in(node):
+    """Every $ref string in a schema, depth first."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "$ref" and isinstance(value, str):
+                yield value
+            else:
+                yield from refs_in(value)
+    elif isinstance(node, list):
+        for item in node:
+            yield from refs_in(item)
+
+
+def check_refs(directory, schemas):
+    """Every $ref resolves to a part of one of the schema files."""
+    by_id = {s["$id"]: s for s in schemas.values()}
+    for name, schema in schemas.items():
+        for ref in refs_in(schema):
+            uri, fragment = urldefrag(join_uri(schema["$id"], ref))
+            node = by_id.get(uri)
+            for part in fragment.split("/")[1:] if node is not None else ():
+                part = unquote(part).replace("~1", "/").replace("~0", "~")
+                if isinstance(node, list):
+                    node = node[int(part)] if part.isdigit() and int(part) < len(node) else None
+                else:
+                    node = node.get(part) if isinstance(node, dict) else None
+            if node is None:
+                fail(f"{os.path.join(directory, name)}: $ref {json.dumps(ref)} does not resolve "
+                     "(another file is named by its $id, urn:zoneoracle:zcp1:FILE)")
+
+
 def make_validators(schemas):
-    """{file name: validator}; $refs between the files resolve by $id."""
+    """{file name: validator}; $refs between the files resolve by $id, never
+    over the network."""
     store = {s["$id"]: s for s in schemas.values() if "$id" in s}
     validators = {}
     if Registry is not None:
@@ -84,7 +154,8 @@ def make_validators(schemas):
                 raise TypeError("no referencing")
             validators[name] = Draft202012Validator(schema, registry=registry)
         except TypeError:  # referencing installed beside a jsonschema < 4.18
-            resolver = jsonschema.RefResolver.from_schema(schema, store=store)
+            resolver = jsonschema.RefResolver.from_schema(schema, store=store,
+                                                          urljoin_cache=join_uri)
             validators[name] = Draft202012Validator(schema, resolver=resolver)
     return validators
 
