@@ -1,5 +1,5 @@
 /* fuzz_moves: a decoded game on the oracle, every invariant of
- * INVARIANTS.md checked after every step. A violation prints the
+ * fuzz/INVARIANTS.md checked after every step. A violation prints the
  * invariant id, its rule, the step number and the step, then aborts, so
  * the crash input replays into a YAML case (zoneoracle replay). */
 #include <stdio.h>

@@ -42,7 +42,7 @@ typedef struct zo_error {
 /* Name of a status ("io", "syntax"...); static storage. */
 const char *zo_status_name(zo_status s);
 
-/* Outcome of one step (CASES.md "Outcomes"). Append-only. */
+/* Outcome of one step (cases/README.md "Outcomes"). Append-only. */
 typedef enum zo_outcome {
   ZO_OUTCOME_NONE = 0,
   ZO_OUTCOME_MOVED,
@@ -123,7 +123,7 @@ int zo_ruleset_rule_is_seed(const zo_ruleset *rs, size_t i);
 
 /* ---- Cases ---- */
 
-/* A loaded rule case (CASES.md). Owned by the caller: zo_case_free. */
+/* A loaded rule case (cases/README.md). Owned by the caller: zo_case_free. */
 typedef struct zo_case zo_case;
 
 /* Load and validate a case file: YAML syntax, the case language, and the
@@ -150,7 +150,7 @@ const char *zo_case_rule(const zo_case *c, size_t i);
 /* One game in progress: the reference model. Owned by the caller. */
 typedef struct zo_game zo_game;
 
-/* Invariant violation found by zo_game_check (INVARIANTS.md). */
+/* Invariant violation found by zo_game_check (fuzz/INVARIANTS.md). */
 typedef struct zo_violation {
   const char *invariant; /* id, e.g. "tokens-in-arena"; static storage */
   const char *rule;      /* the rule it comes from; static storage */
@@ -163,7 +163,7 @@ zo_status zo_game_new(const zo_ruleset *rs, const zo_case *c, zo_game **out,
                       zo_error *err);
 void zo_game_free(zo_game *g);
 
-/* Check every invariant of INVARIANTS.md that holds at any time (and, when
+/* Check every invariant of fuzz/INVARIANTS.md that holds at any time (and, when
  * at_rest is non-zero, those that hold after a state check). Returns 1 and
  * fills v on the first violation, 0 when the game is sound. */
 int zo_game_check(const zo_game *g, int at_rest, zo_violation *v);

@@ -6,7 +6,7 @@
  *
  * and zoneoracle loads it with `zoneoracle gate --engine-plugin lib.so`
  * (dlopen). The messages are exactly those of the process protocol
- * (PROTOCOL.md: hello, setup, step, observe, run, bye, as JSON objects), so
+ * (ci/protocol/PROTOCOL.md: hello, setup, step, observe, run, bye, as JSON objects), so
  * one engine adapter serves both paths; in process there are no pipes and
  * no process switches. This header is self-contained (C99, no zoneoracle
  * types). The struct starts with abi_version and only ever gains fields at

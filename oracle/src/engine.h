@@ -22,7 +22,7 @@ typedef struct zo_engine_vtable {
   zo_status (*observe)(void *self, zo_observation *ob, zo_error *err);
   /* Optional: rule hits of the current game, indexed like rs's rules. */
   const int *(*hits)(void *self);
-  /* Optional: invariants (INVARIANTS.md); 1 and v filled on a violation. */
+  /* Optional: invariants (fuzz/INVARIANTS.md); 1 and v filled on a violation. */
   int (*check)(void *self, int at_rest, zo_violation *v);
   /* End the current game. */
   void (*teardown)(void *self);

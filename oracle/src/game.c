@@ -1665,7 +1665,7 @@ static int fallback_type(const zo_game *g, zo_kind k) {
   return 0;
 }
 
-/* Place one starting card (the setup checks of CASES.md: a position the
+/* Place one starting card (the setup checks of cases/README.md: a position the
  * rule set forbids is an error at the card's line). Nothing is inserted
  * when it fails. */
 static zo_status place_card(zo_game *g, const zo_card_setup *cs, zo_error *err) {
@@ -2047,7 +2047,7 @@ const int *zo_game_hits(const zo_game *g) {
   return m->hits;
 }
 
-/* ---- invariants (INVARIANTS.md) ------------------------------------- */
+/* ---- invariants (fuzz/INVARIANTS.md) ------------------------------------- */
 
 static int violation(zo_violation *v, const char *id, const char *rule,
                      const zo_game *g, int obj, const char *what) {

@@ -74,7 +74,7 @@ typedef struct {
   uint64_t keep_types;  /* `keeps`: types that can't leave */
 } zo_zone_type;
 
-/* Policy switches (RULESETS.md). Values are the ZS_* constants below. */
+/* Policy switches (oracle/rulesets/RULESETS.md). Values are the ZS_* constants below. */
 typedef enum {
   SW_NEW_OBJECT,      /* ZS_EVERY_MOVE | ZS_LEAVE_ARENA (FaB 3.0.9) */
   SW_SAME_ZONE,       /* ZS_NO_MOVE */

@@ -29,7 +29,7 @@ int zo_mutants_list(zo_mutant **out) {
       if (!rs->sw[s].nrules) continue; /* unspecified: not tested */
       /* Equivalent mutants (no case can tell them apart) are not listed:
          - the order of simultaneous arrivals always comes from the case
-           (PROTOCOL.md): who chooses it changes nothing observable;
+           (ci/protocol/PROTOCOL.md): who chooses it changes nothing observable;
          - where phasing is a zone, a phased-out token is a token outside
            play and token_leaves already ends it (217.8d follows 216.3);
          - cannot_hold acts only on a zone that refuses an object, and no

@@ -1,7 +1,7 @@
 /* mutants.h: mutants of the oracle, to measure how strong a gate is
  * (`zoneoracle mutants`, `--mutant NAME`, fuzz_diff against a mutated
  * plugin). A mutant is one cited rule switch of one embedded rule set set
- * to a value another rule set uses for it (RULESETS.md), or one cited zone
+ * to a value another rule set uses for it (oracle/rulesets/RULESETS.md), or one cited zone
  * attribute flipped: the oracle then plays one rule wrong.
  */
 #ifndef ZO_MUTANTS_H

@@ -1,5 +1,5 @@
 /* names.c: the words cases and reports use for statuses, outcomes and
- * step error codes (CASES.md, cases/README.md). */
+ * step error codes (cases/README.md). */
 #include <string.h>
 
 #include "model.h"

@@ -1,4 +1,4 @@
-/* obs_check.c: the invariants of INVARIANTS.md, decided on what an engine
+/* obs_check.c: the invariants of fuzz/INVARIANTS.md, decided on what an engine
  * shows rather than on the oracle's state (which zo_game_check sees).
  *
  * An engine under test is a black box: after each step the runner has its

@@ -1,4 +1,4 @@
-/* obs_check.h: INVARIANTS.md decided from what an engine shows (internal).
+/* obs_check.h: fuzz/INVARIANTS.md decided from what an engine shows (internal).
  *
  * zo_game_check (game.c) checks the oracle's own state; an engine under
  * test is seen only through its observations (model.h zo_observation) and
@@ -9,7 +9,7 @@
  * across steps (identities seen, the previous observation, what each
  * reference remembered, the number of cards).
  *
- * Checked (ids of INVARIANTS.md):
+ * Checked (ids of fuzz/INVARIANTS.md):
  *   in-a-zone        an existing object names a zone the rule set has (or,
  *                    only for a card, "outside"); CR 400.1, 400.10; FaB 3.0.7
  *   one-zone         no object identity is shown on two existing handles
@@ -77,7 +77,7 @@
 /* The first invariant an observation breaks. Strings are static storage;
  * the struct is plain storage owned by the caller. */
 typedef struct zo_obs_violation {
-  const char *invariant; /* INVARIANTS.md id, e.g. "tokens-in-arena" */
+  const char *invariant; /* fuzz/INVARIANTS.md id, e.g. "tokens-in-arena" */
   const char *rule;      /* the rule(s) it comes from, e.g. "CR 704.5d; FaB 8.1.8a" */
   int handle;            /* the object's case handle; -1 for a count (cards-conserved) */
   char detail[256];      /* one line for people: "handle: what is wrong, where" */
@@ -95,7 +95,7 @@ void zo_obs_checker_free(zo_obs_checker *k);
 
 /* Check observation ob of an engine running k's case: after the setup
  * (s = NULL, r = NULL), then after each step s in order, with the step's
- * result r as the engine answered it. The invariants above (INVARIANTS.md)
+ * result r as the engine answered it. The invariants above (fuzz/INVARIANTS.md)
  * are checked; "at rest" is after a state_check step (Magic, CR 704) and
  * always in a rule set whose tokens leave at once (FaB 8.1.8a). Returns 0
  * when ob is sound and remembers it for the next call; returns 1 and fills

@@ -1,6 +1,6 @@
 /* obs_diff.h: the first difference between two engines' views of the
  * same game after the same step: the comparison of `gate --strict`, of
- * fuzz_diff and of `gate --fuzz` (PROTOCOL.md: two engines given the same
+ * fuzz_diff and of `gate --fuzz` (ci/protocol/PROTOCOL.md: two engines given the same
  * steps must agree exactly).
  */
 #ifndef ZO_OBS_DIFF_H
@@ -28,7 +28,7 @@ typedef struct {
 /* Compare engine observation `a` with reference observation `b` after a
  * step whose results are ra and rb (NULL after the setup: no outcome to
  * compare). pa/pb are the observations before the step (NULL: identity
- * changes are not compared). Every observable property of PROTOCOL.md's
+ * changes are not compared). Every observable property of ci/protocol/PROTOCOL.md's
  * `observe` is compared, objects in handle order first. Returns 1 and fills
  * d with the first difference, 0 when they agree. Borrows everything. */
 int zo_observation_diff(const zo_case *c, const zo_observation *a, const zo_observation *b,

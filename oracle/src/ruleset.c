@@ -2,7 +2,7 @@
  *
  * A rule set is data (oracle/rulesets/<id>.yaml, embedded at build time): the
  * zone types of one game and era, and the policy switches that differ between
- * eras (RULESETS.md). Every zone attribute and switch is written
+ * eras (oracle/rulesets/RULESETS.md). Every zone attribute and switch is written
  * `{value: V, rule: R}` where R is a rule number or a list of them, or null
  * where the rules text is silent (the cell is "unspecified"); every cited rule
  * must appear in the file's `rules:` list, which is what rule coverage

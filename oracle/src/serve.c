@@ -1,4 +1,4 @@
-/* serve.c: the oracle as a zcp/1 process engine (PROTOCOL.md).
+/* serve.c: the oracle as a zcp/1 process engine (ci/protocol/PROTOCOL.md).
  *
  * One JSON object per line in, one per line out. `setup` builds a case
  * from the request (JSON is YAML, so the case loader validates it exactly as

@@ -600,7 +600,7 @@ class Game:
     def shuffle(self, zone, seed):
         """A repeatable shuffle: the suite's convention (Fisher-Yates over the
         zone listed top first, drawing from splitmix64 seeded with `seed`), so
-        that two engines given the same seed agree (PROTOCOL.md)."""
+        that two engines given the same seed agree (ci/protocol/PROTOCOL.md)."""
         if zone not in self.zones:
             return
         pile, state, mask = self.zones[zone], seed & (2**64 - 1), 2**64 - 1

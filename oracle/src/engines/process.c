@@ -1,5 +1,5 @@
 /* engines/process.c: an engine under test as a child process speaking
- * zcp/1 (PROTOCOL.md): one JSON request per line on its stdin, one response
+ * zcp/1 (ci/protocol/PROTOCOL.md): one JSON request per line on its stdin, one response
  * per line on its stdout.
  *
  * Every request has a time limit; an engine that hangs, dies, closes its
@@ -392,7 +392,7 @@ static zo_status pr_step(void *self, const zo_step *s, zo_step_result *r, zo_err
 }
 
 /* An identity token: a number, or a string hashed (compared only for
- * equality, PROTOCOL.md). */
+ * equality, ci/protocol/PROTOCOL.md). */
 static uint64_t identity(json_t *v) {
   if (json_is_integer(v)) return (uint64_t)json_integer_value(v) + 1;
   const char *s = json_string_value(v);
