@@ -82,7 +82,7 @@ int main(int argc, char **argv) {
         }
       list[d][n[d]++] = o;
       zone_of[o] = d;
-      sink += n[d];
+      sink = sink + n[d];
     }
     double rate = (double)moves / (now() - t0);
     if (rate > bare) bare = rate;

@@ -1,17 +1,184 @@
-/* cli.h: what the zoneoracle commands in other files of oracle/cli/ offer
- * main.c (internal). Exit codes as in main.c: 0 pass, 1 failures, 2 usage
- * or I/O. */
+/* cli.h: what the files of oracle/cli/ offer each other (internal): the
+ * exit codes, the command table, the shared option parser (options.c), the
+ * commands (cmd_*.c, smoke.c) and their helpers. */
 #ifndef ZO_CLI_H
 #define ZO_CLI_H
 
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
-/* zoneoracle smoke --engine CMD | --engine-plugin PATH [--timeout S]:
- * the handshake, one built-in case per declared feature, malformed
- * requests, bye; one line per check on stdout. Returns the exit code: 0
- * every check ok, 1 one failed (or the engine could not be started), 2
- * usage. argv as main's. */
-int zo_cli_smoke(int argc, char **argv);
+#include "../src/runner.h" /* zo_run, zo_engine */
+
+/* The exit codes of every command. */
+enum {
+  ZO_EXIT_PASS = 0,    /* every case passed (or the command did its job) */
+  ZO_EXIT_FAIL = 1,    /* conformance failures (or a difference, a survivor...) */
+  ZO_EXIT_USAGE = 2,   /* a usage error, or an I/O error */
+  ZO_EXIT_INVALID = 3, /* invalid case files */
+  ZO_EXIT_ENGINE = 4   /* the engine under test could not be started or driven */
+};
+
+/* The options, one bit each: which a command accepts (zo_cli_command.opts)
+ * and which were given (zo_cli_opts.given). --help/-h is always accepted. */
+enum {
+  ZO_OPT_RULESET = 1u << 0,         /* --ruleset ID */
+  ZO_OPT_FILTER = 1u << 1,          /* --filter GLOB */
+  ZO_OPT_REPORT_DIR = 1u << 2,      /* --report-dir DIR */
+  ZO_OPT_QUIET = 1u << 3,           /* --quiet */
+  ZO_OPT_RULESET_FILE = 1u << 4,    /* --ruleset-file FILE (repeatable) */
+  ZO_OPT_MUTANT = 1u << 5,          /* --mutant NAME (repeatable) */
+  ZO_OPT_INVARIANTS = 1u << 6,      /* --invariants */
+  ZO_OPT_FORMAT = 1u << 7,          /* --format text|json */
+  ZO_OPT_ENGINE = 1u << 8,          /* --engine CMD */
+  ZO_OPT_ENGINE_PLUGIN = 1u << 9,   /* --engine-plugin LIB.so */
+  ZO_OPT_TIMEOUT = 1u << 10,        /* --timeout SECONDS */
+  ZO_OPT_EXPECT_FAILURES = 1u << 11,/* --expect-failures FILE */
+  ZO_OPT_SHARD = 1u << 12,          /* --shard I/N */
+  ZO_OPT_VALIDATE = 1u << 13,       /* --validate */
+  ZO_OPT_STRICT = 1u << 14,         /* --strict */
+  ZO_OPT_FUZZ = 1u << 15,           /* --fuzz SECONDS */
+  ZO_OPT_SEED = 1u << 16,           /* --seed S */
+  ZO_OPT_OUT = 1u << 17,            /* --out DIR */
+  ZO_OPT_LIST = 1u << 18,           /* --list */
+  ZO_OPT_HARNESS = 1u << 19,        /* --harness moves|diff */
+  ZO_OPT_ID = 1u << 20,             /* --id ID */
+  ZO_OPT_HELP = 1u << 21            /* --help, -h */
+};
+/* What run, check, rules, mutants, corpus and gate share. */
+#define ZO_OPT_COMMON                                                                        \
+  (ZO_OPT_RULESET | ZO_OPT_FILTER | ZO_OPT_REPORT_DIR | ZO_OPT_QUIET | ZO_OPT_RULESET_FILE | \
+   ZO_OPT_MUTANT | ZO_OPT_INVARIANTS | ZO_OPT_FORMAT)
+/* What only a run against an engine under test takes (gate, run --engine). */
+#define ZO_OPT_GATE_ONLY                                                                  \
+  (ZO_OPT_TIMEOUT | ZO_OPT_EXPECT_FAILURES | ZO_OPT_SHARD | ZO_OPT_VALIDATE | ZO_OPT_STRICT | \
+   ZO_OPT_FUZZ | ZO_OPT_SEED | ZO_OPT_OUT)
+
+/* The parsed command line of one command. Strings are borrowed from argv
+ * (or point into default_cases); the two lists ruleset_files and mutants
+ * are owned (zo_cli_opts_free). */
+typedef struct {
+  unsigned given;              /* ZO_OPT_* bits of the options given */
+  const char *ruleset, *filter, *report_dir, *format;
+  int quiet, invariants, strict, validate, list;
+  const char **ruleset_files; int nruleset_files;
+  const char **mutants; int nmutants;
+  const char *engine, *plugin, *expect_failures, *out, *harness, *id;
+  double timeout;              /* seconds per request, default 5 */
+  int shard, nshards;          /* --shard I/N as 0-based I and N; N 0 when not given */
+  double fuzz;                 /* --fuzz seconds, 0 when not given */
+  uint64_t seed;               /* --seed, default 1 */
+  char **args; int nargs;      /* the operands (PATHs, FILEs), in order (borrowed from argv) */
+  char default_cases[4096];    /* the suite, when a command runs it without PATH */
+  const char *default_path;    /* default_cases, as a list of one (zo_cli_case_paths) */
+} zo_cli_opts;
+
+struct zo_cli_command;
+/* A command: its name, implementation, accepted options and help. */
+typedef struct zo_cli_command {
+  const char *name;
+  int (*run)(const struct zo_cli_command *cmd, int argc, char **argv);
+  unsigned opts;         /* ZO_OPT_* accepted besides --help */
+  int min_args, max_args; /* operands accepted; max -1: any number */
+  const char *synopsis;  /* "run [OPTIONS] [PATH...]": the usage line, without "zoneoracle " */
+  const char *summary;   /* one line for the command list */
+  const char *help;      /* what it does, its options and exit codes */
+} zo_cli_command;
+
+/* The command table (main.c), and the command called name or NULL. */
+extern const zo_cli_command zo_cli_commands[];
+extern const size_t zo_cli_ncommands;
+const zo_cli_command *zo_cli_find_command(const char *name);
+
+/* The long name of option bit (ZO_OPT_*), without "--"; static storage. */
+const char *zo_cli_option_name(unsigned bit);
+
+/* printf into a new string (malloc'd, caller frees); aborts when out of
+ * memory. */
+char *zo_cli_strf(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+/* Print cmd's usage line and help to f. */
+void zo_cli_print_help(const zo_cli_command *cmd, FILE *f);
+
+/* A usage error of cmd: "zoneoracle CMD: <message>", its usage line and a
+ * pointer to `zoneoracle help CMD` on stderr. Returns ZO_EXIT_USAGE. */
+int zo_cli_usage_error(const zo_cli_command *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Parse argv (argv[0] the command's name, as main's argv + 1) with
+ * getopt_long against the options cmd accepts, validating every value
+ * (--timeout, --shard, --fuzz, --seed, --format, --harness) and the count
+ * of operands. Then loads the --ruleset-file files, applies the --mutant
+ * mutants and checks that --ruleset names a rule set. Fills o (free with
+ * zo_cli_opts_free, also after an error). Returns -1 to go on, else the
+ * exit code: ZO_EXIT_PASS after printing the help for --help/-h, 2 for a
+ * usage error (message on stderr naming the option and value), 3 for an
+ * invalid --ruleset-file. argv is permuted (operands last). */
+int zo_cli_parse(const zo_cli_command *cmd, int argc, char **argv, zo_cli_opts *o);
+void zo_cli_opts_free(zo_cli_opts *o);
+
+/* The case paths o names: its operands, or without any the installed or
+ * source-tree suite (zo_cli_data_path). Sets *paths (borrowed from o) and
+ * *n. Returns -1, or ZO_EXIT_USAGE after "no case suite found" on stderr. */
+int zo_cli_case_paths(zo_cli_opts *o, const char *const **paths, int *n);
+
+/* zo_cli_case_paths, then zo_collect_cases: the case files, sorted per
+ * directory; *files owned by the caller (zo_paths_free). Returns -1, or
+ * ZO_EXIT_USAGE after a message naming the path that could not be read (an
+ * unreadable file or directory, one not a regular file, a symlink loop). */
+int zo_cli_collect(zo_cli_opts *o, char ***files, int *nfiles);
+
+/* The whole of file path, for reading input files (the expected-failures
+ * list, a case copied into a corpus, a fuzz input): refused unless a
+ * regular file (or, with allow_fifo, a FIFO or pipe), checked on the open
+ * descriptor before any read (opened O_NONBLOCK, so a FIFO or device never
+ * blocks the open). Returns a malloc'd buffer (caller frees) holding *size
+ * bytes plus a terminating NUL, or NULL after a message on stderr naming
+ * the path. */
+char *zo_cli_read_file(const char *path, int allow_fifo, size_t *size);
+
+/* Open the engine under test: cmd (a process, zcp/1 on its stdin/stdout)
+ * or plugin (a zo_engine_v1 shared object); eo may be NULL. NULL after
+ * "zoneoracle: engine '...' could not be started or driven: why" on
+ * stderr (the caller exits ZO_EXIT_ENGINE). Free with
+ * zo_engine_process_free. */
+zo_engine *zo_cli_engine_open(const char *cmd, const char *plugin,
+                              const zo_engine_process_options *eo);
+
+/* The commands (cmd_run.c, cmd_gate.c, cmd_tools.c, smoke.c, main.c): each
+ * parses argv (argv[0] its name) and returns the exit code. */
+int zo_cli_cmd_run(const zo_cli_command *cmd, int argc, char **argv);
+int zo_cli_cmd_check(const zo_cli_command *cmd, int argc, char **argv);
+int zo_cli_cmd_rulesets(const zo_cli_command *cmd, int argc, char **argv);
+int zo_cli_cmd_rules(const zo_cli_command *cmd, int argc, char **argv);
+int zo_cli_cmd_mutants(const zo_cli_command *cmd, int argc, char **argv);
+int zo_cli_cmd_gate(const zo_cli_command *cmd, int argc, char **argv);
+int zo_cli_cmd_replay(const zo_cli_command *cmd, int argc, char **argv);
+int zo_cli_cmd_corpus(const zo_cli_command *cmd, int argc, char **argv);
+int zo_cli_cmd_serve(const zo_cli_command *cmd, int argc, char **argv);
+int zo_cli_cmd_diff(const zo_cli_command *cmd, int argc, char **argv);
+int zo_cli_cmd_smoke(const zo_cli_command *cmd, int argc, char **argv);
+
+/* The suite against an engine under test, for gate and run --engine: o
+ * parsed by zo_cli_parse with o->engine or o->plugin set; cmd names the
+ * command in messages. Returns the exit code. */
+int zo_cli_gate(const zo_cli_command *cmd, zo_cli_opts *o);
+
+/* What run and gate print and write after a run (cmd_run.c). */
+/* The failures (all results unless o->quiet) on stdout, the invalid case
+ * files on stderr. */
+void zo_cli_print_results(const zo_cli_opts *o, const zo_run *run);
+/* The run record and what is rendered from it (run.jsonl, junit.xml,
+ * summary.md, index.html) into o->report_dir, for engine e. Returns 0, or
+ * 1 after a message on stderr when a file could not be written. */
+int zo_cli_write_reports(const zo_cli_opts *o, const zo_run *run, const zo_engine *e);
 
 /* gate --validate: the transcript of a run and its check against the
  * protocol's JSON Schemas by ci/protocol/validate.py (python3 with
@@ -43,7 +210,24 @@ int zo_protocol_check_finish(zo_protocol_check *pc, int *checked);
  * close and remove the transcript. Does nothing for a zeroed pc. */
 void zo_protocol_check_abandon(zo_protocol_check *pc);
 
-/* mkdir -p: 0, or -1 with errno set (main.c). */
+/* Where zoneoracle's data directory `what` is (datadir.c): "cases" (the
+ * suite run when no PATH is given), "protocol" (the zcp/1 schemas and
+ * validate.py) or "rulesets" (the rule set files and their schema).
+ * Looked up in $ZO_DATA_DIR/<what> when that is set, else beside an
+ * installed executable (<bin>/../share/zoneoracle/<what>), else in the
+ * source tree the binary was built from. Fills out (cap bytes) and returns
+ * 0 when the directory exists; -1 otherwise, out then holding the
+ * installed-relative name for messages. */
+int zo_cli_data_path(const char *what, char *out, size_t cap);
+
+/* The version (CMake project(VERSION), e.g. "0.2.0"); static storage. */
+const char *zo_cli_version(void);
+
+/* The git commit of the source tree (and so of its case suite) this binary
+ * was built from, or "unknown" (a build outside git); static storage. */
+const char *zo_cli_suite_commit(void);
+
+/* mkdir -p: 0, or -1 with errno set (options.c). */
 int zo_cli_mkdirs(const char *dir);
 
 /* gate --engine CMD --fuzz SECONDS --seed S [--out DIR] (gate_fuzz.c):
@@ -53,9 +237,7 @@ int zo_cli_mkdirs(const char *dir);
  * YAML case under out_dir. Prints one summary line with games/s and
  * steps/s. Returns the exit code: 0 no difference, 1 differences, 2 when a
  * case could not be written. */
-#include <stdint.h>
-struct zo_engine;
-int zo_cli_gate_fuzz(struct zo_engine *e, const char *engine_name, double seconds,
+int zo_cli_gate_fuzz(zo_engine *e, const char *engine_name, double seconds,
                      uint64_t seed, const char *out_dir, int quiet);
 
 #endif

@@ -21,6 +21,7 @@
 #include "../src/util.h"
 #include "cli.h"
 
+/* A monotonic clock, in seconds. */
 static double now_s(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
@@ -41,7 +42,10 @@ static int write_case(const char *dir, const uint8_t *data, size_t size,
                       const zo_diff_result *r, char *path, size_t cap) {
   char id[160], tmp[4200];
   for (int n = 1;; n++) {
-    snprintf(path, cap, "%s/diff-%s-%d.yaml", dir, r->ruleset, n);
+    if (snprintf(path, cap, "%s/diff-%s-%d.yaml", dir, r->ruleset, n) >= (int)cap) {
+      fprintf(stderr, "zoneoracle: %s: path too long\n", dir);
+      return -1;
+    }
     struct stat st;
     if (stat(path, &st) != 0) {
       snprintf(id, sizeof id, "regressions/diff-%s-%d", r->ruleset, n);
@@ -65,12 +69,11 @@ static int write_case(const char *dir, const uint8_t *data, size_t size,
 int zo_cli_gate_fuzz(zo_engine *e, const char *engine_name, double seconds, uint64_t seed,
                      const char *out_dir, int quiet) {
   if (zo_cli_mkdirs(out_dir)) {
-    fprintf(stderr, "zoneoracle: %s: %s\n", out_dir, strerror(errno));
-    return 2;
+    fprintf(stderr, "zoneoracle: cannot create %s: %s\n", out_dir, strerror(errno));
+    return ZO_EXIT_USAGE;
   }
   uint64_t state = seed;
-  enum { MAXKEYS = 256 };
-  char keys[MAXKEYS][64]; /* one case per (rule set, property): the rest repeat it */
+  char **keys = NULL; /* one case per (rule set, property): the rest repeat it */
   int nkeys = 0;
   long games = 0, skipped = 0, differing = 0, steps = 0;
   int written = 0, io_bad = 0;
@@ -92,12 +95,15 @@ int zo_cli_gate_fuzz(zo_engine *e, const char *engine_name, double seconds, uint
     steps += r.nsteps;
     if (st != ZO_DIFF_DIFFERS) continue;
     differing++;
-    char key[64];
-    snprintf(key, sizeof key, "%s:%s", r.ruleset, r.d.what);
+    char *key = zo_cli_strf("%s:%s", r.ruleset, r.d.what);
     int seen = 0;
-    for (int k = 0; k < nkeys; k++) seen |= !strcmp(keys[k], key);
-    if (seen || nkeys == MAXKEYS) continue;
-    snprintf(keys[nkeys++], sizeof keys[0], "%s", key);
+    for (int k = 0; k < nkeys && !seen; k++) seen = !strcmp(keys[k], key);
+    if (seen) {
+      free(key);
+      continue;
+    }
+    keys = zo_xrealloc(keys, (size_t)(nkeys + 1) * sizeof *keys);
+    keys[nkeys++] = key;
     uint8_t small[160];
     memcpy(small, buf, len);
     size_t m = zo_diff_minimize(e, small, len, 1, &r);
@@ -116,6 +122,8 @@ int zo_cli_gate_fuzz(zo_engine *e, const char *engine_name, double seconds, uint
          engine_name, (unsigned long long)seed, games, secs, (double)games / secs, skipped,
          games - skipped, steps, (double)steps / secs, differing, written, written == 1 ? "" : "s",
          out_dir);
-  if (io_bad) return 2;
-  return differing ? 1 : 0;
+  for (int k = 0; k < nkeys; k++) free(keys[k]);
+  free(keys);
+  if (io_bad) return ZO_EXIT_USAGE;
+  return differing ? ZO_EXIT_FAIL : ZO_EXIT_PASS;
 }

@@ -20,10 +20,6 @@
 #include "../src/report.h"
 #include "cli.h"
 
-#ifndef ZO_PROTOCOL_SOURCE_DIR
-#define ZO_PROTOCOL_SOURCE_DIR ""
-#endif
-
 static int has_validator(const char *dir) {
   char path[4200];
   snprintf(path, sizeof path, "%s/validate.py", dir);
@@ -39,20 +35,9 @@ static int find_dir(zo_protocol_check *pc, const char *argv0) {
     fprintf(stderr, "zoneoracle: ZO_PROTOCOL_DIR=%s has no validate.py (it names zoneoracle's ci/protocol)\n", env);
     return 0;
   }
-  /* installed: <prefix>/bin/zoneoracle and <prefix>/share/zoneoracle/protocol */
-  char exe[2048];
-  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n > 0) exe[n] = 0;
-  else snprintf(exe, sizeof exe, "%s", argv0);
-  char *slash = strrchr(exe, '/');
-  if (slash) {
-    *slash = 0;
-    snprintf(pc->dir, sizeof pc->dir, "%s/../share/zoneoracle/protocol", exe);
-    if (has_validator(pc->dir)) return 1;
-  }
-  /* a build: the source tree it was built from */
-  snprintf(pc->dir, sizeof pc->dir, "%s", ZO_PROTOCOL_SOURCE_DIR);
-  if (pc->dir[0] && has_validator(pc->dir)) return 1;
+  /* installed, or the source tree this binary was built from (datadir.c) */
+  (void)argv0;
+  if (!zo_cli_data_path("protocol", pc->dir, sizeof pc->dir) && has_validator(pc->dir)) return 1;
   fprintf(stderr, "zoneoracle: --validate: the protocol schemas (validate.py) are not in "
                   "<executable>/../share/zoneoracle/protocol nor in the source tree; set "
                   "ZO_PROTOCOL_DIR to zoneoracle's ci/protocol\n");

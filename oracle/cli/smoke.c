@@ -1,5 +1,5 @@
 /* smoke.c: `zoneoracle smoke --engine CMD | --engine-plugin PATH`, an
- * adapter checked in seconds (PROTOCOL.md): the handshake (protocol, name,
+ * adapter checked in seconds (ci/protocol/PROTOCOL.md): the handshake (protocol, name,
  * version, rule sets, features), one small built-in case for each feature
  * the engine declares (and one needing none), its answers to malformed
  * requests (a line that is not JSON, an unknown op, a request without id,
@@ -331,7 +331,7 @@ static const builtin builtins[] = {
      "      top: {layer: 2}\n"},
 };
 
-/* PROTOCOL.md, Features, in its order. */
+/* ci/protocol/PROTOCOL.md, Features, in its order. */
 static const char *const features[] = {"triggers",  "replacement",    "phasing", "face_down",
                                        "sub_cards", "zone_lifecycle", "ante",    "visibility",
                                        "reorder",   "stack_layers",   "state_check", "marks"};
@@ -342,6 +342,7 @@ typedef struct {
   double started; /* ms, of the current check */
 } tally;
 
+/* A monotonic clock, in milliseconds. */
 static double now_ms(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
@@ -349,6 +350,11 @@ static double now_ms(void) {
 }
 
 /* One check's line: verdict is "ok", "FAIL" or "skip". */
+static void say(tally *t, const char *verdict, const char *check, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
 static void say(tally *t, const char *verdict, const char *check, const char *fmt, ...) {
   char what[1200];
   va_list ap;
@@ -363,6 +369,7 @@ static void say(tally *t, const char *verdict, const char *check, const char *fm
   t->started = now_ms();
 }
 
+/* Whether e declares feature (or, with ruleset, rule set) what. */
 static int declares(zo_engine *e, const char *what, int ruleset) {
   return !e->ops->has || e->ops->has(e->self, what, ruleset);
 }
@@ -402,7 +409,7 @@ static int check_hello(tally *t, zo_engine *e) {
     snprintf(flist + strlen(flist), sizeof flist - strlen(flist), "%s%s", i ? ", " : "", f ? f : "?");
   }
   if (odd[0]) {
-    say(t, "FAIL", "handshake", "unknown feature '%s' (PROTOCOL.md lists triggers, replacement, ...)", odd);
+    say(t, "FAIL", "handshake", "unknown feature '%s' (ci/protocol/PROTOCOL.md lists triggers, replacement, ...)", odd);
     return 0;
   }
   say(t, "ok", "handshake", "%s %s speaks zcp/1; rule sets: %s; features: %s", name, version, rlist,
@@ -414,7 +421,8 @@ static int check_hello(tally *t, zo_engine *e) {
  * engine declares. */
 static void check_case(tally *t, zo_engine *e, const char *check) {
   char label[64];
-  snprintf(label, sizeof label, strcmp(check, "core") ? "feature %s" : "%s case", check);
+  if (strcmp(check, "core")) snprintf(label, sizeof label, "feature %s", check);
+  else snprintf(label, sizeof label, "%s case", check);
   for (size_t i = 0; i < sizeof builtins / sizeof *builtins; i++) {
     if (strcmp(builtins[i].check, check)) continue;
     zo_case *c;
@@ -508,38 +516,28 @@ static void check_malformed(tally *t, zo_engine *e, const char *what, const char
   else say(t, "FAIL", label, "answered %s, then a valid setup (id %ld) got no ok: true answer with its id", code, probe_id);
 }
 
-static const char usage[] =
-    "usage: zoneoracle smoke --engine CMD | --engine-plugin LIB.so [--timeout S]\n"
-    "  checks a zcp/1 adapter in seconds: handshake, one built-in case per\n"
-    "  declared feature, malformed requests, bye; exit 0 all ok, 1 a check\n"
-    "  failed, 2 usage\n";
-
-int zo_cli_smoke(int argc, char **argv) {
-  const char *cmd = NULL, *plugin = NULL;
-  double timeout = 5;
-  for (int k = 2; k < argc; k++) {
-    if (!strcmp(argv[k], "--engine") && k + 1 < argc) cmd = argv[++k];
-    else if (!strcmp(argv[k], "--engine-plugin") && k + 1 < argc) plugin = argv[++k];
-    else if (!strcmp(argv[k], "--timeout") && k + 1 < argc) timeout = atof(argv[++k]);
-    else {
-      fprintf(stderr, "zoneoracle: smoke: unexpected '%s'\n%s", argv[k], usage);
-      return 2;
-    }
-  }
-  if (!cmd == !plugin) {
-    fprintf(stderr, "zoneoracle: smoke needs --engine CMD or --engine-plugin PATH\n%s", usage);
-    return 2;
-  }
-  if (timeout <= 0) {
-    fprintf(stderr, "zoneoracle: smoke: --timeout takes seconds > 0\n%s", usage);
-    return 2;
-  }
+/* zoneoracle smoke --engine CMD | --engine-plugin PATH [--timeout S]:
+ * the handshake, one built-in case per declared feature, malformed
+ * requests, bye; one line per check on stdout. Returns the exit code: 0
+ * every check ok, 1 one failed, 2 usage, 4 the engine could not be started
+ * or failed the handshake. */
+int zo_cli_cmd_smoke(const zo_cli_command *cmd, int argc, char **argv) {
+  zo_cli_opts o;
+  int rc = zo_cli_parse(cmd, argc, argv, &o);
+  zo_cli_opts_free(&o);
+  if (rc >= 0) return rc;
+  const char *engine = o.engine, *plugin = o.plugin;
+  if (!engine == !plugin)
+    return zo_cli_usage_error(cmd, engine ? "give --engine CMD or --engine-plugin LIB.so, not both"
+                                          : "needs --engine CMD or --engine-plugin LIB.so");
+  double timeout = o.timeout;
   double t0 = now_ms();
   tally t = {.started = t0};
-  printf("smoke: %s\n", cmd ? cmd : plugin);
+  printf("smoke: %s\n", engine ? engine : plugin);
   zo_error err = {0};
-  zo_engine_process_options o = {.timeout = timeout};
-  zo_engine *e = cmd ? zo_engine_process_open(cmd, &o, &err) : zo_engine_plugin_open(plugin, &o, &err);
+  zo_engine_process_options eo = {.timeout = timeout};
+  zo_engine *e = engine ? zo_engine_process_open(engine, &eo, &err) : zo_engine_plugin_open(plugin, &eo, &err);
+  int started = e != NULL;
   if (!e) say(&t, "FAIL", "handshake", "no zcp/1 handshake: %s", err.message);
   if (e && check_hello(&t, e)) {
     check_case(&t, e, "core");
@@ -566,5 +564,10 @@ int zo_cli_smoke(int argc, char **argv) {
   int n = t.ok + t.failed + t.skipped;
   printf("%d checks: %d ok, %d failed, %d skipped in %.2f s\n", n, t.ok, t.failed, t.skipped,
          (now_ms() - t0) / 1e3);
-  return t.failed ? 1 : 0;
+  if (!started) {
+    fprintf(stderr, "zoneoracle: engine '%s' could not be started or driven: %s\n", engine ? engine : plugin,
+            err.message);
+    return ZO_EXIT_ENGINE;
+  }
+  return t.failed ? ZO_EXIT_FAIL : ZO_EXIT_PASS;
 }

@@ -90,11 +90,11 @@ zo_status zo_report_write_jsonl(const zo_run *run, const zo_run_header *h,
                                              r->title, "extends", r->extends, "switches", sw,
                                              "rules", rules));
   }
-  put_line(f, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:[]}", "type", "header",
+  put_line(f, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:[], s:s*}", "type", "header",
                         "format", "zoneoracle-run/1", "started", when, "suite_commit",
                         h->suite_commit, "engine", h->engine, "engine_version",
                         h->engine_version, "rulesets", rs, "ruleset_details", details,
-                        "seeds"));
+                        "seeds", "zoneoracle_version", h->zoneoracle_version));
   for (int i = 0; i < run->n; i++) {
     const zo_case_result *r = &run->results[i];
     json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:f}", "type", "case", "id",

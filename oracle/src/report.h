@@ -12,6 +12,7 @@ typedef struct {
   const char *suite_commit;   /* git commit of the cases, or "unknown" */
   const char *engine, *engine_version;
   const char *const *rulesets; int nrulesets;
+  const char *zoneoracle_version; /* the zoneoracle that ran it, or NULL (left out) */
 } zo_run_header;
 
 /* Whole or not at all, for every file zoneoracle writes: open

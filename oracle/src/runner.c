@@ -8,7 +8,7 @@
  * difference fails the case, naming the file:line of the expectation and
  * expected vs observed. With check_invariants, the engine's own invariant
  * check (zo_game_check for the oracle) runs after every step too; with
- * obs_invariants (--invariants), INVARIANTS.md is checked on what the
+ * obs_invariants (--invariants), fuzz/INVARIANTS.md is checked on what the
  * engine shows (obs_check.c), after the setup and after every step.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -16,6 +16,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -23,6 +24,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "obs_check.h"
 #include "obs_diff.h"
@@ -34,66 +36,193 @@ const char *zo_result_status_name(zo_result_status s) { return status_names[s]; 
 
 /* ---- collecting files ----------------------------------------------- */
 
+/* qsort's comparison of two strings (char *). */
 static int cmp_str(const void *a, const void *b) {
   return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static void push_path(char ***out, int *n, int *cap, const char *p) {
-  if (*n == *cap) {
-    *cap = *cap ? *cap * 2 : 64;
-    *out = zo_xrealloc(*out, (size_t)*cap * sizeof **out);
+/* A growing list of paths (malloc'd strings). */
+typedef struct {
+  char **v;
+  int n, cap;
+} path_list;
+
+/* Append p (taken: the list owns it from now). */
+static void push_path(path_list *l, char *p) {
+  if (l->n == l->cap) {
+    l->cap = l->cap ? l->cap * 2 : 64;
+    l->v = zo_xrealloc(l->v, (size_t)l->cap * sizeof *l->v);
   }
-  (*out)[(*n)++] = zo_xstrdup(p);
+  l->v[l->n++] = p;
 }
 
+/* Whether s ends with suf. */
 static int ends_with(const char *s, const char *suf) {
   size_t a = strlen(s), b = strlen(suf);
   return a >= b && strcmp(s + a - b, suf) == 0;
 }
 
-static void walk(const char *dir, char ***out, int *n, int *cap) {
-  DIR *d = opendir(dir);
-  if (!d) return;
-  struct dirent *de;
-  while ((de = readdir(d))) {
-    if (de->d_name[0] == '.') continue;
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
-    struct stat st;
-    if (stat(path, &st)) continue;
-    if (S_ISDIR(st.st_mode)) walk(path, out, n, cap);
-    else if (ends_with(path, ".yaml") || ends_with(path, ".yml"))
-      push_path(out, n, cap, path);
+/* Fill err (ZO_ERR_IO) naming path; returns ZO_ERR_IO. */
+static zo_status collect_fail(zo_error *err, const char *path, const char *why) {
+  if (err) {
+    memset(err, 0, sizeof *err);
+    err->code = ZO_ERR_IO;
+    snprintf(err->file, sizeof err->file, "%s", path);
+    snprintf(err->message, sizeof err->message, "%s", why);
   }
-  closedir(d);
+  return ZO_ERR_IO;
 }
 
+/* Check that the regular file path (st: its stat) can be opened for
+ * reading, without reading it: opened O_NONBLOCK (should it have turned
+ * into a FIFO since the stat, the open cannot block) and checked again on
+ * the descriptor. ZO_OK, or ZO_ERR_IO with err naming path. */
+static zo_status check_readable(const char *path, const struct stat *st, zo_error *err) {
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) return collect_fail(err, path, strerror(errno));
+  struct stat now;
+  int same = !fstat(fd, &now) && S_ISREG(now.st_mode) && now.st_dev == st->st_dev && now.st_ino == st->st_ino;
+  close(fd);
+  return same ? ZO_OK : collect_fail(err, path, "not a regular file (it changed while being read)");
+}
+
+/* The directories being walked, outermost first: a directory whose device
+ * and inode are among them is reached again through a symlink (or a bind
+ * mount) and would be walked forever. */
+typedef struct {
+  dev_t dev;
+  ino_t ino;
+  const char *path;
+} walk_frame;
+
+/* When path (an entry of directory dir; st its stat) is a symlink to dir
+ * itself or to one of its ancestors, even one above where the walk started
+ * (`ln -s / cases/root`): ZO_ERR_IO, a symlink loop, with err naming path
+ * and the link's text. Else ZO_OK. Compares devices and inodes of dir,
+ * dir/.., dir/../.. up to the root. */
+static zo_status symlink_to_ancestor(const char *dir, const char *path, const struct stat *st,
+                                     zo_error *err) {
+  struct stat lst;
+  if (lstat(path, &lst) || !S_ISLNK(lst.st_mode)) return ZO_OK;
+  size_t len = strlen(dir), cap = len + 64;
+  char *up = zo_xmalloc(cap);
+  memcpy(up, dir, len + 1);
+  struct stat cur;
+  int loop = 0;
+  if (!stat(up, &cur))
+    for (;;) {
+      if (cur.st_dev == st->st_dev && cur.st_ino == st->st_ino) {
+        loop = 1;
+        break;
+      }
+      if (len + 4 >= cap) up = zo_xrealloc(up, cap *= 2);
+      memcpy(up + len, "/..", 4);
+      len += 3;
+      struct stat parent;
+      if (stat(up, &parent) || (parent.st_dev == cur.st_dev && parent.st_ino == cur.st_ino)) break;
+      cur = parent; /* up to the root, whose parent is itself */
+    }
+  free(up);
+  if (!loop) return ZO_OK;
+  char target[300] = "?", why[400];
+  ssize_t n = readlink(path, target, sizeof target - 1);
+  target[n > 0 ? n : 1] = 0;
+  snprintf(why, sizeof why, "symlink loop: it points at a directory that contains it (-> %s)", target);
+  return collect_fail(err, path, why);
+}
+
+/* Walk directory dir (st: its stat; depth frames above it in stack),
+ * appending its *.yaml and *.yml files to l, in any order (the caller
+ * sorts). Names starting with '.' are skipped. ZO_ERR_IO with err naming
+ * the path for an unreadable directory or entry, a *.yaml or *.yml entry that
+ * is not a regular file (FIFO, socket, device: never opened), and a
+ * directory loop. */
+static zo_status walk(const char *dir, const struct stat *st, walk_frame **stack, int depth, int *cap,
+                      path_list *l, zo_error *err) {
+  for (int k = 0; k < depth; k++)
+    if ((*stack)[k].dev == st->st_dev && (*stack)[k].ino == st->st_ino) {
+      char why[400];
+      snprintf(why, sizeof why, "symlink loop: the same directory as %.300s, which contains it",
+               (*stack)[k].path);
+      return collect_fail(err, dir, why);
+    }
+  if (depth == *cap) {
+    *cap = *cap ? *cap * 2 : 16;
+    *stack = zo_xrealloc(*stack, (size_t)*cap * sizeof **stack);
+  }
+  (*stack)[depth] = (walk_frame){st->st_dev, st->st_ino, dir};
+  DIR *d = opendir(dir);
+  if (!d) return collect_fail(err, dir, strerror(errno));
+  zo_status rc = ZO_OK;
+  size_t dlen = strlen(dir);
+  int slash = dlen > 0 && dir[dlen - 1] == '/';
+  for (;;) {
+    errno = 0;
+    struct dirent *de = readdir(d);
+    if (!de) {
+      if (errno) rc = collect_fail(err, dir, strerror(errno));
+      break;
+    }
+    if (de->d_name[0] == '.') continue;
+    size_t nlen = strlen(de->d_name);
+    char *path = zo_xmalloc(dlen + nlen + 2);
+    memcpy(path, dir, dlen);
+    if (!slash) path[dlen] = '/';
+    memcpy(path + dlen + !slash, de->d_name, nlen + 1);
+    int yaml = ends_with(path, ".yaml") || ends_with(path, ".yml");
+    struct stat est;
+    if (stat(path, &est)) { /* dangling symlink, ELOOP, EACCES on the way... */
+      rc = collect_fail(err, path, errno == ELOOP ? "symlink loop (too many levels of symbolic links)"
+                                                  : strerror(errno));
+    } else if (S_ISDIR(est.st_mode)) {
+      rc = symlink_to_ancestor(dir, path, &est, err);
+      if (!rc) rc = walk(path, &est, stack, depth + 1, cap, l, err);
+    } else if (yaml && !S_ISREG(est.st_mode)) {
+      rc = collect_fail(err, path, "not a regular file");
+    } else if (yaml) {
+      rc = check_readable(path, &est, err);
+      if (!rc) {
+        push_path(l, path);
+        path = NULL;
+      }
+    }
+    free(path);
+    if (rc) break;
+  }
+  closedir(d);
+  return rc;
+}
+
+/* Named files and walked directories into one list (runner.h): each
+ * directory's files sorted, the named paths in their order. */
 zo_status zo_collect_cases(const char *const *paths, int npaths, char ***out,
                            int *count, zo_error *err) {
-  char **list = NULL;
-  int n = 0, cap = 0;
-  for (int i = 0; i < npaths; i++) {
+  path_list l = {0};
+  walk_frame *stack = NULL;
+  int cap = 0;
+  zo_status rc = ZO_OK;
+  for (int i = 0; i < npaths && !rc; i++) {
     struct stat st;
     if (stat(paths[i], &st)) {
-      if (err) {
-        err->code = ZO_ERR_IO;
-        snprintf(err->file, sizeof err->file, "%s", paths[i]);
-        err->line = err->column = 0;
-        snprintf(err->message, sizeof err->message, "%s", strerror(errno));
-      }
-      zo_paths_free(list, n);
-      return ZO_ERR_IO;
-    }
-    if (S_ISDIR(st.st_mode)) {
-      int from = n;
-      walk(paths[i], &list, &n, &cap);
-      qsort(list + from, (size_t)(n - from), sizeof *list, cmp_str);
-    } else {
-      push_path(&list, &n, &cap, paths[i]);
+      rc = collect_fail(err, paths[i], errno == ELOOP ? "symlink loop (too many levels of symbolic links)"
+                                                      : strerror(errno));
+    } else if (S_ISDIR(st.st_mode)) {
+      int from = l.n;
+      rc = walk(paths[i], &st, &stack, 0, &cap, &l, err);
+      if (!rc && l.n > from) qsort(l.v + from, (size_t)(l.n - from), sizeof *l.v, cmp_str);
+    } else if (!S_ISREG(st.st_mode)) {
+      rc = collect_fail(err, paths[i], "not a regular file");
+    } else if (!(rc = check_readable(paths[i], &st, err))) {
+      push_path(&l, zo_xstrdup(paths[i])); /* a file named: taken whatever its name */
     }
   }
-  *out = list;
-  *count = n;
+  free(stack);
+  if (rc) {
+    zo_paths_free(l.v, l.n);
+    return rc;
+  }
+  *out = l.v;
+  *count = l.n;
   return ZO_OK;
 }
 
@@ -419,7 +548,7 @@ static void obs_violation(zo_case_result *res, const zo_case *c, int step,
                        v->invariant, v->rule, v->detail);
 }
 
-/* The protocol features a case needs (PROTOCOL.md), from its steps and
+/* The protocol features a case needs (ci/protocol/PROTOCOL.md), from its steps and
  * expectations and its `features:` key; the first one `e` lacks, or NULL. */
 static const char *missing_feature(zo_engine *e, const zo_case *c) {
   if (!e->ops->has) return NULL;

@@ -5,7 +5,7 @@
 
 #include "engine.h"
 
-/* Outcome of one case under one rule set (PROTOCOL.md). Append-only. */
+/* Outcome of one case under one rule set (ci/protocol/PROTOCOL.md). Append-only. */
 typedef enum {
   RS_PASS = 0, RS_FAIL, RS_ERROR, RS_SKIP, RS_CRASH, RS_TIMEOUT, RS_XFAIL, RS_XPASS
 } zo_result_status;
@@ -51,14 +51,23 @@ typedef struct {
   int shard, nshards;    /* run case files i with i % nshards == shard (0-based) */
   char **xfail; int nxfail; /* expected failures: case ids */
   zo_engine *strict;     /* --strict: the oracle, compared after every step */
-  int obs_invariants;    /* --invariants: INVARIANTS.md on the engine's
+  int obs_invariants;    /* --invariants: fuzz/INVARIANTS.md on the engine's
                             observations after the setup and every step
                             (obs_check.h); a violation fails the case */
 } zo_run_options;
 
-/* Expand files and directories (recursively, *.yaml, sorted) into a list of
- * case files. Returns ZO_ERR_IO for a path that doesn't exist. The list and
- * its strings are owned by the caller (zo_paths_free). */
+/* Expand files and directories into a list of case files: a file named in
+ * paths is taken whatever its extension; a directory contributes its *.yaml
+ * and *.yml files, recursively (following symlinks; names starting with '.'
+ * skipped), sorted by path. Only regular files are taken, and none is read.
+ * Returns ZO_ERR_IO with err->file naming the path and err->message the
+ * reason for: a path that doesn't exist or can't be read (a file that can't
+ * be opened, a directory that can't be listed), a named file or a *.yaml /
+ * *.yml entry that is not a regular file ("not a regular file": FIFOs,
+ * sockets and devices are never opened), and a symlink loop (a directory
+ * reached again inside itself, or ELOOP). On success the list and its
+ * strings are owned by the caller (zo_paths_free); on error nothing is
+ * returned. */
 zo_status zo_collect_cases(const char *const *paths, int n, char ***out,
                            int *count, zo_error *err);
 void zo_paths_free(char **paths, int n);
@@ -74,7 +83,7 @@ void zo_run_case(zo_engine *e, const zo_case *c, const zo_ruleset *rs,
 
 void zo_run_free(zo_run *run);
 
-/* The first protocol feature (PROTOCOL.md) case c needs, from its steps,
+/* The first protocol feature (ci/protocol/PROTOCOL.md) case c needs, from its steps,
  * expectations and `features:` key, that engine e does not declare; NULL
  * when e can run it. Static storage. */
 const char *zo_case_missing_feature(zo_engine *e, const zo_case *c);

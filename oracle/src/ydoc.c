@@ -7,14 +7,18 @@
  * deeper than YD_MAX_DEPTH. libyaml marks are 0-based; ydoc stores 1-based
  * lines and columns, as every message prints them.
  */
+#define _POSIX_C_SOURCE 200809L
 #include "ydoc.h"
 #include "util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <yaml.h>
 
 #define YD_MAX_DEPTH 64
@@ -256,7 +260,20 @@ zo_status yd_parse(const char *file, const char *text, size_t len, yd_doc *out,
 
 zo_status yd_parse_file(const char *path, yd_doc *out, zo_error *err) {
   memset(out, 0, sizeof *out);
-  FILE *f = fopen(path, "rb");
+  /* opened without blocking, and read only if it is a regular file: a FIFO
+     or a device named *.yaml is refused, never waited on */
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  struct stat sb;
+  FILE *f = NULL;
+  if (fd >= 0 && (fstat(fd, &sb) || !S_ISREG(sb.st_mode))) {
+    close(fd);
+    yd_doc d = {.file = (char *)path};
+    return yd_fail(err, &d, NULL, ZO_ERR_IO, "not a regular file");
+  }
+  if (fd >= 0) {
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    if (!(f = fdopen(fd, "rb"))) close(fd);
+  }
   if (!f) {
     yd_doc d = {.file = (char *)path};
     return yd_fail(err, &d, NULL, ZO_ERR_IO, "cannot open: %s",

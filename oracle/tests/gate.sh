@@ -29,8 +29,8 @@ check garbage error
 grep -q 'fake_engine: exiting on purpose' "$work/r-exit/run.jsonl" || { echo "crash report lacks the stderr tail"; exit 1; }
 "$bin" gate --engine "$fake nozcp" --report-dir "$work/r-nozcp" "$cases" >/dev/null 2>&1
 rc=$?
-[ "$rc" -eq 2 ] || { echo "nozcp: exit $rc, expected 2"; exit 1; }
-echo "nozcp: exit 2"
+[ "$rc" -eq 4 ] || { echo "nozcp: exit $rc, expected 4"; exit 1; }
+echo "nozcp: exit 4"
 # expected failures: a listed failing case is xfail (exit 0); a listed passing one xpass (exit 1)
 first=$(grep -m1 '^id:' "$(ls "$cases"/*.yaml | head -1)" | cut -d' ' -f2)
 printf -- '- {id: %s, reason: "known gap"}\n' "$first" > "$work/xfail.yaml"

@@ -49,8 +49,8 @@ grep -q '^FAIL core case: .*timeout: .*no answer within 0.3 s' "$work/out" || fa
 echo "hang: exit 1 after $(tail -1 "$work/out" | sed 's/.* in //'), each check timed out"
 
 smoke --engine "$fake nozcp"
-[ "$rc" -eq 1 ] && grep -q '^FAIL handshake: no zcp/1 handshake' "$work/out" || fail "nozcp: exit $rc"
-echo "nozcp: exit 1, the handshake fails"
+[ "$rc" -eq 4 ] && grep -q '^FAIL handshake: no zcp/1 handshake' "$work/out" || fail "nozcp: exit $rc"
+echo "nozcp: exit 4, the handshake fails"
 
 smoke --engine "$fake lie"   # observes its first object in a zone that does not exist
 [ "$rc" -eq 1 ] && grep -q "^FAIL core case: .*bear.zone: expected alice.graveyard, observed nowhere" "$work/out" \

@@ -1,0 +1,159 @@
+/* cmd_gate.c: `zoneoracle gate --engine CMD | --engine-plugin LIB.so`, the
+ * suite against an engine under test (also `run --engine CMD`), or with
+ * --fuzz differential fuzzing of it (gate_fuzz.c). */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "../src/engine.h"
+#include "../src/report.h"
+#include "../src/runner.h"
+#include "../src/util.h"
+#include "cli.h"
+
+/* Expected failures: a YAML list of {id, reason}, read whole (any size)
+ * into opt->xfail (malloc'd ids, appended; the caller frees them). Returns
+ * -1, or ZO_EXIT_USAGE after a message naming the file. */
+static int load_xfail(const char *path, zo_run_options *opt) {
+  size_t n;
+  char *text = zo_cli_read_file(path, 1, &n);
+  if (!text) return ZO_EXIT_USAGE;
+  /* one id per line: "- {id: X, reason: ...}" or "- id: X" */
+  char *line = text, *next;
+  for (; line && line < text + n; line = next) {
+    next = memchr(line, '\n', (size_t)(text + n - line));
+    if (next) *next++ = 0;
+    char *idp = strstr(line, "id:");
+    if (!idp || (idp > line && idp[-1] != ' ' && idp[-1] != '{' && idp[-1] != '-')) continue;
+    idp += 3;
+    while (*idp == ' ' || *idp == '"') idp++;
+    size_t len = strcspn(idp, "\",} ");
+    if (!len) continue;
+    opt->xfail = zo_xrealloc(opt->xfail, (size_t)(opt->nxfail + 1) * sizeof *opt->xfail);
+    opt->xfail[opt->nxfail] = zo_xmalloc(len + 1);
+    memcpy(opt->xfail[opt->nxfail], idp, len);
+    opt->xfail[opt->nxfail++][len] = 0;
+  }
+  free(text);
+  return -1;
+}
+
+/* The shields.io endpoint badge into REPORT_DIR/badge.json. 0, or 1 after
+ * a message when it could not be written. */
+static int write_badge(const zo_cli_opts *o, const zo_run *run, int bad) {
+  char *path = zo_cli_strf("%s/badge.json", o->report_dir);
+  char msg[96];
+  snprintf(msg, sizeof msg, "%d/%d passed", run->passed + run->xfailed, run->n - run->skipped);
+  json_t *badge = json_pack("{s:i, s:s, s:s, s:s}", "schemaVersion", 1, "label", "zone rules",
+                            "message", msg, "color", bad ? "red" : "brightgreen");
+  size_t cap = strlen(path) + 64;
+  char *tmp = zo_xmalloc(cap);
+  FILE *bf = zo_report_open(path, tmp, cap);
+  zo_error berr = {0};
+  int io_bad = 0;
+  if (!bf || json_dumpf(badge, bf, JSON_COMPACT) || zo_report_commit(bf, tmp, path, &berr)) {
+    if (bf) fprintf(stderr, "zoneoracle: %s: %s\n", berr.file, berr.message);
+    else fprintf(stderr, "zoneoracle: %s: %s\n", tmp, strerror(errno));
+    io_bad = 1;
+  }
+  json_decref(badge);
+  free(tmp);
+  free(path);
+  return io_bad;
+}
+
+/* gate --fuzz: the options it takes besides the engine's; any other is a
+ * usage error rather than silently ignored. */
+#define FUZZ_OPTS (ZO_OPT_ENGINE | ZO_OPT_ENGINE_PLUGIN | ZO_OPT_TIMEOUT | ZO_OPT_FUZZ | ZO_OPT_SEED | \
+                   ZO_OPT_OUT | ZO_OPT_QUIET | ZO_OPT_MUTANT | ZO_OPT_RULESET_FILE)
+
+/* gate --fuzz SECONDS: differential fuzzing of the engine. */
+static int gate_fuzz(const zo_cli_command *cmd, zo_cli_opts *o) {
+  unsigned extra = o->given & ~(unsigned)FUZZ_OPTS;
+  if (extra) {
+    extra &= -extra;
+    return zo_cli_usage_error(cmd, "--fuzz does not take --%s", zo_cli_option_name(extra));
+  }
+  if (o->nargs) return zo_cli_usage_error(cmd, "--fuzz generates its games: it takes no PATH ('%s')", o->args[0]);
+  zo_engine_process_options eo = {.timeout = o->timeout};
+  zo_engine *e = zo_cli_engine_open(o->engine, o->plugin, &eo);
+  if (!e) return ZO_EXIT_ENGINE;
+  int rc = zo_cli_gate_fuzz(e, o->plugin ? o->plugin : o->engine, o->fuzz, o->seed,
+                            o->out ? o->out : "reports/fuzz-diff", o->quiet);
+  zo_engine_process_free(e);
+  return rc;
+}
+
+/* The suite (or --fuzz) against the engine o names; the exit code, 4 when
+ * the engine cannot be started or fails the handshake (cli.h). */
+int zo_cli_gate(const zo_cli_command *cmd, zo_cli_opts *o) {
+  if (!o->engine == !o->plugin)
+    return zo_cli_usage_error(cmd, o->engine ? "give --engine CMD or --engine-plugin LIB.so, not both"
+                                             : "needs --engine CMD or --engine-plugin LIB.so");
+  if (o->given & ZO_OPT_FUZZ) return gate_fuzz(cmd, o);
+  if (o->given & (ZO_OPT_SEED | ZO_OPT_OUT))
+    return zo_cli_usage_error(cmd, "--%s is for --fuzz SECONDS",
+                              zo_cli_option_name(o->given & ZO_OPT_SEED ? ZO_OPT_SEED : ZO_OPT_OUT));
+  zo_run_options opt = {.ruleset = o->ruleset, .filter = o->filter, .check_invariants = 0,
+                        .obs_invariants = o->invariants, .shard = o->shard, .nshards = o->nshards};
+  int rc;
+  char **files = NULL;
+  int nfiles = 0;
+  zo_protocol_check pc = {0};
+  zo_engine *e = NULL;
+  /* the inputs first: a bad path or list is a usage error before any engine starts */
+  if (o->expect_failures && (rc = load_xfail(o->expect_failures, &opt)) >= 0) goto out;
+  if ((rc = zo_cli_collect(o, &files, &nfiles)) >= 0) goto out;
+  /* --validate: every message into REPORT_DIR/protocol.jsonl (cli.h) */
+  if (o->validate && (rc = zo_protocol_check_start(&pc, "zoneoracle", o->report_dir)) >= 0) goto out;
+  zo_engine_process_options eo = {.timeout = o->timeout, .tap = pc.tap};
+  if (!(e = zo_cli_engine_open(o->engine, o->plugin, &eo))) {
+    zo_protocol_check_abandon(&pc);
+    rc = ZO_EXIT_ENGINE;
+    goto out;
+  }
+  zo_run run = {0};
+  if (o->strict) opt.strict = zo_engine_oracle_new();
+  zo_run_files(e, files, nfiles, &opt, &run);
+  zo_engine_oracle_free(opt.strict);
+  zo_cli_print_results(o, &run);
+  int io_bad = zo_cli_write_reports(o, &run, e);
+  char protocol[200] = "";
+  int invalid = 0;
+  if (o->validate) { /* bye belongs to the transcript too */
+    int checked = 0;
+    zo_engine_process_bye(e, NULL);
+    invalid = zo_protocol_check_finish(&pc, &checked);
+    if (invalid > 0) snprintf(protocol, sizeof protocol, "; %d of %d protocol messages invalid", invalid, checked);
+    else if (!invalid) snprintf(protocol, sizeof protocol, "; %d protocol messages valid", checked);
+    else snprintf(protocol, sizeof protocol, "; protocol messages not checked");
+    io_bad |= invalid < 0;
+  }
+  int bad = run.failed + run.errors + run.xpassed + (invalid > 0);
+  io_bad |= write_badge(o, &run, bad);
+  printf("%s %s: %d cases x rule sets; %d xfail, %d xpass (take them off the list)\n",
+         e->ops->name, e->ops->version, run.n, run.xfailed, run.xpassed);
+  printf("%d passed, %d failed, %d skipped%s\n", run.passed, run.failed + run.errors + run.xpassed,
+         run.skipped, protocol);
+  rc = run.ninvalid ? ZO_EXIT_INVALID : bad ? ZO_EXIT_FAIL : io_bad ? ZO_EXIT_USAGE : ZO_EXIT_PASS;
+  zo_run_free(&run);
+out:
+  zo_engine_process_free(e);
+  zo_paths_free(files, nfiles);
+  for (int i = 0; i < opt.nxfail; i++) free(opt.xfail[i]);
+  free(opt.xfail);
+  return rc;
+}
+
+/* zoneoracle gate: parse, then zo_cli_gate. */
+int zo_cli_cmd_gate(const zo_cli_command *cmd, int argc, char **argv) {
+  zo_cli_opts o;
+  int rc = zo_cli_parse(cmd, argc, argv, &o);
+  if (rc < 0) rc = zo_cli_gate(cmd, &o);
+  zo_cli_opts_free(&o);
+  return rc;
+}
