@@ -8,7 +8,7 @@
  * $ZO_DATA_DIR overrides both (a directory laid out like the installed
  * share/zoneoracle).
  */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,7 +61,12 @@ int zo_cli_data_path(const char *what, char *out, size_t cap) {
   char dir[4096];
   if (exe_dir(dir, sizeof dir)) {
     snprintf(out, cap, "%s/../share/zoneoracle/%s", dir, places[k].installed);
-    if (is_dir(out)) return 0;
+    if (is_dir(out)) {
+      char *canon = realpath(out, NULL); /* /usr/share/..., not /usr/bin/../share/... */
+      if (canon && strlen(canon) < cap) snprintf(out, cap, "%s", canon);
+      free(canon);
+      return 0;
+    }
   }
   if (ZO_SOURCE_DIR[0]) {
     snprintf(out, cap, "%s/%s", ZO_SOURCE_DIR, places[k].source);
