@@ -19,15 +19,32 @@ static zo_engine *engine(void) {
   static zo_engine *e;
   if (e) return e;
   const char *path = getenv("ZO_DIFF_ENGINE");
-  if (!path || !*path) {
+  int builtin = 0;
+#ifdef ZO_DIFF_BUILTIN_ENGINE
+  /* Builds with static dependencies (OSS-Fuzz, ClusterFuzzLite) have no
+     plugin file: ci/adapters/c-plugin/plugin.c is compiled into this
+     fuzzer, which exports its zo_engine_v1, and with ZO_DIFF_ENGINE unset
+     the engine is loaded from the executable itself (glibc's dlopen("") is
+     the main program), so every message still takes the plugin path. */
+  builtin = !path || !*path;
+  if (builtin && getenv("ZO_MUTANT") && *getenv("ZO_MUTANT")) {
+    fprintf(stderr, "fuzz_diff: ZO_MUTANT needs ZO_DIFF_ENGINE: the built-in plugin shares "
+                    "the oracle's code, so a mutant would change both sides\n");
+    exit(2);
+  }
+  if (builtin) path = "";
+#endif
+  if (!builtin && (!path || !*path)) {
     fprintf(stderr, "fuzz_diff: set ZO_DIFF_ENGINE to the engine plugin to compare with the "
                     "oracle (for instance build/lib/libzoneoracle_plugin.so)\n");
     exit(2);
   }
   zo_error err;
-  e = zo_engine_plugin_new(path, &err);
+  /* in process: thousands of games a second; a plugin crash is a finding */
+  zo_engine_process_options o = {.in_process = 1};
+  e = zo_engine_plugin_open(path, &o, &err);
   if (!e) {
-    fprintf(stderr, "fuzz_diff: %s: %s\n", path, err.message);
+    fprintf(stderr, "fuzz_diff: %s: %s\n", builtin ? "the built-in plugin" : path, err.message);
     exit(2);
   }
   return e;

@@ -33,7 +33,8 @@ static int replay_diff(const zo_cli_command *cmd, const uint8_t *buf, size_t n, 
     else return zo_cli_usage_error(cmd, "--harness diff needs --engine CMD or --engine-plugin LIB.so "
                                         "(or ZO_DIFF_ENGINE)");
   }
-  zo_engine *e = zo_cli_engine_open(engine, plugin, NULL);
+  zo_engine_process_options eo = {.in_process = 1}; /* a plugin as fuzz_diff loads it */
+  zo_engine *e = zo_cli_engine_open(engine, plugin, &eo);
   if (!e) return ZO_EXIT_ENGINE;
   zo_diff_result r;
   zo_diff_status st = zo_diff_input(e, buf, n, 1, &r);

@@ -1,4 +1,4 @@
-/* zo_engine.h: the plugin ABI of zoneoracle engines (zcp/1 in process).
+/* zo_engine.h: the plugin ABI of zoneoracle engines (zcp/1 as C calls).
  *
  * A rules engine written in C or C++ exports one function,
  *
@@ -7,12 +7,14 @@
  * and zoneoracle loads it with `zoneoracle gate --engine-plugin lib.so`
  * (dlopen). The messages are exactly those of the process protocol
  * (ci/protocol/PROTOCOL.md: hello, setup, step, observe, run, bye, as JSON objects), so
- * one engine adapter serves both paths; in process there are no pipes and
- * no process switches. This header is self-contained (C99, no zoneoracle
+ * one engine adapter serves both paths; in process (the fuzz harnesses)
+ * there are no pipes and no process switches. This header is self-contained (C99, no zoneoracle
  * types). The struct starts with abi_version and only ever gains fields at
  * its end; a loader refuses a plugin whose abi_version it does not know.
- * A plugin runs inside the runner: a crash there ends the run (use the
- * process protocol to isolate an engine that may crash).
+ * Under `gate` and `smoke` the runner loads the plugin in a forked worker
+ * process and drives it like a process engine (time limit, restart, a
+ * crash or exit() reported for the case); only the fuzz harnesses
+ * (fuzz_diff, replay --harness diff) call it inside their own process.
  */
 #ifndef ZO_ENGINE_H_PUBLIC
 #define ZO_ENGINE_H_PUBLIC

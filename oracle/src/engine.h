@@ -36,22 +36,28 @@ typedef struct zo_engine {
   void *self;
 } zo_engine;
 
-/* An engine under test behind zcp/1: `cmd` runs under /bin/sh; `timeout`
- * is the limit per request in seconds (<= 0: 5 s). Returns NULL (err
- * filled) when it can't be started or doesn't speak zcp/1. Free with
- * zo_engine_process_free (which says bye). */
+/* An engine under test behind zcp/1: `cmd` runs in a process group of its
+ * own, exec'd directly when it is plain words (split on blanks), else under
+ * /bin/sh -c; the whole group is killed whenever it is stopped
+ * (engines/process.c says what else the driver guarantees). `timeout` is
+ * the limit per request in seconds (<= 0: 5 s). Returns NULL (err filled)
+ * when it can't be started or doesn't speak zcp/1. Free with
+ * zo_engine_process_free (which says bye, then kills the group). */
 zo_engine *zo_engine_process_new(const char *cmd, double timeout, zo_error *err);
 void zo_engine_process_free(zo_engine *e);
 
 /* An engine in a shared library exporting zo_engine_v1 (zo_engine.h),
- * driven with the same messages in process. NULL (err filled) when it
- * can't be loaded or refuses the handshake. Free with
+ * driven with the same messages: by default in a forked worker process
+ * that loads it, driven like a command (time limits, restarts; a crash,
+ * exit() or endless loop of the plugin fails the case, never the runner);
+ * in process with zo_engine_plugin_open and options.in_process. NULL (err
+ * filled) when it can't be loaded or refuses the handshake. Free with
  * zo_engine_process_free. */
 zo_engine *zo_engine_plugin_new(const char *path, zo_error *err);
 
 /* How a process or plugin engine is driven (zeroed: the defaults). */
 typedef struct zo_engine_process_options {
-  double timeout;  /* seconds per request, processes only; <= 0: 5 s */
+  double timeout;  /* seconds per request, processes and workers; <= 0: 5 s */
   /* The transcript (gate --validate): when not NULL, every request sent
      and every answer received, the handshake and bye included, is written
      as one JSON line {"dir": "request"|"response", "op": OP, "message":
@@ -59,6 +65,11 @@ typedef struct zo_engine_process_options {
      has "raw": its text instead of "message". Borrowed: the caller keeps
      it open until zo_engine_process_free and closes it. */
   FILE *tap;
+  /* Plugins only: 1 loads the library into this process (the fuzz
+     harnesses, where speed matters: no pipes, but no time limit and no
+     isolation, so a crash, exit() or hang of the plugin is the caller's);
+     0 (the default, gate and smoke) runs it in a forked worker. */
+  int in_process;
 } zo_engine_process_options;
 
 /* zo_engine_process_new and zo_engine_plugin_new with options (o may be
@@ -99,6 +110,15 @@ zo_status zo_engine_process_bye(zo_engine *e, zo_error *err);
  * other errors are the engine's, as for a step. */
 zo_status zo_engine_process_run(zo_engine *e, const zo_case *c, zo_step_result *results,
                                 zo_observation *obs, zo_error *err);
+
+/* Kill (SIGKILL) the process group of every engine child still running
+ * and remove their stderr captures, without reaping or freeing anything:
+ * for a program's own signal handler or exit path (async-signal-safe).
+ * The driver already does this at exit() and on SIGINT, SIGTERM, SIGHUP,
+ * SIGQUIT and SIGABRT (chaining to the handler that was there when the
+ * first engine started); a handler installed later should call this. The engines are unusable
+ * afterwards except for zo_engine_process_free. */
+void zo_engine_process_kill_all(void);
 
 /* The built-in oracle as an engine. Free with zo_engine_oracle_free. */
 zo_engine *zo_engine_oracle_new(void);
