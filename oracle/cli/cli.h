@@ -43,7 +43,8 @@ enum {
   ZO_OPT_LIST = 1u << 18,           /* --list */
   ZO_OPT_HARNESS = 1u << 19,        /* --harness moves|diff */
   ZO_OPT_ID = 1u << 20,             /* --id ID */
-  ZO_OPT_HELP = 1u << 21            /* --help, -h */
+  ZO_OPT_HELP = 1u << 21,           /* --help, -h */
+  ZO_OPT_ALLOW_EMPTY = 1u << 22     /* --allow-empty: a run where no case ran may pass */
 };
 /* What run, check, rules, mutants, corpus and gate share. */
 #define ZO_OPT_COMMON                                                                        \
@@ -176,16 +177,35 @@ int zo_cli_gate(const zo_cli_command *cmd, zo_cli_opts *o);
  * files on stderr. */
 void zo_cli_print_results(const zo_cli_opts *o, const zo_run *run);
 /* The run record and what is rendered from it (run.jsonl, junit.xml,
- * summary.md, index.html) into o->report_dir, for engine e. Returns 0, or
- * 1 after a message on stderr when a file could not be written. */
-int zo_cli_write_reports(const zo_cli_opts *o, const zo_run *run, const zo_engine *e);
+ * summary.md, index.html) into the staging directory of report set set
+ * (report.h; the caller commits it), for engine e, the header naming the
+ * set's run id. Returns 0, or 1 after a message on stderr when a file
+ * could not be written. */
+struct zo_report_set;
+int zo_cli_write_reports(const zo_cli_opts *o, const zo_run *run, const zo_engine *e,
+                         struct zo_report_set *set);
+/* Begin the report set of a run in o->report_dir (created if need be):
+ * its lock taken, what interrupted runs left removed (report.h). NULL
+ * after a message on stderr (the directory cannot be made, or another
+ * run holds it: "report directory DIR is in use by another zoneoracle run
+ * (pid N)"); the caller exits 2. */
+struct zo_report_set *zo_cli_reports_begin(const zo_cli_opts *o);
+/* Commit set (report.h) and, unless o->quiet, print where the reports
+ * are; 0, or 1 after a message on stderr. */
+int zo_cli_reports_commit(const zo_cli_opts *o, struct zo_report_set *set);
+/* The exit code of a finished run of run and gate, one rule for both:
+ * 3 invalid case files, else 2 an I/O error (io_bad), else 1 a failure
+ * (failed > 0) or a run where no case ran (zo_run_empty; its reason is
+ * printed on stderr) unless --allow-empty, else 0. */
+int zo_cli_verdict(const zo_cli_opts *o, const zo_run *run, int failed, int io_bad);
 
 /* gate --validate: the transcript of a run and its check against the
  * protocol's JSON Schemas by ci/protocol/validate.py (python3 with
  * jsonschema). */
 typedef struct {
   char dir[4096];    /* the schema directory holding validate.py */
-  char path[4096];   /* REPORT_DIR/protocol.jsonl */
+  char path[4096];   /* STAGING/protocol.jsonl (the report set's, report.h) */
+  char shown[4096];  /* REPORT_DIR/protocol.jsonl: where it will be, for messages */
   char tmp[4200];    /* written there first, renamed when complete */
   FILE *tap;         /* the transcript, for zo_engine_process_options.tap */
 } zo_protocol_check;
@@ -193,11 +213,15 @@ typedef struct {
 /* Before the run: find the schema directory ($ZO_PROTOCOL_DIR, else
  * <executable's dir>/../share/zoneoracle/protocol, else the source tree's
  * ci/protocol), check that python3 ($ZO_PYTHON overrides) runs
- * validate.py with jsonschema, create report_dir and open the transcript
- * in pc->tap. Returns -1 when ready, else the exit code (2) after a
+ * validate.py with jsonschema, and open the transcript in pc->tap, as
+ * protocol.jsonl in staging_dir (the report set's staging directory,
+ * report.h); messages name it report_dir/protocol.jsonl, where the
+ * commit puts it. Returns -1 when ready, else the exit code (2) after a
  * message on stderr naming what to install or set. argv0 is main's
- * argv[0]. On -1 the caller must call zo_protocol_check_finish. */
-int zo_protocol_check_start(zo_protocol_check *pc, const char *argv0, const char *report_dir);
+ * argv[0]. On -1 the caller must call zo_protocol_check_finish or
+ * zo_protocol_check_abandon. */
+int zo_protocol_check_start(zo_protocol_check *pc, const char *argv0, const char *staging_dir,
+                            const char *report_dir);
 
 /* After the run, once the engine said bye: close the transcript, rename it
  * into place and check it; validate.py's report (each invalid message with

@@ -42,26 +42,17 @@ static int load_xfail(const char *path, zo_run_options *opt) {
   return -1;
 }
 
-/* The shields.io endpoint badge into REPORT_DIR/badge.json. 0, or 1 after
- * a message when it could not be written. */
-static int write_badge(const zo_cli_opts *o, const zo_run *run, int bad) {
-  char *path = zo_cli_strf("%s/badge.json", o->report_dir);
-  char msg[96];
-  snprintf(msg, sizeof msg, "%d/%d passed", run->passed + run->xfailed, run->n - run->skipped);
-  json_t *badge = json_pack("{s:i, s:s, s:s, s:s}", "schemaVersion", 1, "label", "zone rules",
-                            "message", msg, "color", bad ? "red" : "brightgreen");
-  size_t cap = strlen(path) + 64;
-  char *tmp = zo_xmalloc(cap);
-  FILE *bf = zo_report_open(path, tmp, cap);
-  zo_error berr = {0};
+/* The shields.io endpoint badge (zo_report_write_badge) into the staging
+ * directory of set. 0, or 1 after a message naming REPORT_DIR/badge.json
+ * when it could not be written. */
+static int write_badge(const zo_cli_opts *o, zo_report_set *set, const zo_run *run, int protocol_invalid) {
+  char *path = zo_report_set_path(set, "badge.json");
+  zo_error err = {0};
   int io_bad = 0;
-  if (!bf || json_dumpf(badge, bf, JSON_COMPACT) || zo_report_commit(bf, tmp, path, &berr)) {
-    if (bf) fprintf(stderr, "zoneoracle: %s: %s\n", berr.file, berr.message);
-    else fprintf(stderr, "zoneoracle: %s: %s\n", tmp, strerror(errno));
+  if (zo_report_write_badge(run, protocol_invalid, path, &err)) {
+    fprintf(stderr, "zoneoracle: %s/badge.json: %s\n", o->report_dir, err.message);
     io_bad = 1;
   }
-  json_decref(badge);
-  free(tmp);
   free(path);
   return io_bad;
 }
@@ -105,12 +96,20 @@ int zo_cli_gate(const zo_cli_command *cmd, zo_cli_opts *o) {
   int nfiles = 0;
   zo_protocol_check pc = {0};
   zo_engine *e = NULL;
+  zo_report_set *set = NULL;
   /* the inputs first: a bad path or list is a usage error before any engine starts */
   if (o->expect_failures && (rc = load_xfail(o->expect_failures, &opt)) >= 0) goto out;
   if ((rc = zo_cli_collect(o, &files, &nfiles)) >= 0) goto out;
-  /* --validate: every message into REPORT_DIR/protocol.jsonl (cli.h) */
-  if (o->validate && (rc = zo_protocol_check_start(&pc, "zoneoracle", o->report_dir)) >= 0) goto out;
+  /* the report set: its lock before anything runs (report.h) */
+  zo_activity_set("preparing the report directory %s", o->report_dir);
+  if (!(set = zo_cli_reports_begin(o))) {
+    rc = ZO_EXIT_USAGE;
+    goto out;
+  }
+  /* --validate: every message into the set's protocol.jsonl (cli.h) */
+  if (o->validate && (rc = zo_protocol_check_start(&pc, "zoneoracle", zo_report_set_staging(set), o->report_dir)) >= 0) goto out;
   zo_engine_process_options eo = {.timeout = o->timeout, .tap = pc.tap};
+  zo_activity_set("starting the engine");
   if (!(e = zo_cli_engine_open(o->engine, o->plugin, &eo))) {
     zo_protocol_check_abandon(&pc);
     rc = ZO_EXIT_ENGINE;
@@ -118,15 +117,17 @@ int zo_cli_gate(const zo_cli_command *cmd, zo_cli_opts *o) {
   }
   zo_run run = {0};
   if (o->strict) opt.strict = zo_engine_oracle_new();
+  zo_activity_set("running %d case files against the engine", nfiles);
   zo_run_files(e, files, nfiles, &opt, &run);
   zo_engine_oracle_free(opt.strict);
   zo_cli_print_results(o, &run);
-  int io_bad = zo_cli_write_reports(o, &run, e);
+  int write_bad = zo_cli_write_reports(o, &run, e, set), io_bad = 0;
   char protocol[200] = "";
   int invalid = 0;
   if (o->validate) { /* bye belongs to the transcript too */
     int checked = 0;
     zo_engine_process_bye(e, NULL);
+    zo_activity_set("checking the protocol transcript");
     invalid = zo_protocol_check_finish(&pc, &checked);
     if (invalid > 0) snprintf(protocol, sizeof protocol, "; %d of %d protocol messages invalid", invalid, checked);
     else if (!invalid) snprintf(protocol, sizeof protocol, "; %d protocol messages valid", checked);
@@ -134,14 +135,20 @@ int zo_cli_gate(const zo_cli_command *cmd, zo_cli_opts *o) {
     io_bad |= invalid < 0;
   }
   int bad = run.failed + run.errors + run.xpassed + (invalid > 0);
-  io_bad |= write_badge(o, &run, bad);
+  write_bad |= write_badge(o, set, &run, invalid);
+  /* a set with a file missing is not committed: the previous one stays */
+  if (write_bad) zo_report_set_abandon(set);
+  else write_bad = zo_cli_reports_commit(o, set);
+  set = NULL;
+  io_bad |= write_bad;
   printf("%s %s: %d cases x rule sets; %d xfail, %d xpass (take them off the list)\n",
          e->ops->name, e->ops->version, run.n, run.xfailed, run.xpassed);
   printf("%d passed, %d failed, %d skipped%s\n", run.passed, run.failed + run.errors + run.xpassed,
          run.skipped, protocol);
-  rc = run.ninvalid ? ZO_EXIT_INVALID : bad ? ZO_EXIT_FAIL : io_bad ? ZO_EXIT_USAGE : ZO_EXIT_PASS;
+  rc = zo_cli_verdict(o, &run, bad, io_bad);
   zo_run_free(&run);
 out:
+  zo_report_set_abandon(set); /* NULL once committed */
   zo_engine_process_free(e);
   zo_paths_free(files, nfiles);
   for (int i = 0; i < opt.nxfail; i++) free(opt.xfail[i]);

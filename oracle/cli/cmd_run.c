@@ -24,25 +24,30 @@ typedef struct {
   zo_run run;
 } suite;
 
-/* Collect the case files o names and run them on the oracle (its own
- * invariants after every step with check_invariants). Returns -1 with s
- * filled (free with finish_suite), else the exit code after a message. */
-static int run_suite(zo_cli_opts *o, int check_invariants, suite *s) {
+/* Collect the case files o names into s (free with finish_suite). -1, or
+ * the exit code after a message. */
+static int collect_suite(zo_cli_opts *o, suite *s) {
   memset(s, 0, sizeof *s);
-  int rc = zo_cli_collect(o, &s->files, &s->nfiles);
-  if (rc >= 0) return rc;
+  zo_activity_set("collecting the case files");
+  return zo_cli_collect(o, &s->files, &s->nfiles);
+}
+
+/* Run the collected files on the oracle (its own invariants after every
+ * step with check_invariants). */
+static void run_suite(zo_cli_opts *o, int check_invariants, suite *s) {
   s->engine = zo_engine_oracle_new();
   zo_run_options opt = {.ruleset = o->ruleset, .filter = o->filter,
                         .check_invariants = check_invariants,
                         .obs_invariants = o->invariants};
+  zo_activity_set("running %d case files", s->nfiles);
   zo_run_files(s->engine, s->files, s->nfiles, &opt, &s->run);
-  return -1;
+  zo_activity_set(NULL);
 }
 
-/* Free what run_suite made. */
+/* Free what collect_suite and run_suite made. */
 static void finish_suite(suite *s) {
   zo_run_free(&s->run);
-  zo_engine_oracle_free(s->engine);
+  if (s->engine) zo_engine_oracle_free(s->engine);
   zo_paths_free(s->files, s->nfiles);
 }
 
@@ -64,9 +69,31 @@ void zo_cli_print_results(const zo_cli_opts *o, const zo_run *run) {
   }
 }
 
-/* The run record (its header with the suite commit and this version) and
- * its renderings into o->report_dir; 0, or 1 after a message (cli.h). */
-int zo_cli_write_reports(const zo_cli_opts *o, const zo_run *run, const zo_engine *e) {
+/* "zoneoracle: FILE: MESSAGE" (FILE left out when err names none). */
+static void print_error(const zo_error *err) {
+  if (err->file[0]) fprintf(stderr, "zoneoracle: %s: %s\n", err->file, err->message);
+  else fprintf(stderr, "zoneoracle: %s\n", err->message);
+}
+
+/* The report set of a run in o->report_dir; NULL after a message (cli.h). */
+zo_report_set *zo_cli_reports_begin(const zo_cli_opts *o) {
+  if (zo_cli_mkdirs(o->report_dir)) {
+    fprintf(stderr, "zoneoracle: cannot create %s: %s\n", o->report_dir, strerror(errno));
+    return NULL;
+  }
+  zo_report_set *set;
+  zo_error err = {0};
+  if (zo_report_set_begin(o->report_dir, &set, &err)) {
+    print_error(&err);
+    return NULL;
+  }
+  return set;
+}
+
+/* The run record (its header with the run id, the suite commit and this
+ * version) and its renderings into the staging directory of set; 0, or 1
+ * after a message (cli.h). */
+int zo_cli_write_reports(const zo_cli_opts *o, const zo_run *run, const zo_engine *e, zo_report_set *set) {
   zo_error err = {0};
   size_t nall = zo_ruleset_count();
   const char **ids = zo_xcalloc(nall + 1, sizeof *ids);
@@ -77,30 +104,62 @@ int zo_cli_write_reports(const zo_cli_opts *o, const zo_run *run, const zo_engin
   }
   zo_run_header h = {.suite_commit = zo_cli_suite_commit(), .engine = e->ops->name,
                      .engine_version = e->ops->version, .rulesets = ids, .nrulesets = nids,
-                     .zoneoracle_version = zo_cli_version()};
+                     .zoneoracle_version = zo_cli_version(), .run_id = zo_report_set_run_id(set)};
+  zo_activity_set("writing the reports for %s", o->report_dir);
+  char *p1 = zo_report_set_path(set, "run.jsonl");
+  char *p2 = zo_report_set_path(set, "junit.xml");
+  char *p3 = zo_report_set_path(set, "summary.md");
+  char *p4 = zo_report_set_path(set, "index.html");
   int io_bad = 0;
-  if (zo_cli_mkdirs(o->report_dir)) {
-    fprintf(stderr, "zoneoracle: cannot create %s: %s\n", o->report_dir, strerror(errno));
+  if (zo_report_write_jsonl(run, &h, p1, &err) || zo_report_render_junit(p1, p2, &err) ||
+      zo_report_render_markdown(p1, p3, &err) || zo_report_render_html(p1, p4, &err)) {
+    /* named where it was to go, not by its staging directory */
+    const char *stg = zo_report_set_staging(set);
+    size_t ns = strlen(stg);
+    if (!strncmp(err.file, stg, ns) && err.file[ns] == '/')
+      fprintf(stderr, "zoneoracle: %s%s: %s\n", o->report_dir, err.file + ns, err.message);
+    else
+      print_error(&err);
     io_bad = 1;
-  } else {
-    char *p1 = zo_cli_strf("%s/run.jsonl", o->report_dir);
-    char *p2 = zo_cli_strf("%s/junit.xml", o->report_dir);
-    char *p3 = zo_cli_strf("%s/summary.md", o->report_dir);
-    char *p4 = zo_cli_strf("%s/index.html", o->report_dir);
-    if (zo_report_write_jsonl(run, &h, p1, &err) || zo_report_render_junit(p1, p2, &err) ||
-        zo_report_render_markdown(p1, p3, &err) || zo_report_render_html(p1, p4, &err)) {
-      fprintf(stderr, "zoneoracle: %s: %s\n", err.file, err.message);
-      io_bad = 1;
-    } else if (!o->quiet) {
-      printf("reports: %s %s %s %s\n", p1, p2, p3, p4);
-    }
-    free(p1);
-    free(p2);
-    free(p3);
-    free(p4);
   }
+  free(p1);
+  free(p2);
+  free(p3);
+  free(p4);
   free(ids);
   return io_bad;
+}
+
+/* Commit set and say where the reports are; 0, or 1 after a message
+ * (cli.h). */
+int zo_cli_reports_commit(const zo_cli_opts *o, zo_report_set *set) {
+  zo_error err = {0};
+  char note[320];
+  zo_activity_set("putting the reports in place in %s", o->report_dir);
+  if (zo_report_set_commit(set, note, sizeof note, &err)) {
+    print_error(&err);
+    return 1;
+  }
+  if (note[0])
+    fprintf(stderr, "zoneoracle: note: the reports in %s were replaced file by file, not as a whole (%s)\n",
+            o->report_dir, note);
+  if (!o->quiet)
+    printf("reports: %s/run.jsonl %s/junit.xml %s/summary.md %s/index.html\n", o->report_dir, o->report_dir,
+           o->report_dir, o->report_dir);
+  return 0;
+}
+
+/* The exit code of a finished run or gate (cli.h); the reason of an
+ * empty run on stdout. */
+int zo_cli_verdict(const zo_cli_opts *o, const zo_run *run, int failed, int io_bad) {
+  char why[800];
+  int empty = zo_run_empty(run, why, sizeof why);
+  if (empty && !run->ninvalid)
+    printf("%s%s\n", why, o->given & ZO_OPT_ALLOW_EMPTY ? " (--allow-empty: not a failure)" : "");
+  if (run->ninvalid) return ZO_EXIT_INVALID;
+  if (io_bad) return ZO_EXIT_USAGE;
+  if (failed || (empty && !(o->given & ZO_OPT_ALLOW_EMPTY))) return ZO_EXIT_FAIL;
+  return ZO_EXIT_PASS;
 }
 
 /* zoneoracle run: the cases on the built-in oracle (the default engine;
@@ -123,14 +182,26 @@ int zo_cli_cmd_run(const zo_cli_command *cmd, int argc, char **argv) {
     goto out;
   }
   suite s;
-  if ((rc = run_suite(&o, 1, &s)) >= 0) goto out;
+  if ((rc = collect_suite(&o, &s)) >= 0) {
+    finish_suite(&s);
+    goto out;
+  }
+  zo_report_set *set = zo_cli_reports_begin(&o);
+  if (!set) {
+    finish_suite(&s);
+    rc = ZO_EXIT_USAGE;
+    goto out;
+  }
+  run_suite(&o, 1, &s);
   const zo_run *run = &s.run;
   zo_cli_print_results(&o, run);
-  int io_bad = zo_cli_write_reports(&o, run, s.engine);
+  int io_bad = zo_cli_write_reports(&o, run, s.engine, set);
+  if (io_bad) zo_report_set_abandon(set);
+  else io_bad = zo_cli_reports_commit(&o, set);
   int not_passed = run->failed + run->errors;
   printf("%d cases x rule sets in %.0f ms; %d invalid case files\n", run->n, run->ms, run->ninvalid);
   printf("%d passed, %d failed, %d skipped\n", run->passed, not_passed, run->skipped);
-  rc = run->ninvalid ? ZO_EXIT_INVALID : not_passed ? ZO_EXIT_FAIL : io_bad ? ZO_EXIT_USAGE : ZO_EXIT_PASS;
+  rc = zo_cli_verdict(&o, run, not_passed, io_bad);
   finish_suite(&s);
 out:
   zo_cli_opts_free(&o);
@@ -155,7 +226,10 @@ int zo_cli_cmd_check(const zo_cli_command *cmd, int argc, char **argv) {
   for (int i = 0; i < nfiles; i++) {
     zo_case *c;
     zo_error err = {0};
-    if (zo_case_load_file(files[i], &c, &err)) {
+    zo_activity_set("loading %s", files[i]);
+    zo_status st = zo_case_load_file(files[i], &c, &err);
+    if (st == ZO_ERR_NOMEM) zo_oom(NULL); /* never a verdict (util.h) */
+    if (st) {
       char buf[2048];
       zo_format_error(&err, buf, sizeof buf);
       fprintf(stderr, "%s\n", buf);
@@ -229,10 +303,13 @@ int zo_cli_cmd_rules(const zo_cli_command *cmd, int argc, char **argv) {
   }
   o.filter = NULL; /* coverage is over every case */
   suite s;
-  if ((rc = run_suite(&o, 0, &s)) >= 0) {
+  if ((rc = collect_suite(&o, &s)) >= 0) {
+    finish_suite(&s);
     zo_cli_opts_free(&o);
     return rc;
   }
+  run_suite(&o, 0, &s);
+  zo_activity_set("counting the rules' cases");
   const zo_run run = s.run;
   int json = !strcmp(o.format, "json");
   json_t *jall = json_array();
@@ -343,8 +420,12 @@ int zo_cli_cmd_mutants(const zo_cli_command *cmd, int argc, char **argv) {
   zo_case **cs = zo_xcalloc((size_t)nfiles + 1, sizeof *cs);
   for (int i = 0; i < nfiles; i++) {
     zo_error err = {0};
-    if (zo_case_load_file(files[i], &cs[i], &err)) cs[i] = NULL;
+    zo_activity_set("loading %s", files[i]);
+    zo_status st = zo_case_load_file(files[i], &cs[i], &err);
+    if (st == ZO_ERR_NOMEM) zo_oom(NULL); /* never a verdict (util.h) */
+    if (st) cs[i] = NULL;
   }
+  zo_activity_set("running the mutants");
   zo_engine *e = zo_engine_oracle_new();
   zo_run_options opt = {.check_invariants = 0};
   int survived = 0;

@@ -9,12 +9,14 @@
  * order; how many run depends on the time given. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "../../fuzz/diff.h"
 #include "../src/report.h"
@@ -36,34 +38,51 @@ static uint64_t next_u64(uint64_t *s) {
   return z ^ (z >> 31);
 }
 
-/* Write one finding as DIR/diff-<rule set>-<n>.yaml (to a temporary name,
- * then renamed: whole or not at all). 0, or -1 with a message. */
-static int write_case(const char *dir, const uint8_t *data, size_t size,
+/* Write one finding as DIR/diff-<rule set>-<n>.yaml, n the first number
+ * free, whole or not at all: written to a temporary file in DIR, then
+ * linked to its name (never over another case) and the temporary name
+ * removed. Everything is relative to dfd, DIR's descriptor, so the cases
+ * land in that directory even if it is moved meanwhile (report.h's
+ * exchange of a report directory holding it). path (cap bytes) receives
+ * DIR/name for messages. 0, or -1 with a message. */
+static int write_case(int dfd, const char *dir, const uint8_t *data, size_t size,
                       const zo_diff_result *r, char *path, size_t cap) {
-  char id[160], tmp[4200];
-  for (int n = 1;; n++) {
-    if (snprintf(path, cap, "%s/diff-%s-%d.yaml", dir, r->ruleset, n) >= (int)cap) {
-      fprintf(stderr, "zoneoracle: %s: path too long\n", dir);
-      return -1;
-    }
+  char id[160], name[200], tmp[240];
+  int n = 1;
+  for (;; n++) {
+    snprintf(name, sizeof name, "diff-%s-%d.yaml", r->ruleset, n);
     struct stat st;
-    if (stat(path, &st) != 0) {
-      snprintf(id, sizeof id, "regressions/diff-%s-%d", r->ruleset, n);
-      break;
-    }
+    if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) break;
   }
-  FILE *f = zo_report_open(path, tmp, sizeof tmp);
+  snprintf(id, sizeof id, "regressions/diff-%s-%d", r->ruleset, n);
+  if (snprintf(path, cap, "%s/%s", dir, name) >= (int)cap) {
+    fprintf(stderr, "zoneoracle: %s: path too long\n", dir);
+    return -1;
+  }
+  snprintf(tmp, sizeof tmp, "%s.tmp.%ld", name, (long)getpid());
+  unlinkat(dfd, tmp, 0); /* one a dead process of the same pid left */
+  int fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+  FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
   if (!f) {
-    fprintf(stderr, "zoneoracle: %s: %s\n", tmp, strerror(errno));
+    fprintf(stderr, "zoneoracle: %s/%s: %s\n", dir, tmp, strerror(errno));
+    if (fd >= 0) close(fd);
+    unlinkat(dfd, tmp, 0);
     return -1;
   }
-  zo_diff_print_yaml(data, size, r, id, f); /* a write error shows at the commit */
-  zo_error err = {0};
-  if (zo_report_commit(f, tmp, path, &err)) {
-    fprintf(stderr, "zoneoracle: %s: %s\n", err.file, err.message);
+  zo_diff_print_yaml(data, size, r, id, f);
+  int bad = ferror(f);
+  if (fclose(f) || bad) {
+    fprintf(stderr, "zoneoracle: %s: write failed: %s\n", path, strerror(errno ? errno : EIO));
+    unlinkat(dfd, tmp, 0);
     return -1;
   }
-  return 0;
+  /* linkat never replaces an existing case; without hard links the
+     lock (zo_report_dir_lock) keeps other runs away from the name */
+  int rc = linkat(dfd, tmp, dfd, name, 0);
+  if (rc && errno != EEXIST) rc = renameat(dfd, tmp, dfd, name);
+  if (rc) fprintf(stderr, "zoneoracle: %s: %s\n", path, strerror(errno));
+  unlinkat(dfd, tmp, 0);
+  return rc ? -1 : 0;
 }
 
 int zo_cli_gate_fuzz(zo_engine *e, const char *engine_name, double seconds, uint64_t seed,
@@ -72,6 +91,21 @@ int zo_cli_gate_fuzz(zo_engine *e, const char *engine_name, double seconds, uint
     fprintf(stderr, "zoneoracle: cannot create %s: %s\n", out_dir, strerror(errno));
     return ZO_EXIT_USAGE;
   }
+  /* one run at a time in out_dir; what interrupted ones left removed */
+  int lockfd = -1;
+  zo_error lerr = {0};
+  if (zo_report_dir_lock(out_dir, &lockfd, &lerr)) {
+    if (lerr.file[0]) fprintf(stderr, "zoneoracle: %s: %s\n", lerr.file, lerr.message);
+    else fprintf(stderr, "zoneoracle: %s\n", lerr.message);
+    return ZO_EXIT_USAGE;
+  }
+  int dfd = open(out_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd < 0) {
+    fprintf(stderr, "zoneoracle: %s: %s\n", out_dir, strerror(errno));
+    zo_report_dir_unlock(lockfd);
+    return ZO_EXIT_USAGE;
+  }
+  zo_activity_set("fuzzing the engine");
   uint64_t state = seed;
   char **keys = NULL; /* one case per (rule set, property): the rest repeat it */
   int nkeys = 0;
@@ -108,7 +142,7 @@ int zo_cli_gate_fuzz(zo_engine *e, const char *engine_name, double seconds, uint
     memcpy(small, buf, len);
     size_t m = zo_diff_minimize(e, small, len, 1, &r);
     char path[4096];
-    if (write_case(out_dir, small, m, &r, path, sizeof path)) {
+    if (write_case(dfd, out_dir, small, m, &r, path, sizeof path)) {
       io_bad = 1;
       continue;
     }
@@ -124,6 +158,8 @@ int zo_cli_gate_fuzz(zo_engine *e, const char *engine_name, double seconds, uint
          out_dir);
   for (int k = 0; k < nkeys; k++) free(keys[k]);
   free(keys);
+  close(dfd);
+  zo_report_dir_unlock(lockfd);
   if (io_bad) return ZO_EXIT_USAGE;
   return differing ? ZO_EXIT_FAIL : ZO_EXIT_PASS;
 }

@@ -6,13 +6,20 @@
  * (smoke), over the option parser of options.c (getopt_long, one table of
  * options, each command accepting its own).
  *
- * Exit codes: 0 pass, 1 conformance failures, 2 usage or I/O, 3 invalid case
- * files, 4 the engine under test could not be started or driven.
+ * Exit codes: 0 pass, 1 conformance failures (or no case ran), 2 usage or
+ * I/O (out of memory too), 3 invalid case files, 4 the engine under test
+ * could not be started or driven. When a finished run has several, 3 wins
+ * over 2 and 2 over 1.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include <jansson.h>
+
+#include "../src/util.h"
 #include "cli.h"
 
 static int cmd_help(const zo_cli_command *cmd, int argc, char **argv);
@@ -57,12 +64,19 @@ static int cmd_version(const zo_cli_command *cmd, int argc, char **argv);
   "                      (default 1)\n"                                                        \
   "  --out DIR           --fuzz: where the cases go (default reports/fuzz-diff)\n"
 
+/* run's and gate's verdict: the exit codes and which wins */
+#define ALLOW_EMPTY_HELP                                                                  \
+  "  --allow-empty       a run in which no case ran (every case skipped, or none\n"        \
+  "                      matched) passes; without it such a run exits 1\n"
+#define EXIT_RUN_HELP                                                                     \
+  "exit: 0 pass, 1 conformance failures or no case ran, 2 usage or I/O (a report\n"        \
+  "      that could not be written, out of memory), 3 invalid case files; when\n"         \
+  "      several apply, 3 wins over 2 and 2 over 1\n"
 #define EXIT_ENGINE_HELP                                                                  \
-  "exit: 0 pass, 1 conformance failures, 2 usage or I/O, 3 invalid case files,\n"          \
-  "      4 the engine could not be started or failed the zcp/1 handshake\n"
+  EXIT_RUN_HELP "      4 the engine could not be started or failed the zcp/1 handshake\n"
 
 const zo_cli_command zo_cli_commands[] = {
-    {"run", zo_cli_cmd_run, ZO_OPT_COMMON | ZO_OPT_ENGINE | ZO_OPT_ENGINE_PLUGIN | ZO_OPT_GATE_ONLY, 0, -1,
+    {"run", zo_cli_cmd_run, ZO_OPT_COMMON | ZO_OPT_ENGINE | ZO_OPT_ENGINE_PLUGIN | ZO_OPT_GATE_ONLY | ZO_OPT_ALLOW_EMPTY, 0, -1,
      "run [OPTIONS] [PATH...]", "run case files against the built-in oracle, write reports",
      "Runs the cases against the built-in oracle (its invariants checked after every\n"
      "step) and writes REPORT_DIR/run.jsonl, junit.xml, summary.md and index.html.\n"
@@ -72,18 +86,25 @@ const zo_cli_command zo_cli_commands[] = {
      "  --engine oracle     the default; --engine CMD or --engine-plugin LIB.so runs\n"
      "                      the cases against that engine: a gate run, taking gate's\n"
      "                      options too (zoneoracle help gate)\n"
+     ALLOW_EMPTY_HELP
      "  -h, --help          this help\n"
      "\n" PATHS_HELP
-     "exit: 0 pass, 1 conformance failures, 2 usage or I/O, 3 invalid case files\n"
+     "\n"
+     "The report files of a run are replaced as one set: a run that is killed leaves\n"
+     "the previous set whole; a second run on the same REPORT_DIR meanwhile exits 2.\n"
+     "\n" EXIT_RUN_HELP
      "      (with an engine as gate: 4 the engine could not be started)\n"},
-    {"gate", zo_cli_cmd_gate, ZO_OPT_COMMON | ZO_OPT_ENGINE | ZO_OPT_ENGINE_PLUGIN | ZO_OPT_GATE_ONLY, 0, -1,
+    {"gate", zo_cli_cmd_gate, ZO_OPT_COMMON | ZO_OPT_ENGINE | ZO_OPT_ENGINE_PLUGIN | ZO_OPT_GATE_ONLY | ZO_OPT_ALLOW_EMPTY, 0, -1,
      "gate --engine CMD | --engine-plugin LIB.so [OPTIONS] [PATH...]",
      "the suite against an engine under test (zcp/1 or a plugin)",
      "Runs the cases against an engine that speaks zcp/1 (ci/protocol/PROTOCOL.md); the same\n"
-     "reports as run, plus REPORT_DIR/badge.json (a shields.io endpoint).\n"
+     "reports as run, plus REPORT_DIR/badge.json (a shields.io endpoint: \"412 passed ·\n"
+     "6 known gaps · 2 failing\", green only when something passed and nothing failed),\n"
+     "all replaced as one set.\n"
      "\n"
      "options:\n" GATE_HELP COMMON_HELP
      "  --format F          text or json (accepted; gate prints text)\n"
+     ALLOW_EMPTY_HELP
      "  -h, --help          this help\n"
      "\n" PATHS_HELP EXIT_ENGINE_HELP},
     {"check", zo_cli_cmd_check, ZO_OPT_COMMON, 0, -1, "check [OPTIONS] [PATH...]",
@@ -233,8 +254,10 @@ static void print_full_usage(FILE *f) {
     fputs("\n", f);
     zo_cli_print_help(&zo_cli_commands[i], f);
   }
-  fputs("\nexit codes: 0 pass, 1 conformance failures, 2 usage or I/O, 3 invalid case\n"
-        "files, 4 the engine under test could not be started or driven\n", f);
+  fputs("\nexit codes: 0 pass, 1 conformance failures (or no case ran, unless\n"
+        "--allow-empty), 2 usage or I/O (out of memory too), 3 invalid case files, 4 the\n"
+        "engine under test could not be started or driven; when a run has several of\n"
+        "1-3, 3 wins over 2 and 2 over 1\n", f);
 }
 
 /* zoneoracle help [COMMAND]: the full usage, or COMMAND's, on stdout. */
@@ -272,9 +295,30 @@ static int cmd_version(const zo_cli_command *cmd, int argc, char **argv) {
   return ZO_EXIT_PASS;
 }
 
+/* The command's out-of-memory handler (util.h): "zoneoracle: out of
+ * memory while <activity>" on stderr, then exit 2 at once (_exit: no
+ * stdio flushed, nothing half-written committed; an unfinished report set
+ * is left for the next run to remove). Allocates nothing. */
+static void cli_oom(const char *activity) {
+  char msg[400];
+  int n = snprintf(msg, sizeof msg, "zoneoracle: out of memory%s%s\n", *activity ? " while " : "", activity);
+  if (n > 0) {
+    ssize_t w = write(2, msg, (size_t)n < sizeof msg ? (size_t)n : sizeof msg - 1);
+    (void)w;
+  }
+  _exit(ZO_EXIT_USAGE);
+}
+
+/* jansson's allocator: zo_xmalloc, so that out of memory inside jansson
+ * is cli_oom too, never a NULL that drops a record. */
+static void *json_alloc(size_t n) { return zo_xmalloc(n); }
+
 /* zoneoracle COMMAND [ARGS...]: the command's exit code; 2 for no or an
  * unknown command, 0 for --help (the full usage on stdout). */
 int main(int argc, char **argv) {
+  zo_set_oom_handler(cli_oom);
+  json_set_alloc_funcs(json_alloc, free);
+  zo_activity_set("reading the command line");
   if (argc < 2) {
     fprintf(stderr, "zoneoracle: missing command\n");
     print_short_usage(stderr);

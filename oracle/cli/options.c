@@ -61,6 +61,7 @@ static const opt_spec specs[] = {
     {"harness", required_argument, ZO_OPT_HARNESS},
     {"id", required_argument, ZO_OPT_ID},
     {"help", no_argument, ZO_OPT_HELP},
+    {"allow-empty", no_argument, ZO_OPT_ALLOW_EMPTY},
 };
 #define NSPECS (sizeof specs / sizeof specs[0])
 enum { ZO_OPT_VAL = 256 };
@@ -72,17 +73,14 @@ const char *zo_cli_option_name(unsigned bit) {
   return "?";
 }
 
-/* printf into a malloc'd string the caller frees; aborts when out of
- * memory (cli.h). */
+/* printf into a malloc'd string the caller frees; out of memory is
+ * zo_oom (util.h) (cli.h). */
 char *zo_cli_strf(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   int n = vsnprintf(NULL, 0, fmt, ap);
   va_end(ap);
-  if (n < 0) {
-    fprintf(stderr, "zoneoracle: out of memory or bad format\n");
-    abort();
-  }
+  if (n < 0) zo_oom(NULL); /* vsnprintf fails only for want of memory here */
   char *s = zo_xmalloc((size_t)n + 1);
   va_start(ap, fmt);
   vsnprintf(s, (size_t)n + 1, fmt, ap);
@@ -156,6 +154,7 @@ static int take(const zo_cli_command *cmd, size_t k, const char *v, zo_cli_opts 
   case ZO_OPT_STRICT: o->strict = 1; break;
   case ZO_OPT_VALIDATE: o->validate = 1; break;
   case ZO_OPT_LIST: o->list = 1; break;
+  case ZO_OPT_ALLOW_EMPTY: break; /* o->given says it */
   case ZO_OPT_RULESET_FILE:
     o->ruleset_files = zo_xrealloc(o->ruleset_files, (size_t)(o->nruleset_files + 1) * sizeof *o->ruleset_files);
     o->ruleset_files[o->nruleset_files++] = v;
@@ -228,7 +227,11 @@ static int apply(const zo_cli_command *cmd, const zo_cli_opts *o) {
   for (int k = 0; k < o->nruleset_files; k++) {
     zo_ruleset *rs;
     zo_error err = {0};
-    if (zo_ruleset_load_file(o->ruleset_files[k], &rs, &err) || zo_ruleset_register(rs, &err)) {
+    zo_activity_set("loading %s", o->ruleset_files[k]);
+    zo_status st = zo_ruleset_load_file(o->ruleset_files[k], &rs, &err);
+    if (!st) st = zo_ruleset_register(rs, &err);
+    if (st == ZO_ERR_NOMEM) zo_oom(NULL); /* never a verdict (util.h) */
+    if (st) {
       char buf[2048];
       zo_format_error(&err, buf, sizeof buf);
       fprintf(stderr, "%s\n", buf);

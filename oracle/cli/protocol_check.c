@@ -3,7 +3,9 @@
  * ci/protocol/).
  *
  * The process or plugin engine writes each request and answer to a
- * transcript (REPORT_DIR/protocol.jsonl, engine.h's tap); after the run,
+ * transcript (protocol.jsonl, engine.h's tap) in the run's report set
+ * (report.h: it reaches REPORT_DIR with the other reports, as one set,
+ * and validate.py's messages name it there); after the run,
  * ci/protocol/validate.py checks it with Python's jsonschema, a maintained
  * validator, rather than one of our own. Its exit code: 0 valid, 1 some
  * message invalid, 2 usage or I/O, 3 jsonschema missing; the last line of
@@ -44,9 +46,10 @@ static int find_dir(zo_protocol_check *pc, const char *argv0) {
   return 0;
 }
 
-/* Run the validator with args; its stdout is copied to ours (echo) and its
- * last line kept. Returns its exit status, 127 when python could not be
- * run, -1 when it died or could not be started. */
+/* Run the validator with args; its stdout is copied to ours (echo; the
+ * staging path of the transcript shown as where the commit puts it) and
+ * its last line kept. Returns its exit status, 127 when python could not
+ * be run, -1 when it died or could not be started. */
 static int run_validator(const zo_protocol_check *pc, const char *a1, const char *a2, int echo,
                          char *last, size_t cap) {
   const char *py = getenv("ZO_PYTHON");
@@ -74,7 +77,11 @@ static int run_validator(const zo_protocol_check *pc, const char *a1, const char
   char line[8192];
   if (last) last[0] = 0;
   while (f && fgets(line, sizeof line, f)) {
-    if (echo) fputs(line, stdout);
+    if (echo) {
+      size_t np = strlen(pc->path);
+      if (np && !strncmp(line, pc->path, np)) printf("%s%s", pc->shown, line + np);
+      else fputs(line, stdout);
+    }
     if (last) {
       line[strcspn(line, "\n")] = 0;
       size_t n = strlen(line) < cap - 1 ? strlen(line) : cap - 1;
@@ -104,7 +111,8 @@ static void explain(int rc) {
     fprintf(stderr, "zoneoracle: --validate: ci/protocol/validate.py failed (exit %d)\n", rc);
 }
 
-int zo_protocol_check_start(zo_protocol_check *pc, const char *argv0, const char *report_dir) {
+int zo_protocol_check_start(zo_protocol_check *pc, const char *argv0, const char *staging_dir,
+                            const char *report_dir) {
   memset(pc, 0, sizeof *pc);
   if (!find_dir(pc, argv0)) return 2;
   int rc = run_validator(pc, "--check", NULL, 0, NULL, 0);
@@ -112,11 +120,8 @@ int zo_protocol_check_start(zo_protocol_check *pc, const char *argv0, const char
     explain(rc);
     return 2;
   }
-  if (zo_cli_mkdirs(report_dir)) {
-    fprintf(stderr, "zoneoracle: cannot create %s: %s\n", report_dir, strerror(errno));
-    return 2;
-  }
-  snprintf(pc->path, sizeof pc->path, "%s/protocol.jsonl", report_dir);
+  snprintf(pc->path, sizeof pc->path, "%s/protocol.jsonl", staging_dir);
+  snprintf(pc->shown, sizeof pc->shown, "%s/protocol.jsonl", report_dir);
   if (!(pc->tap = zo_report_open(pc->path, pc->tmp, sizeof pc->tmp))) {
     fprintf(stderr, "zoneoracle: %s: %s\n", pc->tmp, strerror(errno));
     return 2;
@@ -130,7 +135,7 @@ int zo_protocol_check_finish(zo_protocol_check *pc, int *checked) {
   FILE *tap = pc->tap;
   pc->tap = NULL;
   if (!tap || zo_report_commit(tap, pc->tmp, pc->path, &err)) {
-    fprintf(stderr, "zoneoracle: %s: %s\n", pc->path, tap ? err.message : "no transcript");
+    fprintf(stderr, "zoneoracle: %s: %s\n", pc->shown, tap ? err.message : "no transcript");
     return -1;
   }
   char last[512];

@@ -1,31 +1,104 @@
-/* util.c: allocation helpers and nearest-name suggestions for messages. */
+/* util.c: allocation and the out-of-memory policy (util.h), UTF-8 text
+ * that is always valid, nearest-name suggestions for messages. */
+#define _POSIX_C_SOURCE 200809L
 #include "util.h"
 
 #include <ctype.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-static void oom(void) {
-  fputs("zoneoracle: out of memory\n", stderr);
+/* ---- out of memory ---------------------------------------------------- */
+
+static _Atomic(zo_oom_handler) oom_handler; /* NULL: default_oom */
+static _Thread_local char activity_buf[256];
+
+/* The library's default: the message on stderr (no allocation), abort. */
+#if defined(__GNUC__)
+__attribute__((noreturn))
+#endif
+static void default_oom(const char *activity) {
+  char msg[400];
+  int n = snprintf(msg, sizeof msg, "zoneoracle: out of memory%s%s\n", *activity ? " while " : "", activity);
+  if (n > 0) {
+    ssize_t w = write(2, msg, (size_t)n < sizeof msg ? (size_t)n : sizeof msg - 1);
+    (void)w;
+  }
   abort();
 }
 
+zo_oom_handler zo_set_oom_handler(zo_oom_handler h) {
+  return atomic_exchange(&oom_handler, h);
+}
+
+void zo_oom(const char *what) {
+  const char *a = what && *what ? what : activity_buf;
+  zo_oom_handler h = atomic_load(&oom_handler);
+  if (h) h(a);
+  default_oom(a); /* a handler that returned: still never return */
+}
+
+void zo_activity_set(const char *fmt, ...) {
+  if (!fmt) {
+    activity_buf[0] = 0;
+    return;
+  }
+  va_list ap;
+  va_start(ap, fmt);
+  zo_vsnprintf_utf8(activity_buf, sizeof activity_buf, fmt, ap);
+  va_end(ap);
+}
+
+const char *zo_activity(void) { return activity_buf; }
+
+#ifndef NDEBUG
+/* ZO_FAIL_MALLOC_AFTER=N (debug builds): the allocation after the first N
+ * fails, and every one after it. limit: -2 not read yet, -1 off. */
+static atomic_long fail_limit = -2;
+static atomic_long nallocs;
+
+/* Whether this allocation is to fail on purpose. */
+static int injected_failure(void) {
+  long limit = atomic_load(&fail_limit);
+  if (limit == -2) {
+    const char *e = getenv("ZO_FAIL_MALLOC_AFTER");
+    long v = -1;
+    if (e && *e) {
+      char *end;
+      long x = strtol(e, &end, 10);
+      if (!*end && x >= 0) v = x;
+    }
+    long unread = -2;
+    atomic_compare_exchange_strong(&fail_limit, &unread, v);
+    limit = atomic_load(&fail_limit);
+  }
+  return limit >= 0 && atomic_fetch_add(&nallocs, 1) >= limit;
+}
+#else
+#define injected_failure() 0
+#endif
+
 void *zo_xmalloc(size_t n) {
-  void *p = malloc(n ? n : 1);
-  if (!p) oom();
+  void *p = injected_failure() ? NULL : malloc(n ? n : 1);
+  if (!p) zo_oom(NULL);
   return p;
 }
 
 void *zo_xcalloc(size_t n, size_t size) {
-  void *p = calloc(n ? n : 1, size ? size : 1);
-  if (!p) oom();
+  if (!n) n = 1;
+  if (!size) size = 1;
+  if (n > SIZE_MAX / size) zo_oom(NULL);
+  void *p = injected_failure() ? NULL : calloc(n, size);
+  if (!p) zo_oom(NULL);
   return p;
 }
 
 void *zo_xrealloc(void *p, size_t n) {
-  void *q = realloc(p, n ? n : 1);
-  if (!q) oom();
+  void *q = injected_failure() ? NULL : realloc(p, n ? n : 1);
+  if (!q) zo_oom(NULL);
   return q;
 }
 
@@ -35,6 +108,147 @@ char *zo_xstrdup(const char *s) {
   memcpy(d, s, n);
   return d;
 }
+
+/* ---- UTF-8 ------------------------------------------------------------ */
+
+/* The length a lead byte announces (2-4; 1 for ASCII), 0 for a byte that
+ * starts no valid sequence (a continuation byte, C0, C1, F5-FF). */
+static size_t lead_len(unsigned c) {
+  if (c < 0x80) return 1;
+  if (c >= 0xC2 && c <= 0xDF) return 2;
+  if (c >= 0xE0 && c <= 0xEF) return 3;
+  if (c >= 0xF0 && c <= 0xF4) return 4;
+  return 0;
+}
+
+/* The length of the valid sequence at s[0..n) (n >= 1), 0 when s[0]
+ * starts none (invalid, overlong, a surrogate, above U+10FFFF, or cut
+ * short by n). */
+static size_t seq_len(const unsigned char *s, size_t n) {
+  size_t len = lead_len(s[0]);
+  if (len <= 1) return len;
+  if (n < len) return 0;
+  unsigned lo = 0x80, hi = 0xBF;
+  if (s[0] == 0xE0) lo = 0xA0;      /* overlong */
+  else if (s[0] == 0xED) hi = 0x9F; /* surrogates */
+  else if (s[0] == 0xF0) lo = 0x90; /* overlong */
+  else if (s[0] == 0xF4) hi = 0x8F; /* above U+10FFFF */
+  if (s[1] < lo || s[1] > hi) return 0;
+  for (size_t k = 2; k < len; k++)
+    if (s[k] < 0x80 || s[k] > 0xBF) return 0;
+  return len;
+}
+
+size_t zo_utf8_valid_prefix(const char *s, size_t n) {
+  const unsigned char *u = (const unsigned char *)s;
+  size_t i = 0;
+  while (i < n) {
+    if (u[i] < 0x80) {
+      i++;
+      continue;
+    }
+    size_t l = seq_len(u + i, n - i);
+    if (!l) return i;
+    i += l;
+  }
+  return n;
+}
+
+size_t zo_utf8_cut(const char *s, size_t n, size_t max) {
+  if (max >= n) return n;
+  const unsigned char *u = (const unsigned char *)s;
+  /* a sequence spanning the cut starts at most 3 bytes before it */
+  for (size_t back = 1; back <= 3 && back <= max; back++) {
+    unsigned c = u[max - back];
+    if (c < 0x80) break;
+    if (c >= 0xC0) {
+      size_t l = seq_len(u + max - back, n - (max - back));
+      return l > back ? max - back : max;
+    }
+  }
+  return max;
+}
+
+/* The length of s[0..n) without a partial character at its end (a lead
+ * byte followed by fewer continuation bytes than it announces). */
+static size_t trim_partial(const char *s, size_t n) {
+  const unsigned char *u = (const unsigned char *)s;
+  for (size_t back = 1; back <= 3 && back <= n; back++) {
+    unsigned c = u[n - back];
+    if (c < 0x80) return n;
+    if (c >= 0xC0) return lead_len(c) > back ? n - back : n;
+  }
+  return n;
+}
+
+static const char hexdig[] = "0123456789ABCDEF";
+
+char *zo_utf8_sanitize(const char *s) {
+  if (!s) s = "";
+  size_t n = strlen(s), out = 0;
+  const unsigned char *u = (const unsigned char *)s;
+  for (size_t i = 0; i < n;) {
+    size_t l = seq_len(u + i, n - i);
+    out += l ? l : 4;
+    i += l ? l : 1;
+  }
+  char *d = zo_xmalloc(out + 1), *p = d;
+  for (size_t i = 0; i < n;) {
+    size_t l = seq_len(u + i, n - i);
+    if (l) {
+      memcpy(p, s + i, l);
+      p += l;
+      i += l;
+    } else {
+      *p++ = '\\';
+      *p++ = 'x';
+      *p++ = hexdig[u[i] >> 4];
+      *p++ = hexdig[u[i] & 15];
+      i++;
+    }
+  }
+  *p = 0;
+  return d;
+}
+
+size_t zo_utf8_copy(char *dst, size_t cap, const char *src) {
+  if (!cap) return 0;
+  if (!src) src = "";
+  size_t n = strlen(src), used = 0;
+  const unsigned char *u = (const unsigned char *)src;
+  for (size_t i = 0; i < n;) {
+    size_t l = seq_len(u + i, n - i);
+    size_t w = l ? l : 4;
+    if (used + w > cap - 1) break;
+    if (l) memcpy(dst + used, src + i, l);
+    else {
+      dst[used] = '\\';
+      dst[used + 1] = 'x';
+      dst[used + 2] = hexdig[u[i] >> 4];
+      dst[used + 3] = hexdig[u[i] & 15];
+    }
+    used += w;
+    i += l ? l : 1;
+  }
+  dst[used] = 0;
+  return used;
+}
+
+int zo_vsnprintf_utf8(char *buf, size_t cap, const char *fmt, va_list ap) {
+  int w = vsnprintf(buf, cap, fmt, ap);
+  if (w >= 0 && cap && (size_t)w >= cap) buf[trim_partial(buf, cap - 1)] = 0;
+  return w;
+}
+
+int zo_snprintf_utf8(char *buf, size_t cap, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int w = zo_vsnprintf_utf8(buf, cap, fmt, ap);
+  va_end(ap);
+  return w;
+}
+
+/* ---- names ------------------------------------------------------------ */
 
 static size_t distance(const char *a, const char *b) {
   size_t la = strlen(a), lb = strlen(b);
@@ -76,11 +290,16 @@ const char *zo_nearest(const char *word, const char *const *cands, size_t n) {
 
 void zo_join(char *buf, size_t cap, const char *const *names, size_t n) {
   size_t used = 0;
+  if (!cap) return;
   buf[0] = 0;
   for (size_t i = 0; i < n; i++) {
     int w = snprintf(buf + used, cap - used, "%s%s", i ? ", " : "", names[i]);
     if (w < 0 || (size_t)w >= cap - used) {
-      if (cap > 4) strcpy(buf + cap - 4, "...");
+      if (cap > 4) {
+        /* "..." where it fits, never inside a character */
+        size_t k = zo_utf8_cut(buf, cap - 1, cap - 4);
+        memcpy(buf + k, "...", 4);
+      }
       return;
     }
     used += (size_t)w;
