@@ -45,7 +45,9 @@ static zo_status fail(cparse *p, const yd_node *at, zo_status code,
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  yd_fail(p->err, p->doc, at, code, "%s", msg);
+  /* a node not written is reported at the document's start, never at 0:0
+     (callers name the map it is missing from when they can) */
+  yd_fail(p->err, p->doc, at ? at : p->doc->root, code, "%s", msg);
   if (p->err) snprintf(p->err->context, sizeof p->err->context, "%s", p->context);
   return code;
 }
@@ -294,6 +296,10 @@ static zo_status zone_text(cparse *p, const yd_node *n, const char *what,
 
 /* ---- types ---------------------------------------------------------- */
 
+/* A list of type words as bits of this case: a word the model does not
+ * know joins the case's own table (zo_case.xtypes, model.h), never a table
+ * another file shares. Refused at the word: one not lower case without
+ * spaces, and one beyond ZO_MAX_XTYPES words of the case's own. */
 static zo_status types(cparse *p, const yd_node *n, const char *what,
                        uint64_t *bits) {
   zo_status st = want(p, n, YD_SEQ, what);
@@ -305,7 +311,11 @@ static zo_status types(cparse *p, const yd_node *n, const char *what,
       if (*s == ' ' || (*s >= 'A' && *s <= 'Z'))
         return fail(p, t, ZO_ERR_SCHEMA, "type words are lower case with _ "
                     "for spaces (got '%s')", t->str);
-    *bits |= zo_type_bit(t->str);
+    uint64_t b = zo_type_intern(&p->c->xtypes, &p->c->nxtypes, t->str);
+    if (!b)
+      return fail(p, t, ZO_ERR_SCHEMA, "type word '%s': a case may use at most %d type "
+                  "words the model does not know", t->str, ZO_MAX_XTYPES);
+    *bits |= b;
   }
   return ZO_OK;
 }
@@ -348,6 +358,36 @@ static zo_status visibility(cparse *p, const yd_node *n, int *out) {
 static const char *const card_keys[] = {
     "owner", "zone",     "kind",       "types",    "subtypes",
     "controller", "face", "visibility", "position", "under"};
+_Static_assert(COUNT(card_keys) == CK_COUNT, "card_keys follows enum zo_card_key (model.h)");
+
+/* Keys of a starting card that contradict each other whatever the rule set
+ * (the rule set's own set-up checks are zo_game_new's): a sub-card (under:)
+ * takes its top-card's visibility and face and has no position or controller
+ * of its own (FaB 3.0.14, 3.0.14b; its zone:, if written, must be its
+ * top-card's: checked at set-up); outside the game is not a zone (CR
+ * 400.10), so an object there has no position and no controller (CR 109.4).
+ * Refused at the first such key, naming both. */
+static zo_status card_contradictions(cparse *p, const yd_node *k, const yd_node *v,
+                                     const zo_card_setup *cs) {
+  static const int sub_keys[] = {CK_POSITION, CK_CONTROLLER, CK_FACE, CK_VISIBILITY};
+  static const int outside_keys[] = {CK_CONTROLLER, CK_POSITION};
+  for (size_t j = 0; j < v->n; j++) {
+    const yd_node *key = YD_KEY(v, j);
+    int ki = cindex_of(key->str, card_keys, (int)COUNT(card_keys));
+    for (size_t i = 0; cs->under >= 0 && i < COUNT(sub_keys); i++)
+      if (ki == sub_keys[i])
+        return fail(p, key, ZO_ERR_SCHEMA, "card '%s' is under '%s': a sub-card has no %s of "
+                    "its own (it takes its top-card's visibility and face, and has no position "
+                    "or controller, FaB 3.0.14): leave out %s:", k->str,
+                    p->c->handles[cs->under], key->str, key->str);
+    for (size_t i = 0; cs->zone.type == ZO_ZT_OUTSIDE && i < COUNT(outside_keys); i++)
+      if (ki == outside_keys[i])
+        return fail(p, key, ZO_ERR_SCHEMA, "card '%s' is outside the game, which is not a "
+                    "zone (CR 400.10): it has no %s (leave out %s:)", k->str, key->str,
+                    key->str);
+  }
+  return ZO_OK;
+}
 
 static zo_status parse_cards(cparse *p, const yd_node *m) {
   zo_case *c = p->c;
@@ -383,6 +423,9 @@ static zo_status parse_cards(cparse *p, const yd_node *m) {
     for (size_t j = 0; j < v->n; j++) {
       const char *key = YD_KEY(v, j)->str;
       const yd_node *val = YD_VAL(v, j);
+      int ki = cindex_of(key, card_keys, (int)COUNT(card_keys)); /* enum zo_card_key */
+      cs->at[ki].line = val->line;
+      cs->at[ki].col = val->col;
       if (!strcmp(key, "zone")) st = zone(p, val, "zone", 1, &cs->zone);
       else if (!strcmp(key, "kind")) st = parse_kind(p, val, &cs->kind);
       else if (!strcmp(key, "types") || !strcmp(key, "subtypes"))
@@ -401,6 +444,7 @@ static zo_status parse_cards(cparse *p, const yd_node *m) {
     if (cs->zone.type == ZO_ZT_UNSET && cs->under < 0)
       return fail(p, v, ZO_ERR_SCHEMA, "card '%s' needs a zone (or under:)",
                   k->str);
+    if ((st = card_contradictions(p, k, v, cs))) return st;
   }
   p->context[0] = 0;
   return ZO_OK;
@@ -857,6 +901,7 @@ static zo_status parse_step_body(cparse *p, zo_step_kind kind, const yd_node *op
   case ST_MOVE_TOGETHER: {
     if (nested) return fail(p, at, ZO_ERR_SCHEMA, "move_together can't be a then:/do: step");
     v = yd_get(opts, "moves");
+    if (!v) return fail(p, opts, ZO_ERR_SCHEMA, "move_together needs moves: (a list of moves)");
     if ((st = want(p, v, YD_SEQ, "moves"))) return st;
     if (v->n == 0) return fail(p, v, ZO_ERR_SCHEMA, "moves: needs at least one move");
     s->moves = zo_xcalloc(v->n, sizeof *s->moves);
@@ -1000,6 +1045,7 @@ static zo_status parse_step_body(cparse *p, zo_step_kind kind, const yd_node *op
       if ((v = yd_get(w, "cause")) && (st = get_name(p, v, "cause", s->when_cause, sizeof s->when_cause))) return st;
     }
     const yd_node *ins = yd_get(opts, "instead");
+    if (!ins) return fail(p, opts, ZO_ERR_SCHEMA, "replace needs instead: (move options)");
     if ((st = want(p, ins, YD_MAP, "instead (move options)"))) return st;
     s->then = zo_xcalloc(1, sizeof *s->then);
     zo_step_init(s->then);
@@ -1204,6 +1250,16 @@ static zo_status parse_case(cparse *p, const yd_node *root) {
   if ((st = parse_steps(p, yd_get(root, "steps")))) return st;
   if ((v = yd_get(root, "expect"))) {
     snprintf(p->context, sizeof p->context, "while reading the final expect");
+    /* the final expect: holds after the last step, or of the setup when there
+       are no steps; an outcome or error code is one step's result and is
+       compared beside that step (cases/README.md, Expectations) */
+    for (size_t i = 0; v->kind == YD_MAP && i < v->n; i++) {
+      const yd_node *key = YD_KEY(v, i);
+      if (!strcmp(key->str, "outcome") || !strcmp(key->str, "error"))
+        return fail(p, key, ZO_ERR_SCHEMA, "%s: is a step's result and the top-level expect: "
+                    "has no step: write it in the expect: beside the step%s", key->str,
+                    c->nsteps ? " (here the last one)" : "");
+    }
     if ((st = parse_expect(p, v, &c->expect))) return st;
     p->context[0] = 0;
   }
@@ -1301,6 +1357,7 @@ void zo_case_free(zo_case *c) {
   for (int i = 0; i < c->nplayers; i++) free(c->players[i]);
   free_names(c->handles, c->nhandles);
   free_names(c->ztypes, c->nztypes);
+  free_names(c->xtypes, c->nxtypes);
   free(c->cards);
   if (c->steps)
     for (int i = 0; i < c->nsteps; i++) free_step(&c->steps[i]);
@@ -1414,4 +1471,8 @@ static zo_status append_step_doc(zo_case *c, yd_doc *docp, zo_error *err) {
  * add a zone type after the game is built. */
 void zo_case_add_zone_types(zo_case *c, const zo_ruleset *rs) {
   for (int z = 0; z < rs->nzones; z++) intern_ztype(c, rs->zones[z].name);
+  /* and the rule set's own type words (equip:, keeps:), so an object a later
+     step creates with one of them has the bit the game matches (a full
+     table leaves the word out: a step naming it is then refused) */
+  for (int i = 0; i < rs->nxtypes; i++) zo_type_intern(&c->xtypes, &c->nxtypes, rs->xtypes[i]);
 }

@@ -70,8 +70,10 @@ typedef struct {
   zo_cited same_zone_new; /* same-zone move makes a new object (400.8) */
   zo_cited keeps;       /* 400.4b: some cards can't leave it */
   zo_cited face_down_new; /* 400.9: turning face down = new object */
-  uint64_t equip_types; /* ZH_EQUIP: types/subtypes that may be equipped */
-  uint64_t keep_types;  /* `keeps`: types that can't leave */
+  zo_cited equip;       /* the citation of `equip:` (its value is equip_types) */
+  uint64_t equip_types; /* ZH_EQUIP: types/subtypes that may be equipped
+                           (rule set bits: vocabulary and zo_ruleset.xtypes) */
+  uint64_t keep_types;  /* `keeps`: types that can't leave (rule set bits) */
 } zo_zone_type;
 
 /* Policy switches (oracle/rulesets/RULESETS.md). Values are the ZS_* constants below. */
@@ -137,11 +139,15 @@ struct zo_ruleset {
   zo_rule *rules;
   int nrules;
   int nslots;  /* cited attributes and switches: one hit counter each */
+  char **xtypes; int nxtypes; /* its own type words (not in the vocabulary):
+                                 bit ZO_NVOCAB + i; owned */
+  int id_line, id_col;        /* where `id:` is written (0 for a copy) */
 };
 
 const char *zo_switch_name(zo_switch s);
 /* Make a rule set loaded from a user's file findable by id (cases may name
- * it). The registry takes ownership. ZO_ERR_USAGE if the id is taken. */
+ * it). The registry takes ownership, also on failure: ZO_ERR_USAGE if the
+ * id is taken (rs is freed; err names the file's `id:` line). */
 zo_status zo_ruleset_register(zo_ruleset *rs, zo_error *err);
 const char *zo_switch_value_name(int v);
 /* Mutants: the registry slot of an embedded rule set, swapping a slot,
@@ -156,13 +162,34 @@ int zo_ruleset_zone(const zo_ruleset *rs, const char *name);
 int zo_ruleset_rule(const zo_ruleset *rs, const char *id);
 
 /* ------------------------------------------------------------------ */
-/* Types and subtypes: interned words -> bits                         */
+/* Types and subtypes: words -> bits                                   */
 
-/* Bit of a type or subtype word ("creature", "2h"); words beyond 63 share
- * the last bit. Process-wide, append-only. */
+/* The words the model and its checkers know (instant, hero, 2h, the FaB
+ * deck-card types, the words of the built-in rule sets...) have fixed bits
+ * 0..ZO_NVOCAB-1: a constant table, the same in every process, that no file
+ * can change. Every other word belongs to the file that writes it: a case
+ * numbers its own words (zo_case.xtypes), a rule set its own (equip:,
+ * keeps:; zo_ruleset.xtypes), each from bit ZO_NVOCAB up and at most
+ * ZO_MAX_XTYPES of them; one more is refused at load with the word's
+ * position, never given a shared bit. A game maps the rule set's own words
+ * onto its case's bits (zo_type_bits_for_case). */
+#define ZO_NVOCAB 39
+#define ZO_MAX_XTYPES (64 - ZO_NVOCAB)
+
+/* Bit of a vocabulary word, or 0 for any other word. */
 uint64_t zo_type_bit(const char *word);
-/* Word of bit i (0..63), or NULL. */
+/* Vocabulary word of bit i (0..ZO_NVOCAB-1), or NULL. */
 const char *zo_type_word(int i);
+/* Bit of word in a table of words of one file (*words, *n: owned by that
+ * file, grown here): a vocabulary bit, the word's bit in the table, or a new
+ * bit appended to it. 0 when the table already holds ZO_MAX_XTYPES words
+ * (the caller refuses the word). */
+uint64_t zo_type_intern(char ***words, int *n, const char *word);
+/* Bit of word for case c (vocabulary or c's own words), or 0: looks up only. */
+uint64_t zo_case_type_bit(const zo_case *c, const char *word);
+/* Bits of rule set rs (vocabulary bits and rs's own words) as case c's bits:
+ * a word of rs that c never writes has no bit in c (no object of c has it). */
+uint64_t zo_type_bits_for_case(const zo_ruleset *rs, const zo_case *c, uint64_t rs_bits);
 
 /* ------------------------------------------------------------------ */
 /* Cases                                                               */
@@ -183,6 +210,13 @@ typedef struct {
 #define ZO_ZT_ARENA (-4)
 #define ZO_ZT_UNSET (-1)
 
+/* The keys of a starting card (cases/README.md), in case_load.c's order:
+ * indices into zo_card_setup.at. */
+enum zo_card_key {
+  CK_OWNER = 0, CK_ZONE, CK_KIND, CK_TYPES, CK_SUBTYPES, CK_CONTROLLER, CK_FACE,
+  CK_VISIBILITY, CK_POSITION, CK_UNDER, CK_COUNT
+};
+
 typedef struct {
   int handle;       /* index into case handles */
   int owner;
@@ -196,6 +230,9 @@ typedef struct {
   int position;     /* -1 = file order */
   int under;        /* handle or -1 */
   int line, col;
+  /* where each key of the card is written (line 0 = not written), so a set-up
+     error names the key at fault; indexed by enum zo_card_key */
+  struct { int line, col; } at[CK_COUNT];
 } zo_card_setup;
 
 typedef enum {
@@ -304,6 +341,8 @@ struct zo_case {
   char **replacements; int nreplacements;
   char **marknames; int nmarknames;
   char **ztypes; int nztypes;       /* zone type names used (interned) */
+  char **xtypes; int nxtypes;       /* its own type words: bit ZO_NVOCAB + i
+                                       (zo_type_intern); owned */
   zo_expect *expect;                /* final, may be NULL */
   char *cards_json;                 /* `cards:` as written, as JSON (protocol) */
 };
@@ -317,8 +356,8 @@ zo_status zo_case_append_step(zo_case *c, const char *text, size_t len, zo_error
 struct json_t;
 /* The same from a parsed JSON value (jansson json_t *): no reparsing. */
 zo_status zo_case_append_step_json(zo_case *c, struct json_t *step, zo_error *err);
-/* Intern every zone type of rs into c (before building a game that later
- * steps extend). */
+/* Intern every zone type and every own type word of rs into c (before
+ * building a game that later steps extend). */
 void zo_case_add_zone_types(zo_case *c, const zo_ruleset *rs);
 
 /* ------------------------------------------------------------------ */

@@ -60,23 +60,62 @@ static const char *const hold_names[] = {"deck_cards", "cards", "permanents",
                                          "proxies",    "hero",  "equip",
                                          "no_instants"};
 
-/* ---- type words -> bits (process-wide, append-only) ---------------- */
+/* ---- type words -> bits ---------------------------------------------- */
 
-static char *type_words[64];
-static int ntype_words;
+/* The vocabulary (model.h): words with a meaning in the model (game.c),
+ * the invariant checker (obs_check.c) or the fuzzers' palettes, and the
+ * words of the built-in rule sets' equip:/keeps: lists. Constant: bit i is
+ * vocab[i] in every process. Append only (fuzz corpora encode bits). */
+static const char *const vocab[ZO_NVOCAB] = {
+    /* the model's own (RULESETS.md, type words the model knows) */
+    "instant", "sorcery", "token", "hero", "2h", "bow", "quiver",
+    "action", "attack_reaction", "block", "defense_reaction", "mentor", "resource",
+    "affliction", "ally", "ash", "aura", "construct", "figment", "invocation",
+    "item", "landmark",
+    /* equip: and keeps: of the built-in rule sets (FaB 3.x.2a, CR 400.4b) */
+    "arms", "chest", "head", "legs", "weapon", "off-hand",
+    "plane", "vanguard", "scheme", "conspiracy", "phenomenon",
+    /* the fuzz decoder's palettes */
+    "creature", "artifact", "enchantment", "land", "equipment", "1h"};
 
+/* Vocabulary bit of word, or 0. Pure: reads the constant table only. */
 uint64_t zo_type_bit(const char *word) {
-  for (int i = 0; i < ntype_words; i++)
-    if (strcmp(type_words[i], word) == 0) return (uint64_t)1 << i;
-  if (ntype_words < 63) {
-    type_words[ntype_words] = zo_xstrdup(word);
-    return (uint64_t)1 << ntype_words++;
-  }
-  return (uint64_t)1 << 63; /* overflow bucket: "other" */
+  for (int i = 0; i < ZO_NVOCAB; i++)
+    if (strcmp(vocab[i], word) == 0) return (uint64_t)1 << i;
+  return 0;
 }
 
-const char *zo_type_word(int i) {
-  return i >= 0 && i < ntype_words ? type_words[i] : NULL;
+const char *zo_type_word(int i) { return i >= 0 && i < ZO_NVOCAB ? vocab[i] : NULL; }
+
+/* A file's own table of words (model.h): the vocabulary bit, the word's
+ * bit in the table, a new bit appended (the table grows; the caller owns
+ * it), or 0 when the table is full. */
+uint64_t zo_type_intern(char ***words, int *n, const char *word) {
+  uint64_t b = zo_type_bit(word);
+  if (b) return b;
+  for (int i = 0; i < *n; i++)
+    if (strcmp((*words)[i], word) == 0) return (uint64_t)1 << (ZO_NVOCAB + i);
+  if (*n >= ZO_MAX_XTYPES) return 0;
+  *words = zo_xrealloc(*words, (size_t)(*n + 1) * sizeof **words);
+  (*words)[*n] = zo_xstrdup(word);
+  return (uint64_t)1 << (ZO_NVOCAB + (*n)++);
+}
+
+/* Bit of word in case c (its own words or the vocabulary), or 0. */
+uint64_t zo_case_type_bit(const zo_case *c, const char *word) {
+  uint64_t b = zo_type_bit(word);
+  if (b || !c) return b;
+  for (int i = 0; i < c->nxtypes; i++)
+    if (strcmp(c->xtypes[i], word) == 0) return (uint64_t)1 << (ZO_NVOCAB + i);
+  return 0;
+}
+
+/* rs's bits (vocabulary + rs->xtypes) as c's bits (vocabulary + c->xtypes). */
+uint64_t zo_type_bits_for_case(const zo_ruleset *rs, const zo_case *c, uint64_t rs_bits) {
+  uint64_t vmask = ((uint64_t)1 << ZO_NVOCAB) - 1, out = rs_bits & vmask;
+  for (int i = 0; i < rs->nxtypes; i++)
+    if (rs_bits & ((uint64_t)1 << (ZO_NVOCAB + i))) out |= zo_case_type_bit(c, rs->xtypes[i]);
+  return out;
 }
 
 /* ---- lookup ---------------------------------------------------------- */
@@ -113,6 +152,8 @@ void zo_ruleset_free(zo_ruleset *rs) {
     free(rs->rules[i].text);
   }
   free(rs->rules);
+  for (int i = 0; i < rs->nxtypes; i++) free(rs->xtypes[i]);
+  free(rs->xtypes);
   free(rs->id);
   free(rs->title);
   free(rs->game);
@@ -146,7 +187,9 @@ static zo_status bad(rparse *p, const yd_node *at, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  return yd_fail(p->err, p->doc, at, ZO_ERR_SCHEMA, "%s", msg);
+  /* a missing node (a key not written) is reported at the document's start
+     unless the caller names the map it is missing from */
+  return yd_fail(p->err, p->doc, at ? at : p->doc->root, ZO_ERR_SCHEMA, "%s", msg);
 }
 
 static zo_status unknown_key(rparse *p, const yd_node *key,
@@ -240,23 +283,41 @@ static zo_status cited_int(rparse *p, const yd_node *n, const char *what,
   const yd_node *v;
   zo_status st = cited(p, n, what, out, &v);
   if (st) return st;
-  char *end;
-  long x = v->kind == YD_SCALAR ? strtol(v->str, &end, 10) : -1;
-  if (v->kind != YD_SCALAR || *end || x < 0 || x > 64)
+  /* digits only: an empty value, a sign, spaces or a quoted number are
+     not a whole number (strtol would read "" as 0) */
+  int digits = v->kind == YD_SCALAR && v->plain && v->str[0];
+  for (const char *c = digits ? v->str : ""; *c; c++)
+    if (*c < '0' || *c > '9') digits = 0;
+  long x = digits && strlen(v->str) <= 3 ? strtol(v->str, NULL, 10) : -1;
+  if (x < 0 || x > 64)
     return bad(p, v, "expected a whole number 0..64 for %s", what);
   out->value = (int)x;
   return ZO_OK;
 }
 
+/* A list of type words (equip:, keeps:) as bits of this rule set: words
+ * outside the vocabulary join the rule set's own table (never a table
+ * shared with other files). Refused: a word that is not lower case without
+ * spaces (cases/README.md writes them so), and a word beyond the table's
+ * ZO_MAX_XTYPES, at its position. */
 static zo_status type_list(rparse *p, const yd_node *v, const char *what,
                            uint64_t *bits) {
   if (v->kind != YD_SEQ)
     return bad(p, v, "expected a list of type words for %s", what);
   *bits = 0;
   for (size_t i = 0; i < v->n; i++) {
-    zo_status st = want_str(p, v->kids[i], what);
+    const yd_node *w = v->kids[i];
+    zo_status st = want_str(p, w, what);
     if (st) return st;
-    *bits |= zo_type_bit(v->kids[i]->str);
+    for (const char *c = w->str; *c; c++)
+      if (*c == ' ' || (*c >= 'A' && *c <= 'Z'))
+        return bad(p, w, "type words are lower case with _ for spaces (got '%s') for %s",
+                   w->str, what);
+    uint64_t b = zo_type_intern(&p->rs->xtypes, &p->rs->nxtypes, w->str);
+    if (!b)
+      return bad(p, w, "type word '%s': a rule set may use at most %d type words the model "
+                 "does not know (for %s)", w->str, ZO_MAX_XTYPES, what);
+    *bits |= b;
   }
   return ZO_OK;
 }
@@ -335,8 +396,9 @@ static zo_status parse_zone(rparse *p, const yd_node *key, const yd_node *m) {
         z->holds.value |= 1 << b;
       }
     } else if (!strcmp(s, "equip")) {
-      zo_cited c;
-      if ((st = cited(p, v, what, &c, &val))) return st;
+      /* the citation lives in the zone type: resolve_citations writes its
+         rule indices later (a local here would be gone by then) */
+      if ((st = cited(p, v, what, &z->equip, &val))) return st;
       st = type_list(p, val, what, &z->equip_types);
     } else if (!strcmp(s, "keeps")) {
       if ((st = cited(p, v, what, &z->keeps, &val))) return st;
@@ -349,6 +411,69 @@ static zo_status parse_zone(rparse *p, const yd_node *key, const yd_node *m) {
     if (st) return st;
   }
   return ZO_OK;
+}
+
+/* The values each switch takes (oracle/rulesets/RULESETS.md, Switches; the
+ * same lists as oracle/rulesets/schema.json), ended by -1. A switch left
+ * out of a file is none, which for some switches reads as one of its
+ * values; written, it must be one of these. */
+static const signed char switch_values[SW_COUNT][5] = {
+    [SW_NEW_OBJECT] = {ZS_EVERY_MOVE, ZS_LEAVE_ARENA, -1},
+    [SW_SAME_ZONE] = {ZS_NO_MOVE, -1},
+    [SW_WRONG_OWNER] = {ZS_REDIRECT, ZS_CANNOT_HOLD, -1},
+    [SW_CANNOT_HOLD] = {ZS_STAYS, ZS_FAIL_OR_CLEAR, -1},
+    [SW_TRIGGER_FINDS] = {ZS_NONE, ZS_MOVED_TO, ZS_PUBLIC_ZONE, ZS_PUBLIC_OBJECT, -1},
+    [SW_THEN_FINDS] = {ZS_NONE, ZS_MOVED_TO, ZS_PUBLIC_ZONE, ZS_PUBLIC_OBJECT, -1},
+    [SW_TOKEN_LEAVES] = {ZS_NONE, ZS_AT_STATE_CHECK, ZS_IMMEDIATELY, -1},
+    [SW_TOKEN_RETURN] = {ZS_NONE, ZS_NOT_BATTLEFIELD, ZS_CANNOT_MOVE, -1},
+    [SW_PHASING] = {ZS_NONE, ZS_STATUS, ZS_ZONE, -1},
+    [SW_PHASED_TOKENS] = {ZS_NONE, ZS_CEASE, ZS_SURVIVE, -1},
+    [SW_KEEPS] = {ZS_NONE, ZS_SPELL_CHARACTERISTICS, ZS_SPELL_TO_PERMANENT, -1},
+    [SW_HISTORY] = {ZS_NONE, ZS_KEPT, -1},
+    [SW_VISIBILITY] = {ZS_PER_ZONE, ZS_PER_OBJECT, -1},
+    [SW_FLIP_STEP] = {ZS_NONE, ZS_YES, -1},
+    [SW_NO_PROPERTIES] = {ZS_NONE, ZS_YES, -1},
+    [SW_SUB_CARDS] = {ZS_NONE, ZS_YES, -1},
+    [SW_ZONE_LIFECYCLE] = {ZS_NONE, ZS_YES, -1},
+    [SW_CLEAR] = {ZS_NONE, ZS_OWNER_GRAVEYARD, -1},
+    [SW_ORDER_CHOOSER] = {ZS_OWNER, ZS_ZONE_CONTROLLER, -1},
+    [SW_REPLACE_CHOOSER] = {ZS_CONTROLLER_OR_OWNER, ZS_TURN_PLAYER, -1},
+    [SW_DRAW_EMPTY] = {ZS_LOSE_AT_STATE_CHECK, ZS_FAILS, -1},
+    [SW_COPIES] = {ZS_NONE, ZS_CEASE_OFF_STACK, -1},
+    [SW_ABILITIES] = {ZS_STACK_ONLY, -1},
+    [SW_ANTE] = {ZS_NONE, ZS_WINNER_OWNS, -1},
+    [SW_STACK_LAYERS] = {ZS_NONE, ZS_YES, -1},
+    [SW_MACROS] = {ZS_NONE, ZS_LEAVE_ARENA_REMOVED, -1},
+    [SW_ARENA_DEFAULT] = {ZS_NONE, ZS_PERMANENT_ZONE, -1},
+    [SW_LOOK] = {ZS_HAND_OWNER, ZS_OWNER_NOT_DECK, -1},
+    [SW_OUTSIDE] = {ZS_NOT_A_ZONE, ZS_REMOVED_IS_OUTSIDE, -1}};
+
+/* The value word of switch s named by node val, checked against the
+ * switch's own values (switch_values): a word of another switch, or no
+ * value word at all, is refused at val with the switch's list (and the
+ * nearest of its words). Returns the ZS_* value in *out. */
+static zo_status switch_value(rparse *p, int s, const yd_node *val, const char *what, int *out) {
+  const char *mine[6];
+  int n = 0;
+  for (int i = 0; i < 5 && switch_values[s][i] >= 0; i++) {
+    int v = switch_values[s][i];
+    if (!strcmp(val->str, value_names[v])) {
+      *out = v;
+      return ZO_OK;
+    }
+    mine[n++] = value_names[v];
+  }
+  char list[200];
+  zo_join(list, sizeof list, mine, (size_t)n);
+  const char *near = zo_nearest(val->str, mine, (size_t)n);
+  if (!strcmp(val->str, "none")) /* the unwritten value of this switch */
+    return bad(p, val, "'none' is not a value of %s: leave the switch out for its default, or "
+               "write one of: %s", what, list);
+  if (find_name(val->str, value_names, ZS_COUNT_) >= 0)
+    return bad(p, val, "'%s' is not a value of %s, but of another switch (expected one of: %s)",
+               val->str, what, list);
+  return bad(p, val, "unknown value '%s' for %s (%s%s%sexpected one of: %s)", val->str, what,
+             near ? "did you mean '" : "", near ? near : "", near ? "'? " : "", list);
 }
 
 static zo_status parse_switches(rparse *p, const yd_node *m) {
@@ -364,22 +489,35 @@ static zo_status parse_switches(rparse *p, const yd_node *m) {
     const yd_node *val;
     if ((st = cited(p, v, what, &p->rs->sw[s], &val))) return st;
     if ((st = want_str(p, val, what))) return st;
-    int x = find_name(val->str, value_names, ZS_COUNT_);
-    if (x < 0) {
-      const char *near = zo_nearest(val->str, value_names, ZS_COUNT_);
-      return bad(p, val, "unknown value '%s' for %s%s%s%s", val->str, what,
-                 near ? " (did you mean '" : "", near ? near : "",
-                 near ? "'?)" : "");
-    }
+    int x;
+    if ((st = switch_value(p, s, val, what, &x))) return st;
     p->rs->sw[s].value = x;
   }
   return ZO_OK;
 }
 
+static zo_status parse_rule_list(rparse *p, const yd_node *seq, char *seen);
+
+/* rules: a list of {id, text, seed}. An id of the base (extends:) gets
+ * this file's text; an id listed twice in this file, or an empty one, is
+ * refused at the second one. */
 static zo_status parse_rules(rparse *p, const yd_node *seq) {
   zo_ruleset *rs = p->rs;
   if (!seq || seq->kind != YD_SEQ)
     return bad(p, seq, "expected a list of {id, text, seed} for rules");
+  /* seen[i]: rule i is listed in this file already (an inherited one may
+     be re-texted once) */
+  char *seen = zo_xcalloc((size_t)rs->nrules + seq->n + 1, 1);
+  zo_status st = parse_rule_list(p, seq, seen);
+  free(seen);
+  return st;
+}
+
+/* parse_rules' loop: each {id, text, seed} of seq into p->rs, seen[] marking
+ * the rules this file lists (the rule set owns what is added; on an error
+ * the caller frees the whole rule set). */
+static zo_status parse_rule_list(rparse *p, const yd_node *seq, char *seen) {
+  zo_ruleset *rs = p->rs;
   for (size_t i = 0; i < seq->n; i++) {
     const yd_node *r = seq->kids[i];
     zo_status st = want_map(p, r, "a rule");
@@ -395,12 +533,23 @@ static zo_status parse_rules(rparse *p, const yd_node *seq) {
         return unknown_key(p, YD_KEY(r, j), ks, 3, "a rule");
       }
     }
+    if (!id) return bad(p, r, "missing 'id' in a rule");
     if ((st = want_str(p, id, "rule id"))) return st;
+    if (!id->str[0]) return bad(p, id, "a rule id must not be empty");
+    if (!text) return bad(p, r, "missing 'text' in rule '%s'", id->str);
     if ((st = want_str(p, text, "rule text"))) return st;
     int isseed = 0;
     if (seed && parse_bool(seed, &isseed))
       return bad(p, seed, "expected true or false for seed");
     int at = zo_ruleset_rule(rs, id->str);
+    if (at >= 0 && seen[at]) {
+      int first = 0;
+      for (size_t k = 0; k < i && !first; k++) {
+        const yd_node *fid = yd_get(seq->kids[k], "id");
+        if (fid && fid->kind == YD_SCALAR && !strcmp(fid->str, id->str)) first = fid->line;
+      }
+      return bad(p, id, "rule '%s' is listed twice (first at line %d)", id->str, first);
+    }
     if (at < 0) {
       rs->rules = zo_xrealloc(rs->rules, (size_t)(rs->nrules + 1) * sizeof *rs->rules);
       at = rs->nrules++;
@@ -410,6 +559,7 @@ static zo_status parse_rules(rparse *p, const yd_node *seq) {
     }
     rs->rules[at].text = zo_xstrdup(text->str);
     rs->rules[at].seed = isseed;
+    seen[at] = 1;
   }
   return ZO_OK;
 }
@@ -436,6 +586,8 @@ static zo_status resolve_citations(rparse *p) {
 
 static const zo_ruleset *find_any(const char *id);
 
+#define ZO_CITED_PER_ZONE 14 /* cited attributes of a zone type (all_cited) */
+
 /* Every cited value of a rule set (zone attributes and switches). */
 static int all_cited(zo_ruleset *rs, zo_cited **out, int cap) {
   int n = 0;
@@ -444,7 +596,7 @@ static int all_cited(zo_ruleset *rs, zo_cited **out, int cap) {
     zo_cited *f[] = {&t->per_player, &t->count,      &t->pub,      &t->ordered,
                      &t->arena,      &t->controller, &t->capacity, &t->owner_only,
                      &t->holds,      &t->reorder,    &t->same_zone_new, &t->keeps,
-                     &t->face_down_new};
+                     &t->face_down_new, &t->equip};
     for (size_t i = 0; i < sizeof f / sizeof *f && n < cap; i++) out[n++] = f[i];
   }
   for (int s = 0; s < SW_COUNT && n < cap; s++) out[n++] = &rs->sw[s];
@@ -465,7 +617,7 @@ static zo_status drop_rules(rparse *p, const yd_node *seq) {
                          s->kind == YD_SCALAR ? s->str : "?");
     else gone[at] = 1;
   }
-  zo_cited *cited_all[ZO_MAX_ZONE_TYPES * 13 + SW_COUNT];
+  zo_cited *cited_all[ZO_MAX_ZONE_TYPES * ZO_CITED_PER_ZONE + SW_COUNT];
   int nc = all_cited(rs, cited_all, (int)(sizeof cited_all / sizeof *cited_all));
   for (int k = 0; k < nc && !st; k++)
     for (int j = 0; j < cited_all[k]->nrules; j++)
@@ -537,17 +689,39 @@ static zo_status parse_doc(const yd_doc *doc, zo_ruleset **out, zo_error *err) {
       rs->rules[i].seed = base->rules[i].seed;
     }
     rs->nrules = base->nrules;
+    /* the base's own type words, in its order: the copied zones' bits
+       number them */
+    for (int i = 0; i < base->nxtypes; i++)
+      zo_type_intern(&rs->xtypes, &rs->nxtypes, base->xtypes[i]);
     rs->game = zo_xstrdup(base->game);
     rs->extends = zo_xstrdup(ext->str);
   }
   const yd_node *id = yd_get(root, "id"), *title = yd_get(root, "title"),
                 *game = yd_get(root, "game");
+  if (!id || !title) {
+    st = bad(&p, root, "missing '%s' (every rule set has an id and a title)", !id ? "id" : "title");
+    goto done;
+  }
   if ((st = want_str(&p, id, "id"))) goto done;
+  if (!id->str[0]) {
+    st = bad(&p, id, "id must not be empty (cases name the rule set by it)");
+    goto done;
+  }
   if ((st = want_str(&p, title, "title"))) goto done;
   rs->id = zo_xstrdup(id->str);
+  rs->id_line = id->line;
+  rs->id_col = id->col;
   rs->title = zo_xstrdup(title->str);
   if (game) {
+    /* the games the model knows: only fab changes it (FaB deck-cards) */
+    static const char *const games[] = {"mtg", "fab"};
     if ((st = want_str(&p, game, "game"))) goto done;
+    if (find_name(game->str, games, 2) < 0) {
+      const char *near = zo_nearest(game->str, games, 2);
+      st = bad(&p, game, "unknown game '%s' (%s%s%sexpected one of: mtg, fab)", game->str,
+               near ? "did you mean '" : "", near ? near : "", near ? "'? " : "");
+      goto done;
+    }
     free(rs->game);
     rs->game = zo_xstrdup(game->str);
   }
@@ -595,7 +769,7 @@ static zo_status parse_doc(const yd_doc *doc, zo_ruleset **out, zo_error *err) {
   {
     /* number every citation: a game counts hits per citation and turns
        them into rule hits only when asked (zo_game_hits) */
-    zo_cited *all[ZO_MAX_ZONE_TYPES * 13 + SW_COUNT];
+    zo_cited *all[ZO_MAX_ZONE_TYPES * ZO_CITED_PER_ZONE + SW_COUNT];
     int n = all_cited(rs, all, (int)(sizeof all / sizeof *all));
     for (int i = 0; i < n; i++) all[i]->slot = i;
     rs->nslots = n;
@@ -683,16 +857,21 @@ const zo_ruleset *zo_ruleset_find(const char *id) {
   return find_any(id);
 }
 
+/* Takes rs in every case: on ZO_ERR_USAGE (its id is taken) rs is freed,
+ * with err at the file's `id:`. */
 zo_status zo_ruleset_register(zo_ruleset *rs, zo_error *err) {
   registry_init();
   if (find_any(rs->id)) {
     if (err) {
       err->code = ZO_ERR_USAGE;
       snprintf(err->file, sizeof err->file, "%s", rs->file ? rs->file : "");
-      err->line = err->column = 1;
+      err->line = rs->id_line > 0 ? rs->id_line : 1;
+      err->column = rs->id_col > 0 ? rs->id_col : 1;
       snprintf(err->message, sizeof err->message,
                "a rule set with id '%s' is already loaded", rs->id);
+      err->context[0] = 0;
     }
+    zo_ruleset_free(rs);
     return ZO_ERR_USAGE;
   }
   registry = zo_xrealloc(registry, (nregistry + 2) * sizeof *registry);

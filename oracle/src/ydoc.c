@@ -26,12 +26,14 @@
 #define YD_MAX_NODES 200000 /* nodes in one document: bounds memory and time */
 #define YD_MAX_FILE (16u * 1024u * 1024u)
 
+static size_t utf8_decode(const unsigned char *s, size_t n, unsigned *cp, const char **why);
+
 zo_status yd_fail(zo_error *err, const yd_doc *doc, const yd_node *at,
                   zo_status code, const char *fmt, ...) {
   if (err) {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    zo_vsnprintf_utf8(err->message, sizeof err->message, fmt, ap);
     va_end(ap);
     err->code = code;
     snprintf(err->file, sizeof err->file, "%s",
@@ -144,9 +146,102 @@ static zo_status attach(builder *b, yd_doc *doc, yd_node *n, zo_error *err) {
         return s;
       }
   }
-  if (node_push(top, n)) {
-    node_free(n);
-    return ZO_ERR_NOMEM;
+  if (node_push(top, n)) zo_oom(NULL); /* one out-of-memory policy (util.h) */
+  return ZO_OK;
+}
+
+/* ydoc.h: one UTF-8 character (utf8_decode without the reason). */
+size_t yd_utf8_char(const unsigned char *s, size_t n, unsigned *cp) {
+  const char *why;
+  return n ? utf8_decode(s, n, cp, &why) : 0;
+}
+
+/* Decode one UTF-8 character at s[0..n) (n >= 1): its code point in *cp and
+ * its length, or 0 with *why set when the bytes are not UTF-8 (RFC 3629: no
+ * overlong forms, no surrogates, nothing above U+10FFFF). */
+static size_t utf8_decode(const unsigned char *s, size_t n, unsigned *cp, const char **why) {
+  unsigned c = s[0];
+  size_t len;
+  unsigned min;
+  if (c < 0x80) {
+    *cp = c;
+    return 1;
+  }
+  if (c >= 0xC2 && c <= 0xDF) len = 2, min = 0x80, c &= 0x1F;
+  else if (c >= 0xE0 && c <= 0xEF) len = 3, min = 0x800, c &= 0x0F;
+  else if (c >= 0xF0 && c <= 0xF4) len = 4, min = 0x10000, c &= 0x07;
+  else {
+    *why = c >= 0x80 && c <= 0xBF ? "a continuation byte without a lead byte"
+                                  : "a byte that never starts a character";
+    return 0;
+  }
+  for (size_t i = 1; i < len; i++) {
+    if (i >= n || (s[i] & 0xC0) != 0x80) {
+      *why = "a character cut short";
+      return 0;
+    }
+    c = (c << 6) | (s[i] & 0x3F);
+  }
+  if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) {
+    *why = c < min        ? "the start of an overlong encoding"
+           : c > 0x10FFFF ? "the start of a code point beyond U+10FFFF"
+                          : "the start of an encoded surrogate (U+D800..U+DFFF)";
+    return 0;
+  }
+  *cp = c;
+  return len;
+}
+
+/* The text must be UTF-8 that YAML may hold (YAML 1.1 5.1 c-printable, as
+ * libyaml reads it): refuse the first byte that is not, at its own line and
+ * column (libyaml's reader errors carry no position). Lines break at LF,
+ * CR LF, CR, NEL, LS and PS and columns count characters, as libyaml's marks
+ * do; a byte order mark is allowed only as the very first character.
+ * Returns ZO_OK or ZO_ERR_SYNTAX with err filled. */
+static zo_status check_encoding(const char *text, size_t len, const yd_doc *doc, zo_error *err) {
+  const unsigned char *s = (const unsigned char *)text;
+  yd_node at = {.line = 1, .col = 1};
+  if (len >= 2 && ((s[0] == 0xFF && s[1] == 0xFE) || (s[0] == 0xFE && s[1] == 0xFF)))
+    return yd_fail(err, doc, &at, ZO_ERR_SYNTAX,
+                   "the file is UTF-%s (byte order mark %02X %02X): save it as UTF-8",
+                   len >= 4 && s[0] == 0xFF && !s[2] && !s[3] ? "32" : "16", s[0], s[1]);
+  if (len >= 4 && !s[0] && !s[1] && s[2] == 0xFE && s[3] == 0xFF)
+    return yd_fail(err, doc, &at, ZO_ERR_SYNTAX,
+                   "the file is UTF-32 (byte order mark 00 00 FE FF): save it as UTF-8");
+  size_t i = 0;
+  if (len >= 3 && s[0] == 0xEF && s[1] == 0xBB && s[2] == 0xBF) i = 3; /* a leading BOM */
+  while (i < len) {
+    unsigned cp = 0;
+    const char *why = NULL;
+    size_t n = utf8_decode(s + i, len - i, &cp, &why);
+    if (!n)
+      return yd_fail(err, doc, &at, ZO_ERR_SYNTAX,
+                     "not UTF-8: byte 0x%02X is %s (the file must be UTF-8 text)", s[i], why);
+    if (cp == 0)
+      return yd_fail(err, doc, &at, ZO_ERR_SYNTAX,
+                     "a NUL byte (U+0000): the file must be text");
+    if (cp == 0xFEFF)
+      return yd_fail(err, doc, &at, ZO_ERR_SYNTAX,
+                     "a byte order mark (U+FEFF) after the start of the file: remove it");
+    int printable = cp == 0x09 || cp == 0x0A || cp == 0x0D || (cp >= 0x20 && cp <= 0x7E) ||
+                    cp == 0x85 || (cp >= 0xA0 && cp <= 0xD7FF) ||
+                    (cp >= 0xE000 && cp <= 0xFFFD) || cp >= 0x10000;
+    if (!printable && cp < 0x80)
+      return yd_fail(err, doc, &at, ZO_ERR_SYNTAX,
+                     "control character U+%04X is not allowed (only tab, line feed and "
+                     "carriage return)", cp);
+    if (!printable)
+      return yd_fail(err, doc, &at, ZO_ERR_SYNTAX,
+                     "character U+%04X is not allowed in YAML (a C1 control character or a "
+                     "noncharacter)", cp);
+    i += n;
+    if (cp == 0x0A || cp == 0x85 || cp == 0x2028 || cp == 0x2029 ||
+        (cp == 0x0D && !(i < len && s[i] == 0x0A))) {
+      at.line++;
+      at.col = 1;
+    } else if (cp != 0x0D) {
+      at.col++;
+    }
   }
   return ZO_OK;
 }
@@ -155,8 +250,14 @@ zo_status yd_parse(const char *file, const char *text, size_t len, yd_doc *out,
                    zo_error *err) {
   memset(out, 0, sizeof *out);
   out->file = zo_xstrdup(file ? file : "<input>");
+  zo_status enc = check_encoding(text, len, out, err);
+  if (enc) {
+    free(out->file);
+    out->file = NULL;
+    return enc;
+  }
   yaml_parser_t p;
-  if (!yaml_parser_initialize(&p)) return ZO_ERR_NOMEM;
+  if (!yaml_parser_initialize(&p)) zo_oom(NULL);
   yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
   builder b = {.depth = 0};
   zo_status st = ZO_OK;
@@ -164,6 +265,7 @@ zo_status yd_parse(const char *file, const char *text, size_t len, yd_doc *out,
   while (!done && st == ZO_OK) {
     yaml_event_t ev;
     if (!yaml_parser_parse(&p, &ev)) {
+      if (p.error == YAML_MEMORY_ERROR) zo_oom(NULL); /* not the file's fault */
       char msg[400];
       snprintf(msg, sizeof msg, "YAML syntax: %s%s%s",
                p.problem ? p.problem : "malformed input",
@@ -206,9 +308,8 @@ zo_status yd_parse(const char *file, const char *text, size_t len, yd_doc *out,
       }
       if (ev.type == YAML_SCALAR_EVENT) {
         yd_node *n = node_new(YD_SCALAR, &ev.start_mark);
-        if (!n) { st = ZO_ERR_NOMEM; break; }
-        n->str = malloc(ev.data.scalar.length + 1);
-        if (!n->str) { free(n); st = ZO_ERR_NOMEM; break; }
+        if (!n) zo_oom(NULL);
+        n->str = zo_xmalloc(ev.data.scalar.length + 1);
         memcpy(n->str, ev.data.scalar.value, ev.data.scalar.length);
         n->str[ev.data.scalar.length] = 0;
         if (strlen(n->str) != ev.data.scalar.length) {
@@ -228,7 +329,7 @@ zo_status yd_parse(const char *file, const char *text, size_t len, yd_doc *out,
         yd_node *n = node_new(
             ev.type == YAML_MAPPING_START_EVENT ? YD_MAP : YD_SEQ,
             &ev.start_mark);
-        if (!n) { st = ZO_ERR_NOMEM; break; }
+        if (!n) zo_oom(NULL);
         st = attach(&b, out, n, err);
         if (st == ZO_OK) b.stack[b.depth++] = n;
       }
@@ -280,8 +381,7 @@ zo_status yd_parse_file(const char *path, yd_doc *out, zo_error *err) {
                    strerror(errno));
   }
   size_t cap = 8192, len = 0;
-  char *buf = malloc(cap);
-  if (!buf) { fclose(f); return ZO_ERR_NOMEM; }
+  char *buf = zo_xmalloc(cap);
   for (;;) {
     if (len == cap) {
       if (cap >= YD_MAX_FILE) {
@@ -290,9 +390,7 @@ zo_status yd_parse_file(const char *path, yd_doc *out, zo_error *err) {
         yd_doc d = {.file = (char *)path};
         return yd_fail(err, &d, NULL, ZO_ERR_IO, "file larger than 16 MiB");
       }
-      char *nb = realloc(buf, cap * 2);
-      if (!nb) { free(buf); fclose(f); return ZO_ERR_NOMEM; }
-      buf = nb;
+      buf = zo_xrealloc(buf, cap * 2);
       cap *= 2;
     }
     size_t r = fread(buf + len, 1, cap - len, f);

@@ -42,6 +42,10 @@ zo_status yd_parse(const char *file, const char *text, size_t len, yd_doc *out,
 /* Read and parse a file (ZO_ERR_IO if unreadable). */
 zo_status yd_parse_file(const char *path, yd_doc *out, zo_error *err);
 
+/* One UTF-8 character at s[0..n): its length (1..4) and code point in *cp,
+ * or 0 when the bytes there are not UTF-8 (or n is 0). */
+size_t yd_utf8_char(const unsigned char *s, size_t n, unsigned *cp);
+
 /* Release a document; safe on a zeroed doc. */
 void yd_free(yd_doc *doc);
 

@@ -193,10 +193,9 @@ BAD = [
     ("no game and no extends", broken(lambda d: d.pop("game")), True),
     ("no zones and no extends", broken(lambda d: d.pop("zones")), True),
     ("no title", broken(lambda d: d.pop("title")), True),
-    # the loader takes any value word for any switch; the schema only the
-    # words the model tells apart for that switch
+    # each switch takes only its own value words, in the loader as in the schema
     ("value word of another switch", broken(lambda d: d["switches"].update(
-        phasing={"value": "owner_graveyard", "rule": None})), False),
+        phasing={"value": "owner_graveyard", "rule": None})), True),
 ]
 
 

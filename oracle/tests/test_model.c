@@ -1,8 +1,9 @@
 /* test_model.c: unit tests of the reference model (game.c) and rule sets,
  * driven directly rather than through case expectations: identities, the
  * owner redirect, FaB capacity and two-handed weapons, repeatable shuffles,
- * rule hits, the invariant checker catching a broken state, and rule set
- * files with `extends` and their errors. */
+ * rule hits, the invariant checker catching a broken state, rule set
+ * files with `extends` and their errors, watches and replacements that name
+ * a player's zone, and the final expect of a case without steps. */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,6 +16,8 @@
 #include <cmocka.h>
 
 #include "game.h"
+#include "runner.h"
+#include "util.h"
 
 typedef struct {
   zo_case *c;
@@ -231,9 +234,28 @@ static void test_ruleset_file_extends_and_errors(void **state) {
   assert_int_equal(err.line, 6);
   assert_int_equal(err.column, 5);
   assert_non_null(strstr(err.message, "did you mean 'ordered'"));
-  write_file(path, "id: g\ntitle: t\ngame: x\nzones:\n  deck:\n    ordered: {value: true, rule: \"X 1\"}\n");
+  write_file(path, "id: g\ntitle: t\ngame: mtg\nzones:\n  deck:\n    ordered: {value: true, rule: \"X 1\"}\n");
   assert_int_equal(zo_ruleset_load_file(path, &rs, &err), ZO_ERR_SCHEMA);
   assert_non_null(strstr(err.message, "not listed under rules"));
+  /* only the games the model knows */
+  write_file(path, "id: g\ntitle: t\ngame: x\nzones:\n  deck: {role: library}\n");
+  assert_int_equal(zo_ruleset_load_file(path, &rs, &err), ZO_ERR_SCHEMA);
+  assert_string_equal(err.message, "unknown game 'x' (expected one of: mtg, fab)");
+  assert_int_equal(err.line, 3);
+  assert_int_equal(err.column, 7);
+  /* an equip: citation is resolved into the zone type (it was written
+     through a pointer to a dead local: ASan's detect_stack_use_after_return) */
+  write_file(path, "id: g2\ntitle: t\ngame: fab\nzones:\n  rack:\n    role: other\n"
+                   "    holds: {value: [equip], rule: \"G 1\"}\n"
+                   "    equip: {value: [sword_kind, weapon], rule: [\"G 1\", \"G 2\"]}\n"
+                   "rules:\n  - {id: \"G 1\", text: a}\n  - {id: \"G 2\", text: b}\n");
+  if (zo_ruleset_load_file(path, &rs, &err)) fail_msg("%s", err.message);
+  assert_int_equal(rs->zones[0].equip.nrules, 2);
+  assert_int_equal(rs->zones[0].equip.rules[1], zo_ruleset_rule(rs, "G 2"));
+  assert_int_equal(rs->nxtypes, 1); /* sword_kind: the rule set's own word */
+  assert_string_equal(rs->xtypes[0], "sword_kind");
+  assert_true(rs->zones[0].equip_types == (zo_type_bit("weapon") | ((uint64_t)1 << ZO_NVOCAB)));
+  zo_ruleset_free(rs);
   unlink(path);
   rmdir(dir);
 }
@@ -261,6 +283,79 @@ static void test_embedded_rulesets_cite_only_listed_rules(void **state) {
   assert_int_equal(zo_ruleset_find("mtg-2011")->nzones, 8); /* 400.1 + ante */
 }
 
+/* A watch's from:/to: and a replacement's when: name a player's zone: a
+ * move to another player's zone of that type does not match (CR 603.2,
+ * 614.1; the zones of CR 400.3 belong to a player). */
+static void test_watch_and_replace_honour_the_player(void **state) {
+  (void)state;
+  fixture f = start("mtg-2011", HEAD("mtg-2011")
+                    "cards:\n  x: {owner: alice, zone: battlefield}\n  y: {owner: alice, zone: hand}\n"
+                    "steps:\n  - watch: {as: tb, card: x, to: bob.graveyard}\n"
+                    "  - watch: {as: ta, card: x, to: alice.graveyard}\n"
+                    "  - watch: {as: tf, card: x, from: bob.library}\n"
+                    "  - move: {card: x, to: graveyard}\n"
+                    "  - replace: {as: rb, card: y, when: {from: bob.hand}, instead: {to: exile}}\n"
+                    "  - move: {card: y, to: graveyard}\n"
+                    "  - move: {card: y, to: hand}\n"
+                    "  - replace: {as: ra, card: y, when: {from: alice.hand}, instead: {to: exile}}\n"
+                    "  - move: {card: y, to: graveyard}\n");
+  for (int i = 0; i < 3; i++) step(&f, i, NULL);
+  assert_int_equal(step(&f, 3, NULL), ZO_OUTCOME_MOVED);
+  assert_int_equal(f.g->trig[0].fired, 0); /* bob's graveyard: not where x went */
+  assert_int_equal(f.g->trig[1].fired, 1);
+  assert_int_equal(f.g->trig[2].fired, 0); /* it came from the battlefield */
+  step(&f, 4, NULL);
+  assert_int_equal(step(&f, 5, NULL), ZO_OUTCOME_MOVED); /* from alice's hand: rb ignores it */
+  char z[64];
+  zone_of(&f, 1, z, sizeof z);
+  assert_string_equal(z, "alice.graveyard");
+  step(&f, 6, NULL);
+  step(&f, 7, NULL);
+  assert_int_equal(step(&f, 8, NULL), ZO_OUTCOME_REPLACED);
+  zone_of(&f, 1, z, sizeof z);
+  assert_string_equal(z, "exile");
+  stop(&f);
+}
+
+/* With steps: [] the top-level expect: holds of the setup itself and is
+ * compared: a false one fails the case (it used to pass unread). */
+static void test_final_expect_without_steps_is_compared(void **state) {
+  (void)state;
+  const char *text = HEAD("mtg-2011") "cards:\n  x: {owner: alice, zone: hand}\nsteps: []\n"
+                     "expect:\n  x: {zone: alice.graveyard}\n";
+  zo_case *c = NULL;
+  zo_error err;
+  memset(&err, 0, sizeof err);
+  if (zo_case_load_mem("t.yaml", text, strlen(text), &c, &err)) fail_msg("%s", err.message);
+  zo_engine *e = zo_engine_oracle_new();
+  zo_run_options opt;
+  memset(&opt, 0, sizeof opt);
+  zo_case_result r;
+  zo_run_case(e, c, zo_ruleset_find("mtg-2011"), &opt, &r);
+  assert_int_equal(r.status, RS_FAIL);
+  assert_int_equal(r.line, 10);
+  assert_string_equal(r.what, "x.zone");
+  zo_run run = {0};
+  run.results = zo_xcalloc(1, sizeof *run.results);
+  run.results[0] = r;
+  run.n = 1;
+  zo_run_free(&run);
+  zo_case_free(c);
+  /* true of the setup: passes */
+  text = HEAD("mtg-2011") "cards:\n  x: {owner: alice, zone: hand}\nsteps: []\n"
+         "expect:\n  x: {zone: alice.hand, new_object: false}\n";
+  if (zo_case_load_mem("t.yaml", text, strlen(text), &c, &err)) fail_msg("%s", err.message);
+  zo_run_case(e, c, zo_ruleset_find("mtg-2011"), &opt, &r);
+  assert_int_equal(r.status, RS_PASS);
+  run = (zo_run){0};
+  run.results = zo_xcalloc(1, sizeof *run.results);
+  run.results[0] = r;
+  run.n = 1;
+  zo_run_free(&run);
+  zo_case_free(c);
+  zo_engine_oracle_free(e);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_every_mtg_move_is_a_new_object),
@@ -271,6 +366,8 @@ int main(void) {
       cmocka_unit_test(test_check_catches_broken_states),
       cmocka_unit_test(test_ruleset_file_extends_and_errors),
       cmocka_unit_test(test_embedded_rulesets_cite_only_listed_rules),
+      cmocka_unit_test(test_watch_and_replace_honour_the_player),
+      cmocka_unit_test(test_final_expect_without_steps_is_compared),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
