@@ -93,15 +93,6 @@ static inline void zone_remove_obj(zo_game *g, int obj) {
       if (g->zones[i].twoh == obj) g->zones[i].twoh = -1;
 }
 
-static int zone_pos(const zo_game *g, int obj) {
-  int zone = g->objs[obj].zone;
-  if (zone < 0) return -1;
-  const zo_zone *z = &g->zones[zone];
-  for (int i = 0; i < z->n; i++)
-    if (z->objs[i] == obj) return i;
-  return -1;
-}
-
 /* ---- object categories (FaB 1.3.2, 1.3.3) -------------------------- */
 
 static int fab_deck_card(const zo_game *g, const zo_obj *o) {
@@ -233,7 +224,7 @@ static int cannot_hold(const zo_game *g, const zo_zone_type *zt, const zo_obj *o
     return 1;
   if ((holds & ZH_PERMANENTS) && !fab_permanent(g, o, zone)) return 1;
   if ((holds & ZH_HERO) && !(o->types & g->t_hero)) return 1;
-  if ((holds & ZH_EQUIP) && !(o->types & zt->equip_types)) return 1;
+  if ((holds & ZH_EQUIP) && !(o->types & g->equip_types[zt - g->rs->zones])) return 1;
   return 0;
 }
 
@@ -425,7 +416,7 @@ static zo_outcome clear_obj(zo_game *g, int obj, zo_step_result *r) {
     /* no graveyard left to clear it to (its zone ceased, 3.0.10b): the
        card is removed from the game, as FaB says of objects with no place
        (1.5.3, 4.5.1a); a card is never destroyed */
-    for (int i = 0; i < g->nobjs; i++)
+    for (int i = 0; g->has_subs && i < g->nobjs; i++) /* no scan without sub-cards */
       if (g->objs[i].exists && g->objs[i].under == obj) {
         g->objs[i].under = -1;
         clear_obj(g, i, r);
@@ -441,7 +432,7 @@ static zo_outcome clear_obj(zo_game *g, int obj, zo_step_result *r) {
     return ZO_OUTCOME_CLEARED;
   }
   /* sub-cards of a cleared top-card are cleared with it (3.0.14e) */
-  for (int i = 0; i < g->nobjs; i++)
+  for (int i = 0; g->has_subs && i < g->nobjs; i++) /* no scan without sub-cards */
     if (g->objs[i].exists && g->objs[i].under == obj) {
       HITSW(g, SW_SUB_CARDS);
       g->objs[i].under = -1;
@@ -472,7 +463,7 @@ static void cease(zo_game *g, int obj, zo_step_result *r) {
   drop_marks(g, obj, 0);
   event(r, obj, ZO_OUTCOME_CEASED);
   /* FaB 3.0.14e: sub-cards of a top-card that ceases are cleared */
-  for (int i = 0; i < g->nobjs; i++)
+  for (int i = 0; g->has_subs && i < g->nobjs; i++) /* no scan without sub-cards */
     if (g->objs[i].exists && g->objs[i].under == obj) {
       HITSW(g, SW_SUB_CARDS);
       g->objs[i].under = -1;
@@ -489,6 +480,17 @@ static int zone_type_matches(const zo_game *g, int spec_type, int zone) {
   return g->zmap[spec_type] == g->zones[zone].type;
 }
 
+/* Does zone instance `zone` match a zone as a watch or replacement writes
+ * it: its type (zone_type_matches), and the player and 1-based index when
+ * written (player -1 / index 0: any). `to: bob.graveyard` is bob's
+ * graveyard only (CR 400.3: each player's own). */
+static int zone_spec_matches(const zo_game *g, int type, int player, int index, int zone) {
+  if (!zone_type_matches(g, type, zone)) return 0;
+  if (type < 0 || zone < 0) return 1; /* any, outside */
+  if (player >= 0 && g->zones[zone].player != player) return 0;
+  return index <= 0 || g->zones[zone].index == index;
+}
+
 /* A move of obj from origin to dest happened; fire matching watches.
  * `props`: the moving object had its properties (FaB 3.0.7a);
  * `ctrl`: its controller just before it moved. */
@@ -497,7 +499,8 @@ static void fire_watches(zo_game *g, int obj, int origin, int dest, int props,
   for (int t = 0; t < g->ntrig; t++) {
     zo_trigger *tr = &g->trig[t];
     if (!tr->armed || tr->fired || tr->obj != obj) continue;
-    if (!zone_type_matches(g, tr->from, origin) || !zone_type_matches(g, tr->to, dest))
+    if (!zone_spec_matches(g, tr->from, tr->from_player, tr->from_index, origin) ||
+        !zone_spec_matches(g, tr->to, tr->to_player, tr->to_index, dest))
       continue;
     if (tr->types) {
       if (!props) {
@@ -556,10 +559,10 @@ static int apply_replacements(zo_game *g, int obj, int origin, int *dest,
       zo_replacement *rp = &g->repl[ri];
       if (!rp->active || ri >= 64 || used[ri]) continue;
       if (!rp->any && rp->obj != obj) continue;
-      if (!zone_type_matches(g, rp->when_to, *dest)) continue;
-      if (rp->when_to_player >= 0 && (*dest < 0 || g->zones[*dest].player != rp->when_to_player))
+      if (!zone_spec_matches(g, rp->when_to, rp->when_to_player, rp->when_to_index, *dest))
         continue;
-      if (!zone_type_matches(g, rp->when_from, origin)) continue;
+      if (!zone_spec_matches(g, rp->when_from, rp->when_from_player, rp->when_from_index, origin))
+        continue;
       if (!cause_is(cause, rp->when_cause)) continue;
       int redirected;
       zo_step_error e;
@@ -735,7 +738,7 @@ static zo_outcome move_one(zo_game *g, int obj, const zo_step *mv,
   /* CR 400.4b: some cards can't leave the command zone, for another zone
      or for outside the game */
   if (origin >= 0 && g->zones[origin].keeps && (dest >= 0 || dest == ZO_ZONE_OUTSIDE) &&
-      (o->types & ZT(g, origin)->keep_types)) {
+      (o->types & g->keep_types[g->zones[origin].type])) {
     hit(g, &ZT(g, origin)->keeps);
     HITSW(g, SW_CANNOT_HOLD);
     *err = ZO_E_CANNOT_HOLD;
@@ -1491,6 +1494,10 @@ static void apply_other(zo_game *g, const zo_step *s, int obj, zo_step_result *r
     t->obj = s->card;
     t->from = s->from.type;
     t->to = s->to.type;
+    t->from_player = s->from.player;
+    t->to_player = s->to.player;
+    t->from_index = s->from.index;
+    t->to_index = s->to.index;
     t->types = s->types;
     t->controller = -1;
     return;
@@ -1530,6 +1537,9 @@ static void apply_other(zo_game *g, const zo_step *s, int obj, zo_step_result *r
     rp->when_to = s->when_to.type;
     rp->when_to_player = s->when_to.player;
     rp->when_from = s->when_from.type;
+    rp->when_from_player = s->when_from.player;
+    rp->when_to_index = s->when_to.index;
+    rp->when_from_index = s->when_from.index;
     snprintf(rp->when_cause, sizeof rp->when_cause, "%s", s->when_cause);
     rp->instead = s->then;
     return;
@@ -1653,6 +1663,28 @@ static zo_status setup_fail(zo_error *err, const zo_case *c, const zo_card_setup
   return ZO_ERR_SETUP;
 }
 
+/* Point a set-up error just made by setup_fail at the card's key `key`
+ * when the case wrote it (zo_card_setup.at), not at the card's handle: the
+ * key is what contradicts the rule set. Returns ZO_ERR_SETUP. */
+static zo_status at_key(zo_error *err, const zo_card_setup *cs, int key) {
+  if (err && cs->at[key].line > 0) {
+    err->line = cs->at[key].line;
+    err->column = cs->at[key].col;
+  }
+  return ZO_ERR_SETUP;
+}
+
+/* pre + the first rule a cited attribute or switch rests on in rs + post,
+ * or "" where the rules text is silent, written into buf (cap bytes), which
+ * is returned: a set-up error cites the rule set's own rule. */
+static const char *cite(const zo_ruleset *rs, const zo_cited *ci, const char *pre,
+                        const char *post, char *buf, size_t cap) {
+  if (ci->nrules > 0 && ci->rules[0] >= 0 && ci->rules[0] < rs->nrules)
+    snprintf(buf, cap, "%s%s%s", pre, rs->rules[ci->rules[0]].id, post);
+  else buf[0] = 0;
+  return buf;
+}
+
 /* The case zone type of a zone that can always hold an object of this
  * kind: the battlefield/arena for tokens and macros, the stack for
  * abilities and copies, the graveyard for cards. */
@@ -1663,6 +1695,52 @@ static int fallback_type(const zo_game *g, zo_kind k) {
   for (int t = 0; t < g->c->nztypes; t++)
     if (g->zmap[t] >= 0 && g->rs->zones[g->zmap[t]].role == role) return t;
   return 0;
+}
+
+/* Keys of a starting card in zone instance `zone` (type zt) that the rule
+ * set makes contradictory, or ignored if they were let pass: a position in a
+ * zone that is not ordered (CR 400.5 / the zone's `ordered` citation);
+ * visibility: where the zone decides it (switch visibility: per_zone); where
+ * each object has it (FaB 3.0.3), face: down with visibility: public, face:
+ * up with visibility: private, and a public or face-up object in a deck
+ * (FaB 3.7.5). ZO_OK, or ZO_ERR_SETUP with err at the key (when err). */
+static zo_status setup_contradictions(zo_game *g, const zo_card_setup *cs,
+                                      const zo_zone_type *zt, int zone, zo_error *err) {
+  const zo_case *c = g->c;
+  const zo_ruleset *rs = g->rs;
+  const char *hn = c->handles[cs->handle];
+  char zname[64] = "", why[64];
+  if (err) zo_game_zone_name(g, zone, zname, sizeof zname);
+  if (cs->position >= 0 && !zt->ordered.value) {
+    setup_fail(err, c, cs, rs->id, "card '%s': position: is for ordered zones, and %s is "
+               "not ordered%s", hn, zname, cite(rs, &zt->ordered, " (", ")", why, sizeof why));
+    return at_key(err, cs, CK_POSITION);
+  }
+  int per_object = SW(g, SW_VISIBILITY) == ZS_PER_OBJECT;
+  if (cs->visibility >= 0 && !per_object) {
+    setup_fail(err, c, cs, rs->id, "'%s' has visibility: %s, but here a zone decides the "
+               "visibility of what it holds (switch visibility is per_zone%s): leave it out", hn,
+               cs->visibility ? "public" : "private",
+               cite(rs, &rs->sw[SW_VISIBILITY], ", ", "", why, sizeof why));
+    return at_key(err, cs, CK_VISIBILITY);
+  }
+  if (!per_object) return ZO_OK;
+  int face_written = cs->at[CK_FACE].line > 0;
+  if (zt->role == ZR_LIBRARY && (cs->visibility == 1 || (face_written && !cs->face_down))) {
+    int vis = cs->visibility == 1;
+    setup_fail(err, c, cs, rs->id, "'%s' is in %s, a deck: objects in a deck are private "
+               "and face down (FaB 3.7.5): leave out %s", hn, zname,
+               vis ? "visibility: public" : "face: up");
+    return at_key(err, cs, vis ? CK_VISIBILITY : CK_FACE);
+  }
+  if (face_written && cs->visibility >= 0 && cs->face_down == cs->visibility) {
+    setup_fail(err, c, cs, rs->id, "'%s': face: %s and visibility: %s contradict each other: "
+               "here a face-down object is private and a face-up one public (visibility per "
+               "object, FaB 3.0.3)", hn,
+               cs->face_down ? "down" : "up", cs->visibility ? "public" : "private");
+    return at_key(err, cs, CK_VISIBILITY);
+  }
+  return ZO_OK;
 }
 
 /* Place one starting card (the setup checks of cases/README.md: a position the
@@ -1685,15 +1763,40 @@ static zo_status place_card(zo_game *g, const zo_card_setup *cs, zo_error *err) 
         return setup_fail(err, c, cs, rs->id, "card '%s': sub-cards (under:) "
                           "are not part of this rule set", hn);
       }
-      if (!t->exists || t->under >= 0 || !(is_arena(g, t->zone) || is_stack(g, t->zone))) {
-        return setup_fail(err, c, cs, rs->id, "card '%s' is under '%s', which "
-                          "is not a permanent in the arena or a card on the "
-                          "stack (FaB 3.0.14)", hn, c->handles[cs->under]);
+      /* FaB 3.0.14, as put_under: only a card or a token goes under, and
+         only under a permanent in the arena or a card on the stack */
+      if (o->kind != ZK_CARD && o->kind != ZK_TOKEN) {
+        setup_fail(err, c, cs, rs->id, "'%s' is of kind %s: only cards and tokens can be "
+                   "sub-cards (FaB 3.0.14)", hn, zo_kind_name(o->kind));
+        return at_key(err, cs, CK_KIND);
+      }
+      if (!t->exists || t->under >= 0 ||
+          !((is_arena(g, t->zone) && fab_permanent(g, t, t->zone)) ||
+            (is_stack(g, t->zone) && (t->kind == ZK_CARD || t->kind == ZK_TOKEN)))) {
+        setup_fail(err, c, cs, rs->id, "card '%s' is under '%s', which "
+                   "is not a permanent in the arena or a card on the "
+                   "stack (FaB 3.0.14)", hn, c->handles[cs->under]);
+        return at_key(err, cs, CK_UNDER);
+      }
+      if (cs->zone.type != ZO_ZT_UNSET) { /* written: it must be the top-card's zone */
+        int red;
+        zo_step_error e;
+        int z = cs->zone.type == ZO_ZT_OUTSIDE ? ZO_ZONE_OUTSIDE
+                                               : resolve_dest(g, cs->handle, &cs->zone, 0, &red, &e);
+        if (z != t->zone) {
+          char tz[64] = "";
+          if (err) zo_game_zone_name(g, t->zone, tz, sizeof tz);
+          setup_fail(err, c, cs, rs->id, "card '%s' is under '%s', which is in %s: a sub-card "
+                     "is in its top-card's zone (FaB 3.0.14), so zone: must say %s or be left "
+                     "out", hn, c->handles[cs->under], tz, tz);
+          return at_key(err, cs, CK_ZONE);
+        }
       }
       o->under = cs->under;
       g->has_subs = 1;
       o->zone = t->zone;
       o->pub = t->pub;
+      o->face_down = t->face_down; /* its top-card's, as put_under gives it */
       return ZO_OK;
     }
     if (cs->zone.type == ZO_ZT_OUTSIDE) {
@@ -1707,6 +1810,7 @@ static zo_status place_card(zo_game *g, const zo_card_setup *cs, zo_error *err) 
     int red;
     zo_step_error e;
     int zone;
+    zo_status rc;
     const zo_zone_type *zt0 = cs->zone.type >= 0 ? &rs->zones[g->zmap[cs->zone.type]] : NULL;
     if (zt0 && zt0->per_player.value && cs->zone.player >= 0 &&
         cs->zone.player != o->owner && zt0->owner_only.value) {
@@ -1749,15 +1853,20 @@ static zo_status place_card(zo_game *g, const zo_card_setup *cs, zo_error *err) 
                         refuse == ZO_E_CAPACITY ? "the zone is full (capacity)"
                         : "the zone can't hold it");
     }
+    if ((rc = setup_contradictions(g, cs, zt, zone, err))) return rc;
 #undef ZNAME
     int pos = cs->position >= 0 ? cs->position : ZO_POS_BOTTOM;
     zone_insert(g, zone, cs->handle, pos);
     equip_second(g, zone, cs->handle);
     if (zt->role == ZR_PHASED_OUT) o->phased_out = 1;
     if (zt->controller.value) o->controller = cs->controller >= 0 ? cs->controller : o->owner;
+    /* per object (FaB 3.0.3): face down is private, face up (written) is
+       public, else the zone's default; a deck is always private (3.7.5) */
     if (SW(g, SW_VISIBILITY) == ZS_PER_OBJECT)
       o->pub = zt->role == ZR_LIBRARY ? 0 /* FaB 3.7.5 */
-               : cs->visibility >= 0 ? cs->visibility : (cs->face_down ? 0 : zt->pub.value);
+               : cs->visibility >= 0 ? cs->visibility
+               : cs->face_down ? 0
+               : cs->at[CK_FACE].line > 0 ? 1 : zt->pub.value;
     else o->pub = zt->pub.value;
     if (SW(g, SW_VISIBILITY) == ZS_PER_OBJECT) o->face_down = !o->pub;
     return ZO_OK;
@@ -1805,29 +1914,24 @@ static zo_status game_new(const zo_ruleset *rs, const zo_case *c, zo_game **out,
     if (rs->zones[z].role == ZR_HAND) g->zmap[g->hand_slot] = z;
     if (rs->zones[z].role == ZR_GRAVEYARD) g->zmap[g->graveyard_slot] = z;
   }
-  static uint64_t bits[8];
-  static int have_bits;
-  if (!have_bits) { /* type words are process-wide: look them up once */
-    bits[0] = B("instant") | B("sorcery");
-    bits[1] = B("hero");
-    bits[2] = B("token");
-    bits[3] = B("2h");
-    bits[4] = B("bow");
-    bits[5] = B("quiver");
-    bits[6] = B("action") | B("attack_reaction") | B("block") | B("defense_reaction") |
-              B("instant") | B("mentor") | B("resource");
-    bits[7] = B("affliction") | B("ally") | B("ash") | B("aura") | B("construct") |
-              B("figment") | B("invocation") | B("item") | B("landmark");
-    have_bits = 1;
+  /* the model's type words: fixed vocabulary bits (model.h), looked up per
+     game (no process-wide cache) */
+  g->t_instant_sorcery = B("instant") | B("sorcery");
+  g->t_hero = B("hero");
+  g->t_token = B("token");
+  g->t_2h = B("2h");
+  g->t_bow = B("bow");
+  g->t_quiver = B("quiver");
+  g->t_deck_card = B("action") | B("attack_reaction") | B("block") | B("defense_reaction") |
+                   B("instant") | B("mentor") | B("resource");
+  g->t_perm_sub = B("affliction") | B("ally") | B("ash") | B("aura") | B("construct") |
+                  B("figment") | B("invocation") | B("item") | B("landmark");
+  /* equip: and keeps: words of rs as this case's bits (a rule set's own
+     words are numbered by the rule set, a case's by the case) */
+  for (int t = 0; t < rs->nzones; t++) {
+    g->equip_types[t] = zo_type_bits_for_case(rs, c, rs->zones[t].equip_types);
+    g->keep_types[t] = zo_type_bits_for_case(rs, c, rs->zones[t].keep_types);
   }
-  g->t_instant_sorcery = bits[0];
-  g->t_hero = bits[1];
-  g->t_token = bits[2];
-  g->t_2h = bits[3];
-  g->t_bow = bits[4];
-  g->t_quiver = bits[5];
-  g->t_deck_card = bits[6];
-  g->t_perm_sub = bits[7];
   if (strcmp(rs->game, "fab") != 0) g->t_deck_card = 0; /* only FaB has deck-cards */
   g->nobjs = c->nhandles;
   int nzones = 0; /* size the zone tables once */
@@ -1859,6 +1963,9 @@ static zo_status game_new(const zo_ruleset *rs, const zo_case *c, zo_game **out,
   /* place the cards: explicit positions later, sub-cards after their tops;
      a lenient set-up (the fuzz decoder) moves an impossible card to a zone
      that always holds its kind instead of failing */
+  if (lenient) /* the decoder writes no keys (and leaves at[] unset) */
+    for (int i = 0; i < c->ncards; i++)
+      memset(((zo_card_setup *)&c->cards[i])->at, 0, sizeof c->cards[i].at);
   for (int pass = 0; pass < 2; pass++)
     for (int i = 0; i < c->ncards; i++) {
       const zo_card_setup *cs = &c->cards[i];
@@ -1911,12 +2018,22 @@ static zo_status game_new(const zo_ruleset *rs, const zo_case *c, zo_game **out,
       int p = c->cards[i].position;
       if (p >= 0 && g->objs[h].zone == z) {
         if (p >= zn->n || placed[p] >= 0) {
+          /* positions 0..n-1 of a zone holding n, one object each (CR 400.5) */
+          char zname[64] = "";
+          if (err) zo_game_zone_name(g, z, zname, sizeof zname);
+          if (p >= zn->n)
+            setup_fail(err, c, &c->cards[i], rs->id, "card '%s': position %d is past the end "
+                       "of %s, which holds %d (positions 0..%d)", c->handles[h], p, zname,
+                       zn->n, zn->n - 1);
+          else
+            setup_fail(err, c, &c->cards[i], rs->id, "card '%s': position %d of %s is "
+                       "also given to '%s' (one object per position)", c->handles[h], p, zname,
+                       c->handles[placed[p]]);
+          at_key(err, &c->cards[i], CK_POSITION);
           free(fixed);
           free(placed);
           zo_game_free(g);
-          return setup_fail(err, c, &c->cards[i], rs->id, "card '%s': position "
-                            "is past the end of its zone or taken",
-                            c->handles[h]);
+          return ZO_ERR_SETUP;
         }
         placed[p] = h;
       }
@@ -1956,38 +2073,85 @@ void zo_game_free(zo_game *g) {
   if (!g) return;
   free(g->pool);
   free(g->zones);
+  free(g->chk_listed); /* zo_game_check's scratch */
+  free(g->id_stamp);
   free(g); /* with its tables (one block) */
 }
 
 /* ---- observation ---------------------------------------------------- */
 
+/* Observed name of zone (zo_game_zone_name) into out (ZO_OBS_NAME bytes).
+ * A zone instance's name is made the first time an observation needs it
+ * (names[zone][0] == 0 until then: no name is empty) and copied after that,
+ * so an object costs a copy, not a snprintf, and a zone nobody is in costs
+ * nothing. names: zo_game_observe's table, one entry per zone instance. */
+#define ZO_OBS_NAME sizeof(((zo_obj_obs *)0)->zone)
+static void observed_zone_name(const zo_game *g, char (*names)[ZO_OBS_NAME], int zone,
+                               char *out) {
+  if (zone < 0) {
+    zo_game_zone_name(g, zone, out, ZO_OBS_NAME);
+    return;
+  }
+  if (!names[zone][0]) {
+    memset(names[zone], 0, ZO_OBS_NAME);
+    zo_game_zone_name(g, zone, names[zone], ZO_OBS_NAME);
+  }
+  memcpy(out, names[zone], ZO_OBS_NAME);
+}
+
+/* Linear in objects, zones and marks: zone names are made once, positions
+ * come from one pass over the ordered zones' lists (an object's first
+ * listing in its own zone; -1 when it is not listed), and marks from one
+ * pass over the marks (in mark order, as many as an observation holds). The
+ * array is calloc'd (libc's zeroing is faster than zeroing each record as
+ * it is filled). */
 void zo_game_observe(const zo_game *g, zo_observation *ob) {
   const zo_case *c = g->c;
   ob->nhandles = g->nobjs;
   ob->objs = zo_xcalloc((size_t)g->nobjs + 1, sizeof *ob->objs);
+  char small[32][ZO_OBS_NAME], (*names)[ZO_OBS_NAME] = small;
+  if (g->nzones > 32) names = zo_xcalloc((size_t)g->nzones, ZO_OBS_NAME);
+  for (int z = 0; z < g->nzones; z++) names[z][0] = 0; /* made when first needed */
   for (int h = 0; h < g->nobjs; h++) {
     const zo_obj *o = &g->objs[h];
     zo_obj_obs *x = &ob->objs[h];
+    x->position = x->layer = -1;
     x->exists = o->exists;
     x->object = o->id;
     x->owner = o->owner;
     x->controller = o->controller;
     x->under = o->under;
-    x->position = x->layer = -1;
     if (!o->exists) continue;
-    zo_game_zone_name(g, o->zone, x->zone, sizeof x->zone);
-    if (o->zone >= 0 && o->under < 0 && ZT(g, o->zone)->ordered.value) {
-      x->position = zone_pos(g, h);
-      if (ZT(g, o->zone)->role == ZR_STACK && SW(g, SW_STACK_LAYERS) == ZS_YES)
-        x->layer = g->zones[o->zone].n - x->position;
-    }
+    observed_zone_name(g, names, o->zone, x->zone);
     x->visibility = zo_game_obj_public(g, h);
     x->face_down = o->face_down;
     x->phased_out = o->phased_out;
-    if (o->came_from != -1) zo_game_zone_name(g, o->came_from, x->came_from, sizeof x->came_from);
-    for (int m = 0; m < g->nmarks && x->nmarks < ZO_MAX_MARKS_PER_OBJ; m++)
-      if (g->marks[m].alive && g->marks[m].obj == h) x->marks[x->nmarks++] = m;
+    if (o->came_from != -1) observed_zone_name(g, names, o->came_from, x->came_from);
   }
+  for (int z = 0; z < g->nzones; z++) {
+    const zo_zone *zn = &g->zones[z];
+    if (!ZT(g, z)->ordered.value) continue;
+    for (int k = 0; k < zn->n; k++) {
+      int h = zn->objs[k];
+      const zo_obj *o = &g->objs[h];
+      if (o->exists && o->zone == z && o->under < 0 && ob->objs[h].position < 0)
+        ob->objs[h].position = k;
+    }
+  }
+  if (SW(g, SW_STACK_LAYERS) == ZS_YES) /* FaB 3.15.4-6: layer 1 = the bottom */
+    for (int h = 0; h < g->nobjs; h++) {
+      const zo_obj *o = &g->objs[h];
+      if (o->exists && o->zone >= 0 && o->under < 0 && ZT(g, o->zone)->ordered.value &&
+          ZT(g, o->zone)->role == ZR_STACK)
+        ob->objs[h].layer = g->zones[o->zone].n - ob->objs[h].position;
+    }
+  for (int m = 0; m < g->nmarks; m++) {
+    const zo_mark *mk = &g->marks[m];
+    if (!mk->alive || mk->obj < 0 || mk->obj >= g->nobjs || !g->objs[mk->obj].exists) continue;
+    zo_obj_obs *x = &ob->objs[mk->obj];
+    if (x->nmarks < ZO_MAX_MARKS_PER_OBJ) x->marks[x->nmarks++] = m;
+  }
+  if (names != small) free(names);
   ob->ntriggers = g->ntrig;
   ob->trig_fired = zo_xcalloc((size_t)g->ntrig + 1, sizeof(int));
   ob->trig_found = zo_xcalloc((size_t)g->ntrig + 1, sizeof(int));
@@ -2008,9 +2172,13 @@ void zo_game_observe(const zo_game *g, zo_observation *ob) {
   ob->nplayers = c->nplayers;
   for (int p = 0; p < c->nplayers; p++) ob->lost[p] = g->lost[p];
   ob->sees = zo_xcalloc((size_t)(c->nplayers * g->nobjs) + 1, 1);
-  for (int p = 0; p < c->nplayers; p++)
-    for (int h = 0; h < g->nobjs; h++)
-      ob->sees[p * g->nobjs + h] = (unsigned char)zo_game_sees(g, p, h);
+  for (int h = 0; h < g->nobjs; h++) {
+    /* zo_game_sees: nobody sees an object in no zone; everybody a public
+       one (its visibility, above); the rest as zo_game_sees decides */
+    if (!g->objs[h].exists || g->objs[h].zone < 0) continue;
+    for (int p = 0; p < c->nplayers; p++)
+      ob->sees[p * g->nobjs + h] = ob->objs[h].visibility ? 1 : (unsigned char)zo_game_sees(g, p, h);
+  }
 }
 
 void zo_observation_free(zo_observation *o) {
@@ -2063,21 +2231,62 @@ static int violation(zo_violation *v, const char *id, const char *rule,
 static int check_objects(const zo_game *g, int at_rest, zo_violation *v,
                          const unsigned char *listed) ZO_NO_COVERAGE;
 
+/* Games with at most this many objects find a repeated identity by
+ * scanning the objects before (no scratch to touch: the fuzzers' games);
+ * larger ones use zo_game's id_stamp table. */
+#define ZO_CHECK_SCAN 64
+
+/* fresh-ids (CR 400.7): does an existing object with a lower handle than
+ * obj have obj's identity? check_objects asks once per existing object, in
+ * handle order, so in a large game each identity is stamped as its object
+ * is checked (id_stamp[id] = id_gen, this check's generation) and the
+ * question is one look-up: the check stays linear in objects. An identity
+ * beyond the table (from the future, a violation itself) and every
+ * identity of a small game are looked for by scanning. m is the checked
+ * game (its scratch only is written). */
+static int seen_identity(zo_game *m, int obj) ZO_NO_COVERAGE;
+ZO_NO_COVERAGE static int seen_identity(zo_game *m, int obj) {
+  uint64_t id = m->objs[obj].id;
+  if (m->nobjs <= ZO_CHECK_SCAN || id >= m->id_cap) {
+    for (int j = 0; j < obj; j++)
+      if (m->objs[j].exists && m->objs[j].id == id) return 1;
+    return 0;
+  }
+  if (m->id_stamp[id] == m->id_gen) return 1;
+  m->id_stamp[id] = m->id_gen;
+  return 0;
+}
+
 ZO_NO_COVERAGE int zo_game_check(const zo_game *g, int at_rest, zo_violation *v) {
+  zo_game *m = (zo_game *)g; /* only its check scratch is written */
   /* one pass over every zone's list: listed[h] is 1 when h is listed once,
      in its own zone, and more otherwise (one-zone, sub-cards) */
   unsigned char small[256], *listed = small;
-  if ((size_t)g->nobjs > sizeof small) listed = zo_xcalloc((size_t)g->nobjs, 1);
-  else memset(small, 0, (size_t)g->nobjs);
+  if ((size_t)g->nobjs > sizeof small) {
+    if (!m->chk_listed) m->chk_listed = zo_xcalloc((size_t)g->nobjs, 1);
+    listed = m->chk_listed;
+  }
+  memset(listed, 0, (size_t)g->nobjs);
   for (int z = 0; z < g->nzones; z++)
     for (int k = 0; k < g->zones[z].n; k++) {
       int h = g->zones[z].objs[k];
       int add = g->objs[h].zone == z ? 1 : 2;
       if (listed[h] < 100) listed[h] = (unsigned char)(listed[h] + add);
     }
-  int bad = check_objects(g, at_rest, v, listed);
-  if (listed != small) free(listed);
-  return bad;
+  if (g->nobjs > ZO_CHECK_SCAN) {
+    /* fresh-ids: a stamp per identity the model has given out (1..next_id) */
+    if (m->id_cap <= g->next_id) {
+      size_t cap = m->id_cap * 2 > g->next_id + 1 ? m->id_cap * 2 : (size_t)g->next_id + 1;
+      m->id_stamp = zo_xrealloc(m->id_stamp, cap * sizeof *m->id_stamp);
+      memset(m->id_stamp + m->id_cap, 0, (cap - m->id_cap) * sizeof *m->id_stamp);
+      m->id_cap = cap;
+    }
+    if (++m->id_gen == 0) { /* the generations wrapped: forget every stamp */
+      memset(m->id_stamp, 0, m->id_cap * sizeof *m->id_stamp);
+      m->id_gen = 1;
+    }
+  }
+  return check_objects(g, at_rest, v, listed);
 }
 
 ZO_NO_COVERAGE static int check_objects(const zo_game *g, int at_rest, zo_violation *v,
@@ -2118,9 +2327,8 @@ ZO_NO_COVERAGE static int check_objects(const zo_game *g, int at_rest, zo_violat
       return violation(v, "copies-on-stack", "CR 704.5e", g, i, "copy off the stack at rest");
     if (o->controller >= 0 && (o->zone < 0 || o->under >= 0 || !ZT(g, o->zone)->controller.value))
       return violation(v, "no-controller", "CR 109.4; FaB 1.2.1b", g, i, "controller outside battlefield/stack");
-    for (int j = 0; j < i; j++)
-      if (g->objs[j].exists && g->objs[j].id == o->id)
-        return violation(v, "fresh-ids", "CR 400.7", g, i, "two objects share an identity");
+    if (seen_identity((zo_game *)g, i))
+      return violation(v, "fresh-ids", "CR 400.7", g, i, "two objects share an identity");
     if (o->id > g->next_id)
       return violation(v, "fresh-ids", "CR 400.7", g, i, "identity from the future");
     if (o->zone >= 0 && o->under < 0 && ZT(g, o->zone)->role == ZR_LIBRARY)

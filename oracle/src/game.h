@@ -41,6 +41,8 @@ typedef struct {
 typedef struct {
   int armed, fired, resolved, found;
   int obj, from, to;   /* from/to: case zone types or ZO_ZT_ANY */
+  int from_player, to_player; /* -1: any player's zone of that type */
+  int from_index, to_index;   /* 0: any zone of that type and player */
   uint64_t types;
   uint64_t id; int zone, pub_at_arrival, controller;
 } zo_trigger;
@@ -50,6 +52,8 @@ typedef struct { int set, obj; uint64_t id; } zo_ref;
 typedef struct {
   int active, any, obj;
   int when_to, when_to_player, when_from;
+  int when_from_player;        /* -1: any player's */
+  int when_to_index, when_from_index; /* 0: any of that type and player */
   char when_cause[ZO_NAME];
   const zo_step *instead;
 } zo_replacement;
@@ -82,6 +86,18 @@ struct zo_game {
   int first_zone[ZO_MAX_ZONE_TYPES]; /* first instance of each type at set-up */
   uint64_t t_instant_sorcery, t_hero, t_token, t_2h, t_bow, t_quiver,
       t_deck_card, t_perm_sub;
+  /* per zone type of rs: its equip:/keeps: words as the case's type bits
+     (the rule set's own words mapped onto the case's, set-up) */
+  uint64_t equip_types[ZO_MAX_ZONE_TYPES], keep_types[ZO_MAX_ZONE_TYPES];
+  /* zo_game_check's scratch, kept from one check to the next so that a
+     check after every step allocates nothing and stays linear in objects
+     (owned by g, freed by zo_game_free): listed[nobjs] counts each
+     object's listings; id_stamp[id] == id_gen marks an identity already
+     seen in the current check (fresh-ids), for ids 0..id_cap-1 */
+  unsigned char *chk_listed;
+  unsigned *id_stamp;
+  size_t id_cap;
+  unsigned id_gen;
 };
 
 /* Like zo_game_new, but a starting card the rule set forbids is moved to a

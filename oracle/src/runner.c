@@ -29,6 +29,7 @@
 #include "obs_check.h"
 #include "obs_diff.h"
 #include "util.h"
+#include "ydoc.h"
 
 static const char *const status_names[] = {"pass",  "fail",    "error", "skip",
                                            "crash", "timeout", "xfail", "xpass"};
@@ -233,6 +234,107 @@ void zo_paths_free(char **paths, int n) {
 
 /* ---- error text for people ------------------------------------------- */
 
+/* The longest quoted line, in characters: a longer one is shown as a
+ * window around the column, cut with "..." at character boundaries. */
+#define QUOTE_MAX 160
+
+/* Append to out (cap bytes; nothing when it does not fit whole) "\n  " and
+ * line `line` of file path, then "\n  " and a caret under character column
+ * `col` (both 1-based, counted as ydoc counts them: lines break at LF, CR LF,
+ * CR, NEL, LS and PS; a column is one character). Bytes that are not UTF-8
+ * and control characters are shown as U+FFFD, one column each, so the quote
+ * is valid UTF-8 and the caret stays under its character; a tab stays a tab
+ * in both lines. Reads only a regular file (never blocks on a FIFO). */
+static void quote_line(const char *path, int line, int col, char *out, size_t cap) {
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) return;
+  struct stat st;
+  FILE *f = NULL;
+  if (fstat(fd, &st) || !S_ISREG(st.st_mode) || !(f = fdopen(fd, "rb"))) {
+    close(fd);
+    return;
+  }
+  size_t len = 0, bufcap = 0;
+  unsigned char *text = NULL;
+  for (;;) { /* the file, up to the loader's own limit */
+    if (len == bufcap) {
+      if (bufcap >= (size_t)16 << 20) break;
+      bufcap = bufcap ? bufcap * 2 : 8192;
+      text = zo_xrealloc(text, bufcap);
+    }
+    size_t r = fread(text + len, 1, bufcap - len, f);
+    if (!r) break;
+    len += r;
+  }
+  fclose(f);
+  /* the line's bytes [a, b) */
+  size_t a = 0, i = 0;
+  if (len >= 3 && text[0] == 0xEF && text[1] == 0xBB && text[2] == 0xBF) a = i = 3;
+  int ln = 1;
+  while (i < len && ln < line) {
+    unsigned cp = text[i];
+    size_t n = yd_utf8_char(text + i, len - i, &cp);
+    if (!n) n = 1, cp = 0xFFFD;
+    i += n;
+    if (cp == 0x0A || cp == 0x85 || cp == 0x2028 || cp == 0x2029 ||
+        (cp == 0x0D && !(i < len && text[i] == 0x0A))) {
+      ln++;
+      a = i;
+    }
+  }
+  if (ln != line) {
+    free(text);
+    return;
+  }
+  /* its characters: start byte of each (and a sentinel) */
+  size_t nch = 0, capch = 64;
+  size_t *at = zo_xmalloc(capch * sizeof *at);
+  for (i = a; i < len;) {
+    unsigned cp = text[i];
+    size_t n = yd_utf8_char(text + i, len - i, &cp);
+    if (!n) n = 1, cp = 0xFFFD;
+    if (cp == 0x0A || cp == 0x0D || cp == 0x85 || cp == 0x2028 || cp == 0x2029) break;
+    if (nch + 2 > capch) at = zo_xrealloc(at, (capch *= 2) * sizeof *at);
+    at[nch++] = i;
+    i += n;
+  }
+  at[nch] = i;
+  size_t c0 = col > 1 ? (size_t)col - 1 : 0; /* the caret's character */
+  if (c0 > nch) c0 = nch;                     /* at most just past the end */
+  size_t ws = 0, we = nch;
+  if (nch > QUOTE_MAX) {
+    ws = c0 > QUOTE_MAX / 3 ? c0 - QUOTE_MAX / 3 : 0;
+    if (ws + QUOTE_MAX > nch) ws = nch - QUOTE_MAX;
+    we = ws + QUOTE_MAX;
+  }
+  /* worst case: 3 bytes a character, twice, and the frame */
+  size_t need = 2 * (we - ws) * 4 + 32;
+  char *q = zo_xmalloc(need);
+  size_t k = 0;
+  memcpy(q + k, "\n  ", 3), k += 3;
+  if (ws > 0) memcpy(q + k, "...", 3), k += 3;
+  for (size_t ch = ws; ch < we; ch++) {
+    unsigned cp = 0;
+    size_t n = yd_utf8_char(text + at[ch], at[ch + 1] - at[ch], &cp);
+    int shown = n && (cp == 0x09 || (cp >= 0x20 && cp != 0x7F && !(cp >= 0x80 && cp < 0xA0)));
+    if (shown) memcpy(q + k, text + at[ch], n), k += n;
+    else memcpy(q + k, "\xEF\xBF\xBD", 3), k += 3;
+  }
+  if (we < nch) memcpy(q + k, "...", 3), k += 3;
+  memcpy(q + k, "\n  ", 3), k += 3;
+  if (ws > 0) memcpy(q + k, "   ", 3), k += 3;
+  for (size_t ch = ws; ch < c0; ch++)
+    q[k++] = ch < nch && text[at[ch]] == '\t' ? '\t' : ' ';
+  q[k++] = '^';
+  if (k < cap) {
+    memcpy(out, q, k);
+    out[k] = 0;
+  }
+  free(q);
+  free(at);
+  free(text);
+}
+
 void zo_format_error(const zo_error *err, char *buf, size_t cap) {
   int w = snprintf(buf, cap, "%s:%d:%d: error: %s", err->file, err->line,
                    err->column, err->message);
@@ -244,22 +346,7 @@ void zo_format_error(const zo_error *err, char *buf, size_t cap) {
     used += (size_t)w;
   }
   /* the source line with a caret */
-  if (err->line > 0) {
-    FILE *f = fopen(err->file, "r");
-    if (f) {
-      char line[512];
-      int ln = 0;
-      while (fgets(line, sizeof line, f)) {
-        if (++ln == err->line) {
-          line[strcspn(line, "\r\n")] = 0;
-          w = snprintf(buf + used, cap - used, "\n  %s\n  %*s^", line,
-                       err->column > 1 ? err->column - 1 : 0, "");
-          break;
-        }
-      }
-      fclose(f);
-    }
-  }
+  if (err->line > 0) quote_line(err->file, err->line, err->column, buf + used, cap - used);
 }
 
 /* ---- comparison ------------------------------------------------------- */
@@ -310,24 +397,37 @@ static const char *hname(const zo_case *c, int h) {
 
 static const char *bstr(int b) { return b ? "true" : "false"; }
 
-/* Handles at top level of a zone, in order (ordered zones) or as a set. */
-static int zone_members(const cmpctx *x, const char *zone, int *out, int cap,
-                        int *ordered) {
+/* An object of a zone and its observed position, for sorting. */
+typedef struct { int position, handle; } zone_member;
+
+/* qsort order of zone members: by position, then handle (so the sort is
+ * stable over members collected in handle order). */
+static int by_position(const void *a, const void *b) {
+  const zone_member *x = a, *y = b;
+  if (x->position != y->position) return x->position < y->position ? -1 : 1;
+  return (x->handle > y->handle) - (x->handle < y->handle);
+}
+
+/* Handles at top level of a zone, in order (ordered zones: by position,
+ * ties in handle order) or as a set (handle order). out has room for every
+ * handle of the observation (all of a zone's members are returned, so
+ * counts and zones compare whole zones); O(n log n) in the zone's size. */
+static int zone_members(const cmpctx *x, const char *zone, int *out, int *ordered) {
   int n = 0;
   *ordered = 0;
   for (int h = 0; h < x->ob->nhandles; h++) {
     const zo_obj_obs *o = &x->ob->objs[h];
     if (!o->exists || o->under >= 0 || strcmp(o->zone, zone)) continue;
     if (o->position >= 0) *ordered = 1;
-    if (n < cap) out[n++] = h;
+    out[n++] = h;
   }
-  if (*ordered) /* sort by position */
-    for (int i = 1; i < n; i++)
-      for (int j = i; j > 0 && x->ob->objs[out[j]].position < x->ob->objs[out[j - 1]].position; j--) {
-        int t = out[j];
-        out[j] = out[j - 1];
-        out[j - 1] = t;
-      }
+  if (*ordered && n > 1) { /* sort by position */
+    zone_member *m = zo_xcalloc((size_t)n, sizeof *m);
+    for (int i = 0; i < n; i++) m[i] = (zone_member){x->ob->objs[out[i]].position, out[i]};
+    qsort(m, (size_t)n, sizeof *m, by_position);
+    for (int i = 0; i < n; i++) out[i] = m[i].handle;
+    free(m);
+  }
   return n;
 }
 
@@ -428,30 +528,41 @@ static int compare(cmpctx *x, const zo_expect *e) {
                     fmt("%s", zo_step_error_name(x->r->error)));
   for (int i = 0; i < e->nobjs; i++)
     if (cmp_obj(x, &e->objs[i])) return 1;
+  int *got = NULL;                /* a zone's members: room for every handle */
+  unsigned char *member = NULL;   /* [nhandles]: 1 for a member (sets) */
+  if (e->nzones || e->ncounts) got = zo_xcalloc((size_t)x->ob->nhandles + 1, sizeof *got);
   for (int i = 0; i < e->nzones; i++) {
     const zo_zone_expect *z = &e->zones[i];
-    int got[256], ordered;
-    int n = zone_members(x, z->zone, got, 256, &ordered);
+    int ordered;
+    int n = zone_members(x, z->zone, got, &ordered);
     int ok = n == z->n;
-    for (int k = 0; ok && k < n; k++) {
-      if (ordered) ok = got[k] == z->handles[k];
-      else {
-        int f = 0;
-        for (int j = 0; j < n; j++) f |= got[j] == z->handles[k];
-        ok = f;
-      }
+    if (ok && !ordered) { /* as a set: each expected handle is a member */
+      if (!member) member = zo_xcalloc((size_t)x->ob->nhandles + 1, 1);
+      for (int j = 0; j < n; j++) member[got[j]] = 1;
+      for (int k = 0; ok && k < n; k++)
+        ok = z->handles[k] >= 0 && z->handles[k] < x->ob->nhandles && member[z->handles[k]];
+      for (int j = 0; j < n; j++) member[got[j]] = 0;
     }
-    if (!ok)
-      return mismatch(x, z->line, fmt("zones.%s", z->zone), list_names(c, z->handles, z->n),
-                      list_names(c, got, n));
+    for (int k = 0; ok && ordered && k < n; k++) ok = got[k] == z->handles[k];
+    if (!ok) {
+      int r = mismatch(x, z->line, fmt("zones.%s", z->zone), list_names(c, z->handles, z->n),
+                       list_names(c, got, n));
+      free(got);
+      free(member);
+      return r;
+    }
   }
+  free(member);
   for (int i = 0; i < e->ncounts; i++) {
     const zo_count_expect *z = &e->counts[i];
-    int got[256], ordered;
-    int n = zone_members(x, z->zone, got, 256, &ordered);
-    if (n != z->count)
+    int ordered;
+    int n = zone_members(x, z->zone, got, &ordered);
+    if (n != z->count) {
+      free(got);
       return mismatch(x, z->line, fmt("counts.%s", z->zone), fmt("%d", z->count), fmt("%d", n));
+    }
   }
+  free(got);
   for (int i = 0; i < e->ntriggers; i++) {
     const zo_trig_expect *t = &e->triggers[i];
     const char *nm = c->triggers[t->index];
@@ -621,6 +732,12 @@ void zo_run_case(zo_engine *e, const zo_case *c, const zo_ruleset *rs,
     obs_violation(res, c, 0, &ov);
     goto done;
   }
+  if (c->nsteps == 0 && c->expect) {
+    /* no steps: the final expect: holds of the setup itself (no object is
+       new: nothing happened) */
+    cmpctx x = {.c = c, .ob = &prev, .prev = NULL, .r = NULL, .res = res, .step = 0};
+    compare(&x, c->expect);
+  }
   int at_rest = 0;
   for (int i = 0; i < c->nsteps; i++) {
     const zo_step *s = &c->steps[i];
@@ -732,7 +849,10 @@ void zo_run_files(zo_engine *e, char **files, int nfiles,
     if (opt->nshards > 1 && i % opt->nshards != opt->shard) continue; /* --shard I/N */
     zo_case *c;
     zo_error err = {0};
-    if (zo_case_load_file(files[i], &c, &err)) {
+    zo_activity_set("loading %s", files[i]);
+    zo_status st = zo_case_load_file(files[i], &c, &err);
+    if (st == ZO_ERR_NOMEM) zo_oom(NULL); /* never an invalid file for want of memory */
+    if (st) {
       char buf[2048];
       zo_format_error(&err, buf, sizeof buf);
       run->invalid = zo_xrealloc(run->invalid, (size_t)(run->ninvalid + 1) * sizeof *run->invalid);
@@ -745,6 +865,7 @@ void zo_run_files(zo_engine *e, char **files, int nfiles,
       zo_case_free(c);
       continue;
     }
+    zo_activity_set("running %s", files[i]);
     for (int k = 0; k < c->nrulesets; k++) {
       if (opt->ruleset && strcmp(opt->ruleset, c->rulesets[k])) continue;
       zo_case_result r;
