@@ -489,7 +489,7 @@ static zo_status parse_switches(rparse *p, const yd_node *m) {
     const yd_node *val;
     if ((st = cited(p, v, what, &p->rs->sw[s], &val))) return st;
     if ((st = want_str(p, val, what))) return st;
-    int x;
+    int x = 0;
     if ((st = switch_value(p, s, val, what, &x))) return st;
     p->rs->sw[s].value = x;
   }

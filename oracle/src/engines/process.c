@@ -481,6 +481,11 @@ typedef struct {
   json_t *hello;          /* the last handshake's answer */
   FILE *tap;              /* the transcript, or NULL (borrowed) */
   const zo_case *c;
+  /* c's handle names sorted, for lookups in answers without a scan per
+     name (an observation names every object): rebuilt when c changes */
+  struct handle_key { const char *name; int handle; } *hkeys;
+  int nhkeys;
+  const zo_case *hkeys_of;
   int slot;               /* in live[], -1 */
   capture errs;
   /* a plugin in process (zo_engine.h) */
@@ -1133,10 +1138,26 @@ static zo_status pr_setup(void *self, const zo_ruleset *rs, const zo_case *c, zo
   return st;
 }
 
-static int handle_of(const zo_case *c, const char *name) {
-  for (int i = 0; name && i < c->nhandles; i++)
-    if (!strcmp(c->handles[i], name)) return i;
-  return -1;
+/* qsort/bsearch order of struct handle_key: by name. */
+static int cmp_handle_key(const void *a, const void *b) {
+  return strcmp(((const struct handle_key *)a)->name, ((const struct handle_key *)b)->name);
+}
+
+/* The handle of c named name, or -1 (name NULL or unknown). O(log n): the
+ * names are sorted once per case into p->hkeys (owned by p). */
+static int handle_of(proc *p, const zo_case *c, const char *name) {
+  if (!name) return -1;
+  if (p->hkeys_of != c || p->nhkeys != c->nhandles) {
+    p->hkeys = zo_xrealloc(p->hkeys, ((size_t)c->nhandles + 1) * sizeof *p->hkeys);
+    for (int i = 0; i < c->nhandles; i++) p->hkeys[i] = (struct handle_key){c->handles[i], i};
+    if (c->nhandles > 1) qsort(p->hkeys, (size_t)c->nhandles, sizeof *p->hkeys, cmp_handle_key);
+    p->nhkeys = c->nhandles;
+    p->hkeys_of = c;
+  }
+  struct handle_key key = {name, -1};
+  const struct handle_key *k =
+      p->nhkeys ? bsearch(&key, p->hkeys, (size_t)p->nhkeys, sizeof *p->hkeys, cmp_handle_key) : NULL;
+  return k ? k->handle : -1;
 }
 
 static int player_of(const zo_case *c, const char *name) {
@@ -1160,7 +1181,7 @@ static zo_status read_result(proc *p, const zo_case *c, json_t *res, zo_step_res
   size_t i;
   json_t *ev;
   json_array_foreach(json_object_get(res, "events"), i, ev) {
-    int h = handle_of(c, json_string_value(json_object_get(ev, "handle")));
+    int h = handle_of(p, c, json_string_value(json_object_get(ev, "handle")));
     const char *eo = json_string_value(json_object_get(ev, "outcome"));
     int k = eo ? zo_outcome_parse(eo) : -1;
     if (h < 0 || k <= 0) continue;
@@ -1268,7 +1289,7 @@ static zo_status read_observation(proc *p, const zo_case *c, json_t *res, zo_obs
     o->face_down = face && !strcmp(face, "down");
     o->controller = player_of(c, json_string_value(json_object_get(x, "controller")));
     o->owner = player_of(c, json_string_value(json_object_get(x, "owner")));
-    o->under = handle_of(c, json_string_value(json_object_get(x, "under")));
+    o->under = handle_of(p, c, json_string_value(json_object_get(x, "under")));
     o->phased_out = json_is_true(json_object_get(x, "phased_out"));
     snprintf(o->came_from, sizeof o->came_from, "%s", or_text(json_string_value(json_object_get(x, "came_from")), ""));
     size_t i;
@@ -1288,21 +1309,25 @@ static zo_status read_observation(proc *p, const zo_case *c, json_t *res, zo_obs
   for (int r = 0; r < c->nrefs; r++) {
     json_t *x = json_object_get(json_object_get(res, "refs"), c->refs[r]);
     ob->ref_found[r] = json_is_true(json_object_get(x, "found"));
-    ob->ref_handle[r] = handle_of(c, json_string_value(json_object_get(x, "handle")));
+    ob->ref_handle[r] = handle_of(p, c, json_string_value(json_object_get(x, "handle")));
   }
   for (int pl = 0; pl < c->nplayers; pl++) {
     ob->lost[pl] = json_is_true(json_object_get(json_object_get(json_object_get(res, "players"), c->players[pl]), "lost"));
     size_t i;
     json_t *h;
     json_array_foreach(json_object_get(json_object_get(res, "visible"), c->players[pl]), i, h) {
-      int k = handle_of(c, json_string_value(h));
+      int k = handle_of(p, c, json_string_value(h));
       if (k >= 0) ob->sees[pl * c->nhandles + k] = 1;
     }
   }
   return ZO_OK;
 }
 
-static void pr_teardown(void *self) { ((proc *)self)->c = NULL; }
+static void pr_teardown(void *self) {
+  proc *p = self;
+  p->c = NULL;
+  p->hkeys_of = NULL; /* the case may be freed and its address reused */
+}
 
 static int pr_has(void *self, const char *what, int ruleset) {
   proc *p = self;
@@ -1362,6 +1387,7 @@ static void proc_free(proc *p) {
   free_words(p->argv);
   free(p->cmd);
   free(p->buf);
+  free(p->hkeys);
   free(p);
 }
 
