@@ -27,4 +27,4 @@ zo_need_packages() {
 # What building and testing zoneoracle needs on Debian.
 ZO_BUILD_PACKAGES=(gcc libc6-dev make cmake pkg-config git libyaml-dev libjansson-dev)
 ZO_TEST_PACKAGES=(libcmocka-dev chromium python3 python3-jsonschema python3-yaml)
-ZO_FUZZ_PACKAGES=(clang libclang-rt-dev zip unzip)
+ZO_FUZZ_PACKAGES=(clang libclang-rt-dev zip unzip afl++)
