@@ -300,12 +300,7 @@ static int cmd_version(const zo_cli_command *cmd, int argc, char **argv) {
  * stdio flushed, nothing half-written committed; an unfinished report set
  * is left for the next run to remove). Allocates nothing. */
 static void cli_oom(const char *activity) {
-  char msg[400];
-  int n = snprintf(msg, sizeof msg, "zoneoracle: out of memory%s%s\n", *activity ? " while " : "", activity);
-  if (n > 0) {
-    ssize_t w = write(2, msg, (size_t)n < sizeof msg ? (size_t)n : sizeof msg - 1);
-    (void)w;
-  }
+  zo_oom_print(activity);
   _exit(ZO_EXIT_USAGE);
 }
 

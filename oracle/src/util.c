@@ -21,13 +21,17 @@ static _Thread_local char activity_buf[256];
 __attribute__((noreturn))
 #endif
 static void default_oom(const char *activity) {
+  zo_oom_print(activity);
+  abort();
+}
+
+void zo_oom_print(const char *activity) {
   char msg[400];
   int n = snprintf(msg, sizeof msg, "zoneoracle: out of memory%s%s\n", *activity ? " while " : "", activity);
   if (n > 0) {
     ssize_t w = write(2, msg, (size_t)n < sizeof msg ? (size_t)n : sizeof msg - 1);
     (void)w;
   }
-  abort();
 }
 
 zo_oom_handler zo_set_oom_handler(zo_oom_handler h) {

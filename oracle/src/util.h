@@ -52,6 +52,11 @@ typedef void (*zo_oom_handler)(const char *activity);
  * default). Call it once at start-up, before any other thread runs. */
 zo_oom_handler zo_set_oom_handler(zo_oom_handler h);
 
+/* Write "zoneoracle: out of memory while <activity>" (or without "while"
+ * for an empty activity) to stderr with write(2): allocates nothing, for
+ * out-of-memory handlers. */
+void zo_oom_print(const char *activity);
+
 /* Out of memory: call the handler with `what` ("loading cases/x.yaml"),
  * or with the thread's activity when what is NULL or "". Never returns. */
 #if defined(__GNUC__)
