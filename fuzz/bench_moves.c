@@ -3,13 +3,12 @@
  * append it to the destination's list). Each loop runs three times and the
  * fastest run counts, for both. Prints both and the ratio; used by
  * ci/bench. A benchmark, not a test: it asserts nothing. */
-#define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "../oracle/src/game.h"
+#include "model_int.h"
 
 #define NOBJ 12
 #define NDEST 4

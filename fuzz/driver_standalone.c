@@ -1,7 +1,6 @@
 /* driver_standalone.c: runs a harness over files and directories without
  * a fuzzing engine (like LLVM's StandaloneFuzzTargetMain), so CTest replays
  * the corpora with any compiler. Exit 0 when every input ran. */
-#define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* fuzz_case_load: bytes as a case file into the loader. Errors are fine;
  * crashes, leaks, hangs and blowups (alias bombs, deep nesting, huge maps)
  * are not. A loaded case is also set up and run once on the oracle. */
-#include "../oracle/src/game.h"
+#include "model_int.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

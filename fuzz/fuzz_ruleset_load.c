@@ -1,7 +1,7 @@
 /* fuzz_ruleset_load: bytes as a rule set file into the rule set loader
  * (the same loader `--ruleset-file` uses). Errors are fine; crashes, leaks
  * and hangs are not. */
-#include "../oracle/src/model.h"
+#include "model.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

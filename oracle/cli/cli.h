@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../src/runner.h" /* zo_run, zo_engine */
+#include "runner.h" /* zo_run, zo_engine */
 
 /* The exit codes of every command. */
 enum {

@@ -1,7 +1,6 @@
 /* cmd_gate.c: `zoneoracle gate --engine CMD | --engine-plugin LIB.so`, the
  * suite against an engine under test (also `run --engine CMD`), or with
  * --fuzz differential fuzzing of it (gate_fuzz.c). */
-#define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,10 +8,10 @@
 
 #include <jansson.h>
 
-#include "../src/engine.h"
-#include "../src/report.h"
-#include "../src/runner.h"
-#include "../src/util.h"
+#include "engine.h"
+#include "report.h"
+#include "runner.h"
+#include "util.h"
 #include "cli.h"
 
 /* Expected failures: a YAML list of {id, reason}, read whole (any size)

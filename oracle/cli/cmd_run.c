@@ -1,7 +1,6 @@
 /* cmd_run.c: the commands that run the case suite on the built-in oracle
  * (run, rules, mutants) or only load it (check), rulesets, and what run and
  * gate print and write after a run (the results, the reports). */
-#define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,11 +8,11 @@
 
 #include <jansson.h>
 
-#include "../src/engine.h"
-#include "../src/mutants.h"
-#include "../src/report.h"
-#include "../src/runner.h"
-#include "../src/util.h"
+#include "engine.h"
+#include "mutants.h"
+#include "report.h"
+#include "runner.h"
+#include "util.h"
 #include "cli.h"
 
 /* A run of the collected case files on the oracle. */
@@ -231,7 +230,7 @@ int zo_cli_cmd_check(const zo_cli_command *cmd, int argc, char **argv) {
     if (st == ZO_ERR_NOMEM) zo_oom(NULL); /* never a verdict (util.h) */
     if (st) {
       char buf[2048];
-      zo_format_error(&err, buf, sizeof buf);
+      zo_error_format(&err, buf, sizeof buf);
       fprintf(stderr, "%s\n", buf);
       bad++;
       continue;

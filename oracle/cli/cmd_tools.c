@@ -1,7 +1,6 @@
 /* cmd_tools.c: the commands around the suite: replay (a fuzz input as a
  * case), corpus (the fuzzers' seeds from the suite), serve (the oracle over
  * zcp/1) and diff (two run records compared). */
-#define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,14 +8,14 @@
 
 #include <jansson.h>
 
-#include "../../fuzz/decoder.h"
-#include "../../fuzz/diff.h"
-#include "../src/engine.h"
-#include "../src/game.h"
-#include "../src/report.h"
-#include "../src/runner.h"
-#include "../src/serve.h"
-#include "../src/util.h"
+#include "decoder.h"
+#include "diff.h"
+#include "engine.h"
+#include "model.h"
+#include "report.h"
+#include "runner.h"
+#include "serve.h"
+#include "util.h"
 #include "cli.h"
 
 /* ---- replay ------------------------------------------------------------ */

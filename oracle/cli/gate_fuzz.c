@@ -7,7 +7,6 @@
  * is minimized and written as a YAML case that passes on the oracle and
  * fails on the engine. The same seed gives the same games in the same
  * order; how many run depends on the time given. */
-#define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -18,9 +17,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../fuzz/diff.h"
-#include "../src/report.h"
-#include "../src/util.h"
+#include "diff.h"
+#include "report.h"
+#include "util.h"
 #include "cli.h"
 
 /* A monotonic clock, in seconds. */

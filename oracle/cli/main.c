@@ -11,7 +11,6 @@
  * could not be started or driven. When a finished run has several, 3 wins
  * over 2 and 2 over 1.
  */
-#define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +18,7 @@
 
 #include <jansson.h>
 
-#include "../src/util.h"
+#include "util.h"
 #include "cli.h"
 
 static int cmd_help(const zo_cli_command *cmd, int argc, char **argv);

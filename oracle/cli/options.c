@@ -10,7 +10,6 @@
  * case files, read an input file whole, open the engine under test, make
  * directories and build strings.
  */
-#define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -22,8 +21,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../src/mutants.h"
-#include "../src/util.h"
+#include "mutants.h"
+#include "util.h"
 #include "cli.h"
 
 /* The longest --timeout: the engine driver waits in poll() with an int of
@@ -233,7 +232,7 @@ static int apply(const zo_cli_command *cmd, const zo_cli_opts *o) {
     if (st == ZO_ERR_NOMEM) zo_oom(NULL); /* never a verdict (util.h) */
     if (st) {
       char buf[2048];
-      zo_format_error(&err, buf, sizeof buf);
+      zo_error_format(&err, buf, sizeof buf);
       fprintf(stderr, "%s\n", buf);
       return err.code == ZO_ERR_IO ? ZO_EXIT_USAGE : ZO_EXIT_INVALID;
     }

@@ -11,7 +11,6 @@
  * message invalid, 2 usage or I/O, 3 jsonschema missing; the last line of
  * its output is "protocol: N messages checked, M invalid".
  */
-#define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../src/report.h"
+#include "report.h"
 #include "cli.h"
 
 static int has_validator(const char *dir) {

@@ -12,7 +12,6 @@
  * limit per request is the gate's (--timeout), so a hanging engine fails
  * its checks instead of hanging smoke.
  */
-#define _POSIX_C_SOURCE 200809L
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,9 +19,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "../src/engine.h"
-#include "../src/runner.h"
-#include "../src/util.h"
+#include "engine.h"
+#include "runner.h"
+#include "util.h"
 #include "cli.h"
 
 /* The built-in cases: `check` is "core" (needs no feature) or the one

@@ -57,7 +57,6 @@
  *   fdcheck         refuses the handshake, naming them on stderr, when it
  *                   has any descriptor open beyond 0, 1 and 2
  */
-#define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>

@@ -25,7 +25,6 @@
  *              descriptor open beyond 0 to 4 (stdin, stdout, stderr and
  *              its two protocol pipes)
  */
-#define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <signal.h>
 #include <stdio.h>

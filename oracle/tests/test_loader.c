@@ -9,7 +9,6 @@
  * must load. Loading a file full of made-up type words, refused or not,
  * leaves the verdict on every real case and rule set file as it was (the
  * words belong to the file, model.h). */
-#define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -388,7 +387,7 @@ static void test_long_lines_quoted_right(void **state) {
   err.line = 2;
   err.column = 301; /* the X */
   char buf[2048];
-  zo_format_error(&err, buf, sizeof buf);
+  zo_error_format(&err, buf, sizeof buf);
   char *q = strchr(buf, '\n');
   assert_non_null(q);
   char *caret = strchr(q + 1, '\n');
@@ -405,7 +404,7 @@ static void test_long_lines_quoted_right(void **state) {
   assert_int_equal(caret[2 + 3 + 53], '^');
   err.line = 3;
   err.column = 1;
-  zo_format_error(&err, buf, sizeof buf);
+  zo_error_format(&err, buf, sizeof buf);
   assert_non_null(strstr(buf, "\n  \xef\xbf\xbd bad\n  ^"));
   unlink(path);
 }

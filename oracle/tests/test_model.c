@@ -4,7 +4,6 @@
  * rule hits, the invariant checker catching a broken state, rule set
  * files with `extends` and their errors, watches and replacements that name
  * a player's zone, and the final expect of a case without steps. */
-#define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "game.h"
+#include "model_int.h"
 #include "runner.h"
 #include "util.h"
 

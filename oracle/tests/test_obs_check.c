@@ -5,7 +5,6 @@
  * checker names the right invariant and object; where an invariant holds
  * only at rest or only without a shuffle, the same corruption is shown to
  * pass where the rules allow it. */
-#define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "game.h"
+#include "model_int.h"
 #include "obs_check.h"
 
 typedef struct {

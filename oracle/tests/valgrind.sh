@@ -65,7 +65,7 @@ vg 0 ruleset-file check --ruleset-file oracle/tests/ruleset-file/my-game.yaml \
 vg 3 malformed-cases check oracle/tests/malformed
 vg 3 malformed-run run --quiet --report-dir "$work/reports-bad" oracle/tests/malformed
 n=0
-for f in oracle/tests/malformed/rulesets/*.yaml; do
+for f in "$src"/oracle/tests/malformed/rulesets/*.yaml; do
   n=$((n + 1))
   vg 3 "malformed-ruleset-$n" check --ruleset-file "$f" "$work"
 done

@@ -3,9 +3,9 @@
  * test. */
 #include <stdlib.h>
 
-#include "../engine.h"
-#include "../game.h"
-#include "../util.h"
+#include "engine.h"
+#include "model.h"
+#include "util.h"
 
 typedef struct {
   zo_game *g;

@@ -83,8 +83,8 @@
 #include <sys/syscall.h>
 #endif
 
-#include "../engine.h"
-#include "../util.h"
+#include "engine.h"
+#include "util.h"
 #include "zo_engine.h"
 
 #define LINE_MAX_BYTES (16u * 1024u * 1024u)

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model.h"
+#include "ruleset.h"
 #include "util.h"
 #include "ydoc.h"
 
@@ -99,23 +99,6 @@ uint64_t zo_type_intern(char ***words, int *n, const char *word) {
   *words = zo_xrealloc(*words, (size_t)(*n + 1) * sizeof **words);
   (*words)[*n] = zo_xstrdup(word);
   return (uint64_t)1 << (ZO_NVOCAB + (*n)++);
-}
-
-/* Bit of word in case c (its own words or the vocabulary), or 0. */
-uint64_t zo_case_type_bit(const zo_case *c, const char *word) {
-  uint64_t b = zo_type_bit(word);
-  if (b || !c) return b;
-  for (int i = 0; i < c->nxtypes; i++)
-    if (strcmp(c->xtypes[i], word) == 0) return (uint64_t)1 << (ZO_NVOCAB + i);
-  return 0;
-}
-
-/* rs's bits (vocabulary + rs->xtypes) as c's bits (vocabulary + c->xtypes). */
-uint64_t zo_type_bits_for_case(const zo_ruleset *rs, const zo_case *c, uint64_t rs_bits) {
-  uint64_t vmask = ((uint64_t)1 << ZO_NVOCAB) - 1, out = rs_bits & vmask;
-  for (int i = 0; i < rs->nxtypes; i++)
-    if (rs_bits & ((uint64_t)1 << (ZO_NVOCAB + i))) out |= zo_case_type_bit(c, rs->xtypes[i]);
-  return out;
 }
 
 /* ---- lookup ---------------------------------------------------------- */

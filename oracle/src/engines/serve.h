@@ -2,7 +2,6 @@
 #ifndef ZO_SERVE_H
 #define ZO_SERVE_H
 
-#define _POSIX_C_SOURCE 200809L
 #include <jansson.h>
 #include <stdio.h>
 

@@ -1,6 +1,5 @@
 /* util.c: allocation and the out-of-memory policy (util.h), UTF-8 text
  * that is always valid, nearest-name suggestions for messages. */
-#define _POSIX_C_SOURCE 200809L
 #include "util.h"
 
 #include <ctype.h>

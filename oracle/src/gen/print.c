@@ -215,14 +215,14 @@ int zo_fuzz_print_yaml_ex(const zo_fuzz *f, const zo_outcome *outcomes,
   fputs("expect:\n", out);
   int any = 0;
   for (int h = 0; h < c->nhandles; h++) {
-    const zo_obj *o = &f->g->objs[h];
-    if (h >= c->nsetup && !o->exists && o->id == 0) continue; /* never created */
+    int exists = zo_game_obj_exists(f->g, h);
+    if (h >= c->nsetup && !exists && zo_game_obj_identity(f->g, h) == 0) continue; /* never created */
     any = 1;
-    if (!o->exists) {
+    if (!exists) {
       fprintf(out, "  %s: {exists: false}\n", H(f, h));
       continue;
     }
-    zo_game_zone_name(f->g, o->zone, b, sizeof b);
+    zo_game_zone_name(f->g, zo_game_obj_zone(f->g, h), b, sizeof b);
     if (dstep == 0 && object_extra(d) && d->handle == h)
       fprintf(out, "  %s: {zone: %s, %s: %s}\n", H(f, h), b, d->what, d->oracle);
     else fprintf(out, "  %s: {zone: %s}\n", H(f, h), b);

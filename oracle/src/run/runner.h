@@ -4,6 +4,7 @@
 #define ZO_RUNNER_H
 
 #include "engine.h"
+#include "error.h"
 
 /* Outcome of one case under one rule set (ci/protocol/PROTOCOL.md). Append-only. */
 typedef enum {
@@ -88,8 +89,5 @@ void zo_run_free(zo_run *run);
  * when e can run it. Static storage. */
 const char *zo_case_missing_feature(zo_engine *e, const zo_case *c);
 
-/* Format a load error the way people read it:
- * "file:line:col: error: message\nnote: context\n  source line\n  ^". */
-void zo_format_error(const zo_error *err, char *buf, size_t cap);
 
 #endif

@@ -14,8 +14,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../oracle/src/engine.h"
-#include "../oracle/src/obs_diff.h"
+#include "engine.h"
+#include "obs_diff.h"
 #include "decoder.h"
 
 typedef enum {

@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "../oracle/src/game.h"
+#include "model.h"
 
 #define ZO_FUZZ_MAX_STEPS 48
 

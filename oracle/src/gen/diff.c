@@ -1,12 +1,11 @@
 /* diff.c: differential runs of decoded fuzz inputs (diff.h). */
-#define _POSIX_C_SOURCE 200809L
 #include "diff.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "../oracle/src/runner.h"
-#include "../oracle/src/util.h"
+#include "runner.h"
+#include "util.h"
 
 /* A decoded input, its steps' outcomes and byte boundaries, and the case
  * `replay` prints for it, loaded back (so it carries the JSON an engine

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model.h"
+#include "case.h"
 #include "util.h"
 #include "ydoc.h"
 
@@ -322,6 +322,23 @@ static zo_status types(cparse *p, const yd_node *n, const char *what,
 
 static const char *const kind_names[] = {"card", "token", "ability", "copy",
                                          "macro", "attack-proxy"};
+/* Bit of word in case c (its own words or the vocabulary), or 0. */
+uint64_t zo_case_type_bit(const zo_case *c, const char *word) {
+  uint64_t b = zo_type_bit(word);
+  if (b || !c) return b;
+  for (int i = 0; i < c->nxtypes; i++)
+    if (strcmp(c->xtypes[i], word) == 0) return (uint64_t)1 << (ZO_NVOCAB + i);
+  return 0;
+}
+
+/* rs's bits (vocabulary + rs->xtypes) as c's bits (vocabulary + c->xtypes). */
+uint64_t zo_type_bits_for_case(const zo_ruleset *rs, const zo_case *c, uint64_t rs_bits) {
+  uint64_t vmask = ((uint64_t)1 << ZO_NVOCAB) - 1, out = rs_bits & vmask;
+  for (int i = 0; i < rs->nxtypes; i++)
+    if (rs_bits & ((uint64_t)1 << (ZO_NVOCAB + i))) out |= zo_case_type_bit(c, rs->xtypes[i]);
+  return out;
+}
+
 const char *zo_kind_name(zo_kind k) {
   return (unsigned)k < COUNT(kind_names) ? kind_names[k] : "?";
 }
@@ -1272,14 +1289,6 @@ static zo_status load_doc(const yd_doc *doc, zo_case **out, zo_error *err) {
   c->file = zo_xstrdup(doc->file);
   p.c = c;
   zo_status st = parse_case(&p, doc->root);
-  if (!st) {
-    /* the starting position must be one each rule set allows */
-    for (int r = 0; r < p.nrs && !st; r++) {
-      zo_game *g;
-      st = zo_game_new(p.rs[r], c, &g, err);
-      if (!st) zo_game_free(g);
-    }
-  }
   if (st) {
     zo_case_free(c);
     return st;
@@ -1288,7 +1297,7 @@ static zo_status load_doc(const yd_doc *doc, zo_case **out, zo_error *err) {
   return ZO_OK;
 }
 
-zo_status zo_case_load_mem(const char *name, const char *text, size_t len,
+zo_status zo_case_parse_mem(const char *name, const char *text, size_t len,
                            zo_case **out, zo_error *err) {
   yd_doc doc;
   zo_status st = yd_parse(name, text, len, &doc, err);
@@ -1298,7 +1307,7 @@ zo_status zo_case_load_mem(const char *name, const char *text, size_t len,
   return st;
 }
 
-zo_status zo_case_load_file(const char *path, zo_case **out, zo_error *err) {
+zo_status zo_case_parse_file(const char *path, zo_case **out, zo_error *err) {
   yd_doc doc;
   zo_status st = yd_parse_file(path, &doc, err);
   if (st) return st;

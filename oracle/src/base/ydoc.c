@@ -7,7 +7,6 @@
  * deeper than YD_MAX_DEPTH. libyaml marks are 0-based; ydoc stores 1-based
  * lines and columns, as every message prints them.
  */
-#define _POSIX_C_SOURCE 200809L
 #include "ydoc.h"
 #include "util.h"
 

@@ -2,14 +2,7 @@
  * step error codes (cases/README.md). */
 #include <string.h>
 
-#include "model.h"
-
-static const char *const status_names[] = {
-    "ok", "io", "syntax", "schema", "setup", "unknown", "nomem", "engine", "usage"};
-
-const char *zo_status_name(zo_status s) {
-  return (unsigned)s < sizeof status_names / sizeof *status_names ? status_names[s] : "?";
-}
+#include "zo.h"
 
 static const char *const outcome_names[ZO_OUTCOME_COUNT] = {
     "none",     "moved",  "no_move", "new_object_in_place", "redirected",

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../oracle/src/util.h"
+#include "util.h"
 
 #define NCARDS_MAX ZO_FUZZ_MAX_CARDS
 #define RESERVE ZO_FUZZ_RESERVE /* created handles, watches, refs, replacements, marks */
@@ -162,11 +162,11 @@ static int handle_of(zo_fuzz *f, uint8_t b) { return b % f->c->nsetup; }
 /* Prefer handles that exist now, so most steps act on something. */
 static int live_handle(zo_fuzz *f, uint8_t b) {
   int n = f->c->nhandles, live = 0;
-  for (int i = 0; i < n; i++) live += f->g->objs[i].exists;
+  for (int i = 0; i < n; i++) live += zo_game_obj_exists(f->g, i);
   if (!live) return handle_of(f, b);
   int k = b % live;
   for (int i = 0; i < n; i++)
-    if (f->g->objs[i].exists && k-- == 0) return i;
+    if (zo_game_obj_exists(f->g, i) && k-- == 0) return i;
   return 0;
 }
 
@@ -306,19 +306,14 @@ const zo_step *zo_fuzz_next(zo_fuzz *f) {
     s->zone.type = z % c->nztypes;
     s->zone.player = f->rs->zones[s->zone.type].per_player.value ? p % c->nplayers : -1;
     /* the order: the zone's contents now, rotated by a byte */
-    int zi = -1;
-    for (int i = 0; i < f->g->nzones && zi < 0; i++) {
-      const zo_zone *zn = &f->g->zones[i];
-      if (zn->exists && zn->type == s->zone.type &&
-          (zn->player < 0 || zn->player == s->zone.player))
-        zi = i;
-    }
-    if (zi >= 0 && f->g->zones[zi].n) {
-      const zo_zone *zn = &f->g->zones[zi];
-      s->order_zone_handles = zo_xcalloc((size_t)zn->n, sizeof(int));
-      int rot = next(f) % zn->n;
-      for (int i = 0; i < zn->n; i++) s->order_zone_handles[i] = zn->objs[(i + rot) % zn->n];
-      s->norder = zn->n;
+    const int *objs;
+    int nz = zo_game_zone_contents(f->g, zo_game_zone_find(f->g, s->zone.type, s->zone.player),
+                                   &objs);
+    if (nz) {
+      s->order_zone_handles = zo_xcalloc((size_t)nz, sizeof(int));
+      int rot = next(f) % nz;
+      for (int i = 0; i < nz; i++) s->order_zone_handles[i] = objs[(i + rot) % nz];
+      s->norder = nz;
     } else {
       s->order_zone_handles = zo_xcalloc(1, sizeof(int));
     }

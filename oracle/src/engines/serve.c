@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "game.h"
+#include "model.h"
 #include "util.h"
 
 static const char *const features[] = {
@@ -46,7 +46,7 @@ static json_t *name_or_null(const zo_case *c, int p) {
 }
 
 json_t *zo_serve_observation(const zo_game *g) {
-  const zo_case *c = g->c;
+  const zo_case *c = zo_game_case(g);
   zo_observation ob;
   zo_game_observe(g, &ob);
   json_t *objs = json_object();

@@ -7,7 +7,7 @@
 #ifndef ZO_MUTANTS_H
 #define ZO_MUTANTS_H
 
-#include "model.h"
+#include "ruleset.h"
 
 typedef struct {
   int rs;          /* registry index of the rule set */

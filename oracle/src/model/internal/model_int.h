@@ -1,10 +1,9 @@
-/* game.h: the model's state (internal). See game.c for what it models. */
-#ifndef ZO_GAME_H
-#define ZO_GAME_H
+/* model_int.h: the model's state (private to model/, and to white-box
+ * tests and harnesses). See model.h for what others may call. */
+#ifndef ZO_MODEL_INT_H
+#define ZO_MODEL_INT_H
 
 #include "model.h"
-
-#define ZO_ZONE_OUTSIDE (-2) /* outside the game (CR 400.10): not a zone */
 
 /* One zone instance: a zone type, its player (-1 shared) and index.
  * 48 bytes, so an index into the zone table is cheap (the move's hot path). */
@@ -99,31 +98,5 @@ struct zo_game {
   size_t id_cap;
   unsigned id_gen;
 };
-
-/* Like zo_game_new, but a starting card the rule set forbids is moved to a
- * zone that always holds its kind (graveyard, battlefield/arena, stack) and
- * the case's card is changed to say so: the fuzz decoder's set-up, where no
- * input may be rejected. Only position errors can still fail. */
-zo_status zo_game_new_lenient(const zo_ruleset *rs, zo_case *c, zo_game **out);
-
-/* Apply one step; r is zeroed first and owned by the caller
- * (zo_step_result_free). Never fails: a step the rule set does not allow
- * has an outcome (rejected, failed...). */
-void zo_game_apply(zo_game *g, const zo_step *s, zo_step_result *r);
-/* Like zo_game_apply, but r's events buffer from an earlier call is reused
- * (the fuzzers' inner loop: no allocation per step). */
-void zo_game_apply_again(zo_game *g, const zo_step *s, zo_step_result *r);
-/* Apply s to object obj (a then:/do: step), or to its own card when -1. */
-void zo_game_apply_to(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
-/* Fill an observation (caller frees with zo_observation_free). */
-void zo_game_observe(const zo_game *g, zo_observation *ob);
-/* Full observed name of a zone instance ("alice.weapon.2", "outside"). */
-void zo_game_zone_name(const zo_game *g, int zone, char *buf, size_t cap);
-int zo_game_obj_public(const zo_game *g, int obj);
-int zo_game_sees(const zo_game *g, int player, int obj);
-void zo_game_shuffle_zone(zo_game *g, int zone, uint64_t seed);
-int zo_game_add_zone(zo_game *g, int type, int player, int index);
-/* Rule hits so far, indexed like the rule set's rules (owned by g). */
-const int *zo_game_hits(const zo_game *g);
 
 #endif

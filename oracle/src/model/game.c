@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "game.h"
+#include "model_int.h"
 #include "util.h"
 
 /* ---- small helpers ------------------------------------------------ */

@@ -1,0 +1,197 @@
+/* case.h: a rule case as the loader gives it (internal): its players,
+ * cards, zones, steps and expectations (cases/README.md). The case layer
+ * parses and nothing more; checking a setup against a rule set's model is
+ * run/load.c's. A zo_case from zo_case_parse_* or zo_case_load_* owns
+ * every string it points to and is released with zo_case_free. */
+#ifndef ZO_CASE_H
+#define ZO_CASE_H
+
+#include "ruleset.h"
+
+/* ------------------------------------------------------------------ */
+/* Cases                                                               */
+
+typedef enum {
+  ZK_CARD = 0, ZK_TOKEN, ZK_ABILITY, ZK_COPY, ZK_MACRO, ZK_PROXY
+} zo_kind;
+const char *zo_kind_name(zo_kind k);
+
+/* A zone as written: type (+ player, + 1-based index). */
+typedef struct {
+  int type;   /* zone type index; ZO_ZT_OUTSIDE; ZO_ZT_ANY; ZO_ZT_ARENA */
+  int player; /* -1 = not written (the object's owner / first player) */
+  int index;  /* 0 = not written */
+} zo_zone_spec;
+#define ZO_ZT_OUTSIDE (-2)
+#define ZO_ZT_ANY (-3)
+#define ZO_ZT_ARENA (-4)
+#define ZO_ZT_UNSET (-1)
+
+/* The keys of a starting card (cases/README.md), in case_load.c's order:
+ * indices into zo_card_setup.at. */
+enum zo_card_key {
+  CK_OWNER = 0, CK_ZONE, CK_KIND, CK_TYPES, CK_SUBTYPES, CK_CONTROLLER, CK_FACE,
+  CK_VISIBILITY, CK_POSITION, CK_UNDER, CK_COUNT
+};
+
+typedef struct {
+  int handle;       /* index into case handles */
+  int owner;
+  zo_zone_spec zone;
+  zo_kind kind;
+  uint64_t types;   /* types and subtypes, as bits */
+  char **type_words; int ntype_words;
+  int controller;   /* -1 = default */
+  int face_down;
+  int visibility;   /* -1 default, 0 private, 1 public */
+  int position;     /* -1 = file order */
+  int under;        /* handle or -1 */
+  int line, col;
+  /* where each key of the card is written (line 0 = not written), so a set-up
+     error names the key at fault; indexed by enum zo_card_key */
+  struct { int line, col; } at[CK_COUNT];
+} zo_card_setup;
+
+typedef enum {
+  ST_MOVE = 0, ST_MOVE_TOGETHER, ST_CREATE, ST_CONTROL, ST_PHASE,
+  ST_TURN_FACE, ST_REORDER, ST_SHUFFLE, ST_DRAW, ST_MILL, ST_PUT_UNDER,
+  ST_ZONE_CREATE, ST_ZONE_REMOVE, ST_STATE_CHECK, ST_END_GAME, ST_WATCH,
+  ST_RESOLVE, ST_REMEMBER, ST_REPLACE, ST_CHOOSE_REPLACEMENT, ST_MARK,
+  ST_COUNT
+} zo_step_kind;
+const char *zo_step_kind_name(zo_step_kind k);
+
+#define ZO_POS_TOP (-1)
+#define ZO_POS_BOTTOM (-2)
+
+typedef enum { MK_COUNTER = 0, MK_EFFECT, MK_CHARACTERISTIC, MK_PREVENTION } zo_mark_kind;
+
+typedef struct zo_expect zo_expect;
+
+/* One step. Fields not used by a kind are zero / -1. */
+typedef struct zo_step {
+  zo_step_kind kind;
+  int line, col;
+  int card;            /* handle, -1 */
+  int ref;             /* reference index, -1 */
+  zo_zone_spec to, from, zone;
+  int position;        /* ZO_POS_TOP default */
+  int face;            /* -1 unset, 0 up, 1 down */
+  int by_rule;
+  char cause[ZO_NAME];
+  int choose;          /* 1-based, 0 unset */
+  int shuffle;
+  uint64_t seed;
+  struct zo_step *then;   /* move: then; resolve: do */
+  struct zo_step *moves;  /* move_together */
+  int nmoves;
+  int *order_zone_handles; /* move_together / reorder / choose_replacement */
+  int norder;
+  zo_zone_spec order_zone;
+  int as;              /* new handle / trigger / ref / replacement index */
+  zo_kind kind_of;     /* create */
+  uint64_t types;      /* create / watch filter */
+  int owner, controller, player, winner, count, out;
+  int trigger;         /* resolve */
+  int under;           /* put_under: top-card handle */
+  zo_mark_kind mark_kind;
+  int replace_any;     /* replace: card any */
+  zo_zone_spec when_to, when_from;
+  char when_cause[ZO_NAME];
+  zo_expect *expect;
+  char *json;          /* the step as written, as JSON (protocol), or NULL */
+} zo_step;
+
+/* Expectation of one object's properties (bit set of what is named). */
+enum {
+  OX_ZONE = 1 << 0, OX_EXISTS = 1 << 1, OX_NEW = 1 << 2, OX_SAME_AS = 1 << 3,
+  OX_POSITION = 1 << 4, OX_VISIBILITY = 1 << 5, OX_FACE = 1 << 6,
+  OX_CONTROLLER = 1 << 7, OX_OWNER = 1 << 8, OX_MARKS = 1 << 9,
+  OX_UNDER = 1 << 10, OX_PHASED = 1 << 11, OX_CAME_FROM = 1 << 12,
+  OX_LAYER = 1 << 13
+};
+
+typedef struct {
+  int line, col;   /* of the value being compared */
+  int handle;
+  unsigned mask;
+  char zone[48];
+  int exists, is_new, same_as, position, visibility, face, controller, owner,
+      under, phased, layer;
+  char came_from[48];
+  int came_from_null;
+  char **marks; int nmarks;
+  int lines[14];   /* line of each named property (by bit index) */
+} zo_obj_expect;
+
+typedef struct { int line; char zone[48]; int *handles; int n; } zo_zone_expect;
+typedef struct { int line; char zone[48]; int count; } zo_count_expect;
+typedef struct { int line; int index; int fired, found, controller; unsigned mask; } zo_trig_expect;
+typedef struct { int line; int player; int *sees; int nsees; int *hidden; int nhidden; } zo_visible_expect;
+
+struct zo_expect {
+  int line, col;
+  int has_outcome; zo_outcome outcome; int outcome_line;
+  int has_error; zo_step_error error; int error_line;
+  zo_obj_expect *objs; int nobjs;
+  zo_zone_expect *zones; int nzones;
+  zo_count_expect *counts; int ncounts;
+  zo_trig_expect *triggers; int ntriggers; /* mask: 1 fired, 2 found, 4 controller */
+  zo_trig_expect *refs; int nrefs;         /* mask: 2 found */
+  zo_trig_expect *players; int nplayers;   /* fired = lost; mask 1 */
+  zo_visible_expect *visible; int nvisible;
+};
+
+struct zo_case {
+  char *file, *id, *title, *source;
+  char **rulesets; int nrulesets;
+  int *ruleset_lines;
+  char **rules; int nrules;
+  char **features; int nfeatures;
+  char *players[ZO_MAX_PLAYERS]; int nplayers;
+  char **handles; int nhandles;     /* setup cards first, then created */
+  int nsetup;                       /* handles [0, nsetup) are setup cards */
+  zo_card_setup *cards; int ncards;
+  zo_step *steps; int nsteps;
+  char **triggers; int ntriggers;   /* names (watch as) */
+  char **refs; int nrefs;           /* names (remember as) */
+  char **replacements; int nreplacements;
+  char **marknames; int nmarknames;
+  char **ztypes; int nztypes;       /* zone type names used (interned) */
+  char **xtypes; int nxtypes;       /* its own type words: bit ZO_NVOCAB + i
+                                       (zo_type_intern); owned */
+  zo_expect *expect;                /* final, may be NULL */
+  char *cards_json;                 /* `cards:` as written, as JSON (protocol) */
+};
+
+/* Set every field of s to its "not given" value (card -1, position top...). */
+void zo_step_init(zo_step *s);
+
+/* Parse one step (YAML or JSON text) in case c's context and append it to
+ * c->steps (names it introduces join c). ZO_OK or an error (file "step"). */
+zo_status zo_case_append_step(zo_case *c, const char *text, size_t len, zo_error *err);
+struct json_t;
+/* The same from a parsed JSON value (jansson json_t *): no reparsing. */
+zo_status zo_case_append_step_json(zo_case *c, struct json_t *step, zo_error *err);
+/* Intern every zone type and every own type word of rs into c (before
+ * building a game that later steps extend). */
+void zo_case_add_zone_types(zo_case *c, const zo_ruleset *rs);
+
+
+/* Bit of word for case c (vocabulary or c's own words), or 0: looks up only. */
+uint64_t zo_case_type_bit(const zo_case *c, const char *word);
+/* Bits of rule set rs (vocabulary bits and rs's own words) as case c's bits:
+ * a word of rs that c never writes has no bit in c (no object of c has it). */
+uint64_t zo_type_bits_for_case(const zo_ruleset *rs, const zo_case *c, uint64_t rs_bits);
+
+/* Parse a case file: YAML syntax and the case language (cases/README.md),
+ * with names resolved against the rule sets the case names; the starting
+ * position is not checked against any model (zo_case_load_file does that).
+ * On success *out is the caller's (zo_case_free); on error nothing is
+ * returned and err names file:line:column and what was expected. */
+zo_status zo_case_parse_file(const char *path, zo_case **out, zo_error *err);
+/* The same from memory; `name` is used in messages. */
+zo_status zo_case_parse_mem(const char *name, const char *text, size_t len,
+                            zo_case **out, zo_error *err);
+
+#endif
