@@ -1,0 +1,358 @@
+/* record.c: the run record, JSON Lines (jansson), the source of truth
+ * every report is rendered from: a header (run id, suite commit, rule
+ * sets, engine and version), one line per case and rule set (status,
+ * file:line, expected vs observed on failure, cited rules, rule hits), one
+ * per invalid case file, a footer with the totals; reading it back; the
+ * verdict of an empty run and the badge. Every string enters the record
+ * through jstr (valid UTF-8, util.h), so none is refused and no line is
+ * lost. */
+#include "report_int.h"
+
+#include "model.h"
+#include "util.h"
+#include <ctype.h>
+#include <dirent.h>
+#include <stdarg.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---- the run record ---------------------------------------------------- */
+
+/* A JSON string of s made valid UTF-8 (NULL: ""); never NULL. */
+static json_t *jstr(const char *s) {
+  json_t *j;
+  if (!s) s = "";
+  size_t n = strlen(s);
+  if (zo_utf8_valid_prefix(s, n) == n) {
+    j = json_stringn(s, n);
+  } else {
+    char *clean = zo_utf8_sanitize(s);
+    j = json_string(clean);
+    free(clean);
+  }
+  if (!j) zo_oom("writing the run record");
+  return j;
+}
+
+/* One record line; the object is consumed. */
+static void put_line(FILE *f, json_t *obj) {
+  if (!obj) zo_oom("writing the run record");
+  char *s = json_dumps(obj, JSON_COMPACT | JSON_PRESERVE_ORDER);
+  if (!s) zo_oom("writing the run record");
+  fputs(s, f);
+  fputc('\n', f);
+  free(s);
+  json_decref(obj);
+}
+
+/* Set key of o to the new value v (consumed). */
+static void put(json_t *o, const char *key, json_t *v) {
+  if (!v || json_object_set_new(o, key, v)) zo_oom("writing the run record");
+}
+
+/* Append the new value v (consumed) to the array a. */
+static void add(json_t *a, json_t *v) {
+  if (!v || json_array_append_new(a, v)) zo_oom("writing the run record");
+}
+
+/* A new JSON object / array (never NULL: zo_oom). */
+static json_t *jobj(void) {
+  json_t *o = json_object();
+  if (!o) zo_oom("writing the run record");
+  return o;
+}
+
+static json_t *jarr(void) {
+  json_t *a = json_array();
+  if (!a) zo_oom("writing the run record");
+  return a;
+}
+
+zo_status zo_report_write_jsonl(const zo_run *run, const zo_run_header *h,
+                                const char *path, zo_error *err) {
+  size_t cap = strlen(path) + 64;
+  char *tmp = zo_xmalloc(cap);
+  FILE *f = zo_report_open(path, tmp, cap);
+  if (!f) {
+    free(tmp);
+    return zo_report_io_fail(err, path, "cannot create");
+  }
+  char when[32];
+  time_t t = time(NULL);
+  struct tm tmv;
+  strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&t, &tmv));
+  json_t *rs = jarr(), *details = jarr();
+  for (int i = 0; i < h->nrulesets; i++) {
+    add(rs, jstr(h->rulesets[i]));
+    /* the rule set as run: its switches with citations, and its rules,
+       so every report can be rendered from the record alone */
+    const zo_ruleset *r = zo_ruleset_find(h->rulesets[i]);
+    if (!r) continue;
+    json_t *sw = jarr(), *rules = jarr();
+    for (int s = 0; s < SW_COUNT; s++) {
+      json_t *cites = jarr();
+      for (int k = 0; k < r->sw[s].nrules; k++) add(cites, jstr(r->rules[r->sw[s].rules[k]].id));
+      json_t *o = jobj();
+      put(o, "switch", jstr(zo_switch_name((zo_switch)s)));
+      put(o, "value", jstr(zo_switch_value_name(r->sw[s].value)));
+      put(o, "rules", cites);
+      add(sw, o);
+    }
+    for (int k = 0; k < r->nrules; k++) {
+      json_t *o = jobj();
+      put(o, "id", jstr(r->rules[k].id));
+      put(o, "text", jstr(r->rules[k].text));
+      put(o, "seed", json_boolean(r->rules[k].seed));
+      add(rules, o);
+    }
+    json_t *o = jobj();
+    put(o, "id", jstr(r->id));
+    put(o, "title", jstr(r->title));
+    put(o, "extends", r->extends ? jstr(r->extends) : json_null());
+    put(o, "switches", sw);
+    put(o, "rules", rules);
+    add(details, o);
+  }
+  json_t *hd = jobj();
+  put(hd, "type", jstr("header"));
+  put(hd, "format", jstr("zoneoracle-run/1"));
+  if (h->run_id) put(hd, "run_id", jstr(h->run_id));
+  put(hd, "started", jstr(when));
+  put(hd, "suite_commit", jstr(h->suite_commit));
+  put(hd, "engine", jstr(h->engine));
+  put(hd, "engine_version", jstr(h->engine_version));
+  put(hd, "rulesets", rs);
+  put(hd, "ruleset_details", details);
+  put(hd, "seeds", jarr());
+  if (h->zoneoracle_version) put(hd, "zoneoracle_version", jstr(h->zoneoracle_version));
+  put_line(f, hd);
+  for (int i = 0; i < run->n; i++) {
+    const zo_case_result *r = &run->results[i];
+    json_t *o = jobj();
+    put(o, "type", jstr("case"));
+    put(o, "id", jstr(r->case_id));
+    put(o, "ruleset", jstr(r->ruleset));
+    put(o, "status", jstr(zo_result_status_name(r->status)));
+    put(o, "title", jstr(r->title));
+    put(o, "file", jstr(r->file));
+    put(o, "ms", json_real(r->ms));
+    json_t *rules = jarr();
+    for (int k = 0; k < r->nrules; k++) add(rules, jstr(r->rules[k]));
+    put(o, "rules", rules);
+    json_t *hits = jobj();
+    for (int k = 0; k < r->nhits; k++) {
+      /* a key is a string too */
+      char *key = zo_utf8_sanitize(r->hits[k].id);
+      put(hits, key, json_integer(r->hits[k].count));
+      free(key);
+    }
+    put(o, "rule_hits", hits);
+    if (r->status != RS_PASS) {
+      put(o, "line", json_integer(r->line));
+      put(o, "step", json_integer(r->step));
+      if (r->what) put(o, "what", jstr(r->what));
+      if (r->expected) put(o, "expected", jstr(r->expected));
+      if (r->observed) put(o, "observed", jstr(r->observed));
+      if (r->message) put(o, "message", jstr(r->message));
+    }
+    put_line(f, o);
+  }
+  for (int i = 0; i < run->ninvalid; i++) {
+    json_t *o = jobj();
+    put(o, "type", jstr("invalid"));
+    put(o, "file", jstr(run->invalid[i].file));
+    put(o, "message", jstr(run->invalid[i].message));
+    put_line(f, o);
+  }
+  json_t *ft = jobj();
+  put(ft, "type", jstr("footer"));
+  if (h->run_id) put(ft, "run_id", jstr(h->run_id));
+  put(ft, "passed", json_integer(run->passed));
+  put(ft, "failed", json_integer(run->failed));
+  put(ft, "errors", json_integer(run->errors));
+  put(ft, "skipped", json_integer(run->skipped));
+  put(ft, "xfailed", json_integer(run->xfailed));
+  put(ft, "xpassed", json_integer(run->xpassed));
+  put(ft, "invalid", json_integer(run->ninvalid));
+  put(ft, "ms", json_real(run->ms));
+  put_line(f, ft);
+  zo_status st = zo_report_commit(f, tmp, path, err);
+  free(tmp);
+  return st;
+}
+
+/* ---- reading the record back ---------------------------------------- */
+
+
+zo_status zo_record_read(const char *path, zo_record *rec, zo_error *err) {
+  memset(rec, 0, sizeof *rec);
+  FILE *f = fopen(path, "r");
+  if (!f) return zo_report_io_fail(err, path, "cannot open");
+  rec->cases = json_array();
+  rec->invalid = json_array();
+  char *line = NULL;
+  size_t cap = 0;
+  int ln = 0;
+  while (getline(&line, &cap, f) > 0) {
+    ln++;
+    json_error_t je;
+    json_t *o = json_loads(line, 0, &je);
+    const char *type = o ? json_string_value(json_object_get(o, "type")) : NULL;
+    if (!type) {
+      if (err) {
+        err->code = ZO_ERR_IO;
+        snprintf(err->file, sizeof err->file, "%s", path);
+        err->line = ln;
+        err->column = o ? 1 : je.column;
+        snprintf(err->message, sizeof err->message, "not a run record line: %s",
+                 o ? "no type" : je.text);
+      }
+      json_decref(o);
+      free(line);
+      fclose(f);
+      json_decref(rec->cases);
+      json_decref(rec->invalid);
+      json_decref(rec->header);
+      json_decref(rec->footer);
+      return ZO_ERR_IO;
+    }
+    if (!strcmp(type, "header")) rec->header = o;
+    else if (!strcmp(type, "footer")) rec->footer = o;
+    else if (!strcmp(type, "case")) json_array_append_new(rec->cases, o);
+    else if (!strcmp(type, "invalid")) json_array_append_new(rec->invalid, o);
+    else json_decref(o);
+  }
+  free(line);
+  fclose(f);
+  if (!rec->header) rec->header = json_object();
+  if (!rec->footer) rec->footer = json_object();
+  return ZO_OK;
+}
+
+json_t *zo_report_read_cases(const char *jsonl, zo_error *err) {
+  zo_record rec;
+  if (zo_record_read(jsonl, &rec, err)) return NULL;
+  json_t *cases = json_incref(rec.cases);
+  json_decref(rec.header);
+  json_decref(rec.footer);
+  json_decref(rec.cases);
+  json_decref(rec.invalid);
+  return cases;
+}
+
+void zo_record_free(zo_record *rec) {
+  json_decref(rec->header);
+  json_decref(rec->footer);
+  json_decref(rec->cases);
+  json_decref(rec->invalid);
+}
+
+/* ---- verdicts ------------------------------------------------------ */
+
+int zo_run_empty(const zo_run *run, char *why, size_t cap) {
+  if (run->passed || run->failed || run->errors || run->xpassed) return 0;
+  if (!run->n) {
+    zo_snprintf_utf8(why, cap, "no case ran: no case file matched (check the PATHs, --filter and --ruleset)");
+    return 1;
+  }
+  if (run->xfailed) {
+    zo_snprintf_utf8(why, cap, "no case passed: %d skipped, %d known gap%s (--expect-failures)", run->skipped,
+                     run->xfailed, run->xfailed == 1 ? "" : "s");
+    return 1;
+  }
+  /* the skips' reasons, most frequent first (at most three named) */
+  enum { MAXR = 64 };
+  const char *reason[MAXR];
+  int count[MAXR], nr = 0, other = 0;
+  for (int i = 0; i < run->n; i++) {
+    const char *m = run->results[i].message ? run->results[i].message : "no reason given";
+    int k = 0;
+    while (k < nr && strcmp(reason[k], m)) k++;
+    if (k < nr) count[k]++;
+    else if (nr < MAXR) {
+      reason[nr] = m;
+      count[nr++] = 1;
+    } else other++;
+  }
+  char list[600] = "";
+  size_t used = 0;
+  for (int shown = 0; shown < 3 && shown < nr; shown++) {
+    int best = shown;
+    for (int k = shown + 1; k < nr; k++)
+      if (count[k] > count[best]) best = k;
+    const char *r = reason[best];
+    int c = count[best];
+    reason[best] = reason[shown];
+    count[best] = count[shown];
+    reason[shown] = r;
+    count[shown] = c;
+    char one[160];
+    if (!strncmp(r, "skipped: ", 9)) r += 9;
+    zo_utf8_copy(one, sizeof one, r); /* cut on a character boundary */
+    int w = zo_snprintf_utf8(list + used, sizeof list - used, "%s%s: %d", shown ? "; " : "", one, c);
+    if (w < 0 || (size_t)w >= sizeof list - used) break;
+    used += (size_t)w;
+  }
+  for (int k = 3; k < nr; k++) other += count[k];
+  if (other && used < sizeof list) zo_snprintf_utf8(list + used, sizeof list - used, "; other reasons: %d", other);
+  zo_snprintf_utf8(why, cap, "no case ran: %d skipped (%s)", run->skipped, list);
+  return 1;
+}
+
+zo_status zo_report_write_badge(const zo_run *run, int protocol_invalid, const char *path,
+                                zo_error *err) {
+  int failing = run->failed + run->errors + run->xpassed;
+  char msg[256] = "";
+  size_t used = 0;
+  /* appends one part, " · " between parts */
+#define PART(...)                                                                            \
+  do {                                                                                       \
+    if (used < sizeof msg && used) used += (size_t)snprintf(msg + used, sizeof msg - used, " \xC2\xB7 "); \
+    if (used < sizeof msg) used += (size_t)snprintf(msg + used, sizeof msg - used, __VA_ARGS__); \
+  } while (0)
+  if (!run->passed && !failing && !run->xfailed) {
+    PART("0 run");
+  } else {
+    PART("%d passed", run->passed);
+    if (run->xfailed) PART("%d known gap%s", run->xfailed, run->xfailed == 1 ? "" : "s");
+    if (failing) PART("%d failing", failing);
+  }
+  if (run->skipped) PART("%d skipped", run->skipped);
+  if (run->ninvalid) PART("%d invalid case file%s", run->ninvalid, run->ninvalid == 1 ? "" : "s");
+  if (protocol_invalid > 0)
+    PART("%d invalid protocol message%s", protocol_invalid, protocol_invalid == 1 ? "" : "s");
+#undef PART
+  const char *color = failing || run->ninvalid || protocol_invalid > 0 ? "red"
+                      : run->passed                                    ? "brightgreen"
+                                                                       : "lightgrey";
+  json_t *badge = jobj();
+  put(badge, "schemaVersion", json_integer(1));
+  put(badge, "label", jstr("zone rules"));
+  put(badge, "message", jstr(msg));
+  put(badge, "color", jstr(color));
+  size_t cap = strlen(path) + 64;
+  char *tmp = zo_xmalloc(cap);
+  FILE *f = zo_report_open(path, tmp, cap);
+  zo_status st;
+  if (!f) {
+    st = zo_report_io_fail(err, path, "cannot create");
+  } else {
+    json_dumpf(badge, f, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    fputc('\n', f);
+    st = zo_report_commit(f, tmp, path, err);
+  }
+  json_decref(badge);
+  free(tmp);
+  return st;
+}
+

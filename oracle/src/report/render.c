@@ -1,0 +1,262 @@
+/* render.c: reports rendered from the run record, so they can never
+ * disagree with it: JUnit XML (what CI systems read) and the Markdown
+ * summary (a CI job summary); the escaping they and the HTML page share;
+ * zo_report_render writes one report whole or not at all. */
+#include "report_int.h"
+
+#include "model.h"
+#include "util.h"
+#include <ctype.h>
+#include <dirent.h>
+#include <stdarg.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+const char *zo_record_str(json_t *o, const char *k) {
+  const char *s = json_string_value(json_object_get(o, k));
+  return s ? s : "";
+}
+
+/* s as XML (and HTML) text or attribute value: markup escaped, the
+ * control characters XML 1.0 forbids dropped, U+FFFE and U+FFFF (valid
+ * UTF-8, not XML characters) replaced by U+FFFD. s is valid UTF-8 (it
+ * comes from the record). */
+void zo_report_xml_text(FILE *f, const char *s) {
+  for (; *s; s++) {
+    const unsigned char *u = (const unsigned char *)s;
+    switch (*s) {
+    case '<': fputs("&lt;", f); break;
+    case '>': fputs("&gt;", f); break;
+    case '&': fputs("&amp;", f); break;
+    case '"': fputs("&quot;", f); break;
+    default:
+      if (u[0] == 0xEF && u[1] == 0xBF && (u[2] == 0xBE || u[2] == 0xBF)) {
+        fputs("\xEF\xBF\xBD", f);
+        s += 2;
+      } else if (u[0] >= 0x20 || *s == '\n' || *s == '\t') {
+        fputc(*s, f);
+      }
+    }
+  }
+}
+
+/* s in a Markdown table cell: '|' escaped, line breaks as spaces, '<'
+ * and '&' as entities (no HTML of an engine's reaches a step summary). */
+void zo_report_md_cell(FILE *f, const char *s) {
+  for (; *s; s++) {
+    switch (*s) {
+    case '|': fputs("\\|", f); break;
+    case '\n': case '\r': fputc(' ', f); break;
+    case '<': fputs("&lt;", f); break;
+    case '&': fputs("&amp;", f); break;
+    default: fputc(*s, f);
+    }
+  }
+}
+
+/* Read the record, write one report from it through `body`, whole or not
+ * at all. */
+zo_status zo_report_render(const char *jsonl, const char *path, zo_error *err,
+                        void (*body)(FILE *f, zo_record *rec)) {
+  zo_record rec;
+  zo_status st = zo_record_read(jsonl, &rec, err);
+  if (st) return st;
+  size_t cap = strlen(path) + 64;
+  char *tmp = zo_xmalloc(cap);
+  FILE *f = zo_report_open(path, tmp, cap);
+  if (!f) {
+    free(tmp);
+    zo_record_free(&rec);
+    return zo_report_io_fail(err, path, "cannot create");
+  }
+  body(f, &rec);
+  zo_record_free(&rec);
+  st = zo_report_commit(f, tmp, path, err);
+  free(tmp);
+  return st;
+}
+
+static void junit_body(FILE *f, zo_record *rec) {
+  fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
+  if (*zo_record_str(rec->header, "run_id")) { /* the report set's run (report.h) */
+    fputs("<!-- zoneoracle run ", f);
+    zo_report_xml_text(f, zo_record_str(rec->header, "run_id"));
+    fputs(" -->\n", f);
+  }
+  fputs("<testsuites name=\"zoneoracle\">\n", f);
+  /* one testsuite per rule set, in first-seen order */
+  json_t *seen = json_array();
+  size_t i;
+  json_t *c;
+  json_array_foreach(rec->cases, i, c) {
+    const char *rs = zo_record_str(c, "ruleset");
+    int dup = 0;
+    size_t j;
+    json_t *x;
+    json_array_foreach(seen, j, x) dup |= !strcmp(json_string_value(x), rs);
+    if (!dup) json_array_append_new(seen, json_string(rs));
+  }
+  json_t *rsname;
+  json_array_foreach(seen, i, rsname) {
+    const char *rs = json_string_value(rsname);
+    int tests = 0, fail = 0, errs = 0, skip = 0;
+    double secs = 0;
+    size_t j;
+    json_array_foreach(rec->cases, j, c) {
+      if (strcmp(zo_record_str(c, "ruleset"), rs)) continue;
+      tests++;
+      secs += json_real_value(json_object_get(c, "ms")) / 1000.0;
+      const char *s = zo_record_str(c, "status");
+      fail += !strcmp(s, "fail") || !strcmp(s, "xpass");
+      errs += !strcmp(s, "error") || !strcmp(s, "crash") || !strcmp(s, "timeout");
+      skip += !strcmp(s, "skip") || !strcmp(s, "xfail");
+    }
+    fputs("  <testsuite name=\"", f);
+    zo_report_xml_text(f, rs);
+    fprintf(f, "\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" time=\"%.3f\">\n",
+            tests, fail, errs, skip, secs);
+    json_array_foreach(rec->cases, j, c) {
+      if (strcmp(zo_record_str(c, "ruleset"), rs)) continue;
+      fputs("    <testcase classname=\"", f);
+      zo_report_xml_text(f, rs);
+      fputs("\" name=\"", f);
+      zo_report_xml_text(f, zo_record_str(c, "id"));
+      fprintf(f, "\" file=\"");
+      zo_report_xml_text(f, zo_record_str(c, "file"));
+      fprintf(f, "\" time=\"%.4f\"", json_real_value(json_object_get(c, "ms")) / 1000.0);
+      const char *s = zo_record_str(c, "status");
+      if (!strcmp(s, "pass")) {
+        fputs("/>\n", f);
+        continue;
+      }
+      fputs(">\n", f);
+      const char *tag = !strcmp(s, "fail") || !strcmp(s, "xpass") ? "failure"
+                        : !strcmp(s, "skip") || !strcmp(s, "xfail")  ? "skipped"
+                                                                      : "error";
+      fprintf(f, "      <%s message=\"", tag);
+      zo_report_xml_text(f, zo_record_str(c, "message"));
+      fputs("\">", f);
+      if (json_object_get(c, "expected")) {
+        fputs("expected: ", f);
+        zo_report_xml_text(f, zo_record_str(c, "expected"));
+        fputs("\nobserved: ", f);
+        zo_report_xml_text(f, zo_record_str(c, "observed"));
+      }
+      fprintf(f, "</%s>\n    </testcase>\n", tag);
+    }
+    fputs("  </testsuite>\n", f);
+  }
+  json_t *inv;
+  if (json_array_size(rec->invalid)) {
+    fprintf(f, "  <testsuite name=\"case files\" tests=\"%zu\" failures=\"0\" errors=\"%zu\">\n",
+            json_array_size(rec->invalid), json_array_size(rec->invalid));
+    json_array_foreach(rec->invalid, i, inv) {
+      fputs("    <testcase classname=\"case files\" name=\"", f);
+      zo_report_xml_text(f, zo_record_str(inv, "file"));
+      fputs("\">\n      <error message=\"invalid case file\">", f);
+      zo_report_xml_text(f, zo_record_str(inv, "message"));
+      fputs("</error>\n    </testcase>\n", f);
+    }
+    fputs("  </testsuite>\n", f);
+  }
+  fputs("</testsuites>\n", f);
+  json_decref(seen);
+}
+
+zo_status zo_report_render_junit(const char *jsonl, const char *path, zo_error *err) {
+  return zo_report_render(jsonl, path, err, junit_body);
+}
+
+static void markdown_body(FILE *f, zo_record *rec) {
+  json_t *ft = rec->footer;
+  long long passed = json_integer_value(json_object_get(ft, "passed"));
+  long long failed = json_integer_value(json_object_get(ft, "failed"));
+  long long errors = json_integer_value(json_object_get(ft, "errors"));
+  long long skipped = json_integer_value(json_object_get(ft, "skipped"));
+  if (*zo_record_str(rec->header, "run_id")) /* the report set's run (report.h) */
+    fprintf(f, "<!-- zoneoracle run %s -->\n", zo_record_str(rec->header, "run_id"));
+  fprintf(f, "# zoneoracle conformance run\n\nEngine **");
+  zo_report_md_cell(f, zo_record_str(rec->header, "engine"));
+  fputc(' ', f);
+  zo_report_md_cell(f, zo_record_str(rec->header, "engine_version"));
+  fprintf(f, "**, suite commit `%s`, started %s.\n\n", zo_record_str(rec->header, "suite_commit"), zo_record_str(rec->header, "started"));
+  fprintf(f, "| passed | failed | errors | skipped | invalid case files |\n| ---: | ---: | ---: | ---: | ---: |\n");
+  fprintf(f, "| %lld | %lld | %lld | %lld | %zu |\n\n", passed, failed, errors, skipped,
+          json_array_size(rec->invalid));
+  /* per rule set: cases and the rules the engine applied */
+  fprintf(f, "## By rule set\n\n| rule set | cases | passed | not passed | distinct rules applied |\n| --- | ---: | ---: | ---: | ---: |\n");
+  json_t *rsl = json_object_get(rec->header, "rulesets");
+  size_t i, j;
+  json_t *rsn, *c;
+  json_array_foreach(rsl, i, rsn) {
+    const char *rs = json_string_value(rsn);
+    int n = 0, pass = 0;
+    json_t *rules = json_object();
+    json_array_foreach(rec->cases, j, c) {
+      if (strcmp(zo_record_str(c, "ruleset"), rs)) continue;
+      n++;
+      pass += !strcmp(zo_record_str(c, "status"), "pass");
+      const char *k;
+      json_t *v;
+      json_object_foreach(json_object_get(c, "rule_hits"), k, v) json_object_set_new(rules, k, json_true());
+    }
+    if (n) {
+      fputs("| ", f);
+      zo_report_md_cell(f, rs);
+      fprintf(f, " | %d | %d | %d | %zu |\n", n, pass, n - pass, json_object_size(rules));
+    }
+    json_decref(rules);
+  }
+  int header = 0;
+  json_array_foreach(rec->cases, i, c) {
+    if (!strcmp(zo_record_str(c, "status"), "pass")) continue;
+    if (!header) {
+      fprintf(f, "\n## Not passed\n\n| case | rule set | status | where | expected | observed |\n| --- | --- | --- | --- | --- | --- |\n");
+      header = 1;
+    }
+    fputs("| `", f);
+    zo_report_md_cell(f, zo_record_str(c, "id"));
+    fputs("` | ", f);
+    zo_report_md_cell(f, zo_record_str(c, "ruleset"));
+    fprintf(f, " | %s | ", zo_record_str(c, "status"));
+    zo_report_md_cell(f, zo_record_str(c, "file"));
+    fprintf(f, ":%lld | ", json_integer_value(json_object_get(c, "line")));
+    zo_report_md_cell(f, zo_record_str(c, "expected"));
+    fputs(" | ", f);
+    zo_report_md_cell(f, zo_record_str(c, "observed"));
+    fputs(" |\n", f);
+  }
+  if (json_array_size(rec->invalid)) {
+    fprintf(f, "\n## Invalid case files\n\n");
+    json_t *inv;
+    json_array_foreach(rec->invalid, i, inv) {
+      /* a fence longer than any run of backticks in the message */
+      const char *m = zo_record_str(inv, "message");
+      size_t run = 0, longest = 0;
+      for (const char *p = m; *p; p++) {
+        run = *p == '`' ? run + 1 : 0;
+        if (run > longest) longest = run;
+      }
+      size_t fence = longest < 3 ? 3 : longest + 1;
+      for (size_t k = 0; k < fence; k++) fputc('`', f);
+      fprintf(f, "\n%s\n", m);
+      for (size_t k = 0; k < fence; k++) fputc('`', f);
+      fputc('\n', f);
+    }
+  }
+}
+
+zo_status zo_report_render_markdown(const char *jsonl, const char *path, zo_error *err) {
+  return zo_report_render(jsonl, path, err, markdown_body);
+}
+
