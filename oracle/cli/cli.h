@@ -8,7 +8,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "runner.h" /* zo_run, zo_engine */
+#include "zo.h"     /* the public API: rule sets, cases, runs, reports */
+#include "runner.h" /* the run layer beyond it: engines, needed features */
 
 /* The exit codes of every command. */
 enum {

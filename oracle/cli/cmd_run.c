@@ -375,22 +375,6 @@ int zo_cli_cmd_rules(const zo_cli_command *cmd, int argc, char **argv) {
   return rc;
 }
 
-/* Free the strings of one case result (zo_run_case's). */
-static void free_result(zo_case_result *res) {
-  free(res->case_id);
-  free(res->title);
-  free(res->file);
-  free(res->ruleset);
-  free(res->what);
-  free(res->expected);
-  free(res->observed);
-  free(res->message);
-  for (int q = 0; q < res->nrules; q++) free(res->rules[q]);
-  free(res->rules);
-  for (int q = 0; q < res->nhits; q++) free(res->hits[q].id);
-  free(res->hits);
-}
-
 /* zoneoracle mutants [--list]: how strong the suite is. */
 int zo_cli_cmd_mutants(const zo_cli_command *cmd, int argc, char **argv) {
   zo_cli_opts o;
@@ -440,7 +424,7 @@ int zo_cli_cmd_mutants(const zo_cli_command *cmd, int argc, char **argv) {
         zo_case_result res;
         zo_run_case(e, cs[i], mut, &opt, &res);
         if (res.status != RS_PASS && res.status != RS_SKIP) killer = cs[i]->id;
-        free_result(&res);
+        zo_case_result_clear(&res);
       }
     }
     zo_mutant_restore(&ms[k], orig);

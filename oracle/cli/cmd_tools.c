@@ -11,7 +11,6 @@
 #include "decoder.h"
 #include "diff.h"
 #include "engine.h"
-#include "model.h"
 #include "report.h"
 #include "runner.h"
 #include "serve.h"
@@ -49,41 +48,9 @@ static int replay_diff(const zo_cli_command *cmd, const uint8_t *buf, size_t n, 
 /* replay --harness moves: a fuzz_moves input (buf, n bytes) decoded and
  * printed as a YAML case; exit 1 when it breaks an invariant. */
 static int replay_moves(const uint8_t *buf, size_t n, const char *id) {
-  zo_fuzz fz;
-  zo_fuzz_start(&fz, buf, n);
-  zo_outcome outcomes[ZO_FUZZ_MAX_STEPS];
-  zo_step_error errors[ZO_FUZZ_MAX_STEPS];
-  char note[600] = "zoneoracle replay of a fuzz_moves input: no invariant broken";
-  char rule[64] = "";
-  int broken = 0;
-  zo_violation v;
-  int fab = fz.rs->sw[SW_TOKEN_LEAVES].value == ZS_IMMEDIATELY;
-  if (zo_game_check(fz.g, 0, &v)) broken = 1;
-  const zo_step *s;
-  while (!broken && (s = zo_fuzz_next(&fz))) {
-    zo_step_result res;
-    zo_game_apply(fz.g, s, &res);
-    outcomes[fz.c->nsteps - 1] = res.outcome;
-    errors[fz.c->nsteps - 1] = res.error;
-    zo_step_result_free(&res);
-    if (zo_game_check(fz.g, s->kind == ST_STATE_CHECK || fab, &v)) broken = 1;
-  }
-  if (broken) {
-    snprintf(note, sizeof note, "fuzz_moves finding: invariant %s (%s) broken at step %d: %s",
-             v.invariant, v.rule, fz.c->nsteps, v.detail);
-    /* cite the first of the invariant's rules that the rule set lists
-       ("CR 704.5d; FaB 8.1.8a" under fab: FaB 8.1.8a) */
-    char rules[128];
-    snprintf(rules, sizeof rules, "%s", v.rule);
-    char *save = NULL;
-    for (char *part = strtok_r(rules, ";", &save); part && !rule[0]; part = strtok_r(NULL, ";", &save)) {
-      while (*part == ' ') part++;
-      if (zo_ruleset_rule(fz.rs, part) >= 0) snprintf(rule, sizeof rule, "%s", part);
-    }
-    fprintf(stderr, "zoneoracle: %s\n", note);
-  }
-  zo_fuzz_print_yaml(&fz, outcomes, errors, id, rule[0] ? rule : NULL, note, stdout);
-  zo_fuzz_free(&fz);
+  char note[600];
+  int broken = zo_gen_replay_moves(buf, n, id, stdout, note, sizeof note);
+  if (broken) fprintf(stderr, "zoneoracle: %s\n", note);
   return broken ? ZO_EXIT_FAIL : ZO_EXIT_PASS;
 }
 

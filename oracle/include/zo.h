@@ -42,6 +42,12 @@ typedef struct zo_error {
 /* Name of a status ("io", "syntax"...); static storage. */
 const char *zo_status_name(zo_status s);
 
+/* Format err the way people read it, into buf (cap bytes, always
+ * terminated): "file:line:col: error: message", then "\nnote: context"
+ * when there is one, then the source line of a regular file with a caret
+ * under the column. */
+void zo_error_format(const zo_error *err, char *buf, size_t cap);
+
 /* Outcome of one step (cases/README.md "Outcomes"). Append-only. */
 typedef enum zo_outcome {
   ZO_OUTCOME_NONE = 0,
@@ -167,6 +173,212 @@ void zo_game_free(zo_game *g);
  * at_rest is non-zero, those that hold after a state check). Returns 1 and
  * fills v on the first violation, 0 when the game is sound. */
 int zo_game_check(const zo_game *g, int at_rest, zo_violation *v);
+
+/* ---- Engines ---- */
+
+/* An engine under test, or the oracle itself: what cases run against.
+ * Opened and freed through the engine layer (the CLI's --engine CMD,
+ * --engine-plugin LIB.so; zo_engine.h is the plug-in ABI an engine
+ * implements). */
+typedef struct zo_engine zo_engine;
+
+/* ---- Runs: cases x rule sets against an engine ---- */
+
+/* Outcome of one case under one rule set (ci/protocol/PROTOCOL.md, "Run
+ * record"): passed, failed, error (the engine answered nonsense), skipped
+ * (an undeclared rule set or feature), crash, timeout, expected failure,
+ * unexpectedly passing. Append-only. */
+typedef enum {
+  RS_PASS = 0, RS_FAIL, RS_ERROR, RS_SKIP, RS_CRASH, RS_TIMEOUT, RS_XFAIL, RS_XPASS
+} zo_result_status;
+/* Its name in the run record ("pass", "xfail"...); static storage. */
+const char *zo_result_status_name(zo_result_status s);
+
+/* A rule the engine applied in one case, and how often. */
+typedef struct {
+  char *id;     /* rule number, as the rule set lists it ("CR 400.7") */
+  int count;
+} zo_hit;
+
+/* One case under one rule set. Strings owned by the result. */
+typedef struct {
+  char *case_id, *title, *file, *ruleset;
+  zo_result_status status;
+  int line;              /* of the failing expectation (or the step) */
+  int step;              /* 1-based step of the failure; 0 = final expect */
+  char *what;            /* "rancor.zone", "outcome", "invariant in-a-zone" */
+  char *expected, *observed;
+  char *message;         /* one line for people */
+  char **rules; int nrules;  /* cited by the case */
+  zo_hit *hits; int nhits;   /* rules the engine applied, with counts */
+  double ms;            /* wall time of the case, milliseconds */
+} zo_case_result;
+
+/* A case file that could not be loaded. */
+typedef struct {
+  char *file;
+  char *message; /* "file:line:col: error: ..." with its note */
+} zo_invalid;
+
+/* The results of a run, in the order cases ran; owned by the caller of
+ * zo_run_files (zo_run_free). Zero it before the first zo_run_files. */
+typedef struct {
+  zo_case_result *results; int n, cap;
+  zo_invalid *invalid; int ninvalid;
+  int passed, failed, errors, skipped;  /* errors: error, crash, timeout */
+  int xfailed, xpassed;
+  double ms;            /* wall time of the run, milliseconds */
+} zo_run;
+
+/* What zo_run_files runs, and how. Every pointer is borrowed for the call. */
+typedef struct {
+  const char *ruleset;   /* only this rule set id, or NULL */
+  const char *filter;    /* fnmatch glob on case ids, or NULL */
+  int check_invariants;  /* zo_game_check after every step (oracle) */
+  int shard, nshards;    /* run case files i with i % nshards == shard (0-based) */
+  char **xfail; int nxfail; /* expected failures: case ids */
+  zo_engine *strict;     /* --strict: the oracle, compared after every step */
+  int obs_invariants;    /* --invariants: fuzz/INVARIANTS.md on the engine's
+                            observations after the setup and every step
+                            (obs_check.h); a violation fails the case */
+} zo_run_options;
+
+/* Expand files and directories into a list of case files: a file named in
+ * paths is taken whatever its extension; a directory contributes its *.yaml
+ * and *.yml files, recursively (following symlinks; names starting with '.'
+ * skipped), sorted by path. Only regular files are taken, and none is read.
+ * Returns ZO_ERR_IO with err->file naming the path and err->message the
+ * reason for: a path that doesn't exist or can't be read (a file that can't
+ * be opened, a directory that can't be listed), a named file or a *.yaml /
+ * *.yml entry that is not a regular file ("not a regular file": FIFOs,
+ * sockets and devices are never opened), and a symlink loop (a directory
+ * reached again inside itself, or ELOOP). On success the list and its
+ * strings are owned by the caller (zo_paths_free); on error nothing is
+ * returned. */
+zo_status zo_collect_cases(const char *const *paths, int n, char ***out,
+                           int *count, zo_error *err);
+void zo_paths_free(char **paths, int n);
+
+/* Run every case file against engine e, appending to run. Never stops on a
+ * bad file or a failing case. */
+void zo_run_files(zo_engine *e, char **files, int nfiles,
+                  const zo_run_options *opt, zo_run *run);
+
+/* Run one loaded case under one rule set; fills res (owned by caller). */
+void zo_run_case(zo_engine *e, const zo_case *c, const zo_ruleset *rs,
+                 const zo_run_options *opt, zo_case_result *res);
+
+/* Free the strings and arrays of one result and leave it zeroed (a
+ * result of zo_run_case; one inside a zo_run is zo_run_free's). */
+void zo_case_result_clear(zo_case_result *res);
+
+/* Free everything run holds and leave it empty (reusable). */
+void zo_run_free(zo_run *run);
+
+/* ---- Reports: the run record and what is rendered from it ---- */
+
+/* The run record's header: what ran, on what. Every pointer is borrowed
+ * for the call that takes it. */
+typedef struct {
+  const char *suite_commit;   /* git commit of the cases, or "unknown" */
+  const char *engine, *engine_version;
+  const char *const *rulesets; int nrulesets;
+  const char *zoneoracle_version; /* the zoneoracle that ran it, or NULL (left out) */
+  const char *run_id;         /* the report set's run id, or NULL (left out) */
+} zo_run_header;
+
+/* Report sets: how a run's report files reach the report directory, as one
+ * set, never two runs' files mixed (the whole design: report/report.h). */
+
+typedef struct zo_report_set zo_report_set;
+
+/* The file names a report set may hold, NULL-terminated: whatever of
+ * these a new set lacks is gone from DIR after its commit. */
+extern const char *const zo_report_set_names[];
+
+/* Start a set for the existing directory dir: take its lock, clean what
+ * interrupted runs left, make the staging directory. *out is owned by the
+ * caller until zo_report_set_commit or zo_report_set_abandon. ZO_ERR_IO
+ * with err naming dir when it is locked by another run (the message says
+ * so, with its pid), cannot be resolved or locked, or no staging
+ * directory can be made. */
+zo_status zo_report_set_begin(const char *dir, zo_report_set **out, zo_error *err);
+
+/* The staging directory, where the set's files are written; its run id
+ * ("20260116T101500Z-a1b2C3"); the path of file name in the staging
+ * directory (malloc'd, the caller frees). */
+const char *zo_report_set_staging(const zo_report_set *s);
+const char *zo_report_set_run_id(const zo_report_set *s);
+char *zo_report_set_path(const zo_report_set *s, const char *name);
+
+/* Why the set is installed file by file rather than exchanged whole
+ * ("it is the current directory"), or NULL. Set by begin, or by a commit
+ * that had to fall back (read it before the commit frees s: the commit
+ * copies it to note, cap bytes, when note is not NULL). */
+const char *zo_report_set_note(const zo_report_set *s);
+
+/* Put the staging directory's files in place as DIR's report set (see
+ * above), release the lock and free s. ZO_ERR_IO with err naming the file
+ * or directory when that failed: DIR then holds the previous set (or, in
+ * the file-by-file fallback, what could be moved). note (cap bytes, may
+ * be NULL) receives zo_report_set_note's text or "". */
+zo_status zo_report_set_commit(zo_report_set *s, char *note, size_t cap, zo_error *err);
+
+/* Drop the set (remove the staging directory, release the lock, free s):
+ * DIR keeps its previous set. NULL does nothing. */
+void zo_report_set_abandon(zo_report_set *s);
+
+/* The lock alone, for a directory that collects files across runs
+ * (gate --fuzz's cases): the flock of zo_report_set_begin on
+ * dir/.zoneoracle.lock, then the *.tmp.PID files of dead processes
+ * removed. *fd receives the lock's descriptor (release it with
+ * zo_report_dir_unlock). ZO_ERR_IO as zo_report_set_begin. */
+zo_status zo_report_dir_lock(const char *dir, int *fd, zo_error *err);
+void zo_report_dir_unlock(int fd);
+
+
+
+/* Write the run record: a header line, one line per case x rule set, one
+ * per invalid case file, a footer. Every string is made valid UTF-8
+ * (zo_utf8_sanitize): no record is ever dropped. ZO_ERR_IO on failure
+ * (nothing is left half-written). */
+zo_status zo_report_write_jsonl(const zo_run *run, const zo_run_header *h,
+                                const char *path, zo_error *err);
+
+/* The case lines of a run record, as a JSON array (new reference; a
+ * jansson json_t *), or NULL with err naming file:line:column. */
+struct json_t;
+struct json_t *zo_report_read_cases(const char *jsonl, zo_error *err);
+
+/* Render JUnit XML and Markdown from a run record file. */
+zo_status zo_report_render_junit(const char *jsonl, const char *path, zo_error *err);
+zo_status zo_report_render_markdown(const char *jsonl, const char *path, zo_error *err);
+/* One self-contained HTML page (no scripts, no network): the conformance
+ * matrix of rules x rule sets linking to each case, each rule set's switch
+ * table with its citations, and the case list. */
+zo_status zo_report_render_html(const char *jsonl, const char *path, zo_error *err);
+
+
+
+/* Whether a run gives no verdict: no case passed and none failed (every
+ * result skipped, or an expected failure, or no result at all). Then why
+ * (cap bytes) receives one line for people: "no case ran: 12 skipped
+ * (the engine does not declare feature 'phasing': 7; ...)", or "no case passed: 3
+ * skipped, 2 known gaps (--expect-failures)", or "no case ran: no case
+ * file matched (check the PATHs, --filter and --ruleset)". Returns 1 or 0. */
+int zo_run_empty(const zo_run *run, char *why, size_t cap);
+
+/* The shields.io endpoint badge of a gate run into path (whole or not at
+ * all): message "412 passed · 6 known gaps · 2 failing · 30 skipped"
+ * (the parts that are not zero; "0 run · N skipped" when nothing ran;
+ * invalid case files and protocol_invalid > 0 invalid protocol messages
+ * named too), colour brightgreen only when something passed and nothing
+ * failed (failing: failed, errors, xpass, invalid files or messages; then
+ * red), else lightgrey. Expected failures never count as passes.
+ * ZO_ERR_IO as zo_report_commit. */
+zo_status zo_report_write_badge(const zo_run *run, int protocol_invalid, const char *path,
+                                zo_error *err);
+
 
 #ifdef __cplusplus
 }

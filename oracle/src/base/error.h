@@ -34,10 +34,4 @@ void zo_error_note(zo_error *err, const char *fmt, ...)
 #endif
     ;
 
-/* Format err the way people read it, into buf (cap bytes, always
- * terminated): "file:line:col: error: message", then "\nnote: context"
- * when there is one, then the source line of a regular file with a caret
- * under the column. */
-void zo_error_format(const zo_error *err, char *buf, size_t cap);
-
 #endif

@@ -70,4 +70,13 @@ void zo_fuzz_print_step(const zo_fuzz *f, const zo_step *s, FILE *out);
  * skipped. Returns a malloc'd buffer (caller frees) and its size. */
 uint8_t *zo_fuzz_encode(const zo_case *c, int rs_index, size_t *size);
 
+/* Replay fuzz_moves input data (size bytes) on the oracle and print it to
+ * out as a YAML case named id: every step with the outcome the oracle
+ * gave, the invariants (fuzz/INVARIANTS.md) checked after each step as
+ * fuzz_moves checks them. Returns 1 when an invariant broke (the case stops
+ * at that step and note, cap bytes, says which and where), else 0 (note
+ * says so too). */
+int zo_gen_replay_moves(const uint8_t *data, size_t size, const char *id, FILE *out,
+                        char *note, size_t cap);
+
 #endif

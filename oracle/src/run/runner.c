@@ -764,22 +764,24 @@ void zo_run_files(zo_engine *e, char **files, int nfiles,
   run->ms += now_ms() - t0;
 }
 
+void zo_case_result_clear(zo_case_result *r) {
+  free(r->case_id);
+  free(r->title);
+  free(r->file);
+  free(r->ruleset);
+  free(r->what);
+  free(r->expected);
+  free(r->observed);
+  free(r->message);
+  for (int k = 0; k < r->nrules; k++) free(r->rules[k]);
+  free(r->rules);
+  for (int k = 0; k < r->nhits; k++) free(r->hits[k].id);
+  free(r->hits);
+  memset(r, 0, sizeof *r);
+}
+
 void zo_run_free(zo_run *run) {
-  for (int i = 0; i < run->n; i++) {
-    zo_case_result *r = &run->results[i];
-    free(r->case_id);
-    free(r->title);
-    free(r->file);
-    free(r->ruleset);
-    free(r->what);
-    free(r->expected);
-    free(r->observed);
-    free(r->message);
-    for (int k = 0; k < r->nrules; k++) free(r->rules[k]);
-    free(r->rules);
-    for (int k = 0; k < r->nhits; k++) free(r->hits[k].id);
-    free(r->hits);
-  }
+  for (int i = 0; i < run->n; i++) zo_case_result_clear(&run->results[i]);
   free(run->results);
   for (int i = 0; i < run->ninvalid; i++) {
     free(run->invalid[i].file);
