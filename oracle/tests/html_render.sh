@@ -17,7 +17,7 @@ size=$(stat -c %s "$work/shot.png")
 [ "$size" -gt 20000 ] || { echo "screenshot too small ($size bytes): nothing rendered?"; exit 1; }
 head -c 8 "$work/shot.png" | od -An -tx1 | grep -q "89 50 4e 47" || { echo "not a PNG"; exit 1; }
 timeout 120 "$browser" "${flags[@]}" --dump-dom "file://$work/r/index.html" > "$work/dom.html" 2>/dev/null
-grep -q '<table id="matrix">' "$work/dom.html" || { echo "no matrix table in the rendered page"; exit 1; }
+for game in mtg fab; do grep -q "<table id=\"matrix-$game\">" "$work/dom.html" || { echo "no matrix table for $game in the rendered page"; exit 1; }; done
 for rs in fab mtg-2011; do
   grep -q "<th>$rs</th>" "$work/dom.html" || { echo "no column for $rs"; exit 1; }
 done

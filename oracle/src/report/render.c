@@ -177,35 +177,199 @@ zo_status zo_report_render_junit(const char *jsonl, const char *path, zo_error *
   return zo_report_render(jsonl, path, err, junit_body);
 }
 
-static void markdown_body(FILE *f, zo_record *rec) {
+/* ---- the digest: what every report opens with ------------------------- */
+
+/* A status that makes the run fail (the record's status words). */
+static int failing_status(const char *s) {
+  return !strcmp(s, "fail") || !strcmp(s, "error") || !strcmp(s, "crash") ||
+         !strcmp(s, "timeout") || !strcmp(s, "xpass");
+}
+
+const char *zo_record_skip_reason(json_t *c) {
+  const char *m = zo_record_str(c, "message");
+  /* "file:line: skipped: why" (a step) or "skipped: why" (the case) */
+  const char *k = strstr(m, "skipped: ");
+  if (k) return k + 9;
+  return *m ? m : "no reason given";
+}
+
+void zo_digest_make(zo_record *rec, zo_digest *d) {
+  memset(d, 0, sizeof *d);
   json_t *ft = rec->footer;
-  long long passed = json_integer_value(json_object_get(ft, "passed"));
-  long long failed = json_integer_value(json_object_get(ft, "failed"));
-  long long errors = json_integer_value(json_object_get(ft, "errors"));
-  long long skipped = json_integer_value(json_object_get(ft, "skipped"));
+  d->passed = json_integer_value(json_object_get(ft, "passed"));
+  d->failed = json_integer_value(json_object_get(ft, "failed"));
+  d->errors = json_integer_value(json_object_get(ft, "errors"));
+  d->skipped = json_integer_value(json_object_get(ft, "skipped"));
+  d->xfailed = json_integer_value(json_object_get(ft, "xfailed"));
+  d->xpassed = json_integer_value(json_object_get(ft, "xpassed"));
+  d->invalid = json_array_size(rec->invalid);
+  d->failing = json_array();
+  d->gaps = json_array();
+  d->skips = json_object();
+  size_t i;
+  json_t *c;
+  json_array_foreach(rec->cases, i, c) {
+    const char *st = zo_record_str(c, "status");
+    if (failing_status(st)) json_array_append(d->failing, c);
+    else if (!strcmp(st, "xfail")) json_array_append(d->gaps, c);
+    else if (!strcmp(st, "skip")) {
+      const char *why = zo_record_skip_reason(c);
+      json_t *n = json_object_get(d->skips, why);
+      json_object_set_new(d->skips, why, json_integer(json_integer_value(n) + 1));
+    }
+  }
+}
+
+void zo_digest_free(zo_digest *d) {
+  json_decref(d->failing);
+  json_decref(d->gaps);
+  json_decref(d->skips);
+  memset(d, 0, sizeof *d);
+}
+
+const char *zo_digest_verdict(const zo_digest *d) {
+  if (json_array_size(d->failing) || d->invalid) return "failing";
+  if (d->passed) return "passing";
+  return "no verdict";
+}
+
+void zo_digest_counts(const zo_digest *d, char *buf, size_t cap) {
+  size_t used = 0;
+  buf[0] = 0;
+#define PART(...)                                                                   \
+  do {                                                                              \
+    if (used < cap) {                                                               \
+      int w = snprintf(buf + used, cap - used, "%s", used ? " · " : "");            \
+      if (w > 0) used += (size_t)w;                                                 \
+    }                                                                               \
+    if (used < cap) {                                                               \
+      int w = snprintf(buf + used, cap - used, __VA_ARGS__);                        \
+      if (w > 0) used += (size_t)w;                                                 \
+    }                                                                               \
+  } while (0)
+  size_t failing = json_array_size(d->failing);
+  if (failing) PART("%zu failing", failing);
+  if (d->invalid) PART("%zu invalid case file%s", d->invalid, d->invalid == 1 ? "" : "s");
+  PART("%lld passed", d->passed);
+  if (d->xfailed) PART("%lld known gap%s", d->xfailed, d->xfailed == 1 ? "" : "s");
+  if (d->skipped) PART("%lld skipped", d->skipped);
+#undef PART
+  if (used >= cap && cap) buf[cap - 1] = 0;
+}
+
+/* ---- Markdown: the CI job summary, failures first --------------------- */
+
+/* One row of a case table: case, rule set, status, where, what, expected,
+ * observed. */
+static void md_case_row(FILE *f, json_t *c) {
+  fputs("| `", f);
+  zo_report_md_cell(f, zo_record_str(c, "id"));
+  fputs("` | ", f);
+  zo_report_md_cell(f, zo_record_str(c, "ruleset"));
+  fprintf(f, " | %s | ", zo_record_str(c, "status"));
+  zo_report_md_cell(f, zo_record_str(c, "file"));
+  long long line = json_integer_value(json_object_get(c, "line"));
+  if (line) fprintf(f, ":%lld", line);
+  long long step = json_integer_value(json_object_get(c, "step"));
+  if (step) fprintf(f, " (step %lld)", step);
+  fputs(" | ", f);
+  zo_report_md_cell(f, zo_record_str(c, "what"));
+  fputs(" | ", f);
+  zo_report_md_cell(f, zo_record_str(c, "expected"));
+  fputs(" | ", f);
+  zo_report_md_cell(f, zo_record_str(c, "observed"));
+  fputs(" |\n", f);
+}
+
+/* A code block holding m, fenced longer than any run of backticks in it. */
+static void md_block(FILE *f, const char *m) {
+  size_t run = 0, longest = 0;
+  for (const char *p = m; *p; p++) {
+    run = *p == '`' ? run + 1 : 0;
+    if (run > longest) longest = run;
+  }
+  size_t fence = longest < 3 ? 3 : longest + 1;
+  for (size_t k = 0; k < fence; k++) fputc('`', f);
+  fprintf(f, "\n%s\n", m);
+  for (size_t k = 0; k < fence; k++) fputc('`', f);
+  fputc('\n', f);
+}
+
+static void markdown_body(FILE *f, zo_record *rec) {
+  zo_digest d;
+  zo_digest_make(rec, &d);
+  char counts[256];
+  zo_digest_counts(&d, counts, sizeof counts);
   if (*zo_record_str(rec->header, "run_id")) /* the report set's run (report.h) */
     fprintf(f, "<!-- zoneoracle run %s -->\n", zo_record_str(rec->header, "run_id"));
-  fprintf(f, "# zoneoracle conformance run\n\nEngine **");
+  fprintf(f, "# zoneoracle: %s\n\n**%s**\n\nEngine **", zo_digest_verdict(&d), counts);
   zo_report_md_cell(f, zo_record_str(rec->header, "engine"));
   fputc(' ', f);
   zo_report_md_cell(f, zo_record_str(rec->header, "engine_version"));
-  fprintf(f, "**, suite commit `%s`, started %s.\n\n", zo_record_str(rec->header, "suite_commit"), zo_record_str(rec->header, "started"));
-  fprintf(f, "| passed | failed | errors | skipped | invalid case files |\n| ---: | ---: | ---: | ---: | ---: |\n");
-  fprintf(f, "| %lld | %lld | %lld | %lld | %zu |\n\n", passed, failed, errors, skipped,
-          json_array_size(rec->invalid));
-  /* per rule set: cases and the rules the engine applied */
-  fprintf(f, "## By rule set\n\n| rule set | cases | passed | not passed | distinct rules applied |\n| --- | ---: | ---: | ---: | ---: |\n");
-  json_t *rsl = json_object_get(rec->header, "rulesets");
+  fprintf(f, "**, suite commit `%s`, started %s.\n", zo_record_str(rec->header, "suite_commit"),
+          zo_record_str(rec->header, "started"));
   size_t i, j;
-  json_t *rsn, *c;
+  json_t *c;
+  static const char table_head[] =
+      "| case | rule set | status | where | what | expected | observed |\n"
+      "| --- | --- | --- | --- | --- | --- | --- |\n";
+  if (json_array_size(d.failing)) {
+    fprintf(f, "\n## Failing (%zu)\n\n%s", json_array_size(d.failing), table_head);
+    json_array_foreach(d.failing, i, c) md_case_row(f, c);
+  }
+  if (d.invalid) {
+    fprintf(f, "\n## Invalid case files (%zu)\n\n", d.invalid);
+    json_t *inv;
+    json_array_foreach(rec->invalid, i, inv) md_block(f, zo_record_str(inv, "message"));
+  }
+  if (json_array_size(d.failing)) { /* what each failure said, in full */
+    fputs("\n<details><summary>Messages of the failing cases</summary>\n\n", f);
+    json_array_foreach(d.failing, i, c) {
+      fputs("- `", f);
+      zo_report_md_cell(f, zo_record_str(c, "id"));
+      fputs("` (", f);
+      zo_report_md_cell(f, zo_record_str(c, "ruleset"));
+      fputs("):\n\n", f);
+      md_block(f, zo_record_str(c, "message"));
+      const char *err = zo_record_str(c, "stderr");
+      if (*err) {
+        fputs("\n  the engine's stderr:\n\n", f);
+        md_block(f, err);
+      }
+    }
+    fputs("\n</details>\n", f);
+  }
+  if (json_array_size(d.gaps)) {
+    fprintf(f, "\n## Known gaps (%zu, --expect-failures)\n\n%s", json_array_size(d.gaps), table_head);
+    json_array_foreach(d.gaps, i, c) md_case_row(f, c);
+  }
+  if (json_object_size(d.skips)) {
+    fprintf(f, "\n## Skipped (%lld), by reason\n\n| reason | cases |\n| --- | ---: |\n", d.skipped);
+    const char *why;
+    json_t *n;
+    json_object_foreach(d.skips, why, n) {
+      fputs("| ", f);
+      zo_report_md_cell(f, why);
+      fprintf(f, " | %lld |\n", json_integer_value(n));
+    }
+  }
+  /* per rule set: cases and the rules the engine applied */
+  fprintf(f, "\n## By rule set\n\n| rule set | cases | passed | failing | known gaps | skipped | "
+             "distinct rules applied |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+  json_t *rsl = json_object_get(rec->header, "rulesets"), *rsn;
   json_array_foreach(rsl, i, rsn) {
     const char *rs = json_string_value(rsn);
-    int n = 0, pass = 0;
+    if (!rs) continue;
+    int n = 0, pass = 0, fail = 0, gap = 0, skip = 0;
     json_t *rules = json_object();
     json_array_foreach(rec->cases, j, c) {
       if (strcmp(zo_record_str(c, "ruleset"), rs)) continue;
       n++;
-      pass += !strcmp(zo_record_str(c, "status"), "pass");
+      const char *st = zo_record_str(c, "status");
+      pass += !strcmp(st, "pass");
+      fail += failing_status(st);
+      gap += !strcmp(st, "xfail");
+      skip += !strcmp(st, "skip");
       const char *k;
       json_t *v;
       json_object_foreach(json_object_get(c, "rule_hits"), k, v) json_object_set_new(rules, k, json_true());
@@ -213,47 +377,11 @@ static void markdown_body(FILE *f, zo_record *rec) {
     if (n) {
       fputs("| ", f);
       zo_report_md_cell(f, rs);
-      fprintf(f, " | %d | %d | %d | %zu |\n", n, pass, n - pass, json_object_size(rules));
+      fprintf(f, " | %d | %d | %d | %d | %d | %zu |\n", n, pass, fail, gap, skip, json_object_size(rules));
     }
     json_decref(rules);
   }
-  int header = 0;
-  json_array_foreach(rec->cases, i, c) {
-    if (!strcmp(zo_record_str(c, "status"), "pass")) continue;
-    if (!header) {
-      fprintf(f, "\n## Not passed\n\n| case | rule set | status | where | expected | observed |\n| --- | --- | --- | --- | --- | --- |\n");
-      header = 1;
-    }
-    fputs("| `", f);
-    zo_report_md_cell(f, zo_record_str(c, "id"));
-    fputs("` | ", f);
-    zo_report_md_cell(f, zo_record_str(c, "ruleset"));
-    fprintf(f, " | %s | ", zo_record_str(c, "status"));
-    zo_report_md_cell(f, zo_record_str(c, "file"));
-    fprintf(f, ":%lld | ", json_integer_value(json_object_get(c, "line")));
-    zo_report_md_cell(f, zo_record_str(c, "expected"));
-    fputs(" | ", f);
-    zo_report_md_cell(f, zo_record_str(c, "observed"));
-    fputs(" |\n", f);
-  }
-  if (json_array_size(rec->invalid)) {
-    fprintf(f, "\n## Invalid case files\n\n");
-    json_t *inv;
-    json_array_foreach(rec->invalid, i, inv) {
-      /* a fence longer than any run of backticks in the message */
-      const char *m = zo_record_str(inv, "message");
-      size_t run = 0, longest = 0;
-      for (const char *p = m; *p; p++) {
-        run = *p == '`' ? run + 1 : 0;
-        if (run > longest) longest = run;
-      }
-      size_t fence = longest < 3 ? 3 : longest + 1;
-      for (size_t k = 0; k < fence; k++) fputc('`', f);
-      fprintf(f, "\n%s\n", m);
-      for (size_t k = 0; k < fence; k++) fputc('`', f);
-      fputc('\n', f);
-    }
-  }
+  zo_digest_free(&d);
 }
 
 zo_status zo_report_render_markdown(const char *jsonl, const char *path, zo_error *err) {

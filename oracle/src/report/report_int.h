@@ -47,4 +47,28 @@ void zo_report_md_cell(FILE *f, const char *s);
 zo_status zo_report_render(const char *jsonl, const char *path, zo_error *err,
                            void (*body)(FILE *f, zo_record *rec));
 
+/* What every report opens with, from one pass over a record: the totals
+ * of its footer, the cases that make the run fail (fail, error, crash,
+ * timeout, xpass), the expected failures, and the skips counted by reason
+ * (first-seen order). The arrays hold references to rec's case objects;
+ * zo_digest_free drops them (the record must outlive the digest). */
+typedef struct {
+  long long passed, failed, errors, skipped, xfailed, xpassed;
+  size_t invalid;
+  json_t *failing, *gaps; /* arrays of case objects */
+  json_t *skips;          /* object: reason -> count */
+} zo_digest;
+void zo_digest_make(zo_record *rec, zo_digest *d);
+void zo_digest_free(zo_digest *d);
+/* "failing" (a failing case or an invalid case file), "passing" (something
+ * passed, nothing failed) or "no verdict"; static storage. */
+const char *zo_digest_verdict(const zo_digest *d);
+/* The totals for people, into buf (cap bytes): "2 failing · 412 passed ·
+ * 6 known gaps · 30 skipped" (parts that are zero left out, passed always
+ * shown). */
+void zo_digest_counts(const zo_digest *d, char *buf, size_t cap);
+/* Why a skipped case was skipped: its message without the file:line and
+ * "skipped: " (storage of c). */
+const char *zo_record_skip_reason(json_t *c);
+
 #endif
