@@ -45,7 +45,8 @@ enum {
   ZO_OPT_HARNESS = 1u << 19,        /* --harness moves|diff */
   ZO_OPT_ID = 1u << 20,             /* --id ID */
   ZO_OPT_HELP = 1u << 21,           /* --help, -h */
-  ZO_OPT_ALLOW_EMPTY = 1u << 22     /* --allow-empty: a run where no case ran may pass */
+  ZO_OPT_ALLOW_EMPTY = 1u << 22,    /* --allow-empty: a run where no case ran may pass */
+  ZO_OPT_MAX_FAIL = 1u << 23        /* --max-fail N: stop after N failing results */
 };
 /* What run, check, rules, mutants, corpus and gate share. */
 #define ZO_OPT_COMMON                                                                        \
@@ -59,7 +60,7 @@ enum {
 /* The parsed command line of one command. Strings are borrowed from argv
  * (or point into default_cases); the two lists ruleset_files and mutants
  * are owned (zo_cli_opts_free). */
-typedef struct {
+typedef struct zo_cli_opts {
   unsigned given;              /* ZO_OPT_* bits of the options given */
   const char *ruleset, *filter, *report_dir, *format;
   int quiet, invariants, strict, validate, list;
@@ -68,6 +69,7 @@ typedef struct {
   const char *engine, *plugin, *expect_failures, *out, *harness, *id;
   double timeout;              /* seconds per request, default 5 */
   int shard, nshards;          /* --shard I/N as 0-based I and N; N 0 when not given */
+  int max_fail;                /* --max-fail N, 0 when not given */
   double fuzz;                 /* --fuzz seconds, 0 when not given */
   uint64_t seed;               /* --seed, default 1 */
   char **args; int nargs;      /* the operands (PATHs, FILEs), in order (borrowed from argv) */
@@ -174,9 +176,19 @@ int zo_cli_cmd_smoke(const zo_cli_command *cmd, int argc, char **argv);
 int zo_cli_gate(const zo_cli_command *cmd, zo_cli_opts *o);
 
 /* What run and gate print and write after a run (cmd_run.c). */
-/* The failures (all results unless o->quiet) on stdout, the invalid case
- * files on stderr. */
-void zo_cli_print_results(const zo_cli_opts *o, const zo_run *run);
+/* Results printed as the run goes (progress.c): attach sets opt's
+ * progress callback (and max_fail from o) to print each result as it
+ * finishes (all of them unless o->quiet; invalid case files on stderr),
+ * with a live counter and colour on a terminal; finish ends the counter and
+ * says when --max-fail stopped the run. p must outlive the run. */
+typedef struct zo_cli_progress {
+  const struct zo_cli_opts *o;
+  int tty, colour, counter_shown;
+  int results_done, invalid_done; /* printed so far */
+  double t0, last_line;           /* seconds (monotonic clock) */
+} zo_cli_progress;
+void zo_cli_progress_attach(zo_cli_progress *p, const struct zo_cli_opts *o, zo_run_options *opt);
+void zo_cli_progress_finish(zo_cli_progress *p, const zo_run *run);
 /* The run record and what is rendered from it (run.jsonl, junit.xml,
  * summary.md, index.html) into the staging directory of report set set
  * (report.h; the caller commits it), for engine e, the header naming the

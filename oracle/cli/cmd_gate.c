@@ -117,9 +117,11 @@ int zo_cli_gate(const zo_cli_command *cmd, zo_cli_opts *o) {
   zo_run run = {0};
   if (o->strict) opt.strict = zo_engine_oracle_new();
   zo_activity_set("running %d case files against the engine", nfiles);
+  zo_cli_progress progress;
+  zo_cli_progress_attach(&progress, o, &opt);
   zo_run_files(e, files, nfiles, &opt, &run);
+  zo_cli_progress_finish(&progress, &run);
   zo_engine_oracle_free(opt.strict);
-  zo_cli_print_results(o, &run);
   int write_bad = zo_cli_write_reports(o, &run, e, set), io_bad = 0;
   char protocol[200] = "";
   int invalid = 0;

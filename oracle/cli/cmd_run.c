@@ -21,6 +21,7 @@ typedef struct {
   int nfiles;
   zo_engine *engine;
   zo_run run;
+  int print;  /* print the results as they finish (run; not rules) */
 } suite;
 
 /* Collect the case files o names into s (free with finish_suite). -1, or
@@ -38,9 +39,12 @@ static void run_suite(zo_cli_opts *o, int check_invariants, suite *s) {
   zo_run_options opt = {.ruleset = o->ruleset, .filter = o->filter,
                         .check_invariants = check_invariants,
                         .obs_invariants = o->invariants};
+  zo_cli_progress progress;
+  if (s->print) zo_cli_progress_attach(&progress, o, &opt);
   zo_activity_set("running %d case files", s->nfiles);
   zo_run_files(s->engine, s->files, s->nfiles, &opt, &s->run);
   zo_activity_set(NULL);
+  if (s->print) zo_cli_progress_finish(&progress, &s->run);
 }
 
 /* Free what collect_suite and run_suite made. */
@@ -48,24 +52,6 @@ static void finish_suite(suite *s) {
   zo_run_free(&s->run);
   if (s->engine) zo_engine_oracle_free(s->engine);
   zo_paths_free(s->files, s->nfiles);
-}
-
-/* Each result not passed (every result unless --quiet) on stdout, each
- * invalid case file on stderr (cli.h). */
-void zo_cli_print_results(const zo_cli_opts *o, const zo_run *run) {
-  for (int i = 0; i < run->ninvalid; i++) fprintf(stderr, "%s\n", run->invalid[i].message);
-  for (int i = 0; i < run->n; i++) {
-    const zo_case_result *r = &run->results[i];
-    if (r->status == RS_PASS || (o->quiet && (r->status == RS_SKIP || r->status == RS_XFAIL))) {
-      if (!o->quiet) printf("PASS %s [%s]\n", r->case_id, r->ruleset);
-      continue;
-    }
-    char tag[16];
-    snprintf(tag, sizeof tag, "%s", zo_result_status_name(r->status));
-    for (char *t = tag; *t; t++) *t = (char)(*t - 32 * (*t >= 'a' && *t <= 'z'));
-    printf("%s %s [%s]\n  %s\n", tag, r->case_id, r->ruleset, r->message ? r->message : "");
-    if (r->expected) printf("  expected: %s\n  observed: %s\n", r->expected, r->observed);
-  }
 }
 
 /* "zoneoracle: FILE: MESSAGE" (FILE left out when err names none). */
@@ -191,9 +177,9 @@ int zo_cli_cmd_run(const zo_cli_command *cmd, int argc, char **argv) {
     rc = ZO_EXIT_USAGE;
     goto out;
   }
+  s.print = 1;
   run_suite(&o, 1, &s);
   const zo_run *run = &s.run;
-  zo_cli_print_results(&o, run);
   int io_bad = zo_cli_write_reports(&o, run, s.engine, set);
   if (io_bad) zo_report_set_abandon(set);
   else io_bad = zo_cli_reports_commit(&o, set);

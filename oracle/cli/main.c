@@ -73,9 +73,14 @@ static int cmd_version(const zo_cli_command *cmd, int argc, char **argv);
   "      several apply, 3 wins over 2 and 2 over 1\n"
 #define EXIT_ENGINE_HELP                                                                  \
   EXIT_RUN_HELP "      4 the engine could not be started or failed the zcp/1 handshake\n"
+/* --max-fail and what run and gate print as they go (progress.c) */
+#define PROGRESS_HELP                                                                     \
+  "  --max-fail N        stop after N failing results (failed, error, crash,\n"           \
+  "                      timeout, xpass) or invalid case files; the reports name\n"       \
+  "                      the case files not run\n"
 
 const zo_cli_command zo_cli_commands[] = {
-    {"run", zo_cli_cmd_run, ZO_OPT_COMMON | ZO_OPT_ENGINE | ZO_OPT_ENGINE_PLUGIN | ZO_OPT_GATE_ONLY | ZO_OPT_ALLOW_EMPTY, 0, -1,
+    {"run", zo_cli_cmd_run, ZO_OPT_COMMON | ZO_OPT_ENGINE | ZO_OPT_ENGINE_PLUGIN | ZO_OPT_GATE_ONLY | ZO_OPT_ALLOW_EMPTY | ZO_OPT_MAX_FAIL, 0, -1,
      "run [OPTIONS] [PATH...]", "run case files against the built-in oracle, write reports",
      "Runs the cases against the built-in oracle (its invariants checked after every\n"
      "step) and writes REPORT_DIR/run.jsonl, junit.xml, summary.md and index.html.\n"
@@ -85,15 +90,19 @@ const zo_cli_command zo_cli_commands[] = {
      "  --engine oracle     the default; --engine CMD or --engine-plugin LIB.so runs\n"
      "                      the cases against that engine: a gate run, taking gate's\n"
      "                      options too (zoneoracle help gate)\n"
-     ALLOW_EMPTY_HELP
+     ALLOW_EMPTY_HELP PROGRESS_HELP
      "  -h, --help          this help\n"
      "\n" PATHS_HELP
+     "\n"
+     "Each result is printed as it finishes (on a terminal in colour, unless NO_COLOR\n"
+     "is set, with a live counter; elsewhere plain lines, and with --quiet a progress\n"
+     "line at most once a second).\n"
      "\n"
      "The report files of a run are replaced as one set: a run that is killed leaves\n"
      "the previous set whole; a second run on the same REPORT_DIR meanwhile exits 2.\n"
      "\n" EXIT_RUN_HELP
      "      (with an engine as gate: 4 the engine could not be started)\n"},
-    {"gate", zo_cli_cmd_gate, ZO_OPT_COMMON | ZO_OPT_ENGINE | ZO_OPT_ENGINE_PLUGIN | ZO_OPT_GATE_ONLY | ZO_OPT_ALLOW_EMPTY, 0, -1,
+    {"gate", zo_cli_cmd_gate, ZO_OPT_COMMON | ZO_OPT_ENGINE | ZO_OPT_ENGINE_PLUGIN | ZO_OPT_GATE_ONLY | ZO_OPT_ALLOW_EMPTY | ZO_OPT_MAX_FAIL, 0, -1,
      "gate --engine CMD | --engine-plugin LIB.so [OPTIONS] [PATH...]",
      "the suite against an engine under test (zcp/1 or a plugin)",
      "Runs the cases against an engine that speaks zcp/1 (ci/protocol/PROTOCOL.md); the same\n"
@@ -103,7 +112,7 @@ const zo_cli_command zo_cli_commands[] = {
      "\n"
      "options:\n" GATE_HELP COMMON_HELP
      "  --format F          text or json (accepted; gate prints text)\n"
-     ALLOW_EMPTY_HELP
+     ALLOW_EMPTY_HELP PROGRESS_HELP
      "  -h, --help          this help\n"
      "\n" PATHS_HELP EXIT_ENGINE_HELP},
     {"check", zo_cli_cmd_check, ZO_OPT_COMMON, 0, -1, "check [OPTIONS] [PATH...]",

@@ -61,6 +61,7 @@ static const opt_spec specs[] = {
     {"id", required_argument, ZO_OPT_ID},
     {"help", no_argument, ZO_OPT_HELP},
     {"allow-empty", no_argument, ZO_OPT_ALLOW_EMPTY},
+    {"max-fail", required_argument, ZO_OPT_MAX_FAIL},
 };
 #define NSPECS (sizeof specs / sizeof specs[0])
 enum { ZO_OPT_VAL = 256 };
@@ -181,6 +182,11 @@ static int take(const zo_cli_command *cmd, size_t k, const char *v, zo_cli_opts 
                                      "> 0 (at most %.0f)", v, ZO_MAX_TIMEOUT);
     break;
   case ZO_OPT_EXPECT_FAILURES: o->expect_failures = v; break;
+  case ZO_OPT_MAX_FAIL:
+    if (parse_whole(v, 1000000000ULL, &i, NULL) || i < 1)
+      return zo_cli_usage_error(cmd, "invalid value '%s' for --max-fail: expected a whole number >= 1", v);
+    o->max_fail = (int)i;
+    break;
   case ZO_OPT_SHARD:
     if (parse_whole(v, 1000000000ULL, &i, &slash) || *slash != '/' ||
         parse_whole(slash + 1, 1000000000ULL, &n, NULL) || i < 1 || n < 1 || i > n)

@@ -227,6 +227,7 @@ typedef struct {
   zo_invalid *invalid; int ninvalid;
   int passed, failed, errors, skipped;  /* errors: error, crash, timeout */
   int xfailed, xpassed;
+  int not_run;           /* case files not run: the run stopped at max_fail */
   double ms;            /* wall time of the run, milliseconds */
 } zo_run;
 
@@ -241,6 +242,16 @@ typedef struct {
   int obs_invariants;    /* --invariants: fuzz/INVARIANTS.md on the engine's
                             observations after the setup and every step
                             (obs_check.h); a violation fails the case */
+  int max_fail;          /* stop once this many results fail (fail, error,
+                            crash, timeout, xpass) or case files are invalid;
+                            the files not reached count in zo_run.not_run;
+                            0 never stops */
+  /* Called as the run goes: after each result is added to run (its last
+   * result) and after each invalid case file (its last invalid entry),
+   * with the 0-based index of the case file and their number. May print;
+   * must not change run. NULL: nothing is called. */
+  void (*progress)(const zo_run *run, int file, int nfiles, void *ctx);
+  void *progress_ctx;
 } zo_run_options;
 
 /* Expand files and directories into a list of case files: a file named in

@@ -184,6 +184,7 @@ zo_status zo_report_write_jsonl(const zo_run *run, const zo_run_header *h,
   put(ft, "xfailed", json_integer(run->xfailed));
   put(ft, "xpassed", json_integer(run->xpassed));
   put(ft, "invalid", json_integer(run->ninvalid));
+  if (run->not_run) put(ft, "not_run", json_integer(run->not_run)); /* --max-fail stopped it */
   put(ft, "ms", json_real(run->ms));
   put_line(f, ft);
   zo_status st = zo_report_commit(f, tmp, path, err);

@@ -203,6 +203,7 @@ void zo_digest_make(zo_record *rec, zo_digest *d) {
   d->xfailed = json_integer_value(json_object_get(ft, "xfailed"));
   d->xpassed = json_integer_value(json_object_get(ft, "xpassed"));
   d->invalid = json_array_size(rec->invalid);
+  d->not_run = json_integer_value(json_object_get(ft, "not_run"));
   d->failing = json_array();
   d->gaps = json_array();
   d->skips = json_object();
@@ -253,6 +254,7 @@ void zo_digest_counts(const zo_digest *d, char *buf, size_t cap) {
   PART("%lld passed", d->passed);
   if (d->xfailed) PART("%lld known gap%s", d->xfailed, d->xfailed == 1 ? "" : "s");
   if (d->skipped) PART("%lld skipped", d->skipped);
+  if (d->not_run) PART("%lld case files not run (--max-fail)", d->not_run);
 #undef PART
   if (used >= cap && cap) buf[cap - 1] = 0;
 }

@@ -54,6 +54,7 @@ zo_status zo_report_render(const char *jsonl, const char *path, zo_error *err,
  * zo_digest_free drops them (the record must outlive the digest). */
 typedef struct {
   long long passed, failed, errors, skipped, xfailed, xpassed;
+  long long not_run; /* case files a --max-fail stop left out */
   size_t invalid;
   json_t *failing, *gaps; /* arrays of case objects */
   json_t *skips;          /* object: reason -> count */

@@ -724,6 +724,21 @@ static void push_result(zo_run *run, zo_case_result *r) {
   }
 }
 
+/* The case files of this shard after file i. */
+static int files_left(const zo_run_options *opt, int i, int nfiles) {
+  int left = 0;
+  for (int k = i + 1; k < nfiles; k++) left += opt->nshards <= 1 || k % opt->nshards == opt->shard;
+  return left;
+}
+
+/* Whether --max-fail is reached: then the files not reached are counted. */
+static int stop_here(zo_run *run, const zo_run_options *opt, int left) {
+  if (opt->max_fail <= 0 || !left) return 0;
+  if (run->failed + run->errors + run->xpassed + run->ninvalid < opt->max_fail) return 0;
+  run->not_run = left;
+  return 1;
+}
+
 void zo_run_files(zo_engine *e, char **files, int nfiles,
                   const zo_run_options *opt, zo_run *run) {
   double t0 = now_ms();
@@ -741,6 +756,8 @@ void zo_run_files(zo_engine *e, char **files, int nfiles,
       run->invalid[run->ninvalid].file = zo_xstrdup(files[i]);
       run->invalid[run->ninvalid].message = zo_xstrdup(buf);
       run->ninvalid++;
+      if (opt->progress) opt->progress(run, i, nfiles, opt->progress_ctx);
+      if (stop_here(run, opt, files_left(opt, i, nfiles))) break;
       continue;
     }
     if (opt->filter && fnmatch(opt->filter, c->id, 0) != 0) {
@@ -758,8 +775,10 @@ void zo_run_files(zo_engine *e, char **files, int nfiles,
           else if (r.status != RS_SKIP) r.status = RS_XFAIL;
         }
       push_result(run, &r);
+      if (opt->progress) opt->progress(run, i, nfiles, opt->progress_ctx);
     }
     zo_case_free(c);
+    if (stop_here(run, opt, files_left(opt, i, nfiles))) break;
   }
   run->ms += now_ms() - t0;
 }
