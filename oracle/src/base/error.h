@@ -24,7 +24,11 @@ zo_status zo_error_set(zo_error *err, zo_status code, const char *file, int line
     ;
 /* The same with a va_list. */
 zo_status zo_error_setv(zo_error *err, zo_status code, const char *file, int line, int column,
-                        const char *fmt, va_list ap);
+                        const char *fmt, va_list ap)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 6, 0)))
+#endif
+    ;
 
 /* Set err's note (its context: "while reading step 2"), when err is not
  * NULL; the code, position and message stay. */
