@@ -148,4 +148,12 @@ rc=0
 "$bin" site --out "$work/mine" "$work/r1/run.jsonl" 2> "$work/err.txt" || rc=$?
 [ "$rc" = 2 ] && grep -q "notes.txt" "$work/err.txt" && [ -f "$work/mine/notes.txt" ] \
   || fail "a foreign directory: exit $rc, $(cat "$work/err.txt")"
+# the command line: help, and usage errors exit 2
+"$bin" site --help | grep -q "^usage: zoneoracle site" || fail "site --help"
+"$bin" help site | grep -q "Conformance: (pass + xpass)" || fail "help site"
+for args in "" "--out" "--frobnicate x.jsonl"; do
+  rc=0
+  "$bin" site $args >/dev/null 2>&1 || rc=$?
+  [ "$rc" = 2 ] || fail "site $args: exit $rc, expected 2"
+done
 echo "site: ok"
