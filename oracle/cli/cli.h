@@ -156,7 +156,7 @@ char *zo_cli_read_file(const char *path, int allow_fifo, size_t *size);
 zo_engine *zo_cli_engine_open(const char *cmd, const char *plugin,
                               const zo_engine_process_options *eo);
 
-/* The commands (cmd_run.c, cmd_gate.c, cmd_tools.c, smoke.c, main.c): each
+/* The commands (cmd_run.c, cmd_gate.c, cmd_tools.c, cmd_site.c, smoke.c, main.c): each
  * parses argv (argv[0] its name) and returns the exit code. */
 int zo_cli_cmd_run(const zo_cli_command *cmd, int argc, char **argv);
 int zo_cli_cmd_check(const zo_cli_command *cmd, int argc, char **argv);
@@ -169,6 +169,7 @@ int zo_cli_cmd_corpus(const zo_cli_command *cmd, int argc, char **argv);
 int zo_cli_cmd_serve(const zo_cli_command *cmd, int argc, char **argv);
 int zo_cli_cmd_diff(const zo_cli_command *cmd, int argc, char **argv);
 int zo_cli_cmd_smoke(const zo_cli_command *cmd, int argc, char **argv);
+int zo_cli_cmd_site(const zo_cli_command *cmd, int argc, char **argv);
 
 /* The suite against an engine under test, for gate and run --engine: o
  * parsed by zo_cli_parse with o->engine or o->plugin set; cmd names the

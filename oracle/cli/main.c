@@ -2,9 +2,9 @@
  * command's help, the dispatch, and the commands help and version.
  *
  * The commands live in cmd_run.c (run, check, rulesets, rules, mutants),
- * cmd_gate.c (gate), cmd_tools.c (replay, corpus, serve, diff) and smoke.c
- * (smoke), over the option parser of options.c (getopt_long, one table of
- * options, each command accepting its own).
+ * cmd_gate.c (gate), cmd_tools.c (replay, corpus, serve, diff), cmd_site.c
+ * (site) and smoke.c (smoke), over the option parser of options.c
+ * (getopt_long, one table of options, each command accepting its own).
  *
  * Exit codes: 0 pass, 1 conformance failures (or no case ran), 2 usage or
  * I/O (out of memory too), 3 invalid case files, 4 the engine under test
@@ -227,6 +227,22 @@ const zo_cli_command zo_cli_commands[] = {
      "  -h, --help          this help\n"
      "\n"
      "exit: 0, 1 a new failure, 2 usage or I/O\n"},
+    {"site", zo_cli_cmd_site, ZO_OPT_OUT, 1, -1, "site [--out DIR] RUN.jsonl...",
+     "a static results site comparing engines from run records",
+     "Reads any number of run records (REPORT_DIR/run.jsonl of run and gate) and\n"
+     "writes a static site to DIR, readable from disk (no script, no network):\n"
+     "index.html, the conformance of each engine and version (its newest run, by\n"
+     "the record's start time) overall and per rule set, a trend plot over every\n"
+     "run, the cases where engines disagree; and a page per engine and version\n"
+     "with its failing cases (file:line, expected vs observed, message).\n"
+     "Conformance: (pass + xpass) / every case that ran (skips left out).\n"
+     "\n"
+     "options:\n"
+     "  --out DIR           where (default: site); DIR is replaced whole, and may\n"
+     "                      be absent, empty or a site written before\n"
+     "  -h, --help          this help\n"
+     "\n"
+     "exit: 0, 2 usage or I/O (a file that is not a run record: FILE:LINE: error)\n"},
     {"version", cmd_version, 0, 0, 0, "version", "print the version, the suite's commit and where it is",
      "Prints the version, the git commit of the source tree the case suite comes\n"
      "from, and where the suite is (or 'not found').\n"

@@ -61,4 +61,56 @@
 FILE *zo_report_open(const char *path, char *tmp, size_t cap);
 zo_status zo_report_commit(FILE *f, const char *tmp, const char *path, zo_error *err);
 
+/* ---- the results site (site.c, site_html.c) --------------------------- */
+
+/* What zo_report_site built, for the caller's message. */
+typedef struct {
+  int runs;          /* run records read */
+  int engines;       /* distinct engine names */
+  int rows;          /* engine + version pairs: rows of the index, one page each */
+  long long cases;   /* case lines read, over every record */
+  int disagreements; /* (rule set, case) pairs the rows disagree on */
+} zo_site_summary;
+
+/* The results site: static pages comparing engines and their versions
+ * from the run records paths[0..n) (n >= 1; borrowed; any order), written
+ * to the directory out. No script, nothing fetched: plain HTML with inline
+ * CSS and an inline SVG plot, readable from disk.
+ *
+ *   out/index.html       conformance per engine + version (the newest run
+ *                        of each by the header's `started`) overall and per
+ *                        rule set; a trend plot of every run, one line per
+ *                        engine; the cases where those runs disagree (one
+ *                        conforms, another does not), per rule set, each
+ *                        linking to the failure; every run.
+ *   out/engine-*.html    per engine + version: its failing cases (file:line,
+ *                        what, expected vs observed, message, the engine's
+ *                        stderr, what the other engines did), known gaps,
+ *                        skips by reason, the engine's runs.
+ *
+ * Conformance is (pass + xpass) / every case line but skip: fail, error,
+ * crash, timeout and xfail count against (the pages say so).
+ *
+ * Whole or not at all: the pages are written in a private directory made
+ * beside out (PARENT/.NAME.zoneoracle-site.XXXXXX) and swapped in for out
+ * in one step (renameat2 RENAME_EXCHANGE; where the file system cannot,
+ * out is moved aside and the new site renamed in, the old one moved back
+ * on failure). out may be absent, or a directory holding only what a site
+ * holds (index.html, engine-*.html): anything else there is refused, never
+ * deleted. The replaced site's files are removed. Not locked: two sites
+ * built at once on one out leave one of them whole.
+ *
+ * Errors (err filled, nothing of out changed, nothing to free):
+ * ZO_ERR_SYNTAX a file that is not a run record: err->file, err->line
+ * (1-based) and what is wrong ("not a run record line: ...", "not a run
+ * record: format ...", "no header line", "empty file", "case ID: unknown
+ * status 'x'"); ZO_ERR_IO a record that cannot be opened or read, out
+ * that cannot be replaced (err->file names it and why), a page that
+ * cannot be written; ZO_ERR_USAGE n < 1 or an out naming no directory
+ * ("/", "."). Out of memory is zo_oom. sum (may be NULL) is filled on
+ * success. Records are streamed: memory grows with the cases that did not
+ * pass, not with a record's size. */
+zo_status zo_report_site(const char *const *paths, int n, const char *out, zo_site_summary *sum,
+                         zo_error *err);
+
 #endif
