@@ -13,9 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "error.h"
 #include "ruleset.h"
 #include "util.h"
-#include "ydoc.h"
+#include "yread.h"
 
 /* ---- names ---------------------------------------------------------- */
 
@@ -148,8 +149,7 @@ void zo_ruleset_free(zo_ruleset *rs) {
 /* ---- parsing ------------------------------------------------------- */
 
 typedef struct {
-  const yd_doc *doc;
-  zo_error *err;
+  yr_reader r;
   zo_ruleset *rs;
   /* citations are resolved after `rules:` is read: remember them */
   struct pending {
@@ -164,36 +164,16 @@ static zo_status bad(rparse *p, const yd_node *at, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+/* A schema error at node at (the document's start when at is NULL). */
 static zo_status bad(rparse *p, const yd_node *at, const char *fmt, ...) {
-  char msg[480];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  zo_status st = yr_failv(&p->r, at, ZO_ERR_SCHEMA, fmt, ap);
   va_end(ap);
-  /* a missing node (a key not written) is reported at the document's start
-     unless the caller names the map it is missing from */
-  return yd_fail(p->err, p->doc, at ? at : p->doc->root, ZO_ERR_SCHEMA, "%s", msg);
+  return st;
 }
 
-static zo_status unknown_key(rparse *p, const yd_node *key,
-                             const char *const *valid, size_t n,
-                             const char *where) {
-  const char *near = zo_nearest(key->str, valid, n);
-  char list[400];
-  zo_join(list, sizeof list, valid, n);
-  if (near)
-    return bad(p, key, "unknown key '%s' in %s (did you mean '%s'? expected "
-                       "one of: %s)", key->str, where, near, list);
-  return bad(p, key, "unknown key '%s' in %s (expected one of: %s)", key->str,
-             where, list);
-}
-
-static zo_status want_map(rparse *p, const yd_node *n, const char *what) {
-  if (!n || n->kind != YD_MAP)
-    return bad(p, n, "expected a map for %s", what);
-  return ZO_OK;
-}
-
+/* The text of a value: a scalar, not null. */
 static zo_status want_str(rparse *p, const yd_node *n, const char *what) {
   if (!n || n->kind != YD_SCALAR || yd_is_null(n))
     return bad(p, n, "expected a text value for %s", what);
@@ -206,12 +186,6 @@ static int parse_bool(const yd_node *n, int *out) {
   else if (!strcmp(n->str, "false") || !strcmp(n->str, "no")) *out = 0;
   else return -1;
   return 0;
-}
-
-static int find_name(const char *s, const char *const *names, int n) {
-  for (int i = 0; i < n; i++)
-    if (strcmp(s, names[i]) == 0) return i;
-  return -1;
 }
 
 /* `{value: V, rule: R}`: returns the value node, records the citation. */
@@ -228,7 +202,7 @@ static zo_status cited(rparse *p, const yd_node *n, const char *what,
     else if (!strcmp(k, "rule")) r = YD_VAL(n, i);
     else {
       static const char *const ks[] = {"value", "rule"};
-      return unknown_key(p, YD_KEY(n, i), ks, 2, what);
+      return yr_unknown(&p->r, YD_KEY(n, i), ZO_ERR_SCHEMA, "key", YD_KEY(n, i)->str, what, ks, 2);
     }
   }
   if (!v) return bad(p, n, "missing 'value' in %s", what);
@@ -312,7 +286,7 @@ static const char *const zone_keys[] = {
 
 static zo_status parse_zone(rparse *p, const yd_node *key, const yd_node *m) {
   zo_ruleset *rs = p->rs;
-  zo_status st = want_map(p, m, "a zone");
+  zo_status st = yr_want(&p->r, m, YD_MAP, "a zone");
   if (st) return st;
   int zi = zo_ruleset_zone(rs, key->str);
   if (zi < 0) {
@@ -335,7 +309,7 @@ static zo_status parse_zone(rparse *p, const yd_node *key, const yd_node *m) {
     const yd_node *val;
     if (!strcmp(s, "role")) {
       if ((st = want_str(p, v, what))) return st;
-      int r = find_name(v->str, role_names, NROLES);
+      int r = yr_index(v->str, role_names, (size_t)NROLES);
       if (r < 0) {
         const char *near = zo_nearest(v->str, role_names, NROLES);
         return bad(p, v, "unknown role '%s'%s%s%s", v->str,
@@ -367,7 +341,7 @@ static zo_status parse_zone(rparse *p, const yd_node *key, const yd_node *m) {
       for (size_t j = 0; j < val->n; j++) {
         const yd_node *h = val->kids[j];
         if ((st = want_str(p, h, what))) return st;
-        int b = find_name(h->str, hold_names, 7);
+        int b = yr_index(h->str, hold_names, (size_t)7);
         if (b < 0) {
           char list[200];
           zo_join(list, sizeof list, hold_names, 7);
@@ -388,8 +362,8 @@ static zo_status parse_zone(rparse *p, const yd_node *key, const yd_node *m) {
       st = type_list(p, val, what, &z->keep_types);
       z->keeps.value = z->keep_types != 0;
     } else {
-      return unknown_key(p, k, zone_keys,
-                         sizeof zone_keys / sizeof *zone_keys, "a zone");
+      return yr_unknown(&p->r, k, ZO_ERR_SCHEMA, "key", k->str, "a zone", zone_keys,
+                        sizeof zone_keys / sizeof *zone_keys);
     }
     if (st) return st;
   }
@@ -452,7 +426,7 @@ static zo_status switch_value(rparse *p, int s, const yd_node *val, const char *
   if (!strcmp(val->str, "none")) /* the unwritten value of this switch */
     return bad(p, val, "'none' is not a value of %s: leave the switch out for its default, or "
                "write one of: %s", what, list);
-  if (find_name(val->str, value_names, ZS_COUNT_) >= 0)
+  if (yr_index(val->str, value_names, (size_t)ZS_COUNT_) >= 0)
     return bad(p, val, "'%s' is not a value of %s, but of another switch (expected one of: %s)",
                val->str, what, list);
   return bad(p, val, "unknown value '%s' for %s (%s%s%sexpected one of: %s)", val->str, what,
@@ -460,13 +434,13 @@ static zo_status switch_value(rparse *p, int s, const yd_node *val, const char *
 }
 
 static zo_status parse_switches(rparse *p, const yd_node *m) {
-  zo_status st = want_map(p, m, "switches");
+  zo_status st = yr_want(&p->r, m, YD_MAP, "switches");
   if (st) return st;
   for (size_t i = 0; i < m->n; i++) {
     const yd_node *k = YD_KEY(m, i), *v = YD_VAL(m, i);
-    int s = find_name(k->str, switch_names, SW_COUNT);
+    int s = yr_index(k->str, switch_names, (size_t)SW_COUNT);
     if (s < 0)
-      return unknown_key(p, k, switch_names, SW_COUNT, "switches");
+      return yr_unknown(&p->r, k, ZO_ERR_SCHEMA, "key", k->str, "switches", switch_names, SW_COUNT);
     char what[64];
     snprintf(what, sizeof what, "switch %s", k->str);
     const yd_node *val;
@@ -503,7 +477,7 @@ static zo_status parse_rule_list(rparse *p, const yd_node *seq, char *seen) {
   zo_ruleset *rs = p->rs;
   for (size_t i = 0; i < seq->n; i++) {
     const yd_node *r = seq->kids[i];
-    zo_status st = want_map(p, r, "a rule");
+    zo_status st = yr_want(&p->r, r, YD_MAP, "a rule");
     if (st) return st;
     const yd_node *id = NULL, *text = NULL, *seed = NULL;
     for (size_t j = 0; j < r->n; j++) {
@@ -513,7 +487,7 @@ static zo_status parse_rule_list(rparse *p, const yd_node *seq, char *seen) {
       else if (!strcmp(k, "seed")) seed = YD_VAL(r, j);
       else {
         static const char *const ks[] = {"id", "text", "seed"};
-        return unknown_key(p, YD_KEY(r, j), ks, 3, "a rule");
+        return yr_unknown(&p->r, YD_KEY(r, j), ZO_ERR_SCHEMA, "key", YD_KEY(r, j)->str, "a rule", ks, 3);
       }
     }
     if (!id) return bad(p, r, "missing 'id' in a rule");
@@ -637,17 +611,17 @@ static const char *const top_keys[] = {"id",       "title", "game",
 #define NTOP ((int)(sizeof top_keys / sizeof *top_keys))
 
 static zo_status parse_doc(const yd_doc *doc, zo_ruleset **out, zo_error *err) {
-  rparse p = {.doc = doc, .err = err};
+  rparse p = {.r = {.doc = doc, .err = err}};
   zo_ruleset *rs = zo_xcalloc(1, sizeof *rs);
   p.rs = rs;
   rs->file = zo_xstrdup(doc->file);
   zo_status st = ZO_OK;
   const yd_node *root = doc->root;
-  if ((st = want_map(&p, root, "a rule set file"))) goto done;
+  if ((st = yr_want(&p.r, root, YD_MAP, "a rule set file"))) goto done;
   for (size_t i = 0; i < root->n; i++) {
     const yd_node *k = YD_KEY(root, i);
-    if (find_name(k->str, top_keys, NTOP) < 0) {
-      st = unknown_key(&p, k, top_keys, (size_t)NTOP, "a rule set");
+    if (yr_index(k->str, top_keys, (size_t)NTOP) < 0) {
+      st = yr_unknown(&p.r, k, ZO_ERR_SCHEMA, "key", k->str, "a rule set", top_keys, (size_t)NTOP);
       goto done;
     }
   }
@@ -656,8 +630,7 @@ static zo_status parse_doc(const yd_doc *doc, zo_ruleset **out, zo_error *err) {
     if ((st = want_str(&p, ext, "extends"))) goto done;
     const zo_ruleset *base = find_any(ext->str);
     if (!base) {
-      st = yd_fail(err, doc, ext, ZO_ERR_UNKNOWN,
-                   "extends unknown rule set '%s'", ext->str);
+      st = yr_fail(&p.r, ext, ZO_ERR_UNKNOWN, "extends unknown rule set '%s'", ext->str);
       goto done;
     }
     /* copy the base wholesale; rule indices stay valid as rules are only
@@ -699,10 +672,8 @@ static zo_status parse_doc(const yd_doc *doc, zo_ruleset **out, zo_error *err) {
     /* the games the model knows: only fab changes it (FaB deck-cards) */
     static const char *const games[] = {"mtg", "fab"};
     if ((st = want_str(&p, game, "game"))) goto done;
-    if (find_name(game->str, games, 2) < 0) {
-      const char *near = zo_nearest(game->str, games, 2);
-      st = bad(&p, game, "unknown game '%s' (%s%s%sexpected one of: mtg, fab)", game->str,
-               near ? "did you mean '" : "", near ? near : "", near ? "'? " : "");
+    if (yr_index(game->str, games, 2) < 0) {
+      st = yr_unknown(&p.r, game, ZO_ERR_SCHEMA, "game", game->str, NULL, games, 2);
       goto done;
     }
     free(rs->game);
@@ -736,7 +707,7 @@ static zo_status parse_doc(const yd_doc *doc, zo_ruleset **out, zo_error *err) {
   }
   const yd_node *zones = yd_get(root, "zones");
   if (zones) {
-    if ((st = want_map(&p, zones, "zones"))) goto done;
+    if ((st = yr_want(&p.r, zones, YD_MAP, "zones"))) goto done;
     for (size_t i = 0; i < zones->n; i++)
       if ((st = parse_zone(&p, YD_KEY(zones, i), YD_VAL(zones, i)))) goto done;
   }
@@ -845,15 +816,9 @@ const zo_ruleset *zo_ruleset_find(const char *id) {
 zo_status zo_ruleset_register(zo_ruleset *rs, zo_error *err) {
   registry_init();
   if (find_any(rs->id)) {
-    if (err) {
-      err->code = ZO_ERR_USAGE;
-      snprintf(err->file, sizeof err->file, "%s", rs->file ? rs->file : "");
-      err->line = rs->id_line > 0 ? rs->id_line : 1;
-      err->column = rs->id_col > 0 ? rs->id_col : 1;
-      snprintf(err->message, sizeof err->message,
-               "a rule set with id '%s' is already loaded", rs->id);
-      err->context[0] = 0;
-    }
+    zo_error_set(err, ZO_ERR_USAGE, rs->file, rs->id_line > 0 ? rs->id_line : 1,
+                 rs->id_col > 0 ? rs->id_col : 1, "a rule set with id '%s' is already loaded",
+                 rs->id);
     zo_ruleset_free(rs);
     return ZO_ERR_USAGE;
   }
