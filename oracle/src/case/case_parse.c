@@ -108,9 +108,12 @@ static zo_status zone_in_rulesets(cr_parser *p, const yd_node *n, const char *ty
       const char *names[ZO_MAX_ZONE_TYPES];
       int nn = 0;
       for (int z = 0; z < rs->nzones; z++) names[nn++] = rs->zones[z].name;
-      char where[80];
-      snprintf(where, sizeof where, "rule set %s", rs->id);
-      return yr_unknown(&p->r, n, ZO_ERR_UNKNOWN, "zone", type, where, names, (size_t)nn);
+      size_t cap = strlen(rs->id) + sizeof "rule set ";
+      char *where = zo_xmalloc(cap);
+      snprintf(where, cap, "rule set %s", rs->id);
+      zo_status st = yr_unknown(&p->r, n, ZO_ERR_UNKNOWN, "zone", type, where, names, (size_t)nn);
+      free(where);
+      return st;
     }
     const zo_zone_type *zt = &rs->zones[zi];
     if (out->player >= 0 && !zt->per_player.value)
@@ -131,7 +134,8 @@ zo_status cr_zone(cr_parser *p, const yd_node *n, const char *what, int allow,
   out->index = 0;
   char buf[ZONE_TEXT_MAX + 1];
   if (strlen(n->str) >= sizeof buf)
-    return yr_fail(&p->r, n, ZO_ERR_SCHEMA, "zone name too long");
+    return yr_fail(&p->r, n, ZO_ERR_SCHEMA, "zone name too long (at most %d characters)",
+                   ZONE_TEXT_MAX);
   snprintf(buf, sizeof buf, "%s", n->str);
   if (!strcmp(buf, "outside") && (allow & CR_OUTSIDE)) {
     out->type = ZO_ZT_OUTSIDE;

@@ -236,8 +236,10 @@ static zo_status parse_zone(rparse *p, const yd_node *key, const yd_node *m) {
   if (zi < 0) {
     if (rs->nzones == ZO_MAX_ZONE_TYPES)
       return bad(p, key, "more than %d zone types", ZO_MAX_ZONE_TYPES);
-    if (strlen(key->str) >= ZO_NAME || strchr(key->str, '.'))
+    if (strchr(key->str, '.'))
       return bad(p, key, "zone name '%s' must be a short word without '.'", key->str);
+    if (strlen(key->str) >= ZO_NAME)
+      return bad(p, key, "zone name '%s' is longer than %d characters", key->str, ZO_NAME - 1);
     zi = rs->nzones++;
     memset(&rs->zones[zi], 0, sizeof rs->zones[zi]);
     snprintf(rs->zones[zi].name, ZO_NAME, "%s", key->str);
