@@ -13,17 +13,14 @@
 
 #include "steps.def"
 
-/* An enum's member from a table row whose first column is its id. */
-#define ZO_ROW_ID(id, ...) id,
-
 /* ZO_OBJECT_KINDS(X): X(id, name): what an object is (cases/README.md,
  * kind:), in the order fuzz inputs encode them. */
 #define ZO_OBJECT_KINDS(X) \
-  X(ZK_CARD, "card")      \
-  X(ZK_TOKEN, "token")    \
+  X(ZK_CARD, "card")       \
+  X(ZK_TOKEN, "token")     \
   X(ZK_ABILITY, "ability") \
-  X(ZK_COPY, "copy")      \
-  X(ZK_MACRO, "macro")    \
+  X(ZK_COPY, "copy")       \
+  X(ZK_MACRO, "macro")     \
   X(ZK_PROXY, "attack-proxy")
 
 typedef enum { ZO_OBJECT_KINDS(ZO_ROW_ID) ZK_COUNT } zo_kind;
@@ -46,16 +43,16 @@ typedef struct {
 /* ZO_CARD_KEYS(X): X(id, name): the keys of a starting card (cases/README.md,
  * cards:), in the order "expected one of" lists them; the ids index
  * zo_card_setup.at. */
-#define ZO_CARD_KEYS(X)            \
-  X(CK_OWNER, "owner")             \
-  X(CK_ZONE, "zone")               \
-  X(CK_KIND, "kind")               \
-  X(CK_TYPES, "types")             \
-  X(CK_SUBTYPES, "subtypes")       \
-  X(CK_CONTROLLER, "controller")   \
-  X(CK_FACE, "face")               \
-  X(CK_VISIBILITY, "visibility")   \
-  X(CK_POSITION, "position")       \
+#define ZO_CARD_KEYS(X)          \
+  X(CK_OWNER, "owner")           \
+  X(CK_ZONE, "zone")             \
+  X(CK_KIND, "kind")             \
+  X(CK_TYPES, "types")           \
+  X(CK_SUBTYPES, "subtypes")     \
+  X(CK_CONTROLLER, "controller") \
+  X(CK_FACE, "face")             \
+  X(CK_VISIBILITY, "visibility") \
+  X(CK_POSITION, "position")     \
   X(CK_UNDER, "under")
 
 enum zo_card_key { ZO_CARD_KEYS(ZO_ROW_ID) CK_COUNT };
@@ -146,20 +143,20 @@ typedef struct zo_step {
  * name of one object (cases/README.md, Expectations), in the order
  * "expected one of" lists them; a row's place is its bit in
  * zo_obj_expect.mask (id) and its index in zo_obj_expect.lines. */
-#define ZO_OBJ_EXPECT_KEYS(X)         \
-  X(OX_ZONE, "zone")                  \
-  X(OX_EXISTS, "exists")              \
-  X(OX_NEW, "new_object")             \
-  X(OX_SAME_AS, "same_as")            \
-  X(OX_POSITION, "position")          \
-  X(OX_VISIBILITY, "visibility")      \
-  X(OX_FACE, "face")                  \
-  X(OX_CONTROLLER, "controller")      \
-  X(OX_OWNER, "owner")                \
-  X(OX_MARKS, "marks")                \
-  X(OX_UNDER, "under")                \
-  X(OX_PHASED, "phased_out")          \
-  X(OX_CAME_FROM, "came_from")        \
+#define ZO_OBJ_EXPECT_KEYS(X)    \
+  X(OX_ZONE, "zone")             \
+  X(OX_EXISTS, "exists")         \
+  X(OX_NEW, "new_object")        \
+  X(OX_SAME_AS, "same_as")       \
+  X(OX_POSITION, "position")     \
+  X(OX_VISIBILITY, "visibility") \
+  X(OX_FACE, "face")             \
+  X(OX_CONTROLLER, "controller") \
+  X(OX_OWNER, "owner")           \
+  X(OX_MARKS, "marks")           \
+  X(OX_UNDER, "under")           \
+  X(OX_PHASED, "phased_out")     \
+  X(OX_CAME_FROM, "came_from")   \
   X(OX_LAYER, "layer")
 
 #define ZO_OX_INDEX(id, name) id##_INDEX,

@@ -26,33 +26,33 @@
 /* Rule sets                                                           */
 
 /* An enum's member from a table row whose first column is its id. */
-#define ZO_RULES_ROW_ID(id, ...) id,
+#define ZO_ROW_ID(id, ...) id,
 
 /* ZO_ZONE_ROLES(X): X(id, name): what a zone type is for (`role:`); the
  * model looks zones up by role. */
-#define ZO_ZONE_ROLES(X)                                                        \
-  X(ZR_NONE, "none")                                                            \
-  X(ZR_LIBRARY, "library") /* draw / mill source: MTG library, FaB deck */      \
-  X(ZR_HAND, "hand")                                                            \
-  X(ZR_GRAVEYARD, "graveyard") /* where a clear sends a card (FaB 3.0.12) */    \
+#define ZO_ZONE_ROLES(X)                                                               \
+  X(ZR_NONE, "none")                                                                   \
+  X(ZR_LIBRARY, "library") /* draw / mill source: MTG library, FaB deck */             \
+  X(ZR_HAND, "hand")                                                                   \
+  X(ZR_GRAVEYARD, "graveyard") /* where a clear sends a card (FaB 3.0.12) */           \
   X(ZR_BATTLEFIELD, "battlefield") /* MTG battlefield / in play; FaB permanent zone */ \
-  X(ZR_STACK, "stack")                                                          \
-  X(ZR_EXILE, "exile")                                                          \
-  X(ZR_COMMAND, "command")                                                      \
-  X(ZR_ANTE, "ante")                                                            \
-  X(ZR_OTHER, "other")                                                          \
+  X(ZR_STACK, "stack")                                                                 \
+  X(ZR_EXILE, "exile")                                                                 \
+  X(ZR_COMMAND, "command")                                                             \
+  X(ZR_ANTE, "ante")                                                                   \
+  X(ZR_OTHER, "other")                                                                 \
   X(ZR_PHASED_OUT, "phased_out") /* where phasing puts permanents in old rule sets */
 
-typedef enum { ZO_ZONE_ROLES(ZO_RULES_ROW_ID) ZR_COUNT } zo_zone_role;
+typedef enum { ZO_ZONE_ROLES(ZO_ROW_ID) ZR_COUNT } zo_zone_role;
 
 /* ZO_HOLDS(X): X(id, name): what a zone may hold beyond owner and capacity
  * (`holds:`), one bit each: id = 1 << its row. */
-#define ZO_HOLDS(X)                                                       \
-  X(ZH_DECK_CARDS, "deck_cards") /* FaB deck-cards only (1.3.2c) */       \
-  X(ZH_CARDS, "cards")           /* cards only (no macro, no ability) */  \
-  X(ZH_PERMANENTS, "permanents") /* FaB permanents only (1.3.3, 3.13.2) */ \
-  X(ZH_PROXIES, "proxies")       /* also attack-proxies (3.6.2) */        \
-  X(ZH_HERO, "hero")             /* one hero card (3.11.2) */             \
+#define ZO_HOLDS(X)                                                          \
+  X(ZH_DECK_CARDS, "deck_cards") /* FaB deck-cards only (1.3.2c) */          \
+  X(ZH_CARDS, "cards")           /* cards only (no macro, no ability) */     \
+  X(ZH_PERMANENTS, "permanents") /* FaB permanents only (1.3.3, 3.13.2) */   \
+  X(ZH_PROXIES, "proxies")       /* also attack-proxies (3.6.2) */           \
+  X(ZH_HERO, "hero")             /* one hero card (3.11.2) */                \
   X(ZH_EQUIP, "equip")           /* equipment / weapon zone: subtype test */ \
   X(ZH_NO_INSTANTS, "no_instants") /* MTG 400.4a: instants/sorceries stay */
 
@@ -87,24 +87,24 @@ typedef enum {
  * after `role` (which cites no rule) and citations are numbered
  * (zo_cited.slot). mutant: 0 when `zoneoracle mutants` never flips it,
  * else its place in each zone's list of mutants. */
-#define ZO_ZONE_ATTRS(X)                                                           \
-  X(ZA_PER_PLAYER, per_player, "per_player", AV_BOOL, 0) /* each player has one */ \
-  X(ZA_ZONE_COUNT, count, "count", AV_INT, 0)        /* per player (FaB weapon: 2) */   \
-  X(ZA_VISIBILITY, pub, "visibility", AV_VISIBILITY, 1) /* default public */       \
-  X(ZA_ORDERED, ordered, "ordered", AV_BOOL, 2)                                    \
-  X(ZA_ARENA, arena, "arena", AV_BOOL, 3) /* battlefield / in play / FaB arena */  \
-  X(ZA_CONTROLLER, controller, "controller", AV_BOOL, 4) /* objects have one */    \
-  X(ZA_CAPACITY, capacity, "capacity", AV_INT, 9) /* 0 = unlimited */              \
-  X(ZA_OWNER_ONLY, owner_only, "owner_only", AV_BOOL, 5) /* its owner's only */    \
-  X(ZA_HOLDS, holds, "holds", AV_HOLDS, 0)                                         \
-  X(ZA_EQUIP, equip, "equip", AV_EQUIP, 0)                                         \
-  X(ZA_REORDER, reorder, "reorder", AV_BOOL, 6) /* owner may rearrange */          \
-  X(ZA_SAME_ZONE_NEW, same_zone_new, "same_zone_new", AV_BOOL, 7) /* 400.8 */      \
-  X(ZA_KEEPS, keeps, "keeps", AV_KEEPS, 0) /* 400.4b: some cards can't leave */    \
+#define ZO_ZONE_ATTRS(X)                                                              \
+  X(ZA_PER_PLAYER, per_player, "per_player", AV_BOOL, 0) /* each player has one */    \
+  X(ZA_ZONE_COUNT, count, "count", AV_INT, 0)        /* per player (FaB weapon: 2) */ \
+  X(ZA_VISIBILITY, pub, "visibility", AV_VISIBILITY, 1) /* default public */          \
+  X(ZA_ORDERED, ordered, "ordered", AV_BOOL, 2)                                       \
+  X(ZA_ARENA, arena, "arena", AV_BOOL, 3) /* battlefield / in play / FaB arena */     \
+  X(ZA_CONTROLLER, controller, "controller", AV_BOOL, 4) /* objects have one */       \
+  X(ZA_CAPACITY, capacity, "capacity", AV_INT, 9) /* 0 = unlimited */                 \
+  X(ZA_OWNER_ONLY, owner_only, "owner_only", AV_BOOL, 5) /* its owner's only */       \
+  X(ZA_HOLDS, holds, "holds", AV_HOLDS, 0)                                            \
+  X(ZA_EQUIP, equip, "equip", AV_EQUIP, 0)                                            \
+  X(ZA_REORDER, reorder, "reorder", AV_BOOL, 6) /* owner may rearrange */             \
+  X(ZA_SAME_ZONE_NEW, same_zone_new, "same_zone_new", AV_BOOL, 7) /* 400.8 */         \
+  X(ZA_KEEPS, keeps, "keeps", AV_KEEPS, 0) /* 400.4b: some cards can't leave */       \
   X(ZA_FACE_DOWN_NEW, face_down_new, "face_down_new", AV_BOOL, 8) /* 400.9 */
 
 /* The cited zone attributes (ZO_ZONE_ATTRS). */
-typedef enum { ZO_ZONE_ATTRS(ZO_RULES_ROW_ID) ZA_COUNT } zo_zone_attr;
+typedef enum { ZO_ZONE_ATTRS(ZO_ROW_ID) ZA_COUNT } zo_zone_attr;
 
 typedef struct {
   char name[ZO_NAME];
@@ -185,42 +185,42 @@ zo_cited *zo_zone_cited(zo_zone_type *t, zo_zone_attr a);
  * oracle/rulesets/schema.json), each with the values a file may write for
  * it (at most four); left out, a switch is ZS_NONE, which for some reads as
  * one of its values. */
-#define ZO_SWITCHES(X)                                                                  \
-  X(SW_NEW_OBJECT, "new_object", (ZS_EVERY_MOVE, ZS_LEAVE_ARENA)) /* FaB 3.0.9 */       \
-  X(SW_SAME_ZONE, "same_zone", (ZS_NO_MOVE))                                            \
-  X(SW_WRONG_OWNER, "wrong_owner", (ZS_REDIRECT, ZS_CANNOT_HOLD))                       \
-  X(SW_CANNOT_HOLD, "cannot_hold", (ZS_STAYS, ZS_FAIL_OR_CLEAR))                        \
+#define ZO_SWITCHES(X)                                                                           \
+  X(SW_NEW_OBJECT, "new_object", (ZS_EVERY_MOVE, ZS_LEAVE_ARENA)) /* FaB 3.0.9 */                \
+  X(SW_SAME_ZONE, "same_zone", (ZS_NO_MOVE))                                                     \
+  X(SW_WRONG_OWNER, "wrong_owner", (ZS_REDIRECT, ZS_CANNOT_HOLD))                                \
+  X(SW_CANNOT_HOLD, "cannot_hold", (ZS_STAYS, ZS_FAIL_OR_CLEAR))                                 \
   X(SW_TRIGGER_FINDS, "trigger_finds", (ZS_NONE, ZS_MOVED_TO, ZS_PUBLIC_ZONE, ZS_PUBLIC_OBJECT)) \
-  X(SW_THEN_FINDS, "then_finds", (ZS_NONE, ZS_MOVED_TO, ZS_PUBLIC_ZONE, ZS_PUBLIC_OBJECT)) \
-  X(SW_TOKEN_LEAVES, "token_leaves", (ZS_NONE, ZS_AT_STATE_CHECK, ZS_IMMEDIATELY))      \
-  X(SW_TOKEN_RETURN, "token_return", (ZS_NONE, ZS_NOT_BATTLEFIELD, ZS_CANNOT_MOVE))     \
-    /* 110.5g; 111.8 */                                                                 \
-  X(SW_PHASING, "phasing", (ZS_NONE, ZS_STATUS, ZS_ZONE)) /* 217.8a */                  \
-  X(SW_PHASED_TOKENS, "phased_tokens", (ZS_NONE, ZS_CEASE, ZS_SURVIVE))                 \
-  X(SW_KEEPS, "keeps", (ZS_NONE, ZS_SPELL_CHARACTERISTICS, ZS_SPELL_TO_PERMANENT))      \
-  X(SW_HISTORY, "history", (ZS_NONE, ZS_KEPT)) /* FaB 3.0.9c */                         \
-  X(SW_VISIBILITY, "visibility", (ZS_PER_ZONE, ZS_PER_OBJECT))                          \
-  X(SW_FLIP_STEP, "flip_step", (ZS_NONE, ZS_YES)) /* FaB 3.0.8, 3.0.8a */               \
-  X(SW_NO_PROPERTIES, "no_properties", (ZS_NONE, ZS_YES)) /* FaB 3.0.7a */              \
-  X(SW_SUB_CARDS, "sub_cards", (ZS_NONE, ZS_YES)) /* FaB 3.0.14 */                      \
-  X(SW_ZONE_LIFECYCLE, "zone_lifecycle", (ZS_NONE, ZS_YES)) /* FaB 3.0.10 */            \
-  X(SW_CLEAR, "clear", (ZS_NONE, ZS_OWNER_GRAVEYARD)) /* FaB 3.0.12 */                  \
-  X(SW_ORDER_CHOOSER, "order_chooser", (ZS_OWNER, ZS_ZONE_CONTROLLER))                  \
-  X(SW_REPLACE_CHOOSER, "replace_chooser", (ZS_CONTROLLER_OR_OWNER, ZS_TURN_PLAYER))    \
-  X(SW_DRAW_EMPTY, "draw_empty", (ZS_LOSE_AT_STATE_CHECK, ZS_FAILS))                    \
-  X(SW_COPIES, "copies", (ZS_NONE, ZS_CEASE_OFF_STACK)) /* 704.5e */                    \
-  X(SW_ABILITIES, "abilities", (ZS_STACK_ONLY))                                         \
-  X(SW_ANTE, "ante", (ZS_NONE, ZS_WINNER_OWNS))                                         \
-  X(SW_STACK_LAYERS, "stack_layers", (ZS_NONE, ZS_YES)) /* FaB 3.15.4-6 */              \
-  X(SW_MACROS, "macros", (ZS_NONE, ZS_LEAVE_ARENA_REMOVED)) /* FaB 1.5.3 */             \
-  X(SW_ARENA_DEFAULT, "arena_default", (ZS_NONE, ZS_PERMANENT_ZONE)) /* FaB 3.0.5a */   \
-  X(SW_LOOK, "look", (ZS_HAND_OWNER, ZS_OWNER_NOT_DECK)) /* 400.2; FaB 3.0.3a */        \
+  X(SW_THEN_FINDS, "then_finds", (ZS_NONE, ZS_MOVED_TO, ZS_PUBLIC_ZONE, ZS_PUBLIC_OBJECT))       \
+  X(SW_TOKEN_LEAVES, "token_leaves", (ZS_NONE, ZS_AT_STATE_CHECK, ZS_IMMEDIATELY))               \
+  X(SW_TOKEN_RETURN, "token_return", (ZS_NONE, ZS_NOT_BATTLEFIELD, ZS_CANNOT_MOVE))              \
+    /* 110.5g; 111.8 */                                                                          \
+  X(SW_PHASING, "phasing", (ZS_NONE, ZS_STATUS, ZS_ZONE)) /* 217.8a */                           \
+  X(SW_PHASED_TOKENS, "phased_tokens", (ZS_NONE, ZS_CEASE, ZS_SURVIVE))                          \
+  X(SW_KEEPS, "keeps", (ZS_NONE, ZS_SPELL_CHARACTERISTICS, ZS_SPELL_TO_PERMANENT))               \
+  X(SW_HISTORY, "history", (ZS_NONE, ZS_KEPT)) /* FaB 3.0.9c */                                  \
+  X(SW_VISIBILITY, "visibility", (ZS_PER_ZONE, ZS_PER_OBJECT))                                   \
+  X(SW_FLIP_STEP, "flip_step", (ZS_NONE, ZS_YES)) /* FaB 3.0.8, 3.0.8a */                        \
+  X(SW_NO_PROPERTIES, "no_properties", (ZS_NONE, ZS_YES)) /* FaB 3.0.7a */                       \
+  X(SW_SUB_CARDS, "sub_cards", (ZS_NONE, ZS_YES)) /* FaB 3.0.14 */                               \
+  X(SW_ZONE_LIFECYCLE, "zone_lifecycle", (ZS_NONE, ZS_YES)) /* FaB 3.0.10 */                     \
+  X(SW_CLEAR, "clear", (ZS_NONE, ZS_OWNER_GRAVEYARD)) /* FaB 3.0.12 */                           \
+  X(SW_ORDER_CHOOSER, "order_chooser", (ZS_OWNER, ZS_ZONE_CONTROLLER))                           \
+  X(SW_REPLACE_CHOOSER, "replace_chooser", (ZS_CONTROLLER_OR_OWNER, ZS_TURN_PLAYER))             \
+  X(SW_DRAW_EMPTY, "draw_empty", (ZS_LOSE_AT_STATE_CHECK, ZS_FAILS))                             \
+  X(SW_COPIES, "copies", (ZS_NONE, ZS_CEASE_OFF_STACK)) /* 704.5e */                             \
+  X(SW_ABILITIES, "abilities", (ZS_STACK_ONLY))                                                  \
+  X(SW_ANTE, "ante", (ZS_NONE, ZS_WINNER_OWNS))                                                  \
+  X(SW_STACK_LAYERS, "stack_layers", (ZS_NONE, ZS_YES)) /* FaB 3.15.4-6 */                       \
+  X(SW_MACROS, "macros", (ZS_NONE, ZS_LEAVE_ARENA_REMOVED)) /* FaB 1.5.3 */                      \
+  X(SW_ARENA_DEFAULT, "arena_default", (ZS_NONE, ZS_PERMANENT_ZONE)) /* FaB 3.0.5a */            \
+  X(SW_LOOK, "look", (ZS_HAND_OWNER, ZS_OWNER_NOT_DECK)) /* 400.2; FaB 3.0.3a */                 \
   X(SW_OUTSIDE, "outside", (ZS_NOT_A_ZONE, ZS_REMOVED_IS_OUTSIDE)) /* 400.10; 217.1e */
 
 /* Policy switches (ZO_SWITCHES). */
-typedef enum { ZO_SWITCHES(ZO_RULES_ROW_ID) SW_COUNT } zo_switch;
+typedef enum { ZO_SWITCHES(ZO_ROW_ID) SW_COUNT } zo_switch;
 /* Switch values (ZO_SWITCH_VALUES). */
-enum { ZO_SWITCH_VALUES(ZO_RULES_ROW_ID) ZS_COUNT_ };
+enum { ZO_SWITCH_VALUES(ZO_ROW_ID) ZS_COUNT_ };
 /* The values of switch s a file may write (ZO_SWITCHES), ended by -1. */
 extern const signed char zo_switch_values[SW_COUNT][5];
 
