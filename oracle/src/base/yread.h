@@ -31,7 +31,11 @@ zo_status yr_fail(yr_reader *r, const yd_node *at, zo_status code, const char *f
     ;
 /* The same with a va_list. */
 zo_status yr_failv(yr_reader *r, const yd_node *at, zo_status code, const char *fmt,
-                   va_list ap);
+                   va_list ap)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 0)))
+#endif
+    ;
 
 /* "unknown WHAT 'word'[ in WHERE] ([did you mean 'x'? ]expected one of: a,
  * b, ...)" at node at, with code: x is the nearest of the n valid words
