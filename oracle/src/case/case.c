@@ -49,6 +49,7 @@ int zo_step_error_parse(const char *name) {
 const char *const zo_kind_names[ZK_COUNT] = {ZO_OBJECT_KINDS(ROW_NAME)};
 const char *const zo_feature_names[FT_COUNT] = {ZO_FEATURES(ROW_NAME)};
 const char *const zo_mark_kind_names[MK_COUNT] = {ZO_MARK_KINDS(ROW_NAME)};
+const char *const zo_obj_expect_keys[OX_COUNT] = {ZO_OBJ_EXPECT_KEYS(ROW_NAME)};
 const char *const zo_step_kind_names[ST_COUNT] = {ZO_STEP_KINDS(ROW_WORD)};
 static const zo_feature step_features[ST_COUNT] = {ZO_STEP_KINDS(ROW_FEATURE)};
 #undef ROW_NAME

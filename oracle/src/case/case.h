@@ -166,6 +166,8 @@ enum { ZO_OBJ_EXPECT_KEYS(ZO_OX_INDEX) OX_COUNT };
 #define ZO_OX_BIT(id, name) id = 1 << id##_INDEX,
 enum { ZO_OBJ_EXPECT_KEYS(ZO_OX_BIT) };
 #undef ZO_OX_BIT
+/* The properties' keys, by bit index; static storage. */
+extern const char *const zo_obj_expect_keys[OX_COUNT];
 
 typedef struct {
   int line, col;   /* of the value being compared */

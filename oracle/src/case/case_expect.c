@@ -13,10 +13,6 @@
 
 /* ---- one object ------------------------------------------------------ */
 
-#define ROW_NAME(id, name) name,
-static const char *const obj_keys[OX_COUNT] = {ZO_OBJ_EXPECT_KEYS(ROW_NAME)};
-#undef ROW_NAME
-
 /* The value v of property `bit` (an index of ZO_OBJ_EXPECT_KEYS) into ox. */
 static zo_status obj_property(cr_parser *p, int bit, const yd_node *v, zo_obj_expect *ox) {
   zo_case *c = p->c;
@@ -62,14 +58,15 @@ static zo_status obj_property(cr_parser *p, int bit, const yd_node *v, zo_obj_ex
 static zo_status parse_obj_expect(cr_parser *p, int h, const yd_node *m, zo_obj_expect *ox) {
   zo_status st = yr_want(&p->r, m, YD_MAP, "an object's expected properties");
   if (st) return st;
-  if ((st = yr_keys(&p->r, m, ZO_ERR_UNKNOWN, obj_keys, OX_COUNT, "an object expectation")))
+  if ((st = yr_keys(&p->r, m, ZO_ERR_UNKNOWN, zo_obj_expect_keys, OX_COUNT,
+                    "an object expectation")))
     return st;
   ox->handle = h;
   ox->line = m->line;
   ox->col = m->col;
   for (size_t i = 0; i < m->n; i++) {
     const yd_node *v = YD_VAL(m, i);
-    int bit = yr_index(YD_KEY(m, i)->str, obj_keys, OX_COUNT);
+    int bit = yr_index(YD_KEY(m, i)->str, zo_obj_expect_keys, OX_COUNT);
     ox->lines[bit] = v->line;
     ox->mask |= 1u << bit;
     if ((st = obj_property(p, bit, v, ox))) return st;
