@@ -11,9 +11,22 @@
 /* ------------------------------------------------------------------ */
 /* Cases                                                               */
 
-typedef enum {
-  ZK_CARD = 0, ZK_TOKEN, ZK_ABILITY, ZK_COPY, ZK_MACRO, ZK_PROXY
-} zo_kind;
+#include "steps.def"
+
+/* ZO_OBJECT_KINDS(X): X(id, name): what an object is (cases/README.md,
+ * kind:), in the order fuzz inputs encode them. */
+#define ZO_OBJECT_KINDS(X) \
+  X(ZK_CARD, "card")       \
+  X(ZK_TOKEN, "token")     \
+  X(ZK_ABILITY, "ability") \
+  X(ZK_COPY, "copy")       \
+  X(ZK_MACRO, "macro")     \
+  X(ZK_PROXY, "attack-proxy")
+
+typedef enum { ZO_OBJECT_KINDS(ZO_ROW_ID) ZK_COUNT } zo_kind;
+/* The kinds' words, by zo_kind; static storage. */
+extern const char *const zo_kind_names[ZK_COUNT];
+/* The word of kind k, or "?". */
 const char *zo_kind_name(zo_kind k);
 
 /* A zone as written: type (+ player, + 1-based index). */
@@ -27,12 +40,22 @@ typedef struct {
 #define ZO_ZT_ARENA (-4)
 #define ZO_ZT_UNSET (-1)
 
-/* The keys of a starting card (cases/README.md), in case_load.c's order:
- * indices into zo_card_setup.at. */
-enum zo_card_key {
-  CK_OWNER = 0, CK_ZONE, CK_KIND, CK_TYPES, CK_SUBTYPES, CK_CONTROLLER, CK_FACE,
-  CK_VISIBILITY, CK_POSITION, CK_UNDER, CK_COUNT
-};
+/* ZO_CARD_KEYS(X): X(id, name): the keys of a starting card (cases/README.md,
+ * cards:), in the order "expected one of" lists them; the ids index
+ * zo_card_setup.at. */
+#define ZO_CARD_KEYS(X)          \
+  X(CK_OWNER, "owner")           \
+  X(CK_ZONE, "zone")             \
+  X(CK_KIND, "kind")             \
+  X(CK_TYPES, "types")           \
+  X(CK_SUBTYPES, "subtypes")     \
+  X(CK_CONTROLLER, "controller") \
+  X(CK_FACE, "face")             \
+  X(CK_VISIBILITY, "visibility") \
+  X(CK_POSITION, "position")     \
+  X(CK_UNDER, "under")
+
+enum zo_card_key { ZO_CARD_KEYS(ZO_ROW_ID) CK_COUNT };
 
 typedef struct {
   int handle;       /* index into case handles */
@@ -52,19 +75,33 @@ typedef struct {
   struct { int line, col; } at[CK_COUNT];
 } zo_card_setup;
 
-typedef enum {
-  ST_MOVE = 0, ST_MOVE_TOGETHER, ST_CREATE, ST_CONTROL, ST_PHASE,
-  ST_TURN_FACE, ST_REORDER, ST_SHUFFLE, ST_DRAW, ST_MILL, ST_PUT_UNDER,
-  ST_ZONE_CREATE, ST_ZONE_REMOVE, ST_STATE_CHECK, ST_END_GAME, ST_WATCH,
-  ST_RESOLVE, ST_REMEMBER, ST_REPLACE, ST_CHOOSE_REPLACEMENT, ST_MARK,
-  ST_COUNT
-} zo_step_kind;
+/* The protocol features (steps.def, ZO_FEATURES); FT_NONE: none needed. */
+typedef enum { FT_NONE = -1, ZO_FEATURES(ZO_ROW_ID) FT_COUNT } zo_feature;
+/* The features' names, by zo_feature; static storage. */
+extern const char *const zo_feature_names[FT_COUNT];
+/* The name of feature f, or "?" (FT_NONE too). */
+const char *zo_feature_name(zo_feature f);
+/* The feature called name, or FT_NONE. */
+zo_feature zo_feature_parse(const char *name);
+
+/* The step kinds (steps.def, ZO_STEP_KINDS), in fuzz inputs' order. */
+typedef enum { ZO_STEP_KINDS(ZO_ROW_ID) ST_COUNT } zo_step_kind;
+/* The step kinds' words, by zo_step_kind; static storage. */
+extern const char *const zo_step_kind_names[ST_COUNT];
+/* The word of step kind k, or "?". */
 const char *zo_step_kind_name(zo_step_kind k);
+/* The step kind written name, or -1. */
+int zo_step_kind_parse(const char *name);
+/* The protocol feature every step of kind k needs, or FT_NONE. */
+zo_feature zo_step_kind_feature(zo_step_kind k);
 
 #define ZO_POS_TOP (-1)
 #define ZO_POS_BOTTOM (-2)
 
-typedef enum { MK_COUNTER = 0, MK_EFFECT, MK_CHARACTERISTIC, MK_PREVENTION } zo_mark_kind;
+/* The kinds of mark (steps.def, ZO_MARK_KINDS). */
+typedef enum { ZO_MARK_KINDS(ZO_ROW_ID) MK_COUNT } zo_mark_kind;
+/* Their words, by zo_mark_kind; static storage. */
+extern const char *const zo_mark_kind_names[MK_COUNT];
 
 typedef struct zo_expect zo_expect;
 
@@ -102,14 +139,35 @@ typedef struct zo_step {
   char *json;          /* the step as written, as JSON (protocol), or NULL */
 } zo_step;
 
-/* Expectation of one object's properties (bit set of what is named). */
-enum {
-  OX_ZONE = 1 << 0, OX_EXISTS = 1 << 1, OX_NEW = 1 << 2, OX_SAME_AS = 1 << 3,
-  OX_POSITION = 1 << 4, OX_VISIBILITY = 1 << 5, OX_FACE = 1 << 6,
-  OX_CONTROLLER = 1 << 7, OX_OWNER = 1 << 8, OX_MARKS = 1 << 9,
-  OX_UNDER = 1 << 10, OX_PHASED = 1 << 11, OX_CAME_FROM = 1 << 12,
-  OX_LAYER = 1 << 13
-};
+/* ZO_OBJ_EXPECT_KEYS(X): X(id, name): the properties an expectation may
+ * name of one object (cases/README.md, Expectations), in the order
+ * "expected one of" lists them; a row's place is its bit in
+ * zo_obj_expect.mask (id) and its index in zo_obj_expect.lines. */
+#define ZO_OBJ_EXPECT_KEYS(X)    \
+  X(OX_ZONE, "zone")             \
+  X(OX_EXISTS, "exists")         \
+  X(OX_NEW, "new_object")        \
+  X(OX_SAME_AS, "same_as")       \
+  X(OX_POSITION, "position")     \
+  X(OX_VISIBILITY, "visibility") \
+  X(OX_FACE, "face")             \
+  X(OX_CONTROLLER, "controller") \
+  X(OX_OWNER, "owner")           \
+  X(OX_MARKS, "marks")           \
+  X(OX_UNDER, "under")           \
+  X(OX_PHASED, "phased_out")     \
+  X(OX_CAME_FROM, "came_from")   \
+  X(OX_LAYER, "layer")
+
+#define ZO_OX_INDEX(id, name) id##_INDEX,
+enum { ZO_OBJ_EXPECT_KEYS(ZO_OX_INDEX) OX_COUNT };
+#undef ZO_OX_INDEX
+/* The bit of each property (OX_ZONE = 1 << OX_ZONE_INDEX...). */
+#define ZO_OX_BIT(id, name) id = 1 << id##_INDEX,
+enum { ZO_OBJ_EXPECT_KEYS(ZO_OX_BIT) };
+#undef ZO_OX_BIT
+/* The properties' keys, by bit index; static storage. */
+extern const char *const zo_obj_expect_keys[OX_COUNT];
 
 typedef struct {
   int line, col;   /* of the value being compared */
@@ -121,7 +179,7 @@ typedef struct {
   char came_from[48];
   int came_from_null;
   char **marks; int nmarks;
-  int lines[14];   /* line of each named property (by bit index) */
+  int lines[OX_COUNT]; /* line of each named property (by bit index) */
 } zo_obj_expect;
 
 typedef struct { int line; char zone[48]; int *handles; int n; } zo_zone_expect;
@@ -166,6 +224,10 @@ struct zo_case {
 
 /* Set every field of s to its "not given" value (card -1, position top...). */
 void zo_step_init(zo_step *s);
+/* The one protocol feature top-level step s needs (ci/protocol/PROTOCOL.md,
+ * Features): its kind's, else face_down for `face: down`, else visibility
+ * for a `visible` expectation; FT_NONE when it needs none. */
+zo_feature zo_step_feature(const zo_step *s);
 
 /* Parse one step (YAML or JSON text) in case c's context and append it to
  * c->steps (names it introduces join c). ZO_OK or an error (file "step"). */

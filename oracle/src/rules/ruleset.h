@@ -25,31 +25,43 @@
 /* ------------------------------------------------------------------ */
 /* Rule sets                                                           */
 
-/* What a zone type is for; the model looks zones up by role. */
-typedef enum {
-  ZR_NONE = 0,
-  ZR_LIBRARY,    /* draw / mill source: MTG library, FaB deck */
-  ZR_HAND,
-  ZR_GRAVEYARD,  /* where a clear sends a card (FaB 3.0.12) */
-  ZR_BATTLEFIELD,/* MTG battlefield / in play; FaB permanent zone */
-  ZR_STACK,
-  ZR_EXILE,
-  ZR_COMMAND,
-  ZR_ANTE,
-  ZR_OTHER,
-  ZR_PHASED_OUT  /* where phasing puts permanents in old rule sets */
-} zo_zone_role;
+/* An enum's member from a table row whose first column is its id. */
+#define ZO_ROW_ID(id, ...) id,
 
-/* What a zone may hold beyond owner and capacity (bit set). */
-enum {
-  ZH_DECK_CARDS = 1u << 0,  /* FaB deck-cards only (1.3.2c) */
-  ZH_CARDS = 1u << 1,       /* cards only (no macro, no ability) */
-  ZH_PERMANENTS = 1u << 2,  /* FaB permanents only (1.3.3, 3.13.2) */
-  ZH_PROXIES = 1u << 3,     /* also attack-proxies (3.6.2) */
-  ZH_HERO = 1u << 4,        /* one hero card (3.11.2) */
-  ZH_EQUIP = 1u << 5,       /* equipment / weapon zone: subtype test */
-  ZH_NO_INSTANTS = 1u << 6  /* MTG 400.4a: instants/sorceries stay */
-};
+/* ZO_ZONE_ROLES(X): X(id, name): what a zone type is for (`role:`); the
+ * model looks zones up by role. */
+#define ZO_ZONE_ROLES(X)                                                               \
+  X(ZR_NONE, "none")                                                                   \
+  X(ZR_LIBRARY, "library") /* draw / mill source: MTG library, FaB deck */             \
+  X(ZR_HAND, "hand")                                                                   \
+  X(ZR_GRAVEYARD, "graveyard") /* where a clear sends a card (FaB 3.0.12) */           \
+  X(ZR_BATTLEFIELD, "battlefield") /* MTG battlefield / in play; FaB permanent zone */ \
+  X(ZR_STACK, "stack")                                                                 \
+  X(ZR_EXILE, "exile")                                                                 \
+  X(ZR_COMMAND, "command")                                                             \
+  X(ZR_ANTE, "ante")                                                                   \
+  X(ZR_OTHER, "other")                                                                 \
+  X(ZR_PHASED_OUT, "phased_out") /* where phasing puts permanents in old rule sets */
+
+typedef enum { ZO_ZONE_ROLES(ZO_ROW_ID) ZR_COUNT } zo_zone_role;
+
+/* ZO_HOLDS(X): X(id, name): what a zone may hold beyond owner and capacity
+ * (`holds:`), one bit each: id = 1 << its row. */
+#define ZO_HOLDS(X)                                                          \
+  X(ZH_DECK_CARDS, "deck_cards") /* FaB deck-cards only (1.3.2c) */          \
+  X(ZH_CARDS, "cards")           /* cards only (no macro, no ability) */     \
+  X(ZH_PERMANENTS, "permanents") /* FaB permanents only (1.3.3, 3.13.2) */   \
+  X(ZH_PROXIES, "proxies")       /* also attack-proxies (3.6.2) */           \
+  X(ZH_HERO, "hero")             /* one hero card (3.11.2) */                \
+  X(ZH_EQUIP, "equip")           /* equipment / weapon zone: subtype test */ \
+  X(ZH_NO_INSTANTS, "no_instants") /* MTG 400.4a: instants/sorceries stay */
+
+#define ZO_HOLDS_INDEX(id, name) id##_INDEX,
+enum { ZO_HOLDS(ZO_HOLDS_INDEX) ZH_COUNT };
+#undef ZO_HOLDS_INDEX
+#define ZO_HOLDS_BIT(id, name) id = 1u << id##_INDEX,
+enum { ZO_HOLDS(ZO_HOLDS_BIT) };
+#undef ZO_HOLDS_BIT
 
 /* A cited value: every zone attribute and switch carries its rule. */
 typedef struct {
@@ -58,6 +70,41 @@ typedef struct {
   int nrules;   /* 0 = unspecified (the text is silent) */
   int slot;     /* this citation's hit counter in a game (zo_ruleset.nslots) */
 } zo_cited;
+
+/* How a cited zone attribute's value is written (RULESETS.md, Zones). */
+typedef enum {
+  AV_BOOL,       /* true or false */
+  AV_INT,        /* a whole number 0..64 */
+  AV_VISIBILITY, /* public, hidden or private: the value is 1 for public */
+  AV_HOLDS,      /* a list of holds words: ZH_* bits */
+  AV_EQUIP,      /* a list of type words: equip_types */
+  AV_KEEPS       /* a list of type words: keep_types; the value is whether any */
+} zo_attr_value;
+
+/* ZO_ZONE_ATTRS(X): X(id, field, key, value, mutant): every cited attribute
+ * of a zone type (zo_zone_type.field, written `key:` in a rule set file, its
+ * value read as `value`), in the order "expected one of" lists the keys
+ * after `role` (which cites no rule) and citations are numbered
+ * (zo_cited.slot). mutant: 0 when `zoneoracle mutants` never flips it,
+ * else its place in each zone's list of mutants. */
+#define ZO_ZONE_ATTRS(X)                                                              \
+  X(ZA_PER_PLAYER, per_player, "per_player", AV_BOOL, 0) /* each player has one */    \
+  X(ZA_ZONE_COUNT, count, "count", AV_INT, 0)        /* per player (FaB weapon: 2) */ \
+  X(ZA_VISIBILITY, pub, "visibility", AV_VISIBILITY, 1) /* default public */          \
+  X(ZA_ORDERED, ordered, "ordered", AV_BOOL, 2)                                       \
+  X(ZA_ARENA, arena, "arena", AV_BOOL, 3) /* battlefield / in play / FaB arena */     \
+  X(ZA_CONTROLLER, controller, "controller", AV_BOOL, 4) /* objects have one */       \
+  X(ZA_CAPACITY, capacity, "capacity", AV_INT, 9) /* 0 = unlimited */                 \
+  X(ZA_OWNER_ONLY, owner_only, "owner_only", AV_BOOL, 5) /* its owner's only */       \
+  X(ZA_HOLDS, holds, "holds", AV_HOLDS, 0)                                            \
+  X(ZA_EQUIP, equip, "equip", AV_EQUIP, 0)                                            \
+  X(ZA_REORDER, reorder, "reorder", AV_BOOL, 6) /* owner may rearrange */             \
+  X(ZA_SAME_ZONE_NEW, same_zone_new, "same_zone_new", AV_BOOL, 7) /* 400.8 */         \
+  X(ZA_KEEPS, keeps, "keeps", AV_KEEPS, 0) /* 400.4b: some cards can't leave */       \
+  X(ZA_FACE_DOWN_NEW, face_down_new, "face_down_new", AV_BOOL, 8) /* 400.9 */
+
+/* The cited zone attributes (ZO_ZONE_ATTRS). */
+typedef enum { ZO_ZONE_ATTRS(ZO_ROW_ID) ZA_COUNT } zo_zone_attr;
 
 typedef struct {
   char name[ZO_NAME];
@@ -81,52 +128,101 @@ typedef struct {
   uint64_t keep_types;  /* `keeps`: types that can't leave (rule set bits) */
 } zo_zone_type;
 
-/* Policy switches (oracle/rulesets/RULESETS.md). Values are the ZS_* constants below. */
-typedef enum {
-  SW_NEW_OBJECT,      /* ZS_EVERY_MOVE | ZS_LEAVE_ARENA (FaB 3.0.9) */
-  SW_SAME_ZONE,       /* ZS_NO_MOVE */
-  SW_WRONG_OWNER,     /* ZS_REDIRECT | ZS_CANNOT_HOLD */
-  SW_CANNOT_HOLD,     /* ZS_STAYS | ZS_FAIL_OR_CLEAR */
-  SW_TRIGGER_FINDS,   /* ZS_PUBLIC_ZONE | ZS_PUBLIC_OBJECT | ZS_MOVED_TO */
-  SW_THEN_FINDS,      /* ZS_NONE | ZS_PUBLIC_ZONE | ZS_PUBLIC_OBJECT */
-  SW_TOKEN_LEAVES,    /* ZS_AT_STATE_CHECK | ZS_IMMEDIATELY */
-  SW_TOKEN_RETURN,    /* ZS_NONE | ZS_NOT_BATTLEFIELD (110.5g) | ZS_CANNOT_MOVE (111.8) */
-  SW_PHASING,         /* ZS_NONE | ZS_STATUS | ZS_ZONE (217.8a) */
-  SW_PHASED_TOKENS,   /* ZS_CEASE | ZS_SURVIVE */
-  SW_KEEPS,           /* ZS_NONE | ZS_SPELL_CHARACTERISTICS | ZS_SPELL_TO_PERMANENT */
-  SW_HISTORY,         /* ZS_NONE | ZS_KEPT (FaB 3.0.9c) */
-  SW_VISIBILITY,      /* ZS_PER_ZONE | ZS_PER_OBJECT */
-  SW_FLIP_STEP,       /* ZS_NONE | ZS_YES (FaB 3.0.8, 3.0.8a) */
-  SW_NO_PROPERTIES,   /* ZS_NONE | ZS_YES (FaB 3.0.7a) */
-  SW_SUB_CARDS,       /* ZS_NONE | ZS_YES (FaB 3.0.14) */
-  SW_ZONE_LIFECYCLE,  /* ZS_NONE | ZS_YES (FaB 3.0.10) */
-  SW_CLEAR,           /* ZS_NONE | ZS_OWNER_GRAVEYARD (FaB 3.0.12) */
-  SW_ORDER_CHOOSER,   /* ZS_OWNER | ZS_ZONE_CONTROLLER */
-  SW_REPLACE_CHOOSER, /* ZS_CONTROLLER_OR_OWNER | ZS_TURN_PLAYER */
-  SW_DRAW_EMPTY,      /* ZS_LOSE_AT_STATE_CHECK | ZS_FAILS */
-  SW_COPIES,          /* ZS_CEASE_OFF_STACK (704.5e) */
-  SW_ABILITIES,       /* ZS_STACK_ONLY */
-  SW_ANTE,            /* ZS_NONE | ZS_WINNER_OWNS */
-  SW_STACK_LAYERS,    /* ZS_NONE | ZS_YES (FaB 3.15.4-6) */
-  SW_MACROS,          /* ZS_NONE | ZS_LEAVE_ARENA_REMOVED (FaB 1.5.3) */
-  SW_ARENA_DEFAULT,   /* ZS_NONE | ZS_PERMANENT_ZONE (FaB 3.0.5a) */
-  SW_LOOK,            /* ZS_HAND_OWNER (400.2) | ZS_OWNER_NOT_DECK (3.0.3a) */
-  SW_OUTSIDE,         /* ZS_NOT_A_ZONE (400.10) | ZS_REMOVED_IS_OUTSIDE (217.1e) */
-  SW_COUNT
-} zo_switch;
+/* The keys of the cited zone attributes, by zo_zone_attr; static storage. */
+extern const char *const zo_zone_attr_keys[ZA_COUNT];
+/* How each is written, by zo_zone_attr. */
+extern const zo_attr_value zo_zone_attr_values[ZA_COUNT];
+/* Cited attribute a of zone type t (ZO_ZONE_ATTRS' field). */
+zo_cited *zo_zone_cited(zo_zone_type *t, zo_zone_attr a);
 
-enum {
-  ZS_NONE = 0, ZS_YES, ZS_EVERY_MOVE, ZS_LEAVE_ARENA, ZS_NO_MOVE, ZS_REDIRECT,
-  ZS_CANNOT_HOLD, ZS_STAYS, ZS_FAIL_OR_CLEAR, ZS_PUBLIC_ZONE,
-  ZS_PUBLIC_OBJECT, ZS_AT_STATE_CHECK, ZS_IMMEDIATELY, ZS_NOT_BATTLEFIELD,
-  ZS_STATUS, ZS_CEASE, ZS_SURVIVE, ZS_SPELL_TO_PERMANENT, ZS_KEPT,
-  ZS_PER_ZONE, ZS_PER_OBJECT, ZS_OWNER_GRAVEYARD, ZS_OWNER,
-  ZS_ZONE_CONTROLLER, ZS_CONTROLLER_OR_OWNER, ZS_TURN_PLAYER,
-  ZS_LOSE_AT_STATE_CHECK, ZS_FAILS, ZS_CEASE_OFF_STACK, ZS_STACK_ONLY,
-  ZS_WINNER_OWNS, ZS_LEAVE_ARENA_REMOVED, ZS_PERMANENT_ZONE, ZS_HAND_OWNER,
-  ZS_OWNER_NOT_DECK, ZS_NOT_A_ZONE, ZS_MOVED_TO, ZS_ZONE,
-  ZS_SPELL_CHARACTERISTICS, ZS_CANNOT_MOVE, ZS_REMOVED_IS_OUTSIDE, ZS_COUNT_
-};
+/* ZO_SWITCH_VALUES(X): X(id, name): every value a switch may take, as a
+ * rule set file writes it; ZS_NONE is the value of a switch left out. */
+#define ZO_SWITCH_VALUES(X)                            \
+  X(ZS_NONE, "none")                                   \
+  X(ZS_YES, "yes")                                     \
+  X(ZS_EVERY_MOVE, "every_move")                       \
+  X(ZS_LEAVE_ARENA, "leave_arena")                     \
+  X(ZS_NO_MOVE, "no_move")                             \
+  X(ZS_REDIRECT, "redirect")                           \
+  X(ZS_CANNOT_HOLD, "cannot_hold")                     \
+  X(ZS_STAYS, "stays")                                 \
+  X(ZS_FAIL_OR_CLEAR, "fail_or_clear")                 \
+  X(ZS_PUBLIC_ZONE, "public_zone")                     \
+  X(ZS_PUBLIC_OBJECT, "public_object")                 \
+  X(ZS_AT_STATE_CHECK, "at_state_check")               \
+  X(ZS_IMMEDIATELY, "immediately")                     \
+  X(ZS_NOT_BATTLEFIELD, "not_battlefield")             \
+  X(ZS_STATUS, "status")                               \
+  X(ZS_CEASE, "cease")                                 \
+  X(ZS_SURVIVE, "survive")                             \
+  X(ZS_SPELL_TO_PERMANENT, "spell_to_permanent")       \
+  X(ZS_KEPT, "kept")                                   \
+  X(ZS_PER_ZONE, "per_zone")                           \
+  X(ZS_PER_OBJECT, "per_object")                       \
+  X(ZS_OWNER_GRAVEYARD, "owner_graveyard")             \
+  X(ZS_OWNER, "owner")                                 \
+  X(ZS_ZONE_CONTROLLER, "zone_controller")             \
+  X(ZS_CONTROLLER_OR_OWNER, "controller_or_owner")     \
+  X(ZS_TURN_PLAYER, "turn_player")                     \
+  X(ZS_LOSE_AT_STATE_CHECK, "lose_at_state_check")     \
+  X(ZS_FAILS, "fails")                                 \
+  X(ZS_CEASE_OFF_STACK, "cease_off_stack")             \
+  X(ZS_STACK_ONLY, "stack_only")                       \
+  X(ZS_WINNER_OWNS, "winner_owns")                     \
+  X(ZS_LEAVE_ARENA_REMOVED, "leave_arena_removed")     \
+  X(ZS_PERMANENT_ZONE, "permanent_zone")               \
+  X(ZS_HAND_OWNER, "hand_owner")                       \
+  X(ZS_OWNER_NOT_DECK, "owner_not_deck")               \
+  X(ZS_NOT_A_ZONE, "not_a_zone")                       \
+  X(ZS_MOVED_TO, "moved_to")                           \
+  X(ZS_ZONE, "zone")                                   \
+  X(ZS_SPELL_CHARACTERISTICS, "spell_characteristics") \
+  X(ZS_CANNOT_MOVE, "cannot_move")                     \
+  X(ZS_REMOVED_IS_OUTSIDE, "removed_is_outside")
+
+/* ZO_SWITCHES(X): X(id, name, values): the policy switches
+ * (oracle/rulesets/RULESETS.md, Switches; the same lists as
+ * oracle/rulesets/schema.json), each with the values a file may write for
+ * it (at most four); left out, a switch is ZS_NONE, which for some reads as
+ * one of its values. */
+#define ZO_SWITCHES(X)                                                                           \
+  X(SW_NEW_OBJECT, "new_object", (ZS_EVERY_MOVE, ZS_LEAVE_ARENA)) /* FaB 3.0.9 */                \
+  X(SW_SAME_ZONE, "same_zone", (ZS_NO_MOVE))                                                     \
+  X(SW_WRONG_OWNER, "wrong_owner", (ZS_REDIRECT, ZS_CANNOT_HOLD))                                \
+  X(SW_CANNOT_HOLD, "cannot_hold", (ZS_STAYS, ZS_FAIL_OR_CLEAR))                                 \
+  X(SW_TRIGGER_FINDS, "trigger_finds", (ZS_NONE, ZS_MOVED_TO, ZS_PUBLIC_ZONE, ZS_PUBLIC_OBJECT)) \
+  X(SW_THEN_FINDS, "then_finds", (ZS_NONE, ZS_MOVED_TO, ZS_PUBLIC_ZONE, ZS_PUBLIC_OBJECT))       \
+  X(SW_TOKEN_LEAVES, "token_leaves", (ZS_NONE, ZS_AT_STATE_CHECK, ZS_IMMEDIATELY))               \
+  X(SW_TOKEN_RETURN, "token_return", (ZS_NONE, ZS_NOT_BATTLEFIELD, ZS_CANNOT_MOVE))              \
+    /* 110.5g; 111.8 */                                                                          \
+  X(SW_PHASING, "phasing", (ZS_NONE, ZS_STATUS, ZS_ZONE)) /* 217.8a */                           \
+  X(SW_PHASED_TOKENS, "phased_tokens", (ZS_NONE, ZS_CEASE, ZS_SURVIVE))                          \
+  X(SW_KEEPS, "keeps", (ZS_NONE, ZS_SPELL_CHARACTERISTICS, ZS_SPELL_TO_PERMANENT))               \
+  X(SW_HISTORY, "history", (ZS_NONE, ZS_KEPT)) /* FaB 3.0.9c */                                  \
+  X(SW_VISIBILITY, "visibility", (ZS_PER_ZONE, ZS_PER_OBJECT))                                   \
+  X(SW_FLIP_STEP, "flip_step", (ZS_NONE, ZS_YES)) /* FaB 3.0.8, 3.0.8a */                        \
+  X(SW_NO_PROPERTIES, "no_properties", (ZS_NONE, ZS_YES)) /* FaB 3.0.7a */                       \
+  X(SW_SUB_CARDS, "sub_cards", (ZS_NONE, ZS_YES)) /* FaB 3.0.14 */                               \
+  X(SW_ZONE_LIFECYCLE, "zone_lifecycle", (ZS_NONE, ZS_YES)) /* FaB 3.0.10 */                     \
+  X(SW_CLEAR, "clear", (ZS_NONE, ZS_OWNER_GRAVEYARD)) /* FaB 3.0.12 */                           \
+  X(SW_ORDER_CHOOSER, "order_chooser", (ZS_OWNER, ZS_ZONE_CONTROLLER))                           \
+  X(SW_REPLACE_CHOOSER, "replace_chooser", (ZS_CONTROLLER_OR_OWNER, ZS_TURN_PLAYER))             \
+  X(SW_DRAW_EMPTY, "draw_empty", (ZS_LOSE_AT_STATE_CHECK, ZS_FAILS))                             \
+  X(SW_COPIES, "copies", (ZS_NONE, ZS_CEASE_OFF_STACK)) /* 704.5e */                             \
+  X(SW_ABILITIES, "abilities", (ZS_STACK_ONLY))                                                  \
+  X(SW_ANTE, "ante", (ZS_NONE, ZS_WINNER_OWNS))                                                  \
+  X(SW_STACK_LAYERS, "stack_layers", (ZS_NONE, ZS_YES)) /* FaB 3.15.4-6 */                       \
+  X(SW_MACROS, "macros", (ZS_NONE, ZS_LEAVE_ARENA_REMOVED)) /* FaB 1.5.3 */                      \
+  X(SW_ARENA_DEFAULT, "arena_default", (ZS_NONE, ZS_PERMANENT_ZONE)) /* FaB 3.0.5a */            \
+  X(SW_LOOK, "look", (ZS_HAND_OWNER, ZS_OWNER_NOT_DECK)) /* 400.2; FaB 3.0.3a */                 \
+  X(SW_OUTSIDE, "outside", (ZS_NOT_A_ZONE, ZS_REMOVED_IS_OUTSIDE)) /* 400.10; 217.1e */
+
+/* Policy switches (ZO_SWITCHES). */
+typedef enum { ZO_SWITCHES(ZO_ROW_ID) SW_COUNT } zo_switch;
+/* Switch values (ZO_SWITCH_VALUES). */
+enum { ZO_SWITCH_VALUES(ZO_ROW_ID) ZS_COUNT_ };
+/* The values of switch s a file may write (ZO_SWITCHES), ended by -1. */
+extern const signed char zo_switch_values[SW_COUNT][5];
 
 typedef struct {
   char *id;    /* "CR 400.7d" */
@@ -149,12 +245,27 @@ struct zo_ruleset {
   int id_line, id_col;        /* where `id:` is written (0 for a copy) */
 };
 
+/* The words of the switches (by zo_switch), of their values (by ZS_*),
+ * of the zone roles and of the holds bits (by bit index); static storage. */
+extern const char *const zo_switch_names[SW_COUNT];
+extern const char *const zo_switch_value_names[ZS_COUNT_];
+extern const char *const zo_zone_role_names[ZR_COUNT];
+extern const char *const zo_holds_names[ZH_COUNT];
+/* The word of switch s, or "?". */
 const char *zo_switch_name(zo_switch s);
 /* Make a rule set loaded from a user's file findable by id (cases may name
  * it). The registry takes ownership, also on failure: ZO_ERR_USAGE if the
  * id is taken (rs is freed; err names the file's `id:` line). */
 zo_status zo_ruleset_register(zo_ruleset *rs, zo_error *err);
+/* The word of switch value v (ZS_*), or "?". */
 const char *zo_switch_value_name(int v);
+struct yd_doc;
+/* The rule set of a parsed rule set file (oracle/rulesets/RULESETS.md):
+ * the rules layer's parser (ruleset_load.c), for the registry's embedded
+ * files and zo_ruleset_load_*. `extends:` names a rule set already
+ * registered. On success *out is the caller's (zo_ruleset_free); on error
+ * nothing is returned and err names file:line:column. */
+zo_status zo_ruleset_parse_doc(const struct yd_doc *doc, zo_ruleset **out, zo_error *err);
 /* Mutants: the registry slot of an embedded rule set, swapping a slot,
  * and a shallow copy to change one switch in (free() it, not
  * zo_ruleset_free). */

@@ -5,17 +5,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "error.h"
 #include "util.h"
 
-static zo_cited *zone_attr(zo_ruleset *rs, int z, int attr) {
-  zo_zone_type *t = &rs->zones[z];
-  zo_cited *f[] = {&t->pub, &t->ordered, &t->arena, &t->controller, &t->owner_only,
-                   &t->reorder, &t->same_zone_new, &t->face_down_new, &t->capacity};
-  return f[attr];
+/* The mutated zone attributes in the order each zone lists its mutants
+ * (ZO_ZONE_ATTRS' mutant column: 0 never, else its place). */
+#define ROW_MUTANT(id, field, key, value, mutant) mutant,
+static const int attr_mutant[ZA_COUNT] = {ZO_ZONE_ATTRS(ROW_MUTANT)};
+#undef ROW_MUTANT
+
+/* The attributes flipped, in their mutant order; their count. */
+static int mutated_attrs(zo_zone_attr out[ZA_COUNT]) {
+  int n = 0;
+  for (int rank = 1; rank <= ZA_COUNT; rank++)
+    for (int a = 0; a < ZA_COUNT; a++)
+      if (attr_mutant[a] == rank) out[n++] = (zo_zone_attr)a;
+  return n;
 }
-static const char *const attr_names[] = {"visibility", "ordered", "arena", "controller",
-                                         "owner_only", "reorder", "same_zone_new",
-                                         "face_down_new", "capacity"};
 
 /* Every mutant: each cited switch of each rule set set to a value another
  * rule set uses for it, and each cited zone attribute flipped. */
@@ -43,7 +49,7 @@ int zo_mutants_list(zo_mutant **out) {
                      (rs->zones[z].holds.value & ~(ZH_NO_INSTANTS)) != 0;
         if (!refuses) continue;
       }
-      int seen[64] = {0};
+      int seen[ZS_COUNT_] = {0};
       seen[rs->sw[s].value] = 1;
       for (size_t o = 0; o < nrs; o++) {
         int v = zo_ruleset_at(o)->sw[s].value;
@@ -59,17 +65,22 @@ int zo_mutants_list(zo_mutant **out) {
         n++;
       }
     }
+    zo_zone_attr attrs[ZA_COUNT];
+    int nattrs = mutated_attrs(attrs);
     for (int z = 0; z < rs->nzones; z++)
-      for (int a = 0; a < (int)(sizeof attr_names / sizeof *attr_names); a++) {
-        const zo_cited *ci = zone_attr((zo_ruleset *)rs, z, a);
+      for (int i = 0; i < nattrs; i++) {
+        zo_zone_attr a = attrs[i];
+        const zo_cited *ci = zo_zone_cited((zo_zone_type *)&rs->zones[z], a);
         if (!ci->nrules) continue;
         /* a deck is face down whatever its default (FaB 3.7.5): the model
            keeps it private by its role */
-        if (a == 0 && rs->zones[z].role == ZR_LIBRARY && rs->sw[SW_VISIBILITY].value == ZS_PER_OBJECT)
+        if (a == ZA_VISIBILITY && rs->zones[z].role == ZR_LIBRARY &&
+            rs->sw[SW_VISIBILITY].value == ZS_PER_OBJECT)
           continue;
         if (n == cap) m = zo_xrealloc(m, (size_t)(cap = cap ? cap * 2 : 64) * sizeof *m);
         m[n] = (zo_mutant){.rs = (int)r, .sw = -1, .zone = z, .attr = a};
-        snprintf(m[n].name, sizeof m[n].name, "%s:%s.%s", rs->id, rs->zones[z].name, attr_names[a]);
+        snprintf(m[n].name, sizeof m[n].name, "%s:%s.%s", rs->id, rs->zones[z].name,
+                 zo_zone_attr_keys[a]);
         n++;
       }
   }
@@ -81,8 +92,8 @@ zo_ruleset *zo_mutant_apply(const zo_mutant *k) {
   zo_ruleset *m = zo_ruleset_clone_shallow(zo_ruleset_at((size_t)k->rs));
   if (k->sw >= 0) m->sw[k->sw].value = k->value;
   else {
-    zo_cited *ci = zone_attr(m, k->zone, k->attr);
-    ci->value = k->attr == 8 ? (ci->value ? 0 : 1) : !ci->value;
+    zo_cited *ci = zo_zone_cited(&m->zones[k->zone], (zo_zone_attr)k->attr);
+    ci->value = !ci->value;
   }
   return zo_ruleset_swap(k->rs, m);
 }
@@ -91,7 +102,7 @@ void zo_mutant_restore(const zo_mutant *k, zo_ruleset *orig) { free(zo_ruleset_s
 
 /* The rule sets a named mutant replaced: kept, since it stays in force
    until the process ends. */
-static zo_ruleset *originals[64];
+static zo_ruleset **originals;
 static int noriginals;
 
 zo_status zo_mutant_apply_named(const char *name, zo_error *err) {
@@ -100,19 +111,16 @@ zo_status zo_mutant_apply_named(const char *name, zo_error *err) {
   for (int k = 0; k < n; k++)
     if (!strcmp(ms[k].name, name)) {
       zo_ruleset *orig = zo_mutant_apply(&ms[k]);
-      if (noriginals < 64) originals[noriginals++] = orig;
+      originals = zo_xrealloc(originals, (size_t)(noriginals + 1) * sizeof *originals);
+      originals[noriginals++] = orig;
       free(ms);
       return ZO_OK;
     }
   const char **names = zo_xcalloc((size_t)n + 1, sizeof *names);
   for (int k = 0; k < n; k++) names[k] = ms[k].name;
   const char *near = zo_nearest(name, names, (size_t)n);
-  if (err) {
-    memset(err, 0, sizeof *err);
-    err->code = ZO_ERR_USAGE;
-    snprintf(err->message, sizeof err->message, "no mutant '%s'%s%s%s (zoneoracle mutants --list)",
-             name, near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
-  }
+  zo_error_set(err, ZO_ERR_USAGE, NULL, 0, 0, "no mutant '%s'%s%s%s (zoneoracle mutants --list)",
+               name, near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
   free(names);
   free(ms);
   return ZO_ERR_USAGE;

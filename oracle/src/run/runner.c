@@ -548,28 +548,14 @@ static const char *missing_feature(zo_engine *e, const zo_case *c) {
   for (int i = 0; i < c->nfeatures; i++)
     if (!e->ops->has(e->self, c->features[i], 0)) return c->features[i];
   for (int i = 0; i < c->nsteps; i++) {
-    const zo_step *s = &c->steps[i];
-    const char *need = NULL;
-    switch (s->kind) {
-    case ST_WATCH: case ST_RESOLVE: need = "triggers"; break;
-    case ST_REPLACE: case ST_CHOOSE_REPLACEMENT: need = "replacement"; break;
-    case ST_PHASE: need = "phasing"; break;
-    case ST_TURN_FACE: need = "face_down"; break;
-    case ST_PUT_UNDER: need = "sub_cards"; break;
-    case ST_ZONE_CREATE: case ST_ZONE_REMOVE: need = "zone_lifecycle"; break;
-    case ST_END_GAME: need = "ante"; break;
-    case ST_REORDER: need = "reorder"; break;
-    case ST_STATE_CHECK: need = "state_check"; break;
-    case ST_MARK: need = "marks"; break;
-    default: break;
-    }
-    if (!need && s->face == 1) need = "face_down";
-    if (!need && s->expect && s->expect->nvisible) need = "visibility";
-    if (need && !e->ops->has(e->self, need, 0)) return need;
+    zo_feature need = zo_step_feature(&c->steps[i]);
+    if (need != FT_NONE && !e->ops->has(e->self, zo_feature_name(need), 0))
+      return zo_feature_name(need);
   }
+  const char *sub = zo_feature_name(FT_SUB_CARDS), *vis = zo_feature_name(FT_VISIBILITY);
   for (int i = 0; i < c->ncards; i++)
-    if (c->cards[i].under >= 0 && !e->ops->has(e->self, "sub_cards", 0)) return "sub_cards";
-  if (c->expect && c->expect->nvisible && !e->ops->has(e->self, "visibility", 0)) return "visibility";
+    if (c->cards[i].under >= 0 && !e->ops->has(e->self, sub, 0)) return sub;
+  if (c->expect && c->expect->nvisible && !e->ops->has(e->self, vis, 0)) return vis;
   return NULL;
 }
 

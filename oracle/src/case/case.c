@@ -1,0 +1,220 @@
+/* case.c: a parsed case (case.h) outside its parser: the words of its
+ * vocabularies (statuses, outcomes, step error codes, object kinds, step
+ * kinds, features, marks; cases/README.md), a step's defaults and the
+ * feature it needs, type words as the case's bits, and freeing. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "case_read.h"
+#include "util.h"
+
+#define COUNT(a) (sizeof(a) / sizeof *(a))
+
+/* ---- words ---------------------------------------------------------- */
+
+static const char *const outcome_names[] = {
+    "none",     "moved",  "no_move", "new_object_in_place", "redirected",
+    "stayed",   "replaced", "failed", "cleared", "ceased", "rejected", "not_found"};
+_Static_assert(COUNT(outcome_names) == ZO_OUTCOME_COUNT, "a word for every zo_outcome (zo.h)");
+
+const char *zo_outcome_name(zo_outcome o) {
+  return (unsigned)o < ZO_OUTCOME_COUNT ? outcome_names[o] : "?";
+}
+
+int zo_outcome_parse(const char *name) {
+  for (int i = 1; i < ZO_OUTCOME_COUNT; i++)
+    if (strcmp(name, outcome_names[i]) == 0) return i;
+  return -1;
+}
+
+static const char *const error_names[] = {
+    "none",  "capacity", "no_zone",  "cannot_hold", "token_left",
+    "not_in_zone", "no_controller", "already", "empty", "ordered",
+    "wrong_player", "unsupported", "phased_out", "not_found", "not_fired"};
+_Static_assert(COUNT(error_names) == ZO_E_COUNT, "a word for every zo_step_error (zo.h)");
+
+const char *zo_step_error_name(zo_step_error e) {
+  return (unsigned)e < ZO_E_COUNT ? error_names[e] : "?";
+}
+
+int zo_step_error_parse(const char *name) {
+  for (int i = 1; i < ZO_E_COUNT; i++)
+    if (strcmp(name, error_names[i]) == 0) return i;
+  return -1;
+}
+
+#define ROW_NAME(id, name) name,
+#define ROW_WORD(id, name, ...) #name,
+#define ROW_FEATURE(id, name, feature, ...) feature,
+const char *const zo_kind_names[ZK_COUNT] = {ZO_OBJECT_KINDS(ROW_NAME)};
+const char *const zo_feature_names[FT_COUNT] = {ZO_FEATURES(ROW_NAME)};
+const char *const zo_mark_kind_names[MK_COUNT] = {ZO_MARK_KINDS(ROW_NAME)};
+const char *const zo_obj_expect_keys[OX_COUNT] = {ZO_OBJ_EXPECT_KEYS(ROW_NAME)};
+const char *const zo_step_kind_names[ST_COUNT] = {ZO_STEP_KINDS(ROW_WORD)};
+static const zo_feature step_features[ST_COUNT] = {ZO_STEP_KINDS(ROW_FEATURE)};
+#undef ROW_NAME
+#undef ROW_WORD
+#undef ROW_FEATURE
+
+const char *zo_kind_name(zo_kind k) {
+  return (unsigned)k < ZK_COUNT ? zo_kind_names[k] : "?";
+}
+
+const char *zo_feature_name(zo_feature f) {
+  return (unsigned)f < FT_COUNT ? zo_feature_names[f] : "?";
+}
+
+zo_feature zo_feature_parse(const char *name) {
+  int i = yr_index(name, zo_feature_names, FT_COUNT);
+  return i < 0 ? FT_NONE : (zo_feature)i;
+}
+
+const char *zo_step_kind_name(zo_step_kind k) {
+  return (unsigned)k < ST_COUNT ? zo_step_kind_names[k] : "?";
+}
+
+int zo_step_kind_parse(const char *name) {
+  return yr_index(name, zo_step_kind_names, ST_COUNT);
+}
+
+zo_feature zo_step_kind_feature(zo_step_kind k) {
+  return (unsigned)k < ST_COUNT ? step_features[k] : FT_NONE;
+}
+
+zo_feature zo_step_feature(const zo_step *s) {
+  zo_feature f = zo_step_kind_feature(s->kind);
+  if (f == FT_NONE && s->face == 1) f = FT_FACE_DOWN;
+  if (f == FT_NONE && s->expect && s->expect->nvisible) f = FT_VISIBILITY;
+  return f;
+}
+
+/* A step with every field at its "not given" value (case.h). */
+void zo_step_init(zo_step *s) {
+  memset(s, 0, sizeof *s);
+  s->card = s->ref = s->as = s->trigger = -1;
+  s->owner = s->controller = s->player = s->winner = -1;
+  s->position = ZO_POS_TOP;
+  s->face = -1;
+  s->count = 1;
+  s->out = 1;
+  s->to.type = s->from.type = s->zone.type = ZO_ZT_UNSET;
+  s->when_to.type = s->when_from.type = ZO_ZT_UNSET;
+  s->order_zone.type = ZO_ZT_UNSET;
+  s->kind_of = ZK_TOKEN;
+}
+
+/* ---- names and type words of a case ---------------------------------- */
+
+int cr_index(const char *s, char *const *names, int n) {
+  return yr_index(s, (const char *const *)names, (size_t)n);
+}
+
+int cr_add_name(char ***names, int *n, const char *s) {
+  *names = zo_xrealloc(*names, (size_t)(*n + 1) * sizeof **names);
+  (*names)[*n] = zo_xstrdup(s);
+  return (*n)++;
+}
+
+int cr_ztype(zo_case *c, const char *name) {
+  int i = cr_index(name, c->ztypes, c->nztypes);
+  return i >= 0 ? i : cr_add_name(&c->ztypes, &c->nztypes, name);
+}
+
+/* Bit of word in case c (its own words or the vocabulary), or 0. */
+uint64_t zo_case_type_bit(const zo_case *c, const char *word) {
+  uint64_t b = zo_type_bit(word);
+  if (b || !c) return b;
+  for (int i = 0; i < c->nxtypes; i++)
+    if (strcmp(c->xtypes[i], word) == 0) return (uint64_t)1 << (ZO_NVOCAB + i);
+  return 0;
+}
+
+/* rs's bits (vocabulary + rs->xtypes) as c's bits (vocabulary + c->xtypes). */
+uint64_t zo_type_bits_for_case(const zo_ruleset *rs, const zo_case *c, uint64_t rs_bits) {
+  uint64_t vmask = ((uint64_t)1 << ZO_NVOCAB) - 1, out = rs_bits & vmask;
+  for (int i = 0; i < rs->nxtypes; i++)
+    if (rs_bits & ((uint64_t)1 << (ZO_NVOCAB + i))) out |= zo_case_type_bit(c, rs->xtypes[i]);
+  return out;
+}
+
+/* Intern every zone type of rs into c, so steps parsed later (serve) never
+ * add a zone type after the game is built. */
+void zo_case_add_zone_types(zo_case *c, const zo_ruleset *rs) {
+  for (int z = 0; z < rs->nzones; z++) cr_ztype(c, rs->zones[z].name);
+  /* and the rule set's own type words (equip:, keeps:), so an object a later
+     step creates with one of them has the bit the game matches (a full
+     table leaves the word out: a step naming it is then refused) */
+  for (int i = 0; i < rs->nxtypes; i++) zo_type_intern(&c->xtypes, &c->nxtypes, rs->xtypes[i]);
+}
+
+/* ---- freeing and accessors ----------------------------------------- */
+
+static void free_names(char **names, int n) {
+  for (int i = 0; i < n; i++) free(names[i]);
+  free(names);
+}
+
+static void free_expect(zo_expect *e) {
+  if (!e) return;
+  for (int i = 0; i < e->nobjs; i++) free_names(e->objs[i].marks, e->objs[i].nmarks);
+  free(e->objs);
+  for (int i = 0; i < e->nzones; i++) free(e->zones[i].handles);
+  free(e->zones);
+  free(e->counts);
+  free(e->triggers);
+  free(e->refs);
+  free(e->players);
+  for (int i = 0; i < e->nvisible; i++) {
+    free(e->visible[i].sees);
+    free(e->visible[i].hidden);
+  }
+  free(e->visible);
+  free(e);
+}
+
+void cr_step_free(zo_step *s) {
+  if (s->then) {
+    cr_step_free(s->then);
+    free(s->then);
+  }
+  for (int i = 0; i < s->nmoves; i++) cr_step_free(&s->moves[i]);
+  free(s->moves);
+  free(s->order_zone_handles);
+  free(s->json);
+  free_expect(s->expect);
+}
+
+void zo_case_free(zo_case *c) {
+  if (!c) return;
+  free(c->file);
+  free(c->id);
+  free(c->title);
+  free(c->source);
+  free_names(c->rulesets, c->nrulesets);
+  free(c->ruleset_lines);
+  free_names(c->rules, c->nrules);
+  free_names(c->features, c->nfeatures);
+  for (int i = 0; i < c->nplayers; i++) free(c->players[i]);
+  free_names(c->handles, c->nhandles);
+  free_names(c->ztypes, c->nztypes);
+  free_names(c->xtypes, c->nxtypes);
+  free(c->cards);
+  if (c->steps)
+    for (int i = 0; i < c->nsteps; i++) cr_step_free(&c->steps[i]);
+  free(c->steps);
+  free_names(c->triggers, c->ntriggers);
+  free_names(c->refs, c->nrefs);
+  free_names(c->replacements, c->nreplacements);
+  free_names(c->marknames, c->nmarknames);
+  free_expect(c->expect);
+  free(c->cards_json);
+  free(c);
+}
+
+const char *zo_case_id(const zo_case *c) { return c->id; }
+const char *zo_case_title(const zo_case *c) { return c->title; }
+const char *zo_case_file(const zo_case *c) { return c->file; }
+size_t zo_case_ruleset_count(const zo_case *c) { return (size_t)c->nrulesets; }
+const char *zo_case_ruleset(const zo_case *c, size_t i) { return c->rulesets[i]; }
+size_t zo_case_rule_count(const zo_case *c) { return (size_t)c->nrules; }
+const char *zo_case_rule(const zo_case *c, size_t i) { return c->rules[i]; }

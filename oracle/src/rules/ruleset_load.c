@@ -1,0 +1,601 @@
+/* ruleset_load.c: rule set files -> zo_ruleset (ruleset.h).
+ *
+ * A rule set is data (oracle/rulesets/<id>.yaml, embedded at build time, or
+ * a user's file): the zone types of one game and era, and the policy
+ * switches that differ between eras (oracle/rulesets/RULESETS.md). Every
+ * zone attribute and switch is written `{value: V, rule: R}` where R is a
+ * rule number or a list of them, or null where the rules text is silent
+ * (the cell is "unspecified"); every cited rule must appear in the file's
+ * `rules:` list, which is what rule coverage reports. A file may `extends:`
+ * another rule set and override any part. The attributes and switches are
+ * ruleset.h's tables (ZO_ZONE_ATTRS, ZO_SWITCHES).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ruleset.h"
+#include "util.h"
+#include "yread.h"
+
+typedef struct {
+  yr_reader r;
+  zo_ruleset *rs;
+  /* citations are resolved after `rules:` is read: remember them */
+  struct pending {
+    zo_cited *at;
+    const yd_node *node;
+  } *pend;
+  int npend, cappend;
+} rparse;
+
+static zo_status bad(rparse *p, const yd_node *at, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* A schema error at node at (the document's start when at is NULL). */
+static zo_status bad(rparse *p, const yd_node *at, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  zo_status st = yr_failv(&p->r, at, ZO_ERR_SCHEMA, fmt, ap);
+  va_end(ap);
+  return st;
+}
+
+/* ---- cited values ---------------------------------------------------- */
+
+/* The text of a value: a scalar, not null. */
+static zo_status want_str(rparse *p, const yd_node *n, const char *what) {
+  if (!n || n->kind != YD_SCALAR || yd_is_null(n))
+    return bad(p, n, "expected a text value for %s", what);
+  return ZO_OK;
+}
+
+static int parse_bool(const yd_node *n, int *out) {
+  if (!n || n->kind != YD_SCALAR) return -1;
+  if (!strcmp(n->str, "true") || !strcmp(n->str, "yes")) *out = 1;
+  else if (!strcmp(n->str, "false") || !strcmp(n->str, "no")) *out = 0;
+  else return -1;
+  return 0;
+}
+
+/* `{value: V, rule: R}`: returns the value node, records the citation. */
+static zo_status cited(rparse *p, const yd_node *n, const char *what,
+                       zo_cited *out, const yd_node **value) {
+  if (!n || n->kind != YD_MAP)
+    return bad(p, n, "expected {value: ..., rule: ...} for %s (every "
+                     "attribute cites its rule; rule: null where the text "
+                     "is silent)", what);
+  const yd_node *v = NULL, *r = NULL;
+  for (size_t i = 0; i < n->n; i++) {
+    const char *k = YD_KEY(n, i)->str;
+    if (!strcmp(k, "value")) v = YD_VAL(n, i);
+    else if (!strcmp(k, "rule")) r = YD_VAL(n, i);
+    else {
+      static const char *const ks[] = {"value", "rule"};
+      return yr_unknown(&p->r, YD_KEY(n, i), ZO_ERR_SCHEMA, "key", YD_KEY(n, i)->str, what, ks, 2);
+    }
+  }
+  if (!v) return bad(p, n, "missing 'value' in %s", what);
+  if (!r) return bad(p, n, "missing 'rule' in %s (write rule: null where the "
+                           "rules text is silent)", what);
+  out->nrules = 0;
+  if (!yd_is_null(r)) {
+    if (r->kind != YD_SCALAR && r->kind != YD_SEQ)
+      return bad(p, r, "expected a rule number or a list of them for %s",
+                 what);
+    if (p->npend == p->cappend) {
+      p->cappend = p->cappend ? p->cappend * 2 : 64;
+      p->pend = zo_xrealloc(p->pend, (size_t)p->cappend * sizeof *p->pend);
+    }
+    p->pend[p->npend].at = out;
+    p->pend[p->npend].node = r;
+    p->npend++;
+  }
+  *value = v;
+  return ZO_OK;
+}
+
+static zo_status cited_bool(rparse *p, const yd_node *n, const char *what,
+                            zo_cited *out) {
+  const yd_node *v;
+  zo_status st = cited(p, n, what, out, &v);
+  if (st) return st;
+  if (parse_bool(v, &out->value))
+    return bad(p, v, "expected true or false for %s", what);
+  return ZO_OK;
+}
+
+static zo_status cited_int(rparse *p, const yd_node *n, const char *what,
+                           zo_cited *out) {
+  const yd_node *v;
+  zo_status st = cited(p, n, what, out, &v);
+  if (st) return st;
+  /* digits only: an empty value, a sign, spaces or a quoted number are
+     not a whole number (strtol would read "" as 0) */
+  int digits = v->kind == YD_SCALAR && v->plain && v->str[0];
+  for (const char *c = digits ? v->str : ""; *c; c++)
+    if (*c < '0' || *c > '9') digits = 0;
+  long x = digits && strlen(v->str) <= 3 ? strtol(v->str, NULL, 10) : -1;
+  if (x < 0 || x > 64)
+    return bad(p, v, "expected a whole number 0..64 for %s", what);
+  out->value = (int)x;
+  return ZO_OK;
+}
+
+/* A list of type words (equip:, keeps:) as bits of this rule set: words
+ * outside the vocabulary join the rule set's own table (never a table
+ * shared with other files). Refused: a word that is not lower case without
+ * spaces (cases/README.md writes them so), and a word beyond the table's
+ * ZO_MAX_XTYPES, at its position. */
+static zo_status type_list(rparse *p, const yd_node *v, const char *what,
+                           uint64_t *bits) {
+  if (v->kind != YD_SEQ)
+    return bad(p, v, "expected a list of type words for %s", what);
+  *bits = 0;
+  for (size_t i = 0; i < v->n; i++) {
+    const yd_node *w = v->kids[i];
+    zo_status st = want_str(p, w, what);
+    if (st) return st;
+    for (const char *c = w->str; *c; c++)
+      if (*c == ' ' || (*c >= 'A' && *c <= 'Z'))
+        return bad(p, w, "type words are lower case with _ for spaces (got '%s') for %s",
+                   w->str, what);
+    uint64_t b = zo_type_intern(&p->rs->xtypes, &p->rs->nxtypes, w->str);
+    if (!b)
+      return bad(p, w, "type word '%s': a rule set may use at most %d type words the model "
+                 "does not know (for %s)", w->str, ZO_MAX_XTYPES, what);
+    *bits |= b;
+  }
+  return ZO_OK;
+}
+
+/* ---- zones ----------------------------------------------------------- */
+
+/* role: one of the zone roles (ZO_ZONE_ROLES). */
+static zo_status parse_role(rparse *p, const yd_node *v, const char *what, zo_zone_type *z) {
+  zo_status st = want_str(p, v, what);
+  if (st) return st;
+  int r = yr_index(v->str, zo_zone_role_names, ZR_COUNT);
+  if (r < 0) {
+    const char *near = zo_nearest(v->str, zo_zone_role_names, ZR_COUNT);
+    return bad(p, v, "unknown role '%s'%s%s%s", v->str, near ? " (did you mean '" : "",
+               near ? near : "", near ? "'?)" : "");
+  }
+  z->role = (zo_zone_role)r;
+  return ZO_OK;
+}
+
+/* holds: a list of holds words (ZO_HOLDS) as bits. */
+static zo_status parse_holds(rparse *p, const yd_node *v, const char *what, zo_cited *out) {
+  const yd_node *val;
+  zo_status st = cited(p, v, what, out, &val);
+  if (st) return st;
+  if (val->kind != YD_SEQ) return bad(p, val, "expected a list for %s", what);
+  out->value = 0;
+  for (size_t j = 0; j < val->n; j++) {
+    const yd_node *h = val->kids[j];
+    if ((st = want_str(p, h, what))) return st;
+    int b = yr_index(h->str, zo_holds_names, ZH_COUNT);
+    if (b < 0) {
+      char list[200];
+      zo_join(list, sizeof list, zo_holds_names, ZH_COUNT);
+      const char *near = zo_nearest(h->str, zo_holds_names, ZH_COUNT);
+      return bad(p, h, "unknown holds value '%s'%s%s%s (expected one of: %s)", h->str,
+                 near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "", list);
+    }
+    out->value |= 1 << b;
+  }
+  return ZO_OK;
+}
+
+/* Cited attribute a of zone z, written v (`what` names it in messages). */
+static zo_status parse_attr(rparse *p, zo_zone_type *z, zo_zone_attr a, const yd_node *v,
+                            const char *what) {
+  zo_cited *c = zo_zone_cited(z, a);
+  const yd_node *val;
+  zo_status st;
+  switch (zo_zone_attr_values[a]) {
+  case AV_BOOL: return cited_bool(p, v, what, c);
+  case AV_INT: return cited_int(p, v, what, c);
+  case AV_VISIBILITY:
+    if ((st = cited(p, v, what, c, &val))) return st;
+    if (val->kind != YD_SCALAR ||
+        (strcmp(val->str, "public") && strcmp(val->str, "hidden") && strcmp(val->str, "private")))
+      return bad(p, val, "expected public, hidden or private for %s", what);
+    c->value = strcmp(val->str, "public") == 0;
+    return ZO_OK;
+  case AV_HOLDS: return parse_holds(p, v, what, c);
+  case AV_EQUIP:
+    /* the citation lives in the zone type: resolve_citations writes its
+       rule indices later (a local here would be gone by then) */
+    if ((st = cited(p, v, what, c, &val))) return st;
+    return type_list(p, val, what, &z->equip_types);
+  case AV_KEEPS:
+    if ((st = cited(p, v, what, c, &val))) return st;
+    st = type_list(p, val, what, &z->keep_types);
+    c->value = z->keep_types != 0;
+    return st;
+  }
+  return ZO_OK;
+}
+
+/* The zone keys a file may write: role, then the cited attributes. */
+#define ROW_KEY(id, field, key, ...) key,
+static const char *const zone_keys[1 + ZA_COUNT] = {"role", ZO_ZONE_ATTRS(ROW_KEY)};
+#undef ROW_KEY
+
+/* Zone type `key` (a new one, or the base's) with attributes m. */
+static zo_status parse_zone(rparse *p, const yd_node *key, const yd_node *m) {
+  zo_ruleset *rs = p->rs;
+  zo_status st = yr_want(&p->r, m, YD_MAP, "a zone");
+  if (st) return st;
+  int zi = zo_ruleset_zone(rs, key->str);
+  if (zi < 0) {
+    if (rs->nzones == ZO_MAX_ZONE_TYPES)
+      return bad(p, key, "more than %d zone types", ZO_MAX_ZONE_TYPES);
+    if (strchr(key->str, '.'))
+      return bad(p, key, "zone name '%s' must be a short word without '.'", key->str);
+    if (strlen(key->str) >= ZO_NAME)
+      return bad(p, key, "zone name '%s' is longer than %d characters", key->str, ZO_NAME - 1);
+    zi = rs->nzones++;
+    memset(&rs->zones[zi], 0, sizeof rs->zones[zi]);
+    snprintf(rs->zones[zi].name, ZO_NAME, "%s", key->str);
+    rs->zones[zi].count.value = 1;
+  }
+  zo_zone_type *z = &rs->zones[zi];
+  for (size_t i = 0; i < m->n; i++) {
+    const yd_node *k = YD_KEY(m, i), *v = YD_VAL(m, i);
+    char what[80];
+    snprintf(what, sizeof what, "zone %s, %s", z->name, k->str);
+    int a = yr_index(k->str, zo_zone_attr_keys, ZA_COUNT);
+    if (!strcmp(k->str, "role")) st = parse_role(p, v, what, z);
+    else if (a >= 0) st = parse_attr(p, z, (zo_zone_attr)a, v, what);
+    else return yr_unknown(&p->r, k, ZO_ERR_SCHEMA, "key", k->str, "a zone", zone_keys,
+                           1 + ZA_COUNT);
+    if (st) return st;
+  }
+  return ZO_OK;
+}
+
+/* ---- switches --------------------------------------------------------- */
+
+/* The value word of switch s named by node val, checked against the
+ * switch's own values (zo_switch_values): a word of another switch, or no
+ * value word at all, is refused at val with the switch's list (and the
+ * nearest of its words). Returns the ZS_* value in *out. */
+static zo_status switch_value(rparse *p, int s, const yd_node *val, const char *what, int *out) {
+  const char *mine[6];
+  int n = 0;
+  for (int i = 0; i < 5 && zo_switch_values[s][i] >= 0; i++) {
+    int v = zo_switch_values[s][i];
+    if (!strcmp(val->str, zo_switch_value_names[v])) {
+      *out = v;
+      return ZO_OK;
+    }
+    mine[n++] = zo_switch_value_names[v];
+  }
+  char list[200];
+  zo_join(list, sizeof list, mine, (size_t)n);
+  const char *near = zo_nearest(val->str, mine, (size_t)n);
+  if (!strcmp(val->str, "none")) /* the unwritten value of this switch */
+    return bad(p, val, "'none' is not a value of %s: leave the switch out for its default, or "
+               "write one of: %s", what, list);
+  if (yr_index(val->str, zo_switch_value_names, (size_t)ZS_COUNT_) >= 0)
+    return bad(p, val, "'%s' is not a value of %s, but of another switch (expected one of: %s)",
+               val->str, what, list);
+  return bad(p, val, "unknown value '%s' for %s (%s%s%sexpected one of: %s)", val->str, what,
+             near ? "did you mean '" : "", near ? near : "", near ? "'? " : "", list);
+}
+
+static zo_status parse_switches(rparse *p, const yd_node *m) {
+  zo_status st = yr_want(&p->r, m, YD_MAP, "switches");
+  if (st) return st;
+  for (size_t i = 0; i < m->n; i++) {
+    const yd_node *k = YD_KEY(m, i), *v = YD_VAL(m, i);
+    int s = yr_index(k->str, zo_switch_names, (size_t)SW_COUNT);
+    if (s < 0)
+      return yr_unknown(&p->r, k, ZO_ERR_SCHEMA, "key", k->str, "switches", zo_switch_names, SW_COUNT);
+    char what[64];
+    snprintf(what, sizeof what, "switch %s", k->str);
+    const yd_node *val;
+    if ((st = cited(p, v, what, &p->rs->sw[s], &val))) return st;
+    if ((st = want_str(p, val, what))) return st;
+    int x = 0;
+    if ((st = switch_value(p, s, val, what, &x))) return st;
+    p->rs->sw[s].value = x;
+  }
+  return ZO_OK;
+}
+
+/* ---- rules ------------------------------------------------------------ */
+
+static zo_status parse_rule_list(rparse *p, const yd_node *seq, char *seen);
+
+/* rules: a list of {id, text, seed}. An id of the base (extends:) gets
+ * this file's text; an id listed twice in this file, or an empty one, is
+ * refused at the second one. */
+static zo_status parse_rules(rparse *p, const yd_node *seq) {
+  zo_ruleset *rs = p->rs;
+  if (!seq || seq->kind != YD_SEQ)
+    return bad(p, seq, "expected a list of {id, text, seed} for rules");
+  /* seen[i]: rule i is listed in this file already (an inherited one may
+     be re-texted once) */
+  char *seen = zo_xcalloc((size_t)rs->nrules + seq->n + 1, 1);
+  zo_status st = parse_rule_list(p, seq, seen);
+  free(seen);
+  return st;
+}
+
+/* parse_rules' loop: each {id, text, seed} of seq into p->rs, seen[] marking
+ * the rules this file lists (the rule set owns what is added; on an error
+ * the caller frees the whole rule set). */
+static zo_status parse_rule_list(rparse *p, const yd_node *seq, char *seen) {
+  zo_ruleset *rs = p->rs;
+  for (size_t i = 0; i < seq->n; i++) {
+    const yd_node *r = seq->kids[i];
+    zo_status st = yr_want(&p->r, r, YD_MAP, "a rule");
+    if (st) return st;
+    const yd_node *id = NULL, *text = NULL, *seed = NULL;
+    for (size_t j = 0; j < r->n; j++) {
+      const char *k = YD_KEY(r, j)->str;
+      if (!strcmp(k, "id")) id = YD_VAL(r, j);
+      else if (!strcmp(k, "text")) text = YD_VAL(r, j);
+      else if (!strcmp(k, "seed")) seed = YD_VAL(r, j);
+      else {
+        static const char *const ks[] = {"id", "text", "seed"};
+        return yr_unknown(&p->r, YD_KEY(r, j), ZO_ERR_SCHEMA, "key", YD_KEY(r, j)->str, "a rule", ks, 3);
+      }
+    }
+    if (!id) return bad(p, r, "missing 'id' in a rule");
+    if ((st = want_str(p, id, "rule id"))) return st;
+    if (!id->str[0]) return bad(p, id, "a rule id must not be empty");
+    if (!text) return bad(p, r, "missing 'text' in rule '%s'", id->str);
+    if ((st = want_str(p, text, "rule text"))) return st;
+    int isseed = 0;
+    if (seed && parse_bool(seed, &isseed))
+      return bad(p, seed, "expected true or false for seed");
+    int at = zo_ruleset_rule(rs, id->str);
+    if (at >= 0 && seen[at]) {
+      int first = 0;
+      for (size_t k = 0; k < i && !first; k++) {
+        const yd_node *fid = yd_get(seq->kids[k], "id");
+        if (fid && fid->kind == YD_SCALAR && !strcmp(fid->str, id->str)) first = fid->line;
+      }
+      return bad(p, id, "rule '%s' is listed twice (first at line %d)", id->str, first);
+    }
+    if (at < 0) {
+      rs->rules = zo_xrealloc(rs->rules, (size_t)(rs->nrules + 1) * sizeof *rs->rules);
+      at = rs->nrules++;
+      rs->rules[at].id = zo_xstrdup(id->str);
+    } else {
+      free(rs->rules[at].text);
+    }
+    rs->rules[at].text = zo_xstrdup(text->str);
+    rs->rules[at].seed = isseed;
+    seen[at] = 1;
+  }
+  return ZO_OK;
+}
+
+/* ---- citations -------------------------------------------------------- */
+
+static zo_status resolve_citations(rparse *p) {
+  for (int i = 0; i < p->npend; i++) {
+    const yd_node *r = p->pend[i].node;
+    zo_cited *c = p->pend[i].at;
+    size_t n = r->kind == YD_SEQ ? r->n : 1;
+    if (n > 6) return bad(p, r, "at most six rules per citation");
+    for (size_t j = 0; j < n; j++) {
+      const yd_node *one = r->kind == YD_SEQ ? r->kids[j] : r;
+      if (one->kind != YD_SCALAR) return bad(p, one, "expected a rule number");
+      int idx = zo_ruleset_rule(p->rs, one->str);
+      if (idx < 0)
+        return bad(p, one, "rule '%s' is cited but not listed under rules:",
+                   one->str);
+      c->rules[j] = idx;
+    }
+    c->nrules = (int)n;
+  }
+  return ZO_OK;
+}
+
+
+/* Every cited value of a rule set: each zone's attributes (ZO_ZONE_ATTRS,
+ * in its order), then the switches. out holds ZO_MAX_ZONE_TYPES * ZA_COUNT
+ * + SW_COUNT. */
+static int all_cited(zo_ruleset *rs, zo_cited **out) {
+  int n = 0;
+  for (int z = 0; z < rs->nzones; z++)
+    for (int a = 0; a < ZA_COUNT; a++) out[n++] = zo_zone_cited(&rs->zones[z], (zo_zone_attr)a);
+  for (int s = 0; s < SW_COUNT; s++) out[n++] = &rs->sw[s];
+  return n;
+}
+
+/* drop_rules: an extending rule set drops rules of its base that its own
+ * text numbers differently; none may still be cited. */
+static zo_status drop_rules(rparse *p, const yd_node *seq) {
+  zo_ruleset *rs = p->rs;
+  if (seq->kind != YD_SEQ) return bad(p, seq, "expected a list of rule numbers for drop_rules");
+  int *gone = zo_xcalloc((size_t)rs->nrules + 1, sizeof *gone);
+  zo_status st = ZO_OK;
+  for (size_t i = 0; i < seq->n && !st; i++) {
+    const yd_node *s = seq->kids[i];
+    int at = s->kind == YD_SCALAR ? zo_ruleset_rule(rs, s->str) : -1;
+    if (at < 0) st = bad(p, s, "drop_rules names '%s', which is not a rule of this rule set",
+                         s->kind == YD_SCALAR ? s->str : "?");
+    else gone[at] = 1;
+  }
+  zo_cited *cited_all[ZO_MAX_ZONE_TYPES * ZA_COUNT + SW_COUNT];
+  int nc = all_cited(rs, cited_all);
+  for (int k = 0; k < nc && !st; k++)
+    for (int j = 0; j < cited_all[k]->nrules; j++)
+      if (gone[cited_all[k]->rules[j]]) {
+        st = bad(p, seq, "rule '%s' is dropped but still cited: re-cite the zone attribute or "
+                 "switch that uses it", rs->rules[cited_all[k]->rules[j]].id);
+        break;
+      }
+  if (!st) {
+    int *map = zo_xcalloc((size_t)rs->nrules + 1, sizeof *map);
+    int n = 0;
+    for (int i = 0; i < rs->nrules; i++) {
+      if (gone[i]) {
+        free(rs->rules[i].id);
+        free(rs->rules[i].text);
+        map[i] = -1;
+      } else {
+        map[i] = n;
+        rs->rules[n++] = rs->rules[i];
+      }
+    }
+    rs->nrules = n;
+    for (int k = 0; k < nc; k++)
+      for (int j = 0; j < cited_all[k]->nrules; j++) cited_all[k]->rules[j] = map[cited_all[k]->rules[j]];
+    free(map);
+  }
+  free(gone);
+  return st;
+}
+
+
+/* ---- the file ----------------------------------------------------------- */
+
+static const char *const top_keys[] = {"id",       "title", "game",
+                                       "extends",  "zones", "switches",
+                                       "rules",    "seed_rules", "drop_rules"};
+#define NTOP ((int)(sizeof top_keys / sizeof *top_keys))
+
+/* extends: the registered rule set the file starts from, copied wholesale
+ * (rule indices stay valid as rules are only appended or re-texted). */
+static zo_status inherit(rparse *p, const yd_node *ext) {
+  zo_ruleset *rs = p->rs;
+  zo_status st = want_str(p, ext, "extends");
+  if (st) return st;
+  const zo_ruleset *base = zo_ruleset_find(ext->str);
+  if (!base) return yr_fail(&p->r, ext, ZO_ERR_UNKNOWN, "extends unknown rule set '%s'", ext->str);
+  memcpy(rs->zones, base->zones, sizeof rs->zones);
+  rs->nzones = base->nzones;
+  memcpy(rs->sw, base->sw, sizeof rs->sw);
+  rs->rules = zo_xcalloc((size_t)base->nrules + 1, sizeof *rs->rules);
+  for (int i = 0; i < base->nrules; i++) {
+    rs->rules[i].id = zo_xstrdup(base->rules[i].id);
+    rs->rules[i].text = zo_xstrdup(base->rules[i].text);
+    rs->rules[i].seed = base->rules[i].seed;
+  }
+  rs->nrules = base->nrules;
+  /* the base's own type words, in its order: the copied zones' bits
+     number them */
+  for (int i = 0; i < base->nxtypes; i++) zo_type_intern(&rs->xtypes, &rs->nxtypes, base->xtypes[i]);
+  rs->game = zo_xstrdup(base->game);
+  rs->extends = zo_xstrdup(ext->str);
+  return ZO_OK;
+}
+
+/* id:, title: and game: (which an extending file may leave to its base). */
+static zo_status parse_names(rparse *p, const yd_node *root) {
+  zo_ruleset *rs = p->rs;
+  const yd_node *id = yd_get(root, "id"), *title = yd_get(root, "title"),
+                *game = yd_get(root, "game");
+  zo_status st;
+  if (!id || !title)
+    return bad(p, root, "missing '%s' (every rule set has an id and a title)", !id ? "id" : "title");
+  if ((st = want_str(p, id, "id"))) return st;
+  if (!id->str[0]) return bad(p, id, "id must not be empty (cases name the rule set by it)");
+  if ((st = want_str(p, title, "title"))) return st;
+  rs->id = zo_xstrdup(id->str);
+  rs->id_line = id->line;
+  rs->id_col = id->col;
+  rs->title = zo_xstrdup(title->str);
+  if (game) {
+    /* the games the model knows: only fab changes it (FaB deck-cards) */
+    static const char *const games[] = {"mtg", "fab"};
+    if ((st = want_str(p, game, "game"))) return st;
+    if (yr_index(game->str, games, 2) < 0)
+      return yr_unknown(&p->r, game, ZO_ERR_SCHEMA, "game", game->str, NULL, games, 2);
+    free(rs->game);
+    rs->game = zo_xstrdup(game->str);
+  }
+  if (!rs->game) return bad(p, root, "missing 'game' (mtg or fab, or extends: a rule set)");
+  return ZO_OK;
+}
+
+/* seed_rules: exactly these rules are numbered in this rule set's seed text
+ * (an extending rule set names its own). */
+static zo_status parse_seed_rules(rparse *p, const yd_node *seeds) {
+  zo_ruleset *rs = p->rs;
+  if (seeds->kind != YD_SEQ) return bad(p, seeds, "expected a list of rule numbers for seed_rules");
+  for (int i = 0; i < rs->nrules; i++) rs->rules[i].seed = 0;
+  for (size_t i = 0; i < seeds->n; i++) {
+    const yd_node *s = seeds->kids[i];
+    int at = s->kind == YD_SCALAR ? zo_ruleset_rule(rs, s->str) : -1;
+    if (at < 0)
+      return bad(p, s, "seed rule '%s' is not listed under rules:", s->kind == YD_SCALAR ? s->str : "?");
+    rs->rules[at].seed = 1;
+  }
+  return ZO_OK;
+}
+
+/* The whole file into p->rs, in the order its parts depend on each other. */
+static zo_status parse_file(rparse *p, const yd_node *root) {
+  zo_ruleset *rs = p->rs;
+  const yd_node *v;
+  zo_status st = yr_want(&p->r, root, YD_MAP, "a rule set file");
+  if (st) return st;
+  if ((st = yr_keys(&p->r, root, ZO_ERR_SCHEMA, top_keys, (size_t)NTOP, "a rule set"))) return st;
+  if ((v = yd_get(root, "extends")) && (st = inherit(p, v))) return st;
+  if ((st = parse_names(p, root))) return st;
+  if ((v = yd_get(root, "rules")) && (st = parse_rules(p, v))) return st;
+  if ((v = yd_get(root, "seed_rules")) && (st = parse_seed_rules(p, v))) return st;
+  if ((v = yd_get(root, "zones"))) {
+    if ((st = yr_want(&p->r, v, YD_MAP, "zones"))) return st;
+    for (size_t i = 0; i < v->n; i++)
+      if ((st = parse_zone(p, YD_KEY(v, i), YD_VAL(v, i)))) return st;
+  }
+  if ((v = yd_get(root, "switches")) && (st = parse_switches(p, v))) return st;
+  if ((st = resolve_citations(p))) return st;
+  if ((v = yd_get(root, "drop_rules")) && (st = drop_rules(p, v))) return st;
+  if (rs->nzones == 0) return bad(p, root, "a rule set needs zones:");
+  /* number every citation: a game counts hits per citation and turns them
+     into rule hits only when asked (zo_game_hits) */
+  zo_cited *all[ZO_MAX_ZONE_TYPES * ZA_COUNT + SW_COUNT];
+  int n = all_cited(rs, all);
+  for (int i = 0; i < n; i++) all[i]->slot = i;
+  rs->nslots = n;
+  return ZO_OK;
+}
+
+zo_status zo_ruleset_parse_doc(const yd_doc *doc, zo_ruleset **out, zo_error *err) {
+  rparse p = {.r = {.doc = doc, .err = err}};
+  zo_ruleset *rs = zo_xcalloc(1, sizeof *rs);
+  p.rs = rs;
+  rs->file = zo_xstrdup(doc->file);
+  zo_status st = parse_file(&p, doc->root);
+  free(p.pend);
+  if (st) {
+    zo_ruleset_free(rs);
+    return st;
+  }
+  *out = rs;
+  return ZO_OK;
+}
+
+zo_status zo_ruleset_load_mem(const char *name, const char *text, size_t len, zo_ruleset **out,
+                              zo_error *err) {
+  yd_doc doc;
+  zo_status st = yd_parse(name, text, len, &doc, err);
+  if (st) return st;
+  st = zo_ruleset_parse_doc(&doc, out, err);
+  yd_free(&doc);
+  return st;
+}
+
+zo_status zo_ruleset_load_file(const char *path, zo_ruleset **out, zo_error *err) {
+  yd_doc doc;
+  zo_status st = yd_parse_file(path, &doc, err);
+  if (st) return st;
+  st = zo_ruleset_parse_doc(&doc, out, err);
+  yd_free(&doc);
+  return st;
+}
