@@ -53,16 +53,15 @@ static void move_body(const zo_fuzz *f, const zo_step *s, int with_card, FILE *o
 }
 
 static void step(const zo_fuzz *f, const zo_step *s, FILE *out) {
-  static const char *const mk[] = {"counter", "effect", "characteristic", "prevention"};
   char b[96], b2[96];
   const zo_case *c = f->c;
   switch (s->kind) {
   case ST_MOVE:
-    fputs("move: ", out);
+    fprintf(out, "%s: ", zo_step_kind_name(s->kind));
     move_body(f, s, 1, out);
     break;
   case ST_MOVE_TOGETHER:
-    fputs("move_together: {moves: [", out);
+    fprintf(out, "%s: {moves: [", zo_step_kind_name(s->kind));
     for (int i = 0; i < s->nmoves; i++) {
       if (i) fputs(", ", out);
       move_body(f, &s->moves[i], 1, out);
@@ -70,27 +69,27 @@ static void step(const zo_fuzz *f, const zo_step *s, FILE *out) {
     fputs("]}", out);
     break;
   case ST_CREATE:
-    fprintf(out, "create: {as: %s, kind: %s, owner: %s, zone: %s, types: ", H(f, s->as),
+    fprintf(out, "%s: {as: %s, kind: %s, owner: %s, zone: %s, types: ", zo_step_kind_name(s->kind), H(f, s->as),
             zo_kind_name(s->kind_of), c->players[s->owner], zname(f, &s->zone, b, sizeof b));
     types(f, s->types, out);
     fputs("}", out);
     break;
   case ST_CONTROL:
-    fprintf(out, "control: {card: %s, player: %s}", H(f, s->card), c->players[s->player]);
+    fprintf(out, "%s: {card: %s, player: %s}", zo_step_kind_name(s->kind), H(f, s->card), c->players[s->player]);
     break;
   case ST_PHASE:
-    fprintf(out, "phase: {card: %s, out: %s}", H(f, s->card), s->out ? "true" : "false");
+    fprintf(out, "%s: {card: %s, out: %s}", zo_step_kind_name(s->kind), H(f, s->card), s->out ? "true" : "false");
     break;
   case ST_TURN_FACE:
-    fprintf(out, "turn_face: {card: %s, face: %s}", H(f, s->card), s->face ? "down" : "up");
+    fprintf(out, "%s: {card: %s, face: %s}", zo_step_kind_name(s->kind), H(f, s->card), s->face ? "down" : "up");
     break;
   case ST_REORDER:
-    fprintf(out, "reorder: {zone: %s, order: [", zname(f, &s->zone, b, sizeof b));
+    fprintf(out, "%s: {zone: %s, order: [", zo_step_kind_name(s->kind), zname(f, &s->zone, b, sizeof b));
     for (int i = 0; i < s->norder; i++) fprintf(out, "%s%s", i ? ", " : "", H(f, s->order_zone_handles[i]));
     fputs("]}", out);
     break;
   case ST_SHUFFLE:
-    fprintf(out, "shuffle: {zone: %s, seed: %llu}", zname(f, &s->zone, b, sizeof b),
+    fprintf(out, "%s: {zone: %s, seed: %llu}", zo_step_kind_name(s->kind), zname(f, &s->zone, b, sizeof b),
             (unsigned long long)s->seed);
     break;
   case ST_DRAW:
@@ -99,7 +98,7 @@ static void step(const zo_fuzz *f, const zo_step *s, FILE *out) {
             s->count);
     break;
   case ST_PUT_UNDER:
-    fprintf(out, "put_under: {card: %s, under: %s}", H(f, s->card), H(f, s->under));
+    fprintf(out, "%s: {card: %s, under: %s}", zo_step_kind_name(s->kind), H(f, s->card), H(f, s->under));
     break;
   case ST_ZONE_CREATE:
   case ST_ZONE_REMOVE:
@@ -108,17 +107,17 @@ static void step(const zo_fuzz *f, const zo_step *s, FILE *out) {
     fputs("}", out);
     break;
   case ST_STATE_CHECK:
-    fputs("state_check: {}", out);
+    fprintf(out, "%s: {}", zo_step_kind_name(s->kind));
     break;
   case ST_END_GAME:
-    fprintf(out, "end_game: {winner: %s}", c->players[s->winner]);
+    fprintf(out, "%s: {winner: %s}", zo_step_kind_name(s->kind), c->players[s->winner]);
     break;
   case ST_WATCH:
-    fprintf(out, "watch: {as: %s, card: %s, from: %s, to: %s}", c->triggers[s->as], H(f, s->card),
+    fprintf(out, "%s: {as: %s, card: %s, from: %s, to: %s}", zo_step_kind_name(s->kind), c->triggers[s->as], H(f, s->card),
             zname(f, &s->from, b, sizeof b), zname(f, &s->to, b2, sizeof b2));
     break;
   case ST_RESOLVE:
-    fprintf(out, "resolve: {trigger: %s", c->triggers[s->trigger]);
+    fprintf(out, "%s: {trigger: %s", zo_step_kind_name(s->kind), c->triggers[s->trigger]);
     if (s->then) {
       fputs(", do: {move: ", out);
       move_body(f, s->then, 0, out);
@@ -127,16 +126,16 @@ static void step(const zo_fuzz *f, const zo_step *s, FILE *out) {
     fputs("}", out);
     break;
   case ST_REMEMBER:
-    fprintf(out, "remember: {as: %s, card: %s}", c->refs[s->as], H(f, s->card));
+    fprintf(out, "%s: {as: %s, card: %s}", zo_step_kind_name(s->kind), c->refs[s->as], H(f, s->card));
     break;
   case ST_REPLACE:
-    fprintf(out, "replace: {as: %s, card: %s, when: {to: %s}, instead: ", c->replacements[s->as],
+    fprintf(out, "%s: {as: %s, card: %s, when: {to: %s}, instead: ", zo_step_kind_name(s->kind), c->replacements[s->as],
             s->replace_any ? "any" : H(f, s->card), zname(f, &s->when_to, b, sizeof b));
     move_body(f, s->then, 0, out);
     fputs("}", out);
     break;
   case ST_CHOOSE_REPLACEMENT:
-    fputs("choose_replacement: {order: [", out);
+    fprintf(out, "%s: {order: [", zo_step_kind_name(s->kind));
     for (int i = 0; i < s->norder; i++)
       fprintf(out, "%s%s", i ? ", " : "", c->replacements[s->order_zone_handles[i]]);
     fputs("]", out);
@@ -144,11 +143,11 @@ static void step(const zo_fuzz *f, const zo_step *s, FILE *out) {
     fputs("}", out);
     break;
   case ST_MARK:
-    fprintf(out, "mark: {card: %s, as: %s, kind: %s}", H(f, s->card), c->marknames[s->as],
-            mk[s->mark_kind]);
+    fprintf(out, "%s: {card: %s, as: %s, kind: %s}", zo_step_kind_name(s->kind), H(f, s->card), c->marknames[s->as],
+            zo_mark_kind_names[s->mark_kind]);
     break;
   default:
-    fputs("state_check: {}", out);
+    fprintf(out, "%s: {}", zo_step_kind_name(s->kind));
   }
 }
 
