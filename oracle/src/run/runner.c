@@ -255,6 +255,10 @@ static char *fmt(const char *f, ...) {
   return zo_xstrdup(buf);
 }
 
+/* "HANDLE.KEY" for a property of an object expectation (its key from the
+ * case layer's table). */
+static char *prop(const char *h, int index) { return fmt("%s.%s", h, zo_obj_expect_keys[index]); }
+
 static int mismatch(cmpctx *x, int line, char *what, char *expected,
                     char *observed) {
   zo_case_result *r = x->res;
@@ -329,52 +333,52 @@ static int cmp_obj(cmpctx *x, const zo_obj_expect *e) {
   const char *h = c->handles[e->handle];
 #define LN(bit) (e->lines[__builtin_ctz(bit)] ? e->lines[__builtin_ctz(bit)] : e->line)
   if ((e->mask & OX_EXISTS) && e->exists != o->exists)
-    return mismatch(x, LN(OX_EXISTS), fmt("%s.exists", h), fmt("%s", bstr(e->exists)),
+    return mismatch(x, LN(OX_EXISTS), prop(h, OX_EXISTS_INDEX), fmt("%s", bstr(e->exists)),
                     fmt("%s", bstr(o->exists)));
   if ((e->mask & OX_ZONE) && (!o->exists || strcmp(e->zone, o->zone)))
-    return mismatch(x, LN(OX_ZONE), fmt("%s.zone", h), fmt("%s", e->zone),
+    return mismatch(x, LN(OX_ZONE), prop(h, OX_ZONE_INDEX), fmt("%s", e->zone),
                     o->exists ? fmt("%s", o->zone) : fmt("(ceased to exist)"));
   if ((e->mask & OX_NEW)) {
     int is_new = x->prev && o->object != x->prev->objs[e->handle].object;
     if (is_new != e->is_new)
-      return mismatch(x, LN(OX_NEW), fmt("%s.new_object", h), fmt("%s", bstr(e->is_new)),
+      return mismatch(x, LN(OX_NEW), prop(h, OX_NEW_INDEX), fmt("%s", bstr(e->is_new)),
                       fmt("%s", bstr(is_new)));
   }
   if (e->mask & OX_SAME_AS) {
     int same = x->ob->ref_found[e->same_as] && x->ob->ref_handle[e->same_as] == e->handle;
     if (!same)
-      return mismatch(x, LN(OX_SAME_AS), fmt("%s.same_as", h), fmt("the object '%s' remembered", c->refs[e->same_as]),
+      return mismatch(x, LN(OX_SAME_AS), prop(h, OX_SAME_AS_INDEX), fmt("the object '%s' remembered", c->refs[e->same_as]),
                       fmt("a different object"));
   }
   if ((e->mask & OX_POSITION) && e->position != o->position)
-    return mismatch(x, LN(OX_POSITION), fmt("%s.position", h), fmt("%d", e->position),
+    return mismatch(x, LN(OX_POSITION), prop(h, OX_POSITION_INDEX), fmt("%d", e->position),
                     o->position < 0 ? fmt("(not in an ordered zone)") : fmt("%d", o->position));
   if ((e->mask & OX_LAYER) && e->layer != o->layer)
-    return mismatch(x, LN(OX_LAYER), fmt("%s.layer", h), fmt("%d", e->layer),
+    return mismatch(x, LN(OX_LAYER), prop(h, OX_LAYER_INDEX), fmt("%d", e->layer),
                     o->layer < 0 ? fmt("(not on the stack)") : fmt("%d", o->layer));
   if ((e->mask & OX_VISIBILITY) && e->visibility != o->visibility)
-    return mismatch(x, LN(OX_VISIBILITY), fmt("%s.visibility", h),
+    return mismatch(x, LN(OX_VISIBILITY), prop(h, OX_VISIBILITY_INDEX),
                     fmt("%s", e->visibility ? "public" : "private"),
                     fmt("%s", o->visibility ? "public" : "private"));
   if ((e->mask & OX_FACE) && e->face != o->face_down)
-    return mismatch(x, LN(OX_FACE), fmt("%s.face", h), fmt("%s", e->face ? "down" : "up"),
+    return mismatch(x, LN(OX_FACE), prop(h, OX_FACE_INDEX), fmt("%s", e->face ? "down" : "up"),
                     fmt("%s", o->face_down ? "down" : "up"));
   if ((e->mask & OX_CONTROLLER) && e->controller != o->controller)
-    return mismatch(x, LN(OX_CONTROLLER), fmt("%s.controller", h), fmt("%s", pname(c, e->controller)),
+    return mismatch(x, LN(OX_CONTROLLER), prop(h, OX_CONTROLLER_INDEX), fmt("%s", pname(c, e->controller)),
                     fmt("%s", pname(c, o->controller)));
   if ((e->mask & OX_OWNER) && e->owner != o->owner)
-    return mismatch(x, LN(OX_OWNER), fmt("%s.owner", h), fmt("%s", pname(c, e->owner)),
+    return mismatch(x, LN(OX_OWNER), prop(h, OX_OWNER_INDEX), fmt("%s", pname(c, e->owner)),
                     fmt("%s", pname(c, o->owner)));
   if ((e->mask & OX_UNDER) && e->under != o->under)
-    return mismatch(x, LN(OX_UNDER), fmt("%s.under", h), fmt("%s", hname(c, e->under)),
+    return mismatch(x, LN(OX_UNDER), prop(h, OX_UNDER_INDEX), fmt("%s", hname(c, e->under)),
                     fmt("%s", hname(c, o->under)));
   if ((e->mask & OX_PHASED) && e->phased != o->phased_out)
-    return mismatch(x, LN(OX_PHASED), fmt("%s.phased_out", h), fmt("%s", bstr(e->phased)),
+    return mismatch(x, LN(OX_PHASED), prop(h, OX_PHASED_INDEX), fmt("%s", bstr(e->phased)),
                     fmt("%s", bstr(o->phased_out)));
   if (e->mask & OX_CAME_FROM) {
     const char *want = e->came_from_null ? "" : e->came_from;
     if (strcmp(want, o->came_from))
-      return mismatch(x, LN(OX_CAME_FROM), fmt("%s.came_from", h), fmt("%s", want[0] ? want : "null"),
+      return mismatch(x, LN(OX_CAME_FROM), prop(h, OX_CAME_FROM_INDEX), fmt("%s", want[0] ? want : "null"),
                       fmt("%s", o->came_from[0] ? o->came_from : "null"));
   }
   if (e->mask & OX_MARKS) {
@@ -393,7 +397,7 @@ static int cmp_obj(cmpctx *x, const zo_obj_expect *e) {
         snprintf(obuf + strlen(obuf), sizeof obuf - strlen(obuf), "%s%s", j ? ", " : "", c->marknames[o->marks[j]]);
       strcat(eb, "]");
       strcat(obuf, "]");
-      return mismatch(x, LN(OX_MARKS), fmt("%s.marks", h), zo_xstrdup(eb), zo_xstrdup(obuf));
+      return mismatch(x, LN(OX_MARKS), prop(h, OX_MARKS_INDEX), zo_xstrdup(eb), zo_xstrdup(obuf));
     }
   }
 #undef LN
