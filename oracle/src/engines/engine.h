@@ -36,6 +36,25 @@ typedef struct zo_engine {
   void *self;
 } zo_engine;
 
+/* The kind of an engine's failure, in zo_error.engine_fault (zo.h), with
+ * its word (zo_engine_fault_name) in zo_error.context; every error a
+ * process or plugin engine reports carries one. Append-only. */
+typedef enum zo_engine_fault {
+  ZO_ENGINE_FAULT_NONE = 0,    /* no kind: not an engine's failure, or a plugin
+                                  that cannot be loaded in process (context "") */
+  ZO_ENGINE_FAULT_TIMEOUT,     /* "timeout": no whole answer within the limit */
+  ZO_ENGINE_FAULT_CRASH,       /* "crash": it exited, died, closed a pipe, or
+                                  could not be started */
+  ZO_ENGINE_FAULT_ERROR,       /* "error": an answer that is not a right one */
+  ZO_ENGINE_FAULT_ANSWER,      /* "answer": ok: false */
+  ZO_ENGINE_FAULT_UNSUPPORTED  /* "unsupported": ok: false, code unsupported */
+} zo_engine_fault;
+
+/* The word of a fault, as the engines write it in zo_error.context
+ * ("timeout"...; "" for ZO_ENGINE_FAULT_NONE and unknown values). Static
+ * storage. */
+const char *zo_engine_fault_name(zo_engine_fault f);
+
 /* An engine under test behind zcp/1: `cmd` runs in a process group of its
  * own, exec'd directly when it is plain words (split on blanks), else under
  * /bin/sh -c; the whole group is killed whenever it is stopped

@@ -84,6 +84,8 @@
 #endif
 
 #include "engine.h"
+#include "error.h"
+#include "internal/zcp_int.h"
 #include "util.h"
 #include "zo_engine.h"
 
@@ -92,66 +94,6 @@
 #define ERR_TAIL (32u * 1024u) /* and from its end */
 
 /* ---- text ---------------------------------------------------------------- */
-
-/* The length of the valid UTF-8 character at s (n bytes left), or 0 when
- * the bytes there are not one (a stray continuation byte, an overlong or
- * surrogate form, a character cut short). */
-static size_t utf8_char(const char *s, size_t n) {
-  const unsigned char *u = (const unsigned char *)s;
-  if (u[0] < 0x80) return 1;
-  size_t k;
-  unsigned lo = 0x80, hi = 0xBF;
-  if (u[0] >= 0xC2 && u[0] <= 0xDF) k = 2;
-  else if (u[0] >= 0xE0 && u[0] <= 0xEF) {
-    k = 3;
-    if (u[0] == 0xE0) lo = 0xA0;
-    if (u[0] == 0xED) hi = 0x9F;
-  } else if (u[0] >= 0xF0 && u[0] <= 0xF4) {
-    k = 4;
-    if (u[0] == 0xF0) lo = 0x90;
-    if (u[0] == 0xF4) hi = 0x8F;
-  } else return 0;
-  if (n < k || u[1] < lo || u[1] > hi) return 0;
-  for (size_t i = 2; i < k; i++)
-    if (u[i] < 0x80 || u[i] > 0xBF) return 0;
-  return k;
-}
-
-/* Append n bytes of src to the NUL-terminated string in dst (cap bytes in
- * all, cap > 0) as one line of valid UTF-8: a byte that is not part of a
- * UTF-8 character becomes \xNN, a control character (newline and tab
- * included) a space. Stops before the first character or escape that
- * would not fit, so dst never ends inside one. */
-static void put_text(char *dst, size_t cap, const char *src, size_t n) {
-  size_t len = strlen(dst);
-  for (size_t i = 0; i < n;) {
-    unsigned char ch = (unsigned char)src[i];
-    size_t k = utf8_char(src + i, n - i);
-    char esc[8];
-    const char *piece = src + i;
-    size_t plen = k;
-    if (!k) {
-      snprintf(esc, sizeof esc, "\\x%02X", ch);
-      piece = esc;
-      plen = 4;
-      k = 1;
-    } else if (k == 1 && (ch < 0x20 || ch == 0x7f)) {
-      piece = " ";
-      plen = 1;
-    }
-    if (len + plen + 1 > cap) break;
-    memcpy(dst + len, piece, plen);
-    len += plen;
-    i += k;
-  }
-  dst[len] = 0;
-}
-
-/* dst (cap bytes) = src (may be NULL: "") as put_text writes it. */
-static void set_text(char *dst, size_t cap, const char *src) {
-  dst[0] = 0;
-  if (src) put_text(dst, cap, src, strlen(src));
-}
 
 static const char *or_text(const char *s, const char *dflt) { return s ? s : dflt; }
 
@@ -346,8 +288,8 @@ static void stderr_summary(const capture *c, char *out, size_t cap) {
     while (s < t && (raw[s] == ' ' || raw[s] == '\t' || raw[s] == '\r')) s++;
     while (t > s && (raw[t - 1] == ' ' || raw[t - 1] == '\t' || raw[t - 1] == '\r')) t--;
     if (t > s) {
-      if (joined[0]) put_text(joined, sizeof joined, " | ", 3);
-      put_text(joined, sizeof joined, raw + s, t - s);
+      if (joined[0]) zcp_text_put(joined, sizeof joined, " | ", 3);
+      zcp_text_put(joined, sizeof joined, raw + s, t - s);
     }
     i = e + 1;
   }
@@ -771,46 +713,35 @@ static void stop(proc *p) {
   p->out_eof = 0;
 }
 
-/* Fill err (when not NULL) for an engine failure: kind ("timeout",
- * "crash", "error", "answer", "unsupported") in err->context, `what` in
- * err->message followed, when with_stderr and the engine is a child, by
- * the stderr summary; the command in err->file. */
-static void fill_error(proc *p, zo_error *err, const char *kind, const char *what, int with_stderr) {
-  if (!err) return;
-  err->code = ZO_ERR_ENGINE;
-  err->line = err->column = 0;
-  set_text(err->file, sizeof err->file, p->cmd);
-  snprintf(err->context, sizeof err->context, "%s", kind);
-  err->message[0] = 0;
-  put_text(err->message, with_stderr ? 260 : sizeof err->message, what, strlen(what));
-  if (!with_stderr || p->kind == RUN_IN_PROCESS) return;
-  char tail[sizeof err->message];
-  size_t used = strlen(err->message);
-  stderr_summary(&p->errs, tail, sizeof err->message - used - 12);
-  if (tail[0]) snprintf(err->message + used, sizeof err->message - used, "; stderr: %s", tail);
+/* Fill err (when not NULL) for an engine failure of kind fault
+ * (zcp_fault): `what` as the message, followed, when with_stderr and the
+ * engine is a child, by the stderr summary (what then cut to 260 bytes);
+ * the command as the file. Returns ZO_ERR_ENGINE. */
+static zo_status fill_error(proc *p, zo_error *err, zo_engine_fault fault, const char *what, int with_stderr) {
+  if (!err) return ZO_ERR_ENGINE;
+  char message[sizeof err->message] = "";
+  zcp_text_put(message, with_stderr ? 260 : sizeof message, what, strlen(what));
+  if (with_stderr && p->kind != RUN_IN_PROCESS) {
+    char tail[sizeof message];
+    size_t used = strlen(message);
+    stderr_summary(&p->errs, tail, sizeof message - used - 12);
+    if (tail[0]) snprintf(message + used, sizeof message - used, "; stderr: %s", tail);
+  }
+  return zcp_fault(err, fault, p->cmd, message);
 }
 
 /* A failure of the child: stop it (stop()), then fill err as fill_error
  * does, the stderr summary included. Returns ZO_ERR_ENGINE. */
-static zo_status engine_fail(proc *p, zo_error *err, const char *kind, const char *what) {
+static zo_status engine_fail(proc *p, zo_error *err, zo_engine_fault fault, const char *what) {
   stop(p);
-  fill_error(p, err, kind, what, 1);
-  return ZO_ERR_ENGINE;
+  return fill_error(p, err, fault, what, 1);
 }
 
 /* An answer that is JSON but not a right answer to its request (a result
  * missing, a number outside the range the model holds): err filled with
  * kind "error"; the engine is kept (the next setup starts a new game).
  * Returns ZO_ERR_ENGINE. */
-__attribute__((format(printf, 3, 4))) static zo_status content_fail(proc *p, zo_error *err, const char *fmt, ...) {
-  char what[600];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(what, sizeof what, fmt, ap);
-  va_end(ap);
-  fill_error(p, err, "error", what, 0);
-  return ZO_ERR_ENGINE;
-}
+#define content_fail(p, err, ...) zcp_faultf(err, ZO_ENGINE_FAULT_ERROR, (p)->cmd, __VA_ARGS__)
 
 /* How a reaped or exited child ended (a waitpid status), for messages. */
 static void describe_status(int status, char *out, size_t cap, const char *exited_how) {
@@ -835,7 +766,7 @@ static zo_status gone(proc *p, zo_error *err, double deadline, int input_closed)
   char what[200];
   if (done) describe_status(status, what, sizeof what, input_closed ? "before reading the request" : "without answering");
   else snprintf(what, sizeof what, "the engine closed its %s and kept running (killed)", input_closed ? "input" : "output");
-  return engine_fail(p, err, "crash", what);
+  return engine_fail(p, err, ZO_ENGINE_FAULT_CRASH, what);
 }
 
 static zo_status start(proc *p, zo_error *err);
@@ -896,10 +827,10 @@ static zo_status send_line(proc *p, const char *text, size_t n, double deadline,
       if (now() >= deadline) {
         char what[160];
         snprintf(what, sizeof what, "the engine did not read the request within %g s", p->timeout);
-        return engine_fail(p, err, "timeout", what);
+        return engine_fail(p, err, ZO_ENGINE_FAULT_TIMEOUT, what);
       }
       pump(p, deadline, 1);
-      if (p->len > LINE_MAX_BYTES) return engine_fail(p, err, "error", "the engine wrote a line over 16 MiB");
+      if (p->len > LINE_MAX_BYTES) return engine_fail(p, err, ZO_ENGINE_FAULT_ERROR, "the engine wrote a line over 16 MiB");
       if (p->out_eof) return gone(p, err, deadline, 0);
       continue;
     }
@@ -923,7 +854,7 @@ static zo_status read_answer(proc *p, const char *op, double deadline, json_t **
     char *nl = p->len > p->scanned ? memchr(p->buf + p->scanned, '\n', p->len - p->scanned) : NULL;
     if (nl) {
       size_t line = (size_t)(nl - p->buf);
-      if (line > LINE_MAX_BYTES) return engine_fail(p, err, "error", "the engine wrote a line over 16 MiB");
+      if (line > LINE_MAX_BYTES) return engine_fail(p, err, ZO_ENGINE_FAULT_ERROR, "the engine wrote a line over 16 MiB");
       json_error_t je;
       json_t *res = json_loadb(p->buf, line, 0, &je);
       tap_write(p, "response", op, res, p->buf, line);
@@ -934,23 +865,23 @@ static zo_status read_answer(proc *p, const char *op, double deadline, json_t **
         json_decref(res);
         const char *why = !line ? "an empty line" : res ? "not an object" : je.text;
         char what[300] = "the engine wrote a line that is not a JSON object (";
-        put_text(what, sizeof what - 2, why, strlen(why));
+        zcp_text_put(what, sizeof what - 2, why, strlen(why));
         strcat(what, ")");
-        return engine_fail(p, err, "error", what);
+        return engine_fail(p, err, ZO_ENGINE_FAULT_ERROR, what);
       }
       *out = res;
       return ZO_OK;
     }
     p->scanned = p->len;
-    if (p->len > LINE_MAX_BYTES) return engine_fail(p, err, "error", "the engine wrote a line over 16 MiB");
+    if (p->len > LINE_MAX_BYTES) return engine_fail(p, err, ZO_ENGINE_FAULT_ERROR, "the engine wrote a line over 16 MiB");
     if (p->out_eof) return gone(p, err, deadline, 0);
     if (now() >= deadline) {
       char what[160];
       if (input_closed(p)) /* it closed its stdin: no request can reach it */
-        return engine_fail(p, err, "crash", "the engine closed its input and kept running (killed)");
+        return engine_fail(p, err, ZO_ENGINE_FAULT_CRASH, "the engine closed its input and kept running (killed)");
       snprintf(what, sizeof what, "no answer within %g s", p->timeout);
       if (p->len) snprintf(what + strlen(what), sizeof what - strlen(what), " (a partial line of %zu bytes)", p->len);
-      return engine_fail(p, err, "timeout", what);
+      return engine_fail(p, err, ZO_ENGINE_FAULT_TIMEOUT, what);
     }
     pump(p, deadline, 0);
   }
@@ -967,7 +898,7 @@ static zo_status call(proc *p, json_t *req, json_t **out, zo_error *err) {
   if (text) tap_write(p, "request", op, req, NULL, 0);
   json_decref(req);
   if (!text) {
-    fill_error(p, err, "error", "could not encode a request", 0);
+    fill_error(p, err, ZO_ENGINE_FAULT_ERROR, "could not encode a request", 0);
     return ZO_ERR_ENGINE;
   }
   if (p->kind == RUN_IN_PROCESS) { /* the same message through the plugin ABI */
@@ -977,7 +908,7 @@ static zo_status call(proc *p, json_t *req, json_t **out, zo_error *err) {
     json_t *id = json_object_get(res, "id");
     if (!json_is_object(res) || !json_is_integer(id) || json_integer_value(id) != (json_int_t)p->next_id) {
       json_decref(res);
-      fill_error(p, err, "error", "the plugin answered no JSON object with the request's id", 0);
+      fill_error(p, err, ZO_ENGINE_FAULT_ERROR, "the plugin answered no JSON object with the request's id", 0);
       return ZO_ERR_ENGINE;
     }
     *out = res;
@@ -985,7 +916,7 @@ static zo_status call(proc *p, json_t *req, json_t **out, zo_error *err) {
   }
   if (p->pid <= 0) {
     free(text);
-    fill_error(p, err, "crash", "the engine is not running (it failed on an earlier request)", 0);
+    fill_error(p, err, ZO_ENGINE_FAULT_CRASH, "the engine is not running (it failed on an earlier request)", 0);
     return ZO_ERR_ENGINE;
   }
   double deadline = now() + p->timeout;
@@ -1004,38 +935,34 @@ static zo_status call(proc *p, json_t *req, json_t **out, zo_error *err) {
              shown ? shown : "none", p->next_id);
     free(shown);
     json_decref(res);
-    return engine_fail(p, err, "error", what);
+    return engine_fail(p, err, ZO_ENGINE_FAULT_ERROR, what);
   }
   *out = res;
   return ZO_OK;
 }
 
-/* ok: false answers become errors; `unsupported` is reported as such. */
+/* ok: false answers become errors (kind "answer"; "unsupported" when
+ * that is the error's code): "engine answered CODE: MESSAGE", the text up
+ * to the code's end cut to 200 bytes. */
 static zo_status answer(proc *p, json_t *res, zo_error *err) {
   if (json_is_true(json_object_get(res, "ok"))) return ZO_OK;
   json_t *e = json_object_get(res, "error");
   const char *code = json_string_value(json_object_get(e, "code"));
   const char *msg = json_string_value(json_object_get(e, "message"));
-  if (err) {
-    err->code = ZO_ERR_ENGINE;
-    err->line = err->column = 0;
-    set_text(err->file, sizeof err->file, p->cmd);
-    snprintf(err->context, sizeof err->context, "%s",
-             code && !strcmp(code, "unsupported") ? "unsupported" : "answer");
-    err->message[0] = 0;
-    put_text(err->message, sizeof err->message, "engine answered ", 16);
-    put_text(err->message, 200, code ? code : "an error", strlen(code ? code : "an error"));
-    put_text(err->message, sizeof err->message, ": ", 2);
-    if (msg) put_text(err->message, sizeof err->message, msg, strlen(msg));
-  }
-  return ZO_ERR_ENGINE;
+  if (!err) return ZO_ERR_ENGINE;
+  char what[sizeof err->message] = "engine answered ";
+  zcp_text_put(what, 200, code ? code : "an error", strlen(code ? code : "an error"));
+  zcp_text_put(what, sizeof what, ": ", 2);
+  if (msg) zcp_text_put(what, sizeof what, msg, strlen(msg));
+  return zcp_fault(err, code && !strcmp(code, "unsupported") ? ZO_ENGINE_FAULT_UNSUPPORTED : ZO_ENGINE_FAULT_ANSWER,
+                   p->cmd, what);
 }
 
 /* Keep the handshake's answer res (taken): name, version, rule sets and
  * features. */
 static void keep_hello(proc *p, json_t *res) {
-  set_text(p->name, sizeof p->name, or_text(json_string_value(json_object_get(res, "engine")), "engine"));
-  set_text(p->version, sizeof p->version, or_text(json_string_value(json_object_get(res, "version")), "?"));
+  zcp_text_set(p->name, sizeof p->name, or_text(json_string_value(json_object_get(res, "engine")), "engine"));
+  zcp_text_set(p->version, sizeof p->version, or_text(json_string_value(json_object_get(res, "version")), "?"));
   json_decref(p->features);
   json_decref(p->rulesets);
   json_decref(p->hello);
@@ -1054,7 +981,7 @@ static zo_status start(proc *p, zo_error *err) {
       if (fds[i] >= 0) close(fds[i]);
     char what[160];
     snprintf(what, sizeof what, "could not make pipes for the engine: %s", strerror(errno));
-    fill_error(p, err, "crash", what, 0);
+    fill_error(p, err, ZO_ENGINE_FAULT_CRASH, what, 0);
     return ZO_ERR_ENGINE;
   }
   cap_reset(&p->errs);
@@ -1092,7 +1019,7 @@ static zo_status start(proc *p, zo_error *err) {
     close(er[0]);
     char what[160];
     snprintf(what, sizeof what, "could not start the engine: fork: %s", strerror(fork_errno));
-    fill_error(p, err, "crash", what, 0);
+    fill_error(p, err, ZO_ENGINE_FAULT_CRASH, what, 0);
     return ZO_ERR_ENGINE;
   }
   setpgid(pid, pid); /* also here, so that no kill can come before the child's own */
@@ -1244,7 +1171,7 @@ static zo_status read_int(proc *p, json_t *x, const char *handle, const char *fi
   json_int_t n = json_integer_value(v);
   if (n < lo || n > INT_MAX) {
     char h[100];
-    set_text(h, sizeof h, handle);
+    zcp_text_set(h, sizeof h, handle);
     return content_fail(p, err, "the observation of %s has %s %lld, outside %d..%d", h, field, (long long)n, lo,
                         INT_MAX);
   }
@@ -1413,12 +1340,7 @@ static zo_engine *plugin_in_process(const char *path, const zo_engine_process_op
     } else keep_hello(p, res);
   }
   if (why[0]) {
-    if (err) {
-      memset(err, 0, sizeof *err);
-      err->code = ZO_ERR_ENGINE;
-      set_text(err->file, sizeof err->file, path);
-      set_text(err->message, sizeof err->message, why);
-    }
+    zcp_fault(err, ZO_ENGINE_FAULT_NONE, path, why);
     if (p->session) p->plugin->close(p->session);
     if (p->dl) dlclose(p->dl);
     proc_free(p);
@@ -1468,7 +1390,7 @@ zo_status zo_engine_process_exchange(zo_engine *e, const char *line, json_t **an
     if (json_is_object(*answer)) return ZO_OK;
     json_decref(*answer);
     *answer = NULL;
-    fill_error(p, err, "error", "the plugin answered no JSON object", 0);
+    fill_error(p, err, ZO_ENGINE_FAULT_ERROR, "the plugin answered no JSON object", 0);
     return ZO_ERR_ENGINE;
   }
   if (p->pid <= 0) {
@@ -1511,7 +1433,7 @@ zo_status zo_engine_process_bye(zo_engine *e, zo_error *err) {
     if (now() >= deadline) {
       char what[120];
       snprintf(what, sizeof what, "still running %g s after answering bye", p->timeout);
-      return engine_fail(p, err, "timeout", what);
+      return engine_fail(p, err, ZO_ENGINE_FAULT_TIMEOUT, what);
     }
     double next = now() + 0.02;
     pump(p, next < deadline ? next : deadline, 0);
@@ -1541,8 +1463,8 @@ void zo_engine_process_free(zo_engine *e) {
 
 zo_status zo_engine_process_run(zo_engine *e, const zo_case *c, zo_step_result *results,
                                 zo_observation *obs, zo_error *err) {
-  memset(err, 0, sizeof *err);
-  if (e->ops->setup != pr_setup) return ZO_ERR_USAGE; /* not a zcp/1 engine: no batch */
+  if (e->ops->setup != pr_setup) /* not a zcp/1 engine: no batch */
+    return zo_error_set(err, ZO_ERR_USAGE, NULL, 0, 0, "%s", "");
   proc *p = e->self;
   zo_status st = pr_observe(p, &obs[0], err);
   if (st) return st;
@@ -1564,7 +1486,7 @@ zo_status zo_engine_process_run(zo_engine *e, const zo_case *c, zo_step_result *
     json_decref(res);
     if (p->kind == RUN_IN_PROCESS)
       return content_fail(p, err, "a run answer needs one result and one observation per step");
-    return engine_fail(p, err, "error", "a run answer needs one result and one observation per step");
+    return engine_fail(p, err, ZO_ENGINE_FAULT_ERROR, "a run answer needs one result and one observation per step");
   }
   for (int i = 0; i < c->nsteps && !st; i++) {
     st = read_result(p, c, json_array_get(rs, (size_t)i), &results[i + 1], err);
