@@ -87,6 +87,7 @@
 #include "error.h"
 #include "internal/zcp_int.h"
 #include "util.h"
+#include "zcp_json.h"
 #include "zo_engine.h"
 
 #define LINE_MAX_BYTES (16u * 1024u * 1024u)
@@ -422,12 +423,8 @@ typedef struct {
   json_t *features, *rulesets;
   json_t *hello;          /* the last handshake's answer */
   FILE *tap;              /* the transcript, or NULL (borrowed) */
-  const zo_case *c;
-  /* c's handle names sorted, for lookups in answers without a scan per
-     name (an observation names every object): rebuilt when c changes */
-  struct handle_key { const char *name; int handle; } *hkeys;
-  int nhkeys;
-  const zo_case *hkeys_of;
+  const zo_case *c;        /* the case set up, borrowed until teardown */
+  zo_zcp_names names;      /* c's handle names, for reading answers */
   int slot;               /* in live[], -1 */
   capture errs;
   /* a plugin in process (zo_engine.h) */
@@ -737,11 +734,6 @@ static zo_status engine_fail(proc *p, zo_error *err, zo_engine_fault fault, cons
   return fill_error(p, err, fault, what, 1);
 }
 
-/* An answer that is JSON but not a right answer to its request (a result
- * missing, a number outside the range the model holds): err filled with
- * kind "error"; the engine is kept (the next setup starts a new game).
- * Returns ZO_ERR_ENGINE. */
-#define content_fail(p, err, ...) zcp_faultf(err, ZO_ENGINE_FAULT_ERROR, (p)->cmd, __VA_ARGS__)
 
 /* How a reaped or exited child ended (a waitpid status), for messages. */
 static void describe_status(int status, char *out, size_t cap, const char *exited_how) {
@@ -1065,195 +1057,31 @@ static zo_status pr_setup(void *self, const zo_ruleset *rs, const zo_case *c, zo
   return st;
 }
 
-/* qsort/bsearch order of struct handle_key: by name. */
-static int cmp_handle_key(const void *a, const void *b) {
-  return strcmp(((const struct handle_key *)a)->name, ((const struct handle_key *)b)->name);
-}
-
-/* The handle of c named name, or -1 (name NULL or unknown). O(log n): the
- * names are sorted once per case into p->hkeys (owned by p). */
-static int handle_of(proc *p, const zo_case *c, const char *name) {
-  if (!name) return -1;
-  if (p->hkeys_of != c || p->nhkeys != c->nhandles) {
-    p->hkeys = zo_xrealloc(p->hkeys, ((size_t)c->nhandles + 1) * sizeof *p->hkeys);
-    for (int i = 0; i < c->nhandles; i++) p->hkeys[i] = (struct handle_key){c->handles[i], i};
-    if (c->nhandles > 1) qsort(p->hkeys, (size_t)c->nhandles, sizeof *p->hkeys, cmp_handle_key);
-    p->nhkeys = c->nhandles;
-    p->hkeys_of = c;
-  }
-  struct handle_key key = {name, -1};
-  const struct handle_key *k =
-      p->nhkeys ? bsearch(&key, p->hkeys, (size_t)p->nhkeys, sizeof *p->hkeys, cmp_handle_key) : NULL;
-  return k ? k->handle : -1;
-}
-
-static int player_of(const zo_case *c, const char *name) {
-  for (int i = 0; name && i < c->nplayers; i++)
-    if (!strcmp(c->players[i], name)) return i;
-  return -1;
-}
-
-/* A step answer (or one of a run's results) into r. ZO_OK, or
- * ZO_ERR_ENGINE (kind "error", the engine kept) when it has no outcome:
- * then it answers some other request. Unknown outcome and error words read
- * as none (ci/protocol/PROTOCOL.md). */
-static zo_status read_result(proc *p, const zo_case *c, json_t *res, zo_step_result *r, zo_error *err) {
-  const char *o = json_string_value(json_object_get(res, "outcome"));
-  if (!o) return content_fail(p, err, "the step answer has no outcome (is it the answer to another request?)");
-  int oc = zo_outcome_parse(o);
-  r->outcome = oc > 0 ? (zo_outcome)oc : ZO_OUTCOME_NONE;
-  const char *e = json_string_value(json_object_get(res, "error"));
-  int ec = e ? zo_step_error_parse(e) : 0;
-  r->error = ec > 0 ? (zo_step_error)ec : ZO_E_NONE;
-  size_t i;
-  json_t *ev;
-  json_array_foreach(json_object_get(res, "events"), i, ev) {
-    int h = handle_of(p, c, json_string_value(json_object_get(ev, "handle")));
-    const char *eo = json_string_value(json_object_get(ev, "outcome"));
-    int k = eo ? zo_outcome_parse(eo) : -1;
-    if (h < 0 || k <= 0) continue;
-    if (r->nevents == r->capevents) {
-      r->capevents = r->capevents ? r->capevents * 2 : 8;
-      r->events = zo_xrealloc(r->events, (size_t)r->capevents * sizeof *r->events);
-    }
-    r->events[r->nevents].handle = h;
-    r->events[r->nevents++].outcome = (zo_outcome)k;
-  }
-  return ZO_OK;
-}
-
 static zo_status pr_step(void *self, const zo_step *s, zo_step_result *r, zo_error *err) {
   proc *p = self;
-  json_error_t je;
-  json_t *step = json_loads(s->json ? s->json : "null", JSON_DECODE_ANY, &je);
   json_t *res;
-  zo_status st = call(p, json_pack("{s:s, s:o}", "op", "step", "step", step ? step : json_null()),
-                      &res, err);
+  zo_status st = call(p, json_pack("{s:s, s:o}", "op", "step", "step", zo_zcp_step_json(s)), &res, err);
   if (st) return st;
   st = answer(p, res, err);
-  if (!st) st = read_result(p, p->c, res, r, err);
+  if (!st) st = zo_zcp_result_read(&p->names, p->c, res, r, p->cmd, err);
   json_decref(res);
   return st;
 }
-
-/* An identity token: a number at its full width, or a string hashed
- * (compared only for equality, ci/protocol/PROTOCOL.md). */
-static uint64_t identity(json_t *v) {
-  if (json_is_integer(v)) return (uint64_t)json_integer_value(v) + 1;
-  const char *s = json_string_value(v);
-  uint64_t h = 1469598103934665603ULL;
-  for (; s && *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-  return h;
-}
-
-static zo_status read_observation(proc *p, const zo_case *c, json_t *res, zo_observation *ob, zo_error *err);
 
 static zo_status pr_observe(void *self, zo_observation *ob, zo_error *err) {
   proc *p = self;
   json_t *res;
   zo_status st = call(p, json_pack("{s:s}", "op", "observe"), &res, err);
   if (st) return st;
-  if (!(st = answer(p, res, err))) st = read_observation(p, p->c, res, ob, err);
+  if (!(st = answer(p, res, err))) st = zo_zcp_observation_read(&p->names, p->c, res, ob, p->cmd, err);
   json_decref(res);
   return st;
-}
-
-/* An integer property of object `handle` that the model holds in an int:
- * null (or absent, or not an integer: the schema's business, --validate)
- * is -1; an integer from lo to INT_MAX is itself; any other integer is
- * refused at its full width. ZO_OK with *to set, or ZO_ERR_ENGINE (kind
- * "error", naming the field and the value). */
-static zo_status read_int(proc *p, json_t *x, const char *handle, const char *field, int lo, int *to,
-                          zo_error *err) {
-  json_t *v = json_object_get(x, field);
-  *to = -1;
-  if (!json_is_integer(v)) return ZO_OK;
-  json_int_t n = json_integer_value(v);
-  if (n < lo || n > INT_MAX) {
-    char h[100];
-    zcp_text_set(h, sizeof h, handle);
-    return content_fail(p, err, "the observation of %s has %s %lld, outside %d..%d", h, field, (long long)n, lo,
-                        INT_MAX);
-  }
-  *to = (int)n;
-  return ZO_OK;
-}
-
-/* An observe answer (or one of a run's observations) into ob (arrays
- * allocated even on an error: the caller frees ob). ZO_OK, or
- * ZO_ERR_ENGINE (kind "error", the engine kept) when it has no objects
- * (the answer to another request) or a position or layer outside the
- * model's range. */
-static zo_status read_observation(proc *p, const zo_case *c, json_t *res, zo_observation *ob, zo_error *err) {
-  ob->nhandles = c->nhandles;
-  ob->objs = zo_xcalloc((size_t)c->nhandles + 1, sizeof *ob->objs);
-  ob->ntriggers = c->ntriggers;
-  ob->trig_fired = zo_xcalloc((size_t)c->ntriggers + 1, sizeof(int));
-  ob->trig_found = zo_xcalloc((size_t)c->ntriggers + 1, sizeof(int));
-  ob->trig_controller = zo_xcalloc((size_t)c->ntriggers + 1, sizeof(int));
-  ob->nrefs = c->nrefs;
-  ob->ref_found = zo_xcalloc((size_t)c->nrefs + 1, sizeof(int));
-  ob->ref_handle = zo_xcalloc((size_t)c->nrefs + 1, sizeof(int));
-  ob->nplayers = c->nplayers;
-  ob->sees = zo_xcalloc((size_t)(c->nplayers * c->nhandles) + 1, 1);
-  json_t *objs = json_object_get(res, "objects");
-  if (!json_is_object(objs))
-    return content_fail(p, err, "the observation has no objects (is it the answer to another request?)");
-  for (int h = 0; h < c->nhandles; h++) {
-    zo_obj_obs *o = &ob->objs[h];
-    o->position = o->layer = o->controller = o->owner = o->under = -1;
-    json_t *x = json_object_get(objs, c->handles[h]);
-    if (!json_is_object(x)) continue;
-    o->exists = json_is_true(json_object_get(x, "exists"));
-    snprintf(o->zone, sizeof o->zone, "%s", or_text(json_string_value(json_object_get(x, "zone")), ""));
-    o->object = identity(json_object_get(x, "object"));
-    if (read_int(p, x, c->handles[h], "position", 0, &o->position, err) ||
-        read_int(p, x, c->handles[h], "layer", 1, &o->layer, err))
-      return ZO_ERR_ENGINE;
-    const char *vis = json_string_value(json_object_get(x, "visibility"));
-    o->visibility = vis && !strcmp(vis, "public");
-    const char *face = json_string_value(json_object_get(x, "face"));
-    o->face_down = face && !strcmp(face, "down");
-    o->controller = player_of(c, json_string_value(json_object_get(x, "controller")));
-    o->owner = player_of(c, json_string_value(json_object_get(x, "owner")));
-    o->under = handle_of(p, c, json_string_value(json_object_get(x, "under")));
-    o->phased_out = json_is_true(json_object_get(x, "phased_out"));
-    snprintf(o->came_from, sizeof o->came_from, "%s", or_text(json_string_value(json_object_get(x, "came_from")), ""));
-    size_t i;
-    json_t *m;
-    json_array_foreach(json_object_get(x, "marks"), i, m) {
-      for (int k = 0; k < c->nmarknames && o->nmarks < ZO_MAX_MARKS_PER_OBJ; k++)
-        if (json_string_value(m) && !strcmp(c->marknames[k], json_string_value(m))) o->marks[o->nmarks++] = k;
-    }
-  }
-  for (int t = 0; t < c->ntriggers; t++) {
-    json_t *x = json_object_get(json_object_get(res, "triggers"), c->triggers[t]);
-    ob->trig_fired[t] = json_is_true(json_object_get(x, "fired"));
-    json_t *found = json_object_get(x, "found");
-    ob->trig_found[t] = json_is_boolean(found) ? json_is_true(found) : -1;
-    ob->trig_controller[t] = player_of(c, json_string_value(json_object_get(x, "controller")));
-  }
-  for (int r = 0; r < c->nrefs; r++) {
-    json_t *x = json_object_get(json_object_get(res, "refs"), c->refs[r]);
-    ob->ref_found[r] = json_is_true(json_object_get(x, "found"));
-    ob->ref_handle[r] = handle_of(p, c, json_string_value(json_object_get(x, "handle")));
-  }
-  for (int pl = 0; pl < c->nplayers; pl++) {
-    ob->lost[pl] = json_is_true(json_object_get(json_object_get(json_object_get(res, "players"), c->players[pl]), "lost"));
-    size_t i;
-    json_t *h;
-    json_array_foreach(json_object_get(json_object_get(res, "visible"), c->players[pl]), i, h) {
-      int k = handle_of(p, c, json_string_value(h));
-      if (k >= 0) ob->sees[pl * c->nhandles + k] = 1;
-    }
-  }
-  return ZO_OK;
 }
 
 static void pr_teardown(void *self) {
   proc *p = self;
   p->c = NULL;
-  p->hkeys_of = NULL; /* the case may be freed and its address reused */
+  zo_zcp_names_forget(&p->names); /* the case may be freed and its address reused */
 }
 
 static int pr_has(void *self, const char *what, int ruleset) {
@@ -1314,7 +1142,7 @@ static void proc_free(proc *p) {
   free_words(p->argv);
   free(p->cmd);
   free(p->buf);
-  free(p->hkeys);
+  zo_zcp_names_free(&p->names);
   free(p);
 }
 
@@ -1469,11 +1297,7 @@ zo_status zo_engine_process_run(zo_engine *e, const zo_case *c, zo_step_result *
   zo_status st = pr_observe(p, &obs[0], err);
   if (st) return st;
   json_t *steps = json_array();
-  for (int i = 0; i < c->nsteps; i++) {
-    json_error_t je;
-    json_t *one = json_loads(c->steps[i].json ? c->steps[i].json : "null", JSON_DECODE_ANY, &je);
-    json_array_append_new(steps, one ? one : json_null());
-  }
+  for (int i = 0; i < c->nsteps; i++) json_array_append_new(steps, zo_zcp_step_json(&c->steps[i]));
   json_t *res;
   st = call(p, json_pack("{s:s, s:o, s:s}", "op", "run", "steps", steps, "observe", "each"), &res, err);
   if (st) return st;
@@ -1485,12 +1309,12 @@ zo_status zo_engine_process_run(zo_engine *e, const zo_case *c, zo_step_result *
   if (json_array_size(rs) != (size_t)c->nsteps || json_array_size(os) != (size_t)c->nsteps) {
     json_decref(res);
     if (p->kind == RUN_IN_PROCESS)
-      return content_fail(p, err, "a run answer needs one result and one observation per step");
+      return zcp_fault(err, ZO_ENGINE_FAULT_ERROR, p->cmd, "a run answer needs one result and one observation per step");
     return engine_fail(p, err, ZO_ENGINE_FAULT_ERROR, "a run answer needs one result and one observation per step");
   }
   for (int i = 0; i < c->nsteps && !st; i++) {
-    st = read_result(p, c, json_array_get(rs, (size_t)i), &results[i + 1], err);
-    if (!st) st = read_observation(p, c, json_array_get(os, (size_t)i), &obs[i + 1], err);
+    st = zo_zcp_result_read(&p->names, c, json_array_get(rs, (size_t)i), &results[i + 1], p->cmd, err);
+    if (!st) st = zo_zcp_observation_read(&p->names, c, json_array_get(os, (size_t)i), &obs[i + 1], p->cmd, err);
   }
   json_decref(res);
   return st;
