@@ -58,7 +58,7 @@ const char *zo_engine_fault_name(zo_engine_fault f);
 /* An engine under test behind zcp/1: `cmd` runs in a process group of its
  * own, exec'd directly when it is plain words (split on blanks), else under
  * /bin/sh -c; the whole group is killed whenever it is stopped
- * (engines/process.c says what else the driver guarantees). `timeout` is
+ * (engines/zcp_process.c and zcp_client.c say what else the driver guarantees). `timeout` is
  * the limit per request in seconds (<= 0: 5 s). Returns NULL (err filled)
  * when it can't be started or doesn't speak zcp/1. Free with
  * zo_engine_process_free (which says bye, then kills the group). */
