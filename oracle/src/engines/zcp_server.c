@@ -1,10 +1,13 @@
-/* serve.c: the oracle as a zcp/1 process engine (ci/protocol/PROTOCOL.md).
+/* engines/zcp_server.c: the oracle as a zcp/1 engine (serve.h;
+ * ci/protocol/PROTOCOL.md): `zoneoracle serve`, and the plugins and test
+ * engines built on zo_serve_request.
  *
  * One JSON object per line in, one per line out. `setup` builds a case
  * from the request (JSON is YAML, so the case loader validates it exactly as
  * it validates a file); `step` parses the step in that case's context and
  * applies it; `observe` reports every object, trigger, reference, player
- * and what each player may see; `run` does many steps in one round trip.
+ * and what each player may see (written by zcp_json.c, which the runner's
+ * side reads them back with); `run` does many steps in one round trip.
  * A step that introduces a name (a token, trigger, reference...) rebuilds
  * the game and replays the earlier steps: the model is deterministic, so
  * the state is the same, and the game's tables are sized once per build.
