@@ -37,6 +37,11 @@ typedef struct zo_error {
   char file[256];
   int line, column;
   char context[160]; /* e.g. "while reading step 2"; may be empty */
+  /* The kind of an engine's failure as a value: a zo_engine_fault of the
+     engines layer (oracle/src/engines/engine.h; 0 none), set with the
+     kind's word in context on every error an engine under test reports;
+     other errors leave it as it was (start from {0}). */
+  int engine_fault;
 } zo_error;
 
 /* Name of a status ("io", "syntax"...); static storage. */

@@ -1,4 +1,7 @@
-/* serve.h: the oracle behind the zcp/1 protocol (JSON Lines). */
+/* serve.h: the oracle behind the zcp/1 protocol (JSON Lines,
+ * ci/protocol/PROTOCOL.md), implemented in zcp_server.c: `zoneoracle
+ * serve`, the oracle's own plugin (ci/adapters/c-plugin) and the test
+ * engines answer requests through it. */
 #ifndef ZO_SERVE_H
 #define ZO_SERVE_H
 
@@ -7,25 +10,36 @@
 
 #include "model.h"
 
+/* One protocol session: the game set up by the last setup, and its case. */
 typedef struct zo_served zo_served;
 
-/* One protocol session's state (the current game). Caller frees. */
+/* A new session with no game (zo_xcalloc: never NULL). The caller frees it
+ * with zo_served_free, which frees its game and case. */
 zo_served *zo_served_new(void);
 void zo_served_free(zo_served *s);
 
-/* Answer one request (a JSON object). Always returns a response object
- * (new reference): `ok: true` with results, or `ok: false` with
- * `error: {code, message}`; never crashes on malformed input. */
+/* Answer one request, req (a JSON object, borrowed; any other value or
+ * NULL is answered as a bad request). Always returns a response object,
+ * a new reference the caller decrefs: {id, ok: true, ...results} or {id,
+ * ok: false, error: {code, message}} with code bad_request, unsupported
+ * or internal (id null when the request has no integer id). Never crashes
+ * on malformed input; a request after a failed setup is answered "before
+ * setup". */
 json_t *zo_serve_request(zo_served *s, json_t *req);
 
-/* Write one answer as a JSON line and flush (a protocol line). */
+/* Write one answer res (borrowed) to out as a JSON line (keys in their
+ * order) and flush it: one protocol line. Nothing when res cannot be
+ * encoded. */
 void zo_serve_write(FILE *out, json_t *res);
 
-/* Serve requests line by line from in to out until `bye` or end of input. */
+/* Serve requests line by line from in to out (both borrowed, left open)
+ * until `bye` is answered or the input ends; a line that is not JSON gets
+ * a bad_request answer. Returns 0 (the exit code of `zoneoracle serve`). */
 int zo_serve(FILE *in, FILE *out);
 
 struct zo_game;
-/* The observation of a game as the protocol reports it (new reference). */
+/* The observation of game g as an observe answer's body (zcp_json.h
+ * zo_zcp_observation_json): a new reference the caller decrefs. */
 json_t *zo_serve_observation(const struct zo_game *g);
 
 #endif

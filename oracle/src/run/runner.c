@@ -514,10 +514,10 @@ static double now_ms(void) {
 static void engine_error(zo_case_result *res, const zo_case *c, int step,
                          const zo_error *err) {
   /* the process engine says what kind of failure it was */
-  res->status = !strcmp(err->context, "timeout")       ? RS_TIMEOUT
-                : !strcmp(err->context, "crash")       ? RS_CRASH
-                : !strcmp(err->context, "unsupported") ? RS_SKIP
-                                                       : RS_ERROR;
+  res->status = err->engine_fault == ZO_ENGINE_FAULT_TIMEOUT       ? RS_TIMEOUT
+                : err->engine_fault == ZO_ENGINE_FAULT_CRASH       ? RS_CRASH
+                : err->engine_fault == ZO_ENGINE_FAULT_UNSUPPORTED ? RS_SKIP
+                                                                   : RS_ERROR;
   res->step = step;
   res->line = step > 0 ? c->steps[step - 1].line : 1;
   res->what = fmt("engine");

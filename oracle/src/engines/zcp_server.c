@@ -1,10 +1,13 @@
-/* serve.c: the oracle as a zcp/1 process engine (ci/protocol/PROTOCOL.md).
+/* engines/zcp_server.c: the oracle as a zcp/1 engine (serve.h;
+ * ci/protocol/PROTOCOL.md): `zoneoracle serve`, and the plugins and test
+ * engines built on zo_serve_request.
  *
  * One JSON object per line in, one per line out. `setup` builds a case
  * from the request (JSON is YAML, so the case loader validates it exactly as
  * it validates a file); `step` parses the step in that case's context and
  * applies it; `observe` reports every object, trigger, reference, player
- * and what each player may see; `run` does many steps in one round trip.
+ * and what each player may see (written by zcp_json.c, which the runner's
+ * side reads them back with); `run` does many steps in one round trip.
  * A step that introduces a name (a token, trigger, reference...) rebuilds
  * the game and replays the earlier steps: the model is deterministic, so
  * the state is the same, and the game's tables are sized once per build.
@@ -18,6 +21,7 @@
 
 #include "model.h"
 #include "util.h"
+#include "zcp_json.h"
 
 static const char *const features[] = {
     "triggers", "replacement", "phasing",    "face_down",  "sub_cards", "zone_lifecycle",
@@ -41,65 +45,12 @@ static void reset(served *s) {
   s->c = NULL;
 }
 
-static json_t *name_or_null(const zo_case *c, int p) {
-  return p >= 0 && p < c->nplayers ? json_string(c->players[p]) : json_null();
-}
-
 json_t *zo_serve_observation(const zo_game *g) {
-  const zo_case *c = zo_game_case(g);
   zo_observation ob;
   zo_game_observe(g, &ob);
-  json_t *objs = json_object();
-  for (int h = 0; h < ob.nhandles; h++) {
-    const zo_obj_obs *o = &ob.objs[h];
-    if (h >= c->nsetup && !o->exists && o->object == 0) continue; /* not created */
-    json_t *marks = json_array();
-    for (int m = 0; m < o->nmarks; m++) json_array_append_new(marks, json_string(c->marknames[o->marks[m]]));
-    json_t *x = json_pack("{s:b, s:s, s:I, s:o, s:o, s:s, s:s, s:o, s:o, s:o, s:o, s:b, s:o}",
-                          "exists", o->exists, "zone", o->zone, "object", (json_int_t)o->object,
-                          "position", o->position >= 0 ? json_integer(o->position) : json_null(),
-                          "layer", o->layer >= 0 ? json_integer(o->layer) : json_null(),
-                          "visibility", o->visibility ? "public" : "private",
-                          "face", o->face_down ? "down" : "up",
-                          "controller", name_or_null(c, o->controller),
-                          "owner", name_or_null(c, o->owner), "marks", marks,
-                          "under", o->under >= 0 ? json_string(c->handles[o->under]) : json_null(),
-                          "phased_out", o->phased_out,
-                          "came_from", o->came_from[0] ? json_string(o->came_from) : json_null());
-    json_object_set_new(objs, c->handles[h], x);
-  }
-  json_t *trig = json_object();
-  for (int t = 0; t < ob.ntriggers; t++)
-    json_object_set_new(trig, c->triggers[t],
-                        json_pack("{s:b, s:o, s:o}", "fired", ob.trig_fired[t], "found",
-                                  ob.trig_found[t] < 0 ? json_null() : json_boolean(ob.trig_found[t]),
-                                  "controller", name_or_null(c, ob.trig_controller[t])));
-  json_t *refs = json_object();
-  for (int r = 0; r < ob.nrefs; r++)
-    json_object_set_new(refs, c->refs[r],
-                        json_pack("{s:b, s:o}", "found", ob.ref_found[r], "handle",
-                                  ob.ref_handle[r] >= 0 ? json_string(c->handles[ob.ref_handle[r]])
-                                                        : json_null()));
-  json_t *players = json_object(), *visible = json_object();
-  for (int p = 0; p < ob.nplayers; p++) {
-    json_object_set_new(players, c->players[p], json_pack("{s:b}", "lost", ob.lost[p]));
-    json_t *sees = json_array();
-    for (int h = 0; h < ob.nhandles; h++)
-      if (ob.sees[p * ob.nhandles + h]) json_array_append_new(sees, json_string(c->handles[h]));
-    json_object_set_new(visible, c->players[p], sees);
-  }
+  json_t *x = zo_zcp_observation_json(zo_game_case(g), &ob);
   zo_observation_free(&ob);
-  return json_pack("{s:o, s:o, s:o, s:o, s:o}", "objects", objs, "triggers", trig, "refs", refs,
-                   "players", players, "visible", visible);
-}
-
-static json_t *result_json(const zo_case *c, const zo_step_result *r) {
-  json_t *ev = json_array();
-  for (int i = 0; i < r->nevents; i++)
-    json_array_append_new(ev, json_pack("{s:s, s:s}", "handle", c->handles[r->events[i].handle],
-                                        "outcome", zo_outcome_name(r->events[i].outcome)));
-  return json_pack("{s:s, s:o, s:o}", "outcome", zo_outcome_name(r->outcome), "error",
-                   r->error ? json_string(zo_step_error_name(r->error)) : json_null(), "events", ev);
+  return x;
 }
 
 static int counts(const zo_case *c) {
@@ -133,7 +84,7 @@ static json_t *do_step(served *s, json_t *step, json_t *id, json_t **out) {
   }
   zo_step_result r;
   zo_game_apply(s->g, &s->c->steps[s->c->nsteps - 1], &r);
-  *out = result_json(s->c, &r);
+  *out = zo_zcp_result_json(s->c, &r);
   zo_step_result_free(&r);
   return NULL;
 }

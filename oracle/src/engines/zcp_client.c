@@ -1,0 +1,484 @@
+/* engines/zcp_client.c: an engine under test driven over zcp/1
+ * (ci/protocol/PROTOCOL.md) behind the engine interface (engine.h): one
+ * JSON request per line, one answer per line, each request with an id its
+ * answer must carry, the handshake (hello) whenever the engine starts, bye
+ * at the end, and `run` for many steps in one round trip. An engine is
+ * one of
+ *   - a command (--engine CMD): a child process (zcp_process.c);
+ *   - a plugin (--engine-plugin LIB.so, zo_engine.h), by default in a
+ *     forked worker: a child of the runner that loads the library and
+ *     relays each request line to its request() and each answer back
+ *     (zcp_plugin.c), so the runner drives it exactly like a command (time
+ *     limits, restarts, crash reports) and a plugin that crashes, calls
+ *     exit() or loops forever fails its case instead of taking the runner
+ *     with it;
+ *   - a plugin in process (zo_engine_process_options.in_process, for the
+ *     fuzz harnesses, where speed matters): the same messages through its
+ *     request(), no pipes, no isolation, no time limit.
+ *
+ * On top of what zcp_process.c guarantees for a child:
+ *   - A line that is not a JSON object (an empty line, garbage, bytes that
+ *     are not UTF-8) or an answer with another request's id is an error:
+ *     the child is stopped and started again (handshake first) by the next
+ *     setup, so the run goes on with the next case.
+ *   - An answer that is JSON but not a right answer to its request (a step
+ *     answer without an outcome, an observe answer without objects, a
+ *     position or layer outside the range the model holds: zcp_json.c) is
+ *     an error naming the field; the engine is kept.
+ *   - ok: false is an answer failure, or unsupported when that is its code.
+ *   - Messages and names taken from an engine are valid UTF-8 on one line
+ *     (zcp_fault.c): bytes that are not UTF-8 are written \xNN, control
+ *     characters as spaces, and text is cut only between characters.
+ *
+ * A tap (zo_engine_process_options.tap) records every request sent and
+ * every answer received as one JSON line, for `gate --validate`; `smoke`
+ * sends lines of its own through zo_engine_process_exchange.
+ */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "error.h"
+#include "internal/zcp_int.h"
+#include "util.h"
+#include "zcp_json.h"
+#include "zo_engine.h"
+
+typedef enum { RUN_COMMAND, RUN_WORKER, RUN_IN_PROCESS } run_kind;
+
+/* One engine: what it said at the handshake, the case it plays, and the
+ * child or the plugin that answers. */
+typedef struct {
+  char *cmd;               /* the command, or the plugin's path */
+  run_kind kind;
+  long next_id;            /* the last request's id */
+  char name[96], version[64];
+  json_t *features, *rulesets;
+  json_t *hello;           /* the last handshake's answer */
+  FILE *tap;               /* the transcript, or NULL (borrowed) */
+  const zo_case *c;        /* the case set up, borrowed until teardown */
+  zo_zcp_names names;      /* c's handle names, for reading answers */
+  zcp_child child;         /* a command or a worker */
+  zcp_plugin plugin;       /* a plugin in process */
+  zo_engine_vtable ops;    /* name/version filled after the handshake */
+} proc;
+
+static const char *or_text(const char *s, const char *dflt) { return s ? s : dflt; }
+
+/* ---- the transcript --------------------------------------------------------- */
+
+/* One transcript line: {"dir": dir, "op": op, "message": message}, or
+ * "raw": the text of an answer that is not JSON (bytes >= 0x80 as '?' when
+ * they are not UTF-8). Nothing when op is NULL (smoke's own lines). */
+static void tap_write(proc *p, const char *dir, const char *op, json_t *message, const char *raw,
+                      size_t rawlen) {
+  if (!p->tap || !op) return;
+  json_t *rec = json_pack("{s:s, s:s}", "dir", dir, "op", op[0] ? op : "?");
+  if (message) json_object_set(rec, "message", message);
+  else {
+    json_t *text = json_stringn(raw ? raw : "", raw ? rawlen : 0);
+    if (!text) {
+      char *copy = zo_xmalloc(rawlen + 1);
+      for (size_t i = 0; i < rawlen; i++) copy[i] = (unsigned char)raw[i] < 0x80 ? raw[i] : '?';
+      text = json_stringn(copy, rawlen);
+      free(copy);
+    }
+    json_object_set_new(rec, "raw", text ? text : json_string(""));
+  }
+  char *line = json_dumps(rec, JSON_COMPACT | JSON_PRESERVE_ORDER);
+  if (line) {
+    fputs(line, p->tap);
+    fputc('\n', p->tap);
+    free(line);
+  }
+  json_decref(rec);
+}
+
+/* ---- requests and answers --------------------------------------------------- */
+
+/* A plugin's answer to `text` in process (the answer parsed into *out,
+ * new reference, any JSON value or NULL; tapped as the answer to op unless
+ * op is NULL). */
+static void plugin_answer(proc *p, const char *text, const char *op, json_t **out) {
+  char *answer_text = p->plugin.ops->request(p->plugin.session, text);
+  json_error_t je;
+  *out = answer_text ? json_loads(answer_text, JSON_DECODE_ANY, &je) : NULL;
+  if (answer_text) tap_write(p, "response", op, *out, answer_text, strlen(answer_text));
+  if (answer_text) p->plugin.ops->free_response(answer_text);
+}
+
+/* Read the child's next line by the deadline: a JSON object (new
+ * reference in *out; tapped as the answer to op unless op is NULL). Else
+ * ZO_ERR_ENGINE with the child stopped and err filled (timeout, crash, or
+ * error for a line that is not a JSON object). */
+static zo_status read_answer(proc *p, const char *op, double deadline, json_t **out, zo_error *err) {
+  size_t line;
+  zo_status st = zcp_child_read_line(&p->child, deadline, &line, err);
+  if (st) return st;
+  json_error_t je;
+  json_t *res = json_loadb(p->child.buf, line, 0, &je);
+  tap_write(p, "response", op, res, p->child.buf, line);
+  zcp_child_drop_line(&p->child, line);
+  if (!res || !json_is_object(res)) {
+    json_decref(res);
+    const char *why = !line ? "an empty line" : res ? "not an object" : je.text;
+    char what[300] = "the engine wrote a line that is not a JSON object (";
+    zcp_text_put(what, sizeof what - 2, why, strlen(why));
+    strcat(what, ")");
+    return zcp_child_fail(&p->child, err, ZO_ENGINE_FAULT_ERROR, what);
+  }
+  *out = res;
+  return ZO_OK;
+}
+
+/* Send request req (taken) with the next id, and read its answer: a JSON
+ * object with that id (new reference in *out, the caller decrefs), within
+ * the time limit for a child. Else ZO_ERR_ENGINE with err filled (a child
+ * is stopped unless it was not running or the request could not be
+ * encoded). */
+static zo_status call(proc *p, json_t *req, json_t **out, zo_error *err) {
+  *out = NULL;
+  json_object_set_new(req, "id", json_integer(++p->next_id));
+  char op[32];
+  snprintf(op, sizeof op, "%s", or_text(json_string_value(json_object_get(req, "op")), ""));
+  char *text = json_dumps(req, JSON_COMPACT);
+  if (text) tap_write(p, "request", op, req, NULL, 0);
+  json_decref(req);
+  if (!text) return zcp_fault(err, ZO_ENGINE_FAULT_ERROR, p->cmd, "could not encode a request");
+  if (p->kind == RUN_IN_PROCESS) { /* the same message through the plugin ABI */
+    json_t *res;
+    plugin_answer(p, text, op, &res);
+    free(text);
+    json_t *id = json_object_get(res, "id");
+    if (!json_is_object(res) || !json_is_integer(id) || json_integer_value(id) != (json_int_t)p->next_id) {
+      json_decref(res);
+      return zcp_fault(err, ZO_ENGINE_FAULT_ERROR, p->cmd, "the plugin answered no JSON object with the request's id");
+    }
+    *out = res;
+    return ZO_OK;
+  }
+  if (p->child.pid <= 0) {
+    free(text);
+    return zcp_fault(err, ZO_ENGINE_FAULT_CRASH, p->cmd, "the engine is not running (it failed on an earlier request)");
+  }
+  double deadline = zcp_now() + p->child.timeout;
+  size_t n = strlen(text);
+  text[n] = '\n';
+  zo_status st = zcp_child_send(&p->child, text, n + 1, deadline, err);
+  free(text);
+  if (st) return st;
+  json_t *res;
+  if ((st = read_answer(p, op, deadline, &res, err))) return st;
+  json_t *id = json_object_get(res, "id");
+  if (!json_is_integer(id) || json_integer_value(id) != (json_int_t)p->next_id) {
+    char *shown = id ? json_dumps(id, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
+    char what[200];
+    snprintf(what, sizeof what, "the engine answered with another request's id (%.60s, expected %ld)",
+             shown ? shown : "none", p->next_id);
+    free(shown);
+    json_decref(res);
+    return zcp_child_fail(&p->child, err, ZO_ENGINE_FAULT_ERROR, what);
+  }
+  *out = res;
+  return ZO_OK;
+}
+
+/* ok: false answers become errors (kind answer; unsupported when that is
+ * the error's code): "engine answered CODE: MESSAGE", the text up to the
+ * code's end cut to 200 bytes. */
+static zo_status answer(proc *p, json_t *res, zo_error *err) {
+  if (json_is_true(json_object_get(res, "ok"))) return ZO_OK;
+  json_t *e = json_object_get(res, "error");
+  const char *code = json_string_value(json_object_get(e, "code"));
+  const char *msg = json_string_value(json_object_get(e, "message"));
+  if (!err) return ZO_ERR_ENGINE;
+  char what[sizeof err->message] = "engine answered ";
+  zcp_text_put(what, 200, code ? code : "an error", strlen(code ? code : "an error"));
+  zcp_text_put(what, sizeof what, ": ", 2);
+  if (msg) zcp_text_put(what, sizeof what, msg, strlen(msg));
+  return zcp_fault(err, code && !strcmp(code, "unsupported") ? ZO_ENGINE_FAULT_UNSUPPORTED : ZO_ENGINE_FAULT_ANSWER,
+                   p->cmd, what);
+}
+
+/* Send req (taken) and check the answer says ok: true (then dropped).
+ * ZO_OK, or ZO_ERR_ENGINE with err filled. */
+static zo_status call_ok(proc *p, json_t *req, zo_error *err) {
+  json_t *res;
+  zo_status st = call(p, req, &res, err);
+  if (st) return st;
+  st = answer(p, res, err);
+  json_decref(res);
+  return st;
+}
+
+/* The handshake: hello, and its answer kept (name, version, rule sets,
+ * features). ZO_OK, or ZO_ERR_ENGINE with err filled; a child that
+ * answered with an error is stopped. */
+static zo_status shake_hands(proc *p, zo_error *err) {
+  json_t *res;
+  zo_status st = call(p, json_pack("{s:s, s:s}", "op", "hello", "protocol", "zcp/1"), &res, err);
+  if (st) return st;
+  if ((st = answer(p, res, err))) {
+    json_decref(res);
+    if (p->kind != RUN_IN_PROCESS) zcp_child_stop(&p->child);
+    return st;
+  }
+  zcp_text_set(p->name, sizeof p->name, or_text(json_string_value(json_object_get(res, "engine")), "engine"));
+  zcp_text_set(p->version, sizeof p->version, or_text(json_string_value(json_object_get(res, "version")), "?"));
+  json_decref(p->features);
+  json_decref(p->rulesets);
+  json_decref(p->hello);
+  p->features = json_incref(json_object_get(res, "features"));
+  p->rulesets = json_incref(json_object_get(res, "rulesets"));
+  p->hello = res;
+  return ZO_OK;
+}
+
+/* Start the child (a command or a plugin worker) and shake hands. ZO_OK,
+ * or ZO_ERR_ENGINE with err filled and nothing left running. */
+static zo_status start(proc *p, zo_error *err) {
+  zo_status st = zcp_child_start(&p->child, err);
+  return st ? st : shake_hands(p, err);
+}
+
+/* Start a child engine that is not running (the first request after a
+ * failure); nothing for a plugin in process. */
+static zo_status ensure_started(proc *p, zo_error *err) {
+  return p->kind != RUN_IN_PROCESS && p->child.pid <= 0 ? start(p, err) : ZO_OK;
+}
+
+/* ---- the engine interface --------------------------------------------------- */
+
+static zo_status pr_setup(void *self, const zo_ruleset *rs, const zo_case *c, zo_error *err) {
+  proc *p = self;
+  p->c = c;
+  zo_status st = ensure_started(p, err);
+  if (st) return st;
+  json_error_t je;
+  json_t *cards = json_loads(c->cards_json ? c->cards_json : "{}", 0, &je), *players = json_array();
+  for (int i = 0; i < c->nplayers; i++) json_array_append_new(players, json_string(c->players[i]));
+  return call_ok(p, json_pack("{s:s, s:s, s:o, s:o}", "op", "setup", "ruleset", rs->id, "players", players,
+                              "cards", cards ? cards : json_object()),
+                 err);
+}
+
+static zo_status pr_step(void *self, const zo_step *s, zo_step_result *r, zo_error *err) {
+  proc *p = self;
+  json_t *res;
+  zo_status st = call(p, json_pack("{s:s, s:o}", "op", "step", "step", zo_zcp_step_json(s)), &res, err);
+  if (st) return st;
+  st = answer(p, res, err);
+  if (!st) st = zo_zcp_result_read(&p->names, p->c, res, r, p->cmd, err);
+  json_decref(res);
+  return st;
+}
+
+static zo_status pr_observe(void *self, zo_observation *ob, zo_error *err) {
+  proc *p = self;
+  json_t *res;
+  zo_status st = call(p, json_pack("{s:s}", "op", "observe"), &res, err);
+  if (st) return st;
+  if (!(st = answer(p, res, err))) st = zo_zcp_observation_read(&p->names, p->c, res, ob, p->cmd, err);
+  json_decref(res);
+  return st;
+}
+
+static void pr_teardown(void *self) {
+  proc *p = self;
+  p->c = NULL;
+  zo_zcp_names_forget(&p->names); /* the case may be freed and its address reused */
+}
+
+static int pr_has(void *self, const char *what, int ruleset) {
+  proc *p = self;
+  json_t *list = ruleset ? p->rulesets : p->features;
+  if (!json_is_array(list)) return 0;
+  size_t i;
+  json_t *x;
+  json_array_foreach(list, i, x) if (json_string_value(x) && !strcmp(json_string_value(x), what)) return 1;
+  return 0;
+}
+
+/* The ops, shared by processes and plugins. */
+static zo_engine *finish(proc *p) {
+  p->ops.abi_version = 1;
+  p->ops.name = p->name;
+  p->ops.version = p->version;
+  p->ops.setup = pr_setup;
+  p->ops.step = pr_step;
+  p->ops.observe = pr_observe;
+  p->ops.teardown = pr_teardown;
+  p->ops.has = pr_has;
+  zo_engine *e = zo_xcalloc(1, sizeof *e);
+  e->ops = &p->ops;
+  e->self = p;
+  return e;
+}
+
+/* ---- making and freeing ----------------------------------------------------- */
+
+/* A new engine record for cmd (a command or a plugin's path), nothing
+ * started: a child kind gets its capture and a live slot
+ * (zcp_child_init). Free with proc_free. */
+static proc *proc_new(const char *cmd, run_kind kind, const zo_engine_process_options *o) {
+  proc *p = zo_xcalloc(1, sizeof *p);
+  p->cmd = zo_xstrdup(cmd);
+  p->kind = kind;
+  p->tap = o ? o->tap : NULL;
+  if (kind != RUN_IN_PROCESS)
+    zcp_child_init(&p->child, p->cmd, kind == RUN_WORKER, o && o->timeout > 0 ? o->timeout : 5.0);
+  return p;
+}
+
+/* Stop whatever runs, remove the capture, free p. */
+static void proc_free(proc *p) {
+  if (p->kind != RUN_IN_PROCESS) zcp_child_free(&p->child);
+  json_decref(p->features);
+  json_decref(p->rulesets);
+  json_decref(p->hello);
+  free(p->cmd);
+  zo_zcp_names_free(&p->names);
+  free(p);
+}
+
+/* The plugin at path loaded into this process and past its handshake, or
+ * NULL with err filled (no kind). */
+static zo_engine *plugin_in_process(const char *path, const zo_engine_process_options *o, zo_error *err) {
+  proc *p = proc_new(path, RUN_IN_PROCESS, o);
+  char why[300] = "";
+  if (!zcp_plugin_load(&p->plugin, path, why, sizeof why)) {
+    zo_error herr = {0};
+    if (shake_hands(p, &herr)) snprintf(why, sizeof why, "no zcp/1 handshake: %.200s", herr.message);
+  }
+  if (why[0]) {
+    zcp_fault(err, ZO_ENGINE_FAULT_NONE, path, why);
+    zcp_plugin_unload(&p->plugin, 1);
+    proc_free(p);
+    return NULL;
+  }
+  return finish(p);
+}
+
+zo_engine *zo_engine_plugin_open(const char *path, const zo_engine_process_options *o,
+                                 zo_error *err) {
+  if (o && o->in_process) return plugin_in_process(path, o, err);
+  proc *p = proc_new(path, RUN_WORKER, o);
+  if (start(p, err)) {
+    proc_free(p);
+    return NULL;
+  }
+  return finish(p);
+}
+
+zo_engine *zo_engine_plugin_new(const char *path, zo_error *err) {
+  return zo_engine_plugin_open(path, NULL, err);
+}
+
+zo_engine *zo_engine_process_open(const char *cmd, const zo_engine_process_options *o,
+                                  zo_error *err) {
+  proc *p = proc_new(cmd, RUN_COMMAND, o);
+  if (start(p, err)) {
+    /* the engine could not be started or spoke no zcp: the caller exits 4 */
+    proc_free(p);
+    return NULL;
+  }
+  return finish(p);
+}
+
+zo_engine *zo_engine_process_new(const char *cmd, double timeout, zo_error *err) {
+  zo_engine_process_options o = {.timeout = timeout};
+  return zo_engine_process_open(cmd, &o, err);
+}
+
+void zo_engine_process_free(zo_engine *e) {
+  if (!e) return;
+  proc *p = e->self;
+  if (p->kind == RUN_IN_PROCESS) {
+    zcp_plugin_unload(&p->plugin, 0); /* the library stays loaded until exit */
+  } else if (p->child.pid > 0) { /* bye (a second at most), then the group is killed */
+    double limit = p->child.timeout;
+    if (p->child.timeout > 1.0) p->child.timeout = 1.0;
+    json_t *res;
+    if (!call(p, json_pack("{s:s}", "op", "bye"), &res, NULL)) json_decref(res);
+    p->child.timeout = limit;
+  }
+  proc_free(p);
+  free(e);
+}
+
+/* ---- for smoke, gate --validate and the fuzzers ------------------------------ */
+
+const json_t *zo_engine_process_hello(const zo_engine *e) { return ((const proc *)e->self)->hello; }
+
+zo_status zo_engine_process_exchange(zo_engine *e, const char *line, json_t **answer, zo_error *err) {
+  proc *p = e->self;
+  *answer = NULL;
+  if (p->kind == RUN_IN_PROCESS) {
+    plugin_answer(p, line, NULL, answer);
+    if (json_is_object(*answer)) return ZO_OK;
+    json_decref(*answer);
+    *answer = NULL;
+    return zcp_fault(err, ZO_ENGINE_FAULT_ERROR, p->cmd, "the plugin answered no JSON object");
+  }
+  zo_status st = ensure_started(p, err);
+  if (st) return st;
+  double deadline = zcp_now() + p->child.timeout;
+  size_t n = strlen(line);
+  char *text = zo_xmalloc(n + 2);
+  memcpy(text, line, n);
+  text[n] = '\n';
+  st = zcp_child_send(&p->child, text, n + 1, deadline, err);
+  free(text);
+  return st ? st : read_answer(p, NULL, deadline, answer, err);
+}
+
+zo_status zo_engine_process_bye(zo_engine *e, zo_error *err) {
+  proc *p = e->self;
+  zo_status st = ensure_started(p, err);
+  if (st) return st;
+  json_t *res;
+  if ((st = call(p, json_pack("{s:s}", "op", "bye"), &res, err))) return st;
+  st = answer(p, res, err);
+  json_decref(res);
+  if (p->kind == RUN_IN_PROCESS) return st;
+  if (st) {
+    zcp_child_stop(&p->child);
+    return st;
+  }
+  /* a process exits after answering (or at the end of its input, which
+     comes now) */
+  return zcp_child_await_exit(&p->child, err);
+}
+
+zo_status zo_engine_process_run(zo_engine *e, const zo_case *c, zo_step_result *results,
+                                zo_observation *obs, zo_error *err) {
+  if (e->ops->setup != pr_setup) /* not a zcp/1 engine: no batch */
+    return zo_error_set(err, ZO_ERR_USAGE, NULL, 0, 0, "%s", "");
+  proc *p = e->self;
+  zo_status st = pr_observe(p, &obs[0], err);
+  if (st) return st;
+  json_t *steps = json_array();
+  for (int i = 0; i < c->nsteps; i++) json_array_append_new(steps, zo_zcp_step_json(&c->steps[i]));
+  json_t *res;
+  st = call(p, json_pack("{s:s, s:o, s:s}", "op", "run", "steps", steps, "observe", "each"), &res, err);
+  if (st) return st;
+  if ((st = answer(p, res, err))) {
+    json_decref(res);
+    return st;
+  }
+  json_t *rs = json_object_get(res, "results"), *os = json_object_get(res, "observations");
+  if (json_array_size(rs) != (size_t)c->nsteps || json_array_size(os) != (size_t)c->nsteps) {
+    static const char what[] = "a run answer needs one result and one observation per step";
+    json_decref(res);
+    if (p->kind == RUN_IN_PROCESS) return zcp_fault(err, ZO_ENGINE_FAULT_ERROR, p->cmd, what);
+    return zcp_child_fail(&p->child, err, ZO_ENGINE_FAULT_ERROR, what);
+  }
+  for (int i = 0; i < c->nsteps && !st; i++) {
+    st = zo_zcp_result_read(&p->names, c, json_array_get(rs, (size_t)i), &results[i + 1], p->cmd, err);
+    if (!st) st = zo_zcp_observation_read(&p->names, c, json_array_get(os, (size_t)i), &obs[i + 1], p->cmd, err);
+  }
+  json_decref(res);
+  return st;
+}

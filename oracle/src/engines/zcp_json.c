@@ -1,0 +1,292 @@
+/* engines/zcp_json.c: observations, step results and steps in zcp/1's JSON
+ * (zcp_json.h), written by the server and read by the client over the one
+ * table of words below. A word changed here changes both sides. */
+#include "zcp_json.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal/zcp_int.h"
+#include "util.h"
+
+/* The protocol's words for observations and results: keys, then the
+ * values a field takes. */
+enum {
+  W_OBJECTS, W_TRIGGERS, W_REFS, W_PLAYERS, W_VISIBLE,              /* an observation */
+  W_EXISTS, W_ZONE, W_OBJECT, W_POSITION, W_LAYER, W_VISIBILITY,   /* an object */
+  W_FACE, W_CONTROLLER, W_OWNER, W_MARKS, W_UNDER, W_PHASED_OUT, W_CAME_FROM,
+  W_FIRED, W_FOUND, W_HANDLE, W_LOST,                               /* triggers, refs, players */
+  W_OUTCOME, W_ERROR, W_EVENTS,                                     /* a step's result */
+  W_PUBLIC, W_PRIVATE, W_UP, W_DOWN,                                /* values */
+  W_COUNT
+};
+
+static const char *const words[W_COUNT] = {
+    [W_OBJECTS] = "objects",   [W_TRIGGERS] = "triggers",     [W_REFS] = "refs",
+    [W_PLAYERS] = "players",   [W_VISIBLE] = "visible",       [W_EXISTS] = "exists",
+    [W_ZONE] = "zone",         [W_OBJECT] = "object",         [W_POSITION] = "position",
+    [W_LAYER] = "layer",       [W_VISIBILITY] = "visibility", [W_FACE] = "face",
+    [W_CONTROLLER] = "controller", [W_OWNER] = "owner",       [W_MARKS] = "marks",
+    [W_UNDER] = "under",       [W_PHASED_OUT] = "phased_out", [W_CAME_FROM] = "came_from",
+    [W_FIRED] = "fired",       [W_FOUND] = "found",           [W_HANDLE] = "handle",
+    [W_LOST] = "lost",         [W_OUTCOME] = "outcome",       [W_ERROR] = "error",
+    [W_EVENTS] = "events",     [W_PUBLIC] = "public",         [W_PRIVATE] = "private",
+    [W_UP] = "up",             [W_DOWN] = "down"};
+
+/* Field w of object x. */
+static json_t *field(const json_t *x, int w) { return json_object_get(x, words[w]); }
+
+/* ---- writing ---------------------------------------------------------------- */
+
+/* Player p's name, or null when none (-1 or out of range). */
+static json_t *player_json(const zo_case *c, int p) {
+  return p >= 0 && p < c->nplayers ? json_string(c->players[p]) : json_null();
+}
+
+/* Handle h's name, or null when none (-1). */
+static json_t *handle_json(const zo_case *c, int h) {
+  return h >= 0 ? json_string(c->handles[h]) : json_null();
+}
+
+/* One object's properties, in the protocol's order; NULL when a name is
+ * not JSON text (the object is then left out). */
+static json_t *object_json(const zo_case *c, const zo_obj_obs *o) {
+  json_t *marks = json_array();
+  for (int m = 0; m < o->nmarks; m++) json_array_append_new(marks, json_string(c->marknames[o->marks[m]]));
+  return json_pack("{s:b, s:s, s:I, s:o, s:o, s:s, s:s, s:o, s:o, s:o, s:o, s:b, s:o}",
+                   words[W_EXISTS], o->exists, words[W_ZONE], o->zone,
+                   words[W_OBJECT], (json_int_t)o->object,
+                   words[W_POSITION], o->position >= 0 ? json_integer(o->position) : json_null(),
+                   words[W_LAYER], o->layer >= 0 ? json_integer(o->layer) : json_null(),
+                   words[W_VISIBILITY], words[o->visibility ? W_PUBLIC : W_PRIVATE],
+                   words[W_FACE], words[o->face_down ? W_DOWN : W_UP],
+                   words[W_CONTROLLER], player_json(c, o->controller),
+                   words[W_OWNER], player_json(c, o->owner), words[W_MARKS], marks,
+                   words[W_UNDER], handle_json(c, o->under),
+                   words[W_PHASED_OUT], o->phased_out,
+                   words[W_CAME_FROM], o->came_from[0] ? json_string(o->came_from) : json_null());
+}
+
+json_t *zo_zcp_observation_json(const zo_case *c, const zo_observation *ob) {
+  json_t *objs = json_object();
+  for (int h = 0; h < ob->nhandles; h++) {
+    const zo_obj_obs *o = &ob->objs[h];
+    if (h >= c->nsetup && !o->exists && o->object == 0) continue; /* not created */
+    json_object_set_new(objs, c->handles[h], object_json(c, o));
+  }
+  json_t *trig = json_object();
+  for (int t = 0; t < ob->ntriggers; t++)
+    json_object_set_new(trig, c->triggers[t],
+                        json_pack("{s:b, s:o, s:o}", words[W_FIRED], ob->trig_fired[t], words[W_FOUND],
+                                  ob->trig_found[t] < 0 ? json_null() : json_boolean(ob->trig_found[t]),
+                                  words[W_CONTROLLER], player_json(c, ob->trig_controller[t])));
+  json_t *refs = json_object();
+  for (int r = 0; r < ob->nrefs; r++)
+    json_object_set_new(refs, c->refs[r],
+                        json_pack("{s:b, s:o}", words[W_FOUND], ob->ref_found[r], words[W_HANDLE],
+                                  handle_json(c, ob->ref_handle[r])));
+  json_t *players = json_object(), *visible = json_object();
+  for (int p = 0; p < ob->nplayers; p++) {
+    json_object_set_new(players, c->players[p], json_pack("{s:b}", words[W_LOST], ob->lost[p]));
+    json_t *sees = json_array();
+    for (int h = 0; h < ob->nhandles; h++)
+      if (ob->sees[p * ob->nhandles + h]) json_array_append_new(sees, json_string(c->handles[h]));
+    json_object_set_new(visible, c->players[p], sees);
+  }
+  return json_pack("{s:o, s:o, s:o, s:o, s:o}", words[W_OBJECTS], objs, words[W_TRIGGERS], trig,
+                   words[W_REFS], refs, words[W_PLAYERS], players, words[W_VISIBLE], visible);
+}
+
+json_t *zo_zcp_result_json(const zo_case *c, const zo_step_result *r) {
+  json_t *ev = json_array();
+  for (int i = 0; i < r->nevents; i++)
+    json_array_append_new(ev, json_pack("{s:s, s:s}", words[W_HANDLE], c->handles[r->events[i].handle],
+                                        words[W_OUTCOME], zo_outcome_name(r->events[i].outcome)));
+  return json_pack("{s:s, s:o, s:o}", words[W_OUTCOME], zo_outcome_name(r->outcome), words[W_ERROR],
+                   r->error ? json_string(zo_step_error_name(r->error)) : json_null(), words[W_EVENTS], ev);
+}
+
+/* ---- reading ---------------------------------------------------------------- */
+
+/* bsearch/qsort order of names: by name. */
+static int cmp_name(const void *a, const void *b) {
+  return strcmp(((const struct zo_zcp_name *)a)->name, ((const struct zo_zcp_name *)b)->name);
+}
+
+void zo_zcp_names_forget(zo_zcp_names *names) { names->of = NULL; }
+
+void zo_zcp_names_free(zo_zcp_names *names) {
+  free(names->sorted);
+  memset(names, 0, sizeof *names);
+}
+
+/* The handle of c named name, or -1 (name NULL or unknown). O(log n): the
+ * names are sorted once per case. */
+static int handle_of(zo_zcp_names *names, const zo_case *c, const char *name) {
+  if (!name) return -1;
+  if (names->of != c || names->n != c->nhandles) {
+    names->sorted = zo_xrealloc(names->sorted, ((size_t)c->nhandles + 1) * sizeof *names->sorted);
+    for (int i = 0; i < c->nhandles; i++) names->sorted[i] = (struct zo_zcp_name){c->handles[i], i};
+    if (c->nhandles > 1) qsort(names->sorted, (size_t)c->nhandles, sizeof *names->sorted, cmp_name);
+    names->n = c->nhandles;
+    names->of = c;
+  }
+  struct zo_zcp_name key = {name, -1};
+  const struct zo_zcp_name *k =
+      names->n ? bsearch(&key, names->sorted, (size_t)names->n, sizeof *names->sorted, cmp_name) : NULL;
+  return k ? k->handle : -1;
+}
+
+/* The player of c named name, or -1. */
+static int player_of(const zo_case *c, const char *name) {
+  for (int i = 0; name && i < c->nplayers; i++)
+    if (!strcmp(c->players[i], name)) return i;
+  return -1;
+}
+
+/* The string value of field w of x, or dflt. */
+static const char *text_of(const json_t *x, int w, const char *dflt) {
+  const char *s = json_string_value(field(x, w));
+  return s ? s : dflt;
+}
+
+zo_status zo_zcp_result_read(zo_zcp_names *names, const zo_case *c, const json_t *res,
+                             zo_step_result *r, const char *who, zo_error *err) {
+  const char *o = text_of(res, W_OUTCOME, NULL);
+  if (!o)
+    return zcp_fault(err, ZO_ENGINE_FAULT_ERROR, who,
+                     "the step answer has no outcome (is it the answer to another request?)");
+  int oc = zo_outcome_parse(o);
+  r->outcome = oc > 0 ? (zo_outcome)oc : ZO_OUTCOME_NONE;
+  const char *e = text_of(res, W_ERROR, NULL);
+  int ec = e ? zo_step_error_parse(e) : 0;
+  r->error = ec > 0 ? (zo_step_error)ec : ZO_E_NONE;
+  size_t i;
+  json_t *ev;
+  json_array_foreach(field(res, W_EVENTS), i, ev) {
+    int h = handle_of(names, c, text_of(ev, W_HANDLE, NULL));
+    const char *eo = text_of(ev, W_OUTCOME, NULL);
+    int k = eo ? zo_outcome_parse(eo) : -1;
+    if (h < 0 || k <= 0) continue;
+    if (r->nevents == r->capevents) {
+      r->capevents = r->capevents ? r->capevents * 2 : 8;
+      r->events = zo_xrealloc(r->events, (size_t)r->capevents * sizeof *r->events);
+    }
+    r->events[r->nevents].handle = h;
+    r->events[r->nevents++].outcome = (zo_outcome)k;
+  }
+  return ZO_OK;
+}
+
+/* An identity token: a number at its full width, or a string hashed
+ * (compared only for equality, ci/protocol/PROTOCOL.md). */
+static uint64_t identity(const json_t *v) {
+  if (json_is_integer(v)) return (uint64_t)json_integer_value(v) + 1;
+  const char *s = json_string_value(v);
+  uint64_t h = 1469598103934665603ULL;
+  for (; s && *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+  return h;
+}
+
+/* Integer field w of object `handle` that the model holds in an int: null
+ * (or absent, or not an integer: the schema's business, --validate) is
+ * -1; an integer from lo to INT_MAX is itself; any other integer is
+ * refused at its full width. ZO_OK with *to set, or ZO_ERR_ENGINE (kind
+ * error, naming the field and the value). */
+static zo_status read_int(const json_t *x, const char *handle, int w, int lo, int *to, const char *who,
+                          zo_error *err) {
+  json_t *v = field(x, w);
+  *to = -1;
+  if (!json_is_integer(v)) return ZO_OK;
+  json_int_t n = json_integer_value(v);
+  if (n < lo || n > INT_MAX) {
+    char h[100];
+    zcp_text_set(h, sizeof h, handle);
+    return zcp_faultf(err, ZO_ENGINE_FAULT_ERROR, who, "the observation of %s has %s %lld, outside %d..%d", h,
+                      words[w], (long long)n, lo, INT_MAX);
+  }
+  *to = (int)n;
+  return ZO_OK;
+}
+
+/* Object h of an observation from its JSON x (an object, or anything
+ * else: absent). ZO_OK, or ZO_ERR_ENGINE as read_int. */
+static zo_status read_object(zo_zcp_names *names, const zo_case *c, int h, const json_t *x, zo_obj_obs *o,
+                             const char *who, zo_error *err) {
+  o->position = o->layer = o->controller = o->owner = o->under = -1;
+  if (!json_is_object(x)) return ZO_OK;
+  o->exists = json_is_true(field(x, W_EXISTS));
+  snprintf(o->zone, sizeof o->zone, "%s", text_of(x, W_ZONE, ""));
+  o->object = identity(field(x, W_OBJECT));
+  if (read_int(x, c->handles[h], W_POSITION, 0, &o->position, who, err) ||
+      read_int(x, c->handles[h], W_LAYER, 1, &o->layer, who, err))
+    return ZO_ERR_ENGINE;
+  const char *vis = text_of(x, W_VISIBILITY, NULL);
+  o->visibility = vis && !strcmp(vis, words[W_PUBLIC]);
+  const char *face = text_of(x, W_FACE, NULL);
+  o->face_down = face && !strcmp(face, words[W_DOWN]);
+  o->controller = player_of(c, text_of(x, W_CONTROLLER, NULL));
+  o->owner = player_of(c, text_of(x, W_OWNER, NULL));
+  o->under = handle_of(names, c, text_of(x, W_UNDER, NULL));
+  o->phased_out = json_is_true(field(x, W_PHASED_OUT));
+  snprintf(o->came_from, sizeof o->came_from, "%s", text_of(x, W_CAME_FROM, ""));
+  size_t i;
+  json_t *m;
+  json_array_foreach(field(x, W_MARKS), i, m) {
+    for (int k = 0; k < c->nmarknames && o->nmarks < ZO_MAX_MARKS_PER_OBJ; k++)
+      if (json_string_value(m) && !strcmp(c->marknames[k], json_string_value(m))) o->marks[o->nmarks++] = k;
+  }
+  return ZO_OK;
+}
+
+zo_status zo_zcp_observation_read(zo_zcp_names *names, const zo_case *c, const json_t *res,
+                                  zo_observation *ob, const char *who, zo_error *err) {
+  ob->nhandles = c->nhandles;
+  ob->objs = zo_xcalloc((size_t)c->nhandles + 1, sizeof *ob->objs);
+  ob->ntriggers = c->ntriggers;
+  ob->trig_fired = zo_xcalloc((size_t)c->ntriggers + 1, sizeof(int));
+  ob->trig_found = zo_xcalloc((size_t)c->ntriggers + 1, sizeof(int));
+  ob->trig_controller = zo_xcalloc((size_t)c->ntriggers + 1, sizeof(int));
+  ob->nrefs = c->nrefs;
+  ob->ref_found = zo_xcalloc((size_t)c->nrefs + 1, sizeof(int));
+  ob->ref_handle = zo_xcalloc((size_t)c->nrefs + 1, sizeof(int));
+  ob->nplayers = c->nplayers;
+  ob->sees = zo_xcalloc((size_t)(c->nplayers * c->nhandles) + 1, 1);
+  json_t *objs = field(res, W_OBJECTS);
+  if (!json_is_object(objs))
+    return zcp_fault(err, ZO_ENGINE_FAULT_ERROR, who,
+                     "the observation has no objects (is it the answer to another request?)");
+  for (int h = 0; h < c->nhandles; h++)
+    if (read_object(names, c, h, json_object_get(objs, c->handles[h]), &ob->objs[h], who, err))
+      return ZO_ERR_ENGINE;
+  for (int t = 0; t < c->ntriggers; t++) {
+    json_t *x = json_object_get(field(res, W_TRIGGERS), c->triggers[t]);
+    ob->trig_fired[t] = json_is_true(field(x, W_FIRED));
+    json_t *found = field(x, W_FOUND);
+    ob->trig_found[t] = json_is_boolean(found) ? json_is_true(found) : -1;
+    ob->trig_controller[t] = player_of(c, text_of(x, W_CONTROLLER, NULL));
+  }
+  for (int r = 0; r < c->nrefs; r++) {
+    json_t *x = json_object_get(field(res, W_REFS), c->refs[r]);
+    ob->ref_found[r] = json_is_true(field(x, W_FOUND));
+    ob->ref_handle[r] = handle_of(names, c, text_of(x, W_HANDLE, NULL));
+  }
+  for (int pl = 0; pl < c->nplayers; pl++) {
+    ob->lost[pl] = json_is_true(field(json_object_get(field(res, W_PLAYERS), c->players[pl]), W_LOST));
+    size_t i;
+    json_t *h;
+    json_array_foreach(json_object_get(field(res, W_VISIBLE), c->players[pl]), i, h) {
+      int k = handle_of(names, c, json_string_value(h));
+      if (k >= 0) ob->sees[pl * c->nhandles + k] = 1;
+    }
+  }
+  return ZO_OK;
+}
+
+json_t *zo_zcp_step_json(const zo_step *s) {
+  json_error_t je;
+  json_t *step = json_loads(s->json ? s->json : "null", JSON_DECODE_ANY, &je);
+  return step ? step : json_null();
+}

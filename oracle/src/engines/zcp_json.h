@@ -1,0 +1,75 @@
+/* zcp_json.h: the zcp/1 mapping (ci/protocol/PROTOCOL.md) of observations,
+ * step results and steps to and from JSON, both halves in one file over
+ * one table of the protocol's words: the server (the oracle as an engine,
+ * zcp_server.c) writes observations and results with it, the client (the
+ * runner's side, zcp_client.c) reads them back and writes the steps it
+ * sends, so the two sides cannot drift apart. A step's JSON is the case
+ * language's step (an object with one step name, as a case file holds
+ * it); the server reads it back with case.h's zo_case_append_step_json. */
+#ifndef ZO_ZCP_JSON_H
+#define ZO_ZCP_JSON_H
+
+#include <jansson.h>
+
+#include "model.h"
+
+/* ---- writing (the server) ---- */
+
+/* The observation ob of a game of case c as an observe answer's body
+ * {objects, triggers, refs, players, visible}: every object that exists or
+ * existed (an object a step would create but did not yet is left out),
+ * keyed by handle, names for players, handles and marks, null for none.
+ * A new reference (the caller decrefs); ob and c are only read. */
+json_t *zo_zcp_observation_json(const zo_case *c, const zo_observation *ob);
+
+/* The result r of a step of case c as a step answer's body {outcome,
+ * error, events}: the outcome and error words (error null for none) and
+ * one {handle, outcome} per event. A new reference (the caller decrefs). */
+json_t *zo_zcp_result_json(const zo_case *c, const zo_step_result *r);
+
+/* ---- reading (the client) ---- */
+
+/* The handle names of one case sorted for lookups, so that an answer
+ * naming every object costs no scan per name: built on first use for a
+ * case and rebuilt when the case changes. Zeroed: empty. Owned by the
+ * caller: zo_zcp_names_free releases it. */
+typedef struct zo_zcp_names {
+  struct zo_zcp_name { const char *name; int handle; } *sorted;
+  int n;
+  const zo_case *of; /* the case sorted, NULL none */
+} zo_zcp_names;
+
+/* Forget the case sorted (call when it may be freed: its address may be
+ * reused by the next); the storage is kept for the next. */
+void zo_zcp_names_forget(zo_zcp_names *names);
+/* Release the storage; names is left empty. */
+void zo_zcp_names_free(zo_zcp_names *names);
+
+/* The step s as JSON: its case text parsed (s->json), or null when it has
+ * none or it does not parse. A new reference (the caller decrefs). */
+json_t *zo_zcp_step_json(const zo_step *s);
+
+/* A step answer (or one of a run's results) res into r (zeroed by the
+ * caller; its events buffer grown with zo_xrealloc, freed by
+ * zo_step_result_free), in the terms of case c (handles looked up through
+ * names). Unknown outcome and error words read as none; events naming no
+ * handle of c or no outcome are left out. ZO_OK, or ZO_ERR_ENGINE with
+ * err filled (zcp_fault: kind ZO_ENGINE_FAULT_ERROR, `who` as the file)
+ * when res has no outcome: it answers some other request. */
+zo_status zo_zcp_result_read(zo_zcp_names *names, const zo_case *c, const json_t *res,
+                             zo_step_result *r, const char *who, zo_error *err);
+
+/* An observe answer (or one of a run's observations) res into ob, sized
+ * for case c (the arrays allocated even on an error: the caller frees ob
+ * with zo_observation_free). Handles, players, triggers, references and
+ * marks are found by their names in c; what res does not name reads as
+ * absent (not existing, -1, false). An identity token (`object`) is kept
+ * as a number at its full width, or a string hashed (only ever compared
+ * for equality). ZO_OK, or ZO_ERR_ENGINE with err filled as for
+ * zo_zcp_result_read when res has no objects or a position (from 0) or
+ * layer (from 1) outside what an int holds: numbers are never
+ * truncated. */
+zo_status zo_zcp_observation_read(zo_zcp_names *names, const zo_case *c, const json_t *res,
+                                  zo_observation *ob, const char *who, zo_error *err);
+
+#endif
