@@ -158,10 +158,10 @@ for sig in TERM KILL; do
   tried=$((tried + 1))
   rm -f "$work/count"
   if [ "$sig" = TERM ]; then engine="$fake grandchild 1 $marker | cat"; else engine="$fake hang 1 $marker"; fi
+  mkdir -p "$work/tmp-$sig" # before the gate starts: its stderr capture goes there
   FAKE_ENGINE_COUNT="$work/count" TMPDIR="$work/tmp-$sig" "$bin" gate --engine "$engine" --timeout 30 --quiet \
     --report-dir "$work/$marker" "${cases[@]}" > "$work/out" 2>&1 &
   gate=$!
-  mkdir -p "$work/tmp-$sig"
   for k in $(seq 50); do
     [ -s "$work/count" ] && ps -eo args= | grep -F -- "$marker" | grep -qv -e '^/[^ ]*zoneoracle ' -e ' grep ' && break
     sleep 0.1

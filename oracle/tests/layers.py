@@ -5,8 +5,9 @@ oracle/src/CMakeLists.txt gives each layer (base, rules, case, model,
 engines, run, report, gen) the include directories of the layers below it
 alone. This test checks that the build really enforces it, with each
 layer's own compile command from BUILD_DIR/compile_commands.json:
-  - every header of a higher (or side-by-side) layer, and the model's
-    private state, fails to compile when included from the layer;
+  - every header of a higher (or side-by-side) layer, and a layer's
+    private internal/ headers (the model's state, what the zcp/1 files
+    share), fails to compile when included from another layer;
   - every header of the layer itself and of the layers below compiles
     (so the failures above are the layering, not a broken command);
   - no source of the library, the CLI or the harnesses includes a header
@@ -25,7 +26,7 @@ BELOW = {"base": [], "rules": ["base"], "case": ["base", "rules"],
 srcdir = os.path.join(src, "oracle", "src")
 headers = {l: sorted(os.path.basename(h) for h in glob.glob(os.path.join(srcdir, l, "*.h")))
            for l in LAYERS}
-private = ["model_int.h"]
+private = {"model": ["model_int.h"], "engines": ["zcp_int.h"]}
 commands = json.load(open(os.path.join(build, "compile_commands.json")))
 failures = []
 
@@ -73,13 +74,14 @@ for layer in LAYERS:
                 failures.append("%s cannot include %s/%s, a header of a layer below it" % (layer, other, h))
             if other not in allowed and ok:
                 failures.append("%s can include %s/%s, a header of a layer above or beside it" % (layer, other, h))
-    for h in private:
-        ok = compiles(cmd, h)
-        checked += 1
-        if ok and layer != "model":
-            failures.append("%s can include the model's private %s" % (layer, h))
-        if not ok and layer == "model":
-            failures.append("model cannot include its own %s" % h)
+    for owner, names in private.items():
+        for h in names:
+            ok = compiles(cmd, h)
+            checked += 1
+            if ok and layer != owner:
+                failures.append("%s can include %s's private %s" % (layer, owner, h))
+            if not ok and layer == owner:
+                failures.append("%s cannot include its own %s" % (owner, h))
 
 inc = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 for pattern in ("oracle/src/**/*.[ch]", "oracle/cli/*.[ch]", "fuzz/*.[ch]", "oracle/tests/*.c"):

@@ -41,7 +41,7 @@
 
 #include "engine.h"
 #include "error.h"
-#include "internal/zcp_int.h"
+#include "zcp_int.h"
 #include "util.h"
 #include "zcp_json.h"
 #include "zo_engine.h"

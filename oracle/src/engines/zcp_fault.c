@@ -9,7 +9,7 @@
 
 #include "engine.h"
 #include "error.h"
-#include "internal/zcp_int.h"
+#include "zcp_int.h"
 #include "ydoc.h"
 
 static const char *const fault_names[] = {"", "timeout", "crash", "error", "answer", "unsupported"};

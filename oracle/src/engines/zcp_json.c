@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal/zcp_int.h"
+#include "zcp_int.h"
 #include "util.h"
 
 /* The protocol's words for observations and results: keys, then the

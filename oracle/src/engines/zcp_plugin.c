@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "internal/zcp_int.h"
+#include "zcp_int.h"
 #include "util.h"
 #include "zo_engine.h"
 

@@ -53,7 +53,7 @@
 #include <sys/syscall.h>
 #endif
 
-#include "internal/zcp_int.h"
+#include "zcp_int.h"
 #include "util.h"
 
 double zcp_now(void) {

@@ -15,7 +15,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-#include "internal/zcp_int.h"
+#include "zcp_int.h"
 
 /* Remove what runners killed before they could clean up (SIGKILL) left in
  * tmp: directories zoneoracle-engine-PID-XXXXXX that are ours (our uid,
