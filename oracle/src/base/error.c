@@ -28,6 +28,7 @@ zo_status zo_error_setv(zo_error *err, zo_status code, const char *file, int lin
   err->line = line;
   err->column = column;
   err->context[0] = 0;
+  err->engine_fault = 0; /* an engine's fault kind, set after this by the engines layer */
   zo_vsnprintf_utf8(err->message, sizeof err->message, fmt, ap);
   return code;
 }

@@ -80,7 +80,7 @@ static zo_diff_status compare_steps(zo_engine *e, zo_engine *o, const zo_ruleset
                                     const zo_case *c, int batch, zo_diff_result *out) {
   zo_error err = {0};
   if (e->ops->setup(e->self, rs, c, &err)) {
-    if (!strcmp(err.context, "unsupported")) {
+    if (err.engine_fault == ZO_ENGINE_FAULT_UNSUPPORTED) {
       out->status = ZO_DIFF_SKIP;
       snprintf(out->message, sizeof out->message, "unsupported: %s", err.message);
       return out->status;
