@@ -331,10 +331,8 @@ static const builtin builtins[] = {
 };
 
 /* ci/protocol/PROTOCOL.md, Features, in its order. */
-static const char *const features[] = {"triggers",  "replacement",    "phasing", "face_down",
-                                       "sub_cards", "zone_lifecycle", "ante",    "visibility",
-                                       "reorder",   "stack_layers",   "state_check", "marks"};
-#define NFEATURES (sizeof features / sizeof *features)
+/* the features, as the case layer lists them (case/steps.def) */
+#define NFEATURES ((size_t)FT_COUNT)
 
 typedef struct {
   int ok, failed, skipped;
@@ -403,7 +401,7 @@ static int check_hello(tally *t, zo_engine *e) {
   json_array_foreach(fs, i, x) {
     const char *f = json_string_value(x);
     int known = 0;
-    for (size_t k = 0; f && k < NFEATURES; k++) known |= !strcmp(f, features[k]);
+    for (size_t k = 0; f && k < NFEATURES; k++) known |= !strcmp(f, zo_feature_names[k]);
     if (!known) snprintf(odd, sizeof odd, "%s", f ? f : "(not a string)");
     snprintf(flist + strlen(flist), sizeof flist - strlen(flist), "%s%s", i ? ", " : "", f ? f : "?");
   }
@@ -541,7 +539,7 @@ int zo_cli_cmd_smoke(const zo_cli_command *cmd, int argc, char **argv) {
   if (e && check_hello(&t, e)) {
     check_case(&t, e, "core");
     for (size_t f = 0; f < NFEATURES; f++)
-      if (e->ops->has(e->self, features[f], 0)) check_case(&t, e, features[f]);
+      if (e->ops->has(e->self, zo_feature_names[f], 0)) check_case(&t, e, zo_feature_names[f]);
     /* a rule set for the valid setups that follow each malformed line */
     const char *rs = json_string_value(json_array_get(json_object_get(zo_engine_process_hello(e), "rulesets"), 0));
     for (size_t i = 0; i < zo_ruleset_count(); i++)

@@ -23,9 +23,6 @@
 #include "util.h"
 #include "zcp_json.h"
 
-static const char *const features[] = {
-    "triggers", "replacement", "phasing",    "face_down",  "sub_cards", "zone_lifecycle",
-    "ante",     "visibility",  "reorder",    "stack_layers", "state_check", "marks"};
 
 typedef struct {
   zo_case *c;
@@ -131,8 +128,8 @@ json_t *zo_serve_request(zo_served *sv, json_t *req) {
     json_t *rss = json_array(), *fs = json_array();
     for (size_t i = 0; i < zo_ruleset_count(); i++)
       json_array_append_new(rss, json_string(zo_ruleset_id(zo_ruleset_at(i))));
-    for (size_t i = 0; i < sizeof features / sizeof *features; i++)
-      json_array_append_new(fs, json_string(features[i]));
+    for (int i = 0; i < FT_COUNT; i++) /* every feature the case language has */
+      json_array_append_new(fs, json_string(zo_feature_names[i]));
     return json_pack("{s:O, s:b, s:s, s:s, s:o, s:o}", "id", id, "ok", 1, "engine", "zoneoracle",
                      "version", ZO_VERSION, "rulesets", rss, "features", fs);
   }
