@@ -27,8 +27,6 @@
 
 /* ---- small helpers ------------------------------------------------ */
 
-static uint64_t B(const char *w) { return zo_type_bit(w); }
-
 /* The model applied a cited attribute or switch: count it (rule hits are
  * derived from these counters by zo_game_hits). */
 static inline void hit(zo_game *g, const zo_cited *c) { g->slot_hits[c->slot]++; }
@@ -88,28 +86,20 @@ static inline void zone_remove_obj(zo_game *g, int obj) {
       z->n--;
       break;
     }
-  if (g->objs[obj].types & g->t_2h) /* FaB 8.2.2: it was equipped to two */
+  if (g->objs[obj].types & g->classes.two_handed) /* FaB 8.2.2: it was equipped to two */
     for (int i = 0; i < g->nzones; i++)
       if (g->zones[i].twoh == obj) g->zones[i].twoh = -1;
 }
 
-/* ---- object categories (FaB 1.3.2, 1.3.3) -------------------------- */
+/* ---- object categories (FaB 1.3.2, 1.3.3; holds.h) ------------------ */
 
-static int fab_deck_card(const zo_game *g, const zo_obj *o) {
-  return o->kind == ZK_CARD && (o->types & g->t_deck_card) != 0;
-}
-
+/* Is o a FaB permanent (holds.h) in zone instance `zone` (in the arena)? */
 static int fab_permanent(const zo_game *g, const zo_obj *o, int zone) {
-  if (o->kind == ZK_TOKEN || o->kind == ZK_MACRO) return 1; /* 1.5.1 */
-  if (o->kind != ZK_CARD && o->kind != ZK_COPY) return 0;
-  if (!fab_deck_card(g, o)) return 1; /* hero-, arena-, token-cards */
-  if (zone >= 0 && g->rs->zones[g->zones[zone].type].holds.value & ZH_PROXIES)
-    return 0; /* not a permanent on the combat chain */
-  return (o->types & g->t_perm_sub) != 0;
+  return zo_holds_is_fab_permanent(&g->classes, (int)o->kind, o->types, ZT(g, zone));
 }
 
-static int is_token(const zo_game *g, const zo_obj *o) {
-  return o->kind == ZK_TOKEN || (o->types & g->t_token) != 0;
+static inline int is_token(const zo_game *g, const zo_obj *o) {
+  return zo_holds_is_token(&g->classes, (int)o->kind, o->types);
 }
 
 /* ---- visibility ----------------------------------------------------- */
@@ -215,17 +205,9 @@ static int zones_of(const zo_game *g, int type, int player, int *out, int cap) {
 enum { ZF_COUNT = 1, ZF_ANY_OWNER = 2 };
 /* What a zone type can hold, whoever owns the object (CR 400.4a; FaB
    3.0.11: deck-cards, permanents, heroes, equipment of its kind). */
-static int cannot_hold(const zo_game *g, const zo_zone_type *zt, const zo_obj *o, int zone) {
-  unsigned holds = (unsigned)zt->holds.value;
-  if ((holds & ZH_DECK_CARDS) && !fab_deck_card(g, o)) return 1;
-  if ((holds & ZH_CARDS) &&
-      !(o->kind == ZK_CARD || o->kind == ZK_TOKEN || o->kind == ZK_COPY ||
-        ((holds & ZH_PROXIES) && o->kind == ZK_PROXY)))
-    return 1;
-  if ((holds & ZH_PERMANENTS) && !fab_permanent(g, o, zone)) return 1;
-  if ((holds & ZH_HERO) && !(o->types & g->t_hero)) return 1;
-  if ((holds & ZH_EQUIP) && !(o->types & g->equip_types[zt - g->rs->zones])) return 1;
-  return 0;
+static int cannot_hold(const zo_game *g, const zo_zone_type *zt, const zo_obj *o) {
+  return zo_holds_refusal(&g->classes, zt, (int)o->kind, o->types,
+                          g->equip_types[zt - g->rs->zones]) != 0;
 }
 
 static zo_step_error zone_refuses(zo_game *g, int zone, int obj, int flags) {
@@ -239,7 +221,7 @@ static zo_step_error zone_refuses(zo_game *g, int zone, int obj, int flags) {
     return ZO_E_CANNOT_HOLD;
   }
   unsigned holds = (unsigned)zt->holds.value;
-  if (holds && cannot_hold(g, zt, o, zone)) {
+  if (holds && cannot_hold(g, zt, o)) {
     if (counting) hit(g, &zt->holds);
     return ZO_E_CANNOT_HOLD;
   }
@@ -250,14 +232,14 @@ static zo_step_error zone_refuses(zo_game *g, int zone, int obj, int flags) {
     /* FaB 8.2.2: a 2H object is equipped to a second zone it doesn't occupy;
        8.2.15: a quiver may occupy that zone when the 2H object is a bow */
     if (z->twoh >= 0 && z->twoh != obj) {
-      int bow = (g->objs[z->twoh].types & g->t_bow) != 0;
-      if (!((o->types & g->t_quiver) && bow)) occupied++;
+      int bow = (g->objs[z->twoh].types & g->classes.bow) != 0;
+      if (!((o->types & g->classes.quiver) && bow)) occupied++;
     }
     if (occupied + 1 > zt->capacity.value) {
       if (counting) hit(g, &zt->capacity);
       return ZO_E_CAPACITY;
     }
-    if ((o->types & g->t_2h) && (holds & ZH_EQUIP)) {
+    if ((o->types & g->classes.two_handed) && (holds & ZH_EQUIP)) {
       /* needs a second empty zone of the same type and player */
       int other = -1;
       for (int i = 0; i < g->nzones; i++) {
@@ -280,7 +262,7 @@ static zo_step_error zone_refuses(zo_game *g, int zone, int obj, int flags) {
 
 /* For a 2H object just placed in `zone`: equip it to a second zone too. */
 static void equip_second(zo_game *g, int zone, int obj) {
-  if (!(g->objs[obj].types & g->t_2h)) return;
+  if (!(g->objs[obj].types & g->classes.two_handed)) return;
   const zo_zone *z = &g->zones[zone];
   if (
       !(g->rs->zones[z->type].holds.value & ZH_EQUIP))
@@ -756,7 +738,7 @@ static zo_outcome move_one(zo_game *g, int obj, const zo_step *mv,
       return ZO_OUTCOME_STAYED;
     }
     /* CR 400.4a: an instant or sorcery that would enter the battlefield stays */
-    if ((zt->holds.value & ZH_NO_INSTANTS) && (o->types & g->t_instant_sorcery)) {
+    if ((zt->holds.value & ZH_NO_INSTANTS) && (o->types & g->classes.instant_sorcery)) {
       hit(g, &zt->holds);
       HITSW(g, SW_CANNOT_HOLD);
       *err = ZO_E_CANNOT_HOLD;
@@ -807,12 +789,12 @@ static zo_outcome move_one(zo_game *g, int obj, const zo_step *mv,
     if (g->zones[dest].ordered && pos >= 0 && pos > g->zones[dest].n) pos = ZO_POS_BOTTOM;
     if (!g->zones[dest].ordered) pos = ZO_POS_BOTTOM; /* unordered: arrival order */
     zone_insert(g, dest, obj, pos);
-    if (o->types & g->t_2h) equip_second(g, dest, obj);
+    if (o->types & g->classes.two_handed) equip_second(g, dest, obj);
   }
   if (newobj) {
     int keep = SW(g, SW_KEEPS) != ZS_NONE && is_stack(g, origin) &&
                dest >= 0 && ZT(g, dest)->role == ZR_BATTLEFIELD &&
-               !(o->types & g->t_instant_sorcery);
+               !(o->types & g->classes.instant_sorcery);
     new_identity(g, obj);
     if (g->nmarks) drop_marks(g, obj, keep);
     if (SW(g, SW_HISTORY) == ZS_KEPT) {
@@ -1055,7 +1037,7 @@ static void do_create(zo_game *g, const zo_step *s, zo_step_result *r) {
   /* an object the zone can't hold is not created (CR 111.5: a token that
      can't enter isn't created; 400.4a; FaB capacity and holds) */
   zo_step_error refuse = ZT(g, zone)->holds.value & ZH_NO_INSTANTS &&
-                                 (o->types & g->t_instant_sorcery)
+                                 (o->types & g->classes.instant_sorcery)
                              ? ZO_E_CANNOT_HOLD
                              : zone_refuses(g, zone, h, ZF_COUNT);
   int leaves_now = is_token(g, o) && !ZT(g, zone)->arena.value &&
@@ -1178,7 +1160,7 @@ static void phase_zone(zo_game *g, int o, int out, zo_step_result *r) {
     r->error = ZO_E_NO_ZONE;
     return;
   }
-  if (!out && (ZT(g, dest)->holds.value & ZH_NO_INSTANTS) && (ob->types & g->t_instant_sorcery)) {
+  if (!out && (ZT(g, dest)->holds.value & ZH_NO_INSTANTS) && (ob->types & g->classes.instant_sorcery)) {
     /* only permanents phase back in (217.1a: instants stay out of play) */
     r->outcome = ZO_OUTCOME_STAYED;
     r->error = ZO_E_CANNOT_HOLD;
@@ -1839,7 +1821,7 @@ static zo_status place_card(zo_game *g, const zo_card_setup *cs, zo_error *err) 
       return setup_fail(err, c, cs, rs->id, "copy '%s' can't start in %s: "
                         "copies exist on the stack (or battlefield)", hn, ZNAME);
     }
-    if ((zt->holds.value & ZH_NO_INSTANTS) && (o->types & g->t_instant_sorcery)) {
+    if ((zt->holds.value & ZH_NO_INSTANTS) && (o->types & g->classes.instant_sorcery)) {
       return setup_fail(err, c, cs, rs->id, "'%s' is an instant or sorcery: "
                         "it can't be on the %s (CR 400.4a)", hn, ZNAME);
     }
@@ -1914,25 +1896,15 @@ static zo_status game_new(const zo_ruleset *rs, const zo_case *c, zo_game **out,
     if (rs->zones[z].role == ZR_HAND) g->zmap[g->hand_slot] = z;
     if (rs->zones[z].role == ZR_GRAVEYARD) g->zmap[g->graveyard_slot] = z;
   }
-  /* the model's type words: fixed vocabulary bits (model.h), looked up per
-     game (no process-wide cache) */
-  g->t_instant_sorcery = B("instant") | B("sorcery");
-  g->t_hero = B("hero");
-  g->t_token = B("token");
-  g->t_2h = B("2h");
-  g->t_bow = B("bow");
-  g->t_quiver = B("quiver");
-  g->t_deck_card = B("action") | B("attack_reaction") | B("block") | B("defense_reaction") |
-                   B("instant") | B("mentor") | B("resource");
-  g->t_perm_sub = B("affliction") | B("ally") | B("ash") | B("aura") | B("construct") |
-                  B("figment") | B("invocation") | B("item") | B("landmark");
+  /* the model's type words: fixed vocabulary bits (rules/types.h), looked
+     up per game (no process-wide cache) */
+  zo_type_classes_init(&g->classes, rs);
   /* equip: and keeps: words of rs as this case's bits (a rule set's own
      words are numbered by the rule set, a case's by the case) */
   for (int t = 0; t < rs->nzones; t++) {
     g->equip_types[t] = zo_type_bits_for_case(rs, c, rs->zones[t].equip_types);
     g->keep_types[t] = zo_type_bits_for_case(rs, c, rs->zones[t].keep_types);
   }
-  if (strcmp(rs->game, "fab") != 0) g->t_deck_card = 0; /* only FaB has deck-cards */
   g->nobjs = c->nhandles;
   int nzones = 0; /* size the zone tables once */
   for (int t = 0; t < rs->nzones; t++)
@@ -2350,15 +2322,15 @@ ZO_NO_COVERAGE static int check_objects(const zo_game *g, int at_rest, zo_violat
       const zo_obj *o = &g->objs[zn->objs[k]];
       if (own && o->owner != zn->player)
         return violation(v, "owner-zones", "CR 400.3; FaB 3.8.2", g, zn->objs[k], "in another player's owner-only zone");
-      if ((holds & ZH_NO_INSTANTS) && (o->types & g->t_instant_sorcery))
+      if ((holds & ZH_NO_INSTANTS) && (o->types & g->classes.instant_sorcery))
         return violation(v, "can-hold", "CR 400.4a", g, zn->objs[k], "instant or sorcery on the battlefield");
-      if (holds && cannot_hold(g, zt, o, z))
+      if (holds && cannot_hold(g, zt, o))
         return violation(v, "can-hold", "FaB 3.0.11", g, zn->objs[k], "in a zone that can't hold it");
     }
     if (zt->capacity.value > 0) {
       int occ = zn->n;
-      if (zn->twoh >= 0 && !(zn->n == 1 && (g->objs[zn->objs[0]].types & g->t_quiver) &&
-                             (g->objs[zn->twoh].types & g->t_bow)))
+      if (zn->twoh >= 0 && !(zn->n == 1 && (g->objs[zn->objs[0]].types & g->classes.quiver) &&
+                             (g->objs[zn->twoh].types & g->classes.bow)))
         occ++;
       if (occ > zt->capacity.value)
         return violation(v, "capacity", "FaB 3.3.2, 3.16.2, 8.2.2", g, zn->n ? zn->objs[0] : -1, "zone over capacity");

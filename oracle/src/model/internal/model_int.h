@@ -3,7 +3,9 @@
 #ifndef ZO_MODEL_INT_H
 #define ZO_MODEL_INT_H
 
+#include "holds.h"
 #include "model.h"
+#include "types.h"
 
 /* One zone instance: a zone type, its player (-1 shared) and index.
  * 48 bytes, so an index into the zone table is cheap (the move's hot path). */
@@ -83,8 +85,7 @@ struct zo_game {
   int has_subs;              /* some object is or was a sub-card */
   int zones_changed;         /* zone_create/zone_remove happened */
   int first_zone[ZO_MAX_ZONE_TYPES]; /* first instance of each type at set-up */
-  uint64_t t_instant_sorcery, t_hero, t_token, t_2h, t_bow, t_quiver,
-      t_deck_card, t_perm_sub;
+  zo_type_classes classes;   /* the type classes the rules read (rules/types.h) */
   /* per zone type of rs: its equip:/keeps: words as the case's type bits
      (the rule set's own words mapped onto the case's, set-up) */
   uint64_t equip_types[ZO_MAX_ZONE_TYPES], keep_types[ZO_MAX_ZONE_TYPES];
