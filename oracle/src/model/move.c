@@ -505,26 +505,36 @@ static zo_outcome tallied(int moved, zo_outcome first) {
   return moved ? ZO_OUTCOME_MOVED : first != ZO_OUTCOME_NONE ? first : ZO_OUTCOME_NO_MOVE;
 }
 
+/* g->order_scratch with room for n arrivals and n positions. */
+static int *order_scratch(zo_game *g, int n) {
+  if (n > g->order_cap) {
+    g->order_cap = n;
+    g->order_scratch = zo_xrealloc(g->order_scratch, 2 * (size_t)n * sizeof *g->order_scratch);
+  }
+  return g->order_scratch;
+}
+
 /* Place the arrivals of ordered zone z in the chosen order (default: the
  * list order, first on top) in the positions they took (CR 401.4 / 404.3:
  * the owner orders; Z.1.4: the order comes from the case). */
 static void order_arrivals(zo_game *g, const zo_step *s, int z) {
   zo_zone *zn = &g->zones[z];
-  int order[64], n = 0;
+  int need = s->norder > s->nmoves ? s->norder : s->nmoves;
+  int *order = order_scratch(g, need), *pos = order + g->order_cap, n = 0;
   if (s->norder && spec_matches(g, &s->order_zone, z, -1) &&
       (s->order_zone.player >= 0 || zn->player < 0 ||
        zn->player == g->objs[s->order_zone_handles[0]].owner)) {
-    for (int i = 0; i < s->norder && n < 64; i++)
+    for (int i = 0; i < s->norder; i++)
       if (g->objs[s->order_zone_handles[i]].zone == z) order[n++] = s->order_zone_handles[i];
     HITSW(g, SW_ORDER_CHOOSER);
   } else {
-    for (int i = 0; i < s->nmoves && n < 64; i++) {
+    for (int i = 0; i < s->nmoves; i++) {
       int h = s->moves[i].card;
       if (g->objs[h].exists && g->objs[h].zone == z && g->objs[h].under < 0) order[n++] = h;
     }
   }
   if (n < 2) return;
-  int pos[64], k = 0;
+  int k = 0;
   for (int i = 0; i < zn->n && k < n; i++)
     for (int j = 0; j < n; j++)
       if (zn->objs[i] == order[j]) {

@@ -16,17 +16,20 @@ static int cause_is(const char *cause, const char *want) {
   return want[0] == 0 || strcmp(cause, want) == 0;
 }
 
+/* Each effect applies at most once to one move: g->repl_used marks those
+ * used (one per replacement effect of the case, so no count is too many). */
 int zo_replacements_apply(zo_game *g, int obj, int origin, int *dest, const zo_step **mv,
                           const char *cause) {
   if (!g->nactive_repl) return 0;
   int replaced = 0;
-  int used[64] = {0};
+  unsigned char *used = g->repl_used;
+  memset(used, 0, (size_t)g->nrepl);
   for (;;) {
     int applied = 0;
     for (int k = 0; k < g->nrepl && !applied; k++) {
       int ri = g->repl_order[k];
       zo_replacement *rp = &g->repl[ri];
-      if (!rp->active || ri >= 64 || used[ri]) continue;
+      if (!rp->active || used[ri]) continue;
       if (!rp->any && rp->obj != obj) continue;
       if (!zo_zone_watch_matches(g, rp->when_to, rp->when_to_player, rp->when_to_index, *dest))
         continue;
@@ -98,12 +101,15 @@ void zo_step_choose_replacement(zo_game *g, const zo_step *s, int obj, zo_step_r
   /* the chosen ones first, in that order, then the rest as created */
   int k = 0;
   int *ord = g->repl_order;
-  int seen[64] = {0};
-  for (int i = 0; i < s->norder && k < g->nrepl; i++)
-    if (s->order_zone_handles[i] < 64 && !seen[s->order_zone_handles[i]]) {
-      seen[s->order_zone_handles[i]] = 1;
-      ord[k++] = s->order_zone_handles[i];
+  unsigned char *seen = g->repl_used;
+  memset(seen, 0, (size_t)g->nrepl);
+  for (int i = 0; i < s->norder && k < g->nrepl; i++) {
+    int ri = s->order_zone_handles[i];
+    if (ri >= 0 && ri < g->nrepl && !seen[ri]) {
+      seen[ri] = 1;
+      ord[k++] = ri;
     }
+  }
   for (int i = 0; i < g->nrepl && k < g->nrepl; i++)
-    if (i >= 64 || !seen[i]) ord[k++] = i;
+    if (!seen[i]) ord[k++] = i;
 }

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "error.h"
 #include "model_int.h"
 
 /* ---- set-up errors ------------------------------------------------------ */
@@ -311,7 +312,8 @@ static zo_game *game_alloc(const zo_ruleset *rs, const zo_case *c) {
   size_t off_refs = off_trig + ZO_ALIGN(ntrig * sizeof(zo_trigger));
   size_t off_repl = off_refs + ZO_ALIGN(nref * sizeof(zo_ref));
   size_t off_order = off_repl + ZO_ALIGN(nrepl * sizeof(zo_replacement));
-  size_t off_marks = off_order + ZO_ALIGN(nrepl * sizeof(int));
+  size_t off_used = off_order + ZO_ALIGN(nrepl * sizeof(int));
+  size_t off_marks = off_used + ZO_ALIGN(nrepl);
   size_t total = off_marks + ZO_ALIGN(nmark * sizeof(zo_mark));
 #undef ZO_ALIGN
   char *block = zo_xcalloc(1, total);
@@ -326,6 +328,7 @@ static zo_game *game_alloc(const zo_ruleset *rs, const zo_case *c) {
   g->refs = (zo_ref *)(block + off_refs);
   g->repl = (zo_replacement *)(block + off_repl);
   g->repl_order = (int *)(block + off_order);
+  g->repl_used = (unsigned char *)(block + off_used);
   g->marks = (zo_mark *)(block + off_marks);
   return g;
 }
@@ -368,6 +371,10 @@ static void make_zones(zo_game *g) {
   g->capzones = nzones + 4; /* room for zones a step creates */
   g->zones = zo_xmalloc((size_t)g->capzones * sizeof *g->zones);
   g->pool = zo_xmalloc((size_t)g->capzones * (size_t)(g->nobjs + 1) * sizeof *g->pool);
+  g->zone_scratch = zo_xmalloc((size_t)g->capzones * sizeof *g->zone_scratch);
+  /* room for every object's arrival (more only for a step that lists one twice) */
+  g->order_cap = g->nobjs + 1;
+  g->order_scratch = zo_xmalloc(2 * (size_t)g->order_cap * sizeof *g->order_scratch);
   for (int t = 0; t < rs->nzones; t++) {
     const zo_zone_type *zt = &rs->zones[t];
     g->first_zone[t] = g->nzones;
@@ -459,6 +466,13 @@ static zo_status order_zone(zo_game *g, int z, zo_error *err) {
 
 static zo_status game_new(const zo_ruleset *rs, const zo_case *c, zo_game **out,
                           zo_error *err, int lenient) {
+  /* the per-player and per-zone-type tables (zo_game.multi, first_zone...)
+     are as large as the case's and the rule set's own: refuse what the
+     loaders would have, whoever built them */
+  if (c->nplayers > ZO_MAX_PLAYERS || rs->nzones > ZO_MAX_ZONE_TYPES)
+    return zo_error_set(err, ZO_ERR_SETUP, c->file, 1, 1, "%d players and %d zone types "
+                        "(rule set %s): a game has at most %d players and %d zone types",
+                        c->nplayers, rs->nzones, rs->id, ZO_MAX_PLAYERS, ZO_MAX_ZONE_TYPES);
   zo_game *g = game_alloc(rs, c);
   map_types(g);
   make_zones(g);
@@ -490,6 +504,8 @@ void zo_game_free(zo_game *g) {
   if (!g) return;
   free(g->pool);
   free(g->zones);
+  free(g->zone_scratch);
+  free(g->order_scratch);
   free(g->chk_listed); /* zo_game_check's scratch */
   free(g->id_stamp);
   free(g); /* with its tables (one block) */

@@ -44,7 +44,8 @@ void zo_game_zone_name(const zo_game *g, int zone, char *buf, size_t cap) {
 /* ---- zone resolution ------------------------------------------------ */
 
 /* Zones of a written spec for one player: count, and the first cap of them
- * in out. */
+ * in out. g->zone_scratch holds every zone (capzones), so a caller that
+ * passes it gets them all. */
 static int zones_of(const zo_game *g, int type, int player, int *out, int cap) {
   int one = set_up_zone(g, type, player);
   if (one >= 0) {
@@ -92,10 +93,10 @@ int zo_zone_resolve_slow(zo_game *g, int obj, const zo_zone_spec *s, int choose,
       *redirected = 1;
     }
   }
-  int cands[32];
-  int n = zones_of(g, type, player, cands, 32);
+  int *cands = g->zone_scratch;
+  int n = zones_of(g, type, player, cands, g->capzones);
   if (s->index) {
-    for (int i = 0; i < n && i < 32; i++)
+    for (int i = 0; i < n; i++)
       if (g->zones[cands[i]].index == s->index) return cands[i];
     *err = ZO_E_NO_ZONE;
     return -1;
@@ -109,12 +110,12 @@ int zo_zone_resolve_slow(zo_game *g, int obj, const zo_zone_spec *s, int choose,
      default the first that can hold the object */
   HITSW(g, SW_ZONE_LIFECYCLE);
   if (choose) {
-    for (int i = 0; i < n && i < 32; i++)
+    for (int i = 0; i < n; i++)
       if (g->zones[cands[i]].index == choose) return cands[i];
     *err = ZO_E_NO_ZONE;
     return -1;
   }
-  for (int i = 0; i < n && i < 32; i++)
+  for (int i = 0; i < n; i++)
     if (zo_zone_refuses(g, cands[i], obj, 0) == ZO_E_NONE) return cands[i];
   return cands[0];
 }
@@ -170,6 +171,7 @@ int zo_game_add_zone(zo_game *g, int type, int player, int index) {
     g->capzones = g->capzones ? g->capzones * 2 : 32;
     g->zones = zo_xrealloc(g->zones, (size_t)g->capzones * sizeof *g->zones);
     g->pool = zo_xrealloc(g->pool, (size_t)g->capzones * (size_t)per * sizeof *g->pool);
+    g->zone_scratch = zo_xrealloc(g->zone_scratch, (size_t)g->capzones * sizeof *g->zone_scratch);
     for (int i = 0; i < g->nzones; i++) g->zones[i].objs = g->pool + (size_t)i * (size_t)per;
   }
   zo_zone *z = &g->zones[g->nzones];
@@ -308,19 +310,19 @@ void zo_step_zone_remove(zo_game *g, const zo_step *s, int obj, zo_step_result *
   (void)obj;
   if (!lifecycle(g, r)) return;
   int type = g->zmap[s->zone.type];
-  int cands[32];
-  int n = zones_of(g, type, s->zone.player, cands, 32);
+  int *cands = g->zone_scratch;
+  int n = zones_of(g, type, s->zone.player, cands, g->capzones);
   int z = -1;
   if (s->zone.index) {
-    for (int i = 0; i < n && i < 32; i++)
+    for (int i = 0; i < n; i++)
       if (g->zones[cands[i]].index == s->zone.index) z = cands[i];
   } else if (n == 1) {
     z = cands[0]; /* 3.0.10b */
   } else {
-    for (int i = 0; i < n && i < 32 && z < 0; i++) /* 3.0.10c: an empty one */
+    for (int i = 0; i < n && z < 0; i++) /* 3.0.10c: an empty one */
       if (g->zones[cands[i]].n == 0 && g->zones[cands[i]].twoh < 0) z = cands[i];
     if (z < 0 && s->choose)
-      for (int i = 0; i < n && i < 32; i++)
+      for (int i = 0; i < n; i++)
         if (g->zones[cands[i]].index == s->choose) z = cands[i];
   }
   if (z < 0) {

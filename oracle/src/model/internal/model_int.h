@@ -135,6 +135,16 @@ struct zo_game {
   /* per zone type of rs: its equip:/keeps: words as the case's type bits
      (the rule set's own words mapped onto the case's, set-up) */
   uint64_t equip_types[ZO_MAX_ZONE_TYPES], keep_types[ZO_MAX_ZONE_TYPES];
+  /* scratch sized from the game, so that no count has a fixed limit and a
+     step allocates nothing (owned by g): repl_used[nrepl] marks the
+     replacement effects one move has used (replace.c) or one choice has
+     named; zone_scratch[capzones] lists the instances of a zone type
+     (zones.c), grown with the zone table; order_scratch[2 * order_cap] the
+     arrivals of a move_together in one zone and their positions (move.c),
+     grown to a step's moves and order */
+  unsigned char *repl_used;
+  int *zone_scratch;
+  int *order_scratch; int order_cap;
   /* zo_game_check's scratch, kept from one check to the next so that a
      check after every step allocates nothing and stays linear in objects
      (owned by g, freed by zo_game_free): listed[nobjs] counts each
