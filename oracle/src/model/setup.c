@@ -31,24 +31,19 @@ static zo_status setup_fail(zo_error *err, const zo_case *c, const zo_card_setup
     ;
 static zo_status setup_fail(zo_error *err, const zo_case *c, const zo_card_setup *cs, int key,
                             const char *rs, const char *fmt, ...) {
-  if (err) {
-    err->code = ZO_ERR_SETUP;
-    snprintf(err->file, sizeof err->file, "%s", c->file);
-    err->line = cs ? cs->line : 1;
-    err->column = cs ? cs->col : 1;
-    if (cs && key >= 0 && cs->at[key].line > 0) {
-      err->line = cs->at[key].line;
-      err->column = cs->at[key].col;
-    }
-    char msg[400];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    snprintf(err->message, sizeof err->message, "%s (rule set %s)", msg, rs);
-    snprintf(err->context, sizeof err->context, "while setting up card '%s'",
-             cs ? c->handles[cs->handle] : "?");
+  if (!err) return ZO_ERR_SETUP;
+  int line = cs ? cs->line : 1, column = cs ? cs->col : 1;
+  if (cs && key >= 0 && cs->at[key].line > 0) {
+    line = cs->at[key].line;
+    column = cs->at[key].col;
   }
+  char msg[400];
+  va_list ap;
+  va_start(ap, fmt);
+  zo_vsnprintf_utf8(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  zo_error_set(err, ZO_ERR_SETUP, c->file, line, column, "%s (rule set %s)", msg, rs);
+  zo_error_note(err, "while setting up card '%s'", cs ? c->handles[cs->handle] : "?");
   return ZO_ERR_SETUP;
 }
 
