@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "holds.h"
 #include "util.h"
 
 typedef struct {
@@ -109,7 +110,7 @@ struct zo_obs_checker {
   int *ref_set, *ref_handle; /* [nrefs] what each remember step saw */
   uint64_t *ref_id;
   int *ztype, *zplayer; /* [n] scratch: each handle's parsed zone */
-  uint64_t t_instant_sorcery, t_hero, t_token, t_deck_card, t_perm_sub;
+  zo_type_classes classes; /* the type classes the zone rules read (rules/types.h) */
   /* indexes that keep a check linear in objects (not quadratic) */
   idmap id_index;    /* identity -> its ids[] record (ids are unique there);
                         mark/mval: the observation (nobs) that last showed it
@@ -300,17 +301,8 @@ zo_obs_checker *zo_obs_checker_new(const zo_ruleset *rs, const zo_case *c) {
   for (int i = 0; i < c->nsteps; i++) learn_created(k, &c->steps[i]);
   k->fab_tokens = SWV(k, SW_TOKEN_LEAVES) == ZS_IMMEDIATELY;
   k->per_object = SWV(k, SW_VISIBILITY) == ZS_PER_OBJECT;
-  /* the type words game.c reads (CR 400.4a; FaB 1.3.2, 1.3.3, 3.11.2) */
-  k->t_instant_sorcery = zo_type_bit("instant") | zo_type_bit("sorcery");
-  k->t_hero = zo_type_bit("hero");
-  k->t_token = zo_type_bit("token");
-  k->t_deck_card = zo_type_bit("action") | zo_type_bit("attack_reaction") | zo_type_bit("block") |
-                   zo_type_bit("defense_reaction") | zo_type_bit("instant") |
-                   zo_type_bit("mentor") | zo_type_bit("resource");
-  k->t_perm_sub = zo_type_bit("affliction") | zo_type_bit("ally") | zo_type_bit("ash") |
-                  zo_type_bit("aura") | zo_type_bit("construct") | zo_type_bit("figment") |
-                  zo_type_bit("invocation") | zo_type_bit("item") | zo_type_bit("landmark");
-  if (!rs->game || strcmp(rs->game, "fab")) k->t_deck_card = 0; /* only FaB has deck-cards */
+  /* the type classes the model reads (CR 400.4a; FaB 1.3.2, 1.3.3, 3.11.2) */
+  zo_type_classes_init(&k->classes, rs);
   return k;
 }
 
@@ -530,17 +522,7 @@ static const int *group_sorted(zo_obs_checker *k, zgroups *g, int gi, const zo_o
 }
 
 static int is_token(const zo_obs_checker *k, int h) {
-  return k->kind[h] == ZK_TOKEN || (k->types[h] & k->t_token) != 0;
-}
-
-/* FaB 1.3.3: is the object a permanent in a zone of type zt? (game.c) */
-static int fab_permanent(const zo_obs_checker *k, int h, const zo_zone_type *zt) {
-  int kind = k->kind[h];
-  if (kind == ZK_TOKEN || kind == ZK_MACRO) return 1; /* 1.5.1 */
-  if (kind != ZK_CARD && kind != ZK_COPY) return 0;
-  if (!(kind == ZK_CARD && (k->types[h] & k->t_deck_card))) return 1; /* hero-, arena-cards */
-  if (zt->holds.value & ZH_PROXIES) return 0; /* not a permanent on the combat chain */
-  return (k->types[h] & k->t_perm_sub) != 0;
+  return zo_holds_is_token(&k->classes, k->kind[h], k->types[h]);
 }
 
 /* Index r's events by handle (ev_head, ev_next), so that events_for costs
@@ -672,22 +654,18 @@ static int check_object(zo_obs_checker *k, const zo_observation *ob, int h, int 
                   o->zone);
     /* can-hold */
     unsigned holds = (unsigned)zt->holds.value;
-    if ((holds & ZH_NO_INSTANTS) && (k->types[h] & k->t_instant_sorcery))
+    if ((holds & ZH_NO_INSTANTS) && (k->types[h] & k->classes.instant_sorcery))
       return viol(v, "can-hold", "CR 400.4a", c, h, "an instant or sorcery in %s", o->zone);
     if (kind >= 0) {
-      const char *why = NULL;
-      if ((holds & ZH_DECK_CARDS) && !(kind == ZK_CARD && (k->types[h] & k->t_deck_card)))
-        why = "holds only deck-cards (FaB 1.3.2c)";
-      else if ((holds & ZH_CARDS) &&
-               !(kind == ZK_CARD || kind == ZK_TOKEN || kind == ZK_COPY ||
-                 ((holds & ZH_PROXIES) && kind == ZK_PROXY)))
-        why = "holds only cards";
-      else if ((holds & ZH_PERMANENTS) && !fab_permanent(k, h, zt))
-        why = "holds only permanents (FaB 1.3.3)";
-      else if ((holds & ZH_HERO) && !(k->types[h] & k->t_hero))
-        why = "holds only a hero";
-      else if ((holds & ZH_EQUIP) && !(k->types[h] & zt->equip_types))
-        why = "holds only equipment of its kind";
+      /* what zt holds (holds.h); equip: the rule set's own bits, as this
+         checker has always compared them */
+      unsigned refusal = zo_holds_refusal(&k->classes, zt, kind, k->types[h], zt->equip_types);
+      const char *why = refusal == ZH_DECK_CARDS ? "holds only deck-cards (FaB 1.3.2c)"
+                        : refusal == ZH_CARDS    ? "holds only cards"
+                        : refusal == ZH_PERMANENTS ? "holds only permanents (FaB 1.3.3)"
+                        : refusal == ZH_HERO     ? "holds only a hero"
+                        : refusal == ZH_EQUIP    ? "holds only equipment of its kind"
+                                                 : NULL;
       if (why)
         return viol(v, "can-hold", "FaB 3.0.11; CR 400.4a", c, h, "a %s in %s, which %s", kname(kind),
                     o->zone, why);

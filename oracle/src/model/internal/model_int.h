@@ -1,9 +1,57 @@
 /* model_int.h: the model's state (private to model/, and to white-box
- * tests and harnesses). See model.h for what others may call. */
+ * tests and harnesses), and what the model's rooms share. See model.h for
+ * what others may call.
+ *
+ * The reference model of the zone rules (the oracle): a game is a rule set
+ * (zone types + switches, ruleset.c) applied to a case's starting position.
+ * Objects are the case's handles: a handle names one physical card, token
+ * or ability through its successive existences; each existence has a fresh
+ * identity (`id`), so "became a new object" is an id change (CR 400.7, FaB
+ * 3.0.9) and ids are never reused (fresh-ids). Every switch or zone
+ * attribute the model applies counts a hit on the rules it cites (hit,
+ * HITSW); that is the rule coverage the reports show.
+ *
+ * The model is one room per job:
+ *   setup.c      a case's starting position -> a game; zo_game_free
+ *   zones.c      zone instances: find, resolve a destination, what refuses
+ *                an object; zone_create/zone_remove, reorder, shuffle
+ *   move.c       THE zone change (CR 400.6; FaB 3.0.7-3.0.11), then:, the
+ *                steps that move several objects (move_together, draw, mill),
+ *                and zo_game_apply_to (a move inlined, the rest dispatched)
+ *   objects.c    identity's companions: marks, cease, clear (FaB 3.0.12),
+ *                create, mark
+ *   attach.c     FaB sub-cards (3.0.14) and two-handed equipment (8.2.2)
+ *   replace.c    replacement effects (CR 616.1; FaB 6.5)
+ *   triggers.c   watches, finding an object again, references
+ *   status.c     control, phasing, turning face up/down, end of game
+ *   sba.c        state-based actions (CR 704)
+ *   steps.c      zo_game_apply/_again; one step kind -> its room
+ *   visibility.c who sees what (CR 400.2; FaB 3.0.3)
+ *   observe.c    observations and rule hits; observation.c frees them
+ *   check.c      the invariants (fuzz/INVARIANTS.md)
+ *
+ * Without link-time optimisation a call between files is never inlined, so
+ * everything the common move executes is a `static inline` here (a zone's
+ * list, identity, the destination's fast path, events, rule hits); what it
+ * does not execute lives in its room behind the guards that skip it
+ * (g->nactive_repl, g->ntrig, g->nmarks, g->has_subs, a two-handed type). */
 #ifndef ZO_MODEL_INT_H
 #define ZO_MODEL_INT_H
 
+#include "holds.h"
 #include "model.h"
+#include "types.h"
+#include "util.h"
+
+/* A function the common move never calls: kept out of its way. And one
+ * that must be inlined where it is used (the move into zo_game_apply_to). */
+#if defined(__GNUC__)
+#define ZO_COLD __attribute__((cold, noinline))
+#define ZO_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ZO_COLD
+#define ZO_ALWAYS_INLINE inline
+#endif
 
 /* One zone instance: a zone type, its player (-1 shared) and index.
  * 48 bytes, so an index into the zone table is cheap (the move's hot path). */
@@ -83,11 +131,20 @@ struct zo_game {
   int has_subs;              /* some object is or was a sub-card */
   int zones_changed;         /* zone_create/zone_remove happened */
   int first_zone[ZO_MAX_ZONE_TYPES]; /* first instance of each type at set-up */
-  uint64_t t_instant_sorcery, t_hero, t_token, t_2h, t_bow, t_quiver,
-      t_deck_card, t_perm_sub;
+  zo_type_classes classes;   /* the type classes the rules read (rules/types.h) */
   /* per zone type of rs: its equip:/keeps: words as the case's type bits
      (the rule set's own words mapped onto the case's, set-up) */
   uint64_t equip_types[ZO_MAX_ZONE_TYPES], keep_types[ZO_MAX_ZONE_TYPES];
+  /* scratch sized from the game, so that no count has a fixed limit and a
+     step allocates nothing (owned by g): repl_used[nrepl] marks the
+     replacement effects one move has used (replace.c) or one choice has
+     named; zone_scratch[capzones] lists the instances of a zone type
+     (zones.c), grown with the zone table; order_scratch[2 * order_cap] the
+     arrivals of a move_together in one zone and their positions (move.c),
+     grown to a step's moves and order */
+  unsigned char *repl_used;
+  int *zone_scratch;
+  int *order_scratch; int order_cap;
   /* zo_game_check's scratch, kept from one check to the next so that a
      check after every step allocates nothing and stays linear in objects
      (owned by g, freed by zo_game_free): listed[nobjs] counts each
@@ -98,5 +155,242 @@ struct zo_game {
   size_t id_cap;
   unsigned id_gen;
 };
+
+/* ---- hot helpers (the common move executes these) ------------------- */
+
+/* The model applied a cited attribute or switch: count it (rule hits are
+ * derived from these counters by zo_game_hits). */
+static inline void hit(zo_game *g, const zo_cited *c) { g->slot_hits[c->slot]++; }
+#define SW(g, s) ((g)->rs->sw[s].value)
+#define HITSW(g, s) hit(g, &(g)->rs->sw[s])
+
+/* The zone type of zone instance `zone` (>= 0). */
+static inline const zo_zone_type *ZT(const zo_game *g, int zone) { return g->zones[zone].zt; }
+
+/* Append the event (handle, o) to r (when r is not NULL); r's buffer grows
+ * by doubling and is owned by r. */
+static inline void event(zo_step_result *r, int handle, zo_outcome o) {
+  if (!r) return;
+  if (r->nevents == r->capevents) {
+    r->capevents = r->capevents ? r->capevents * 2 : 8;
+    r->events = zo_xrealloc(r->events, (size_t)r->capevents * sizeof *r->events);
+  }
+  r->events[r->nevents].handle = handle;
+  r->events[r->nevents].outcome = o;
+  r->nevents++;
+}
+
+static inline int is_arena(const zo_game *g, int zone) {
+  return zone >= 0 && g->zones[zone].arena;
+}
+
+static inline int is_stack(const zo_game *g, int zone) {
+  return zone >= 0 && g->zones[zone].stack;
+}
+
+/* Is object o a token (holds.h)? */
+static inline int is_token(const zo_game *g, const zo_obj *o) {
+  return zo_holds_is_token(&g->classes, (int)o->kind, o->types);
+}
+
+/* Does zone type zt refuse o whoever owns it (holds.h; CR 400.4a; FaB
+ * 3.0.11: deck-cards, permanents, heroes, equipment of its kind)? */
+static inline int cannot_hold(const zo_game *g, const zo_zone_type *zt, const zo_obj *o) {
+  return zo_holds_refusal(&g->classes, zt, (int)o->kind, o->types,
+                          g->equip_types[zt - g->rs->zones]) != 0;
+}
+
+/* The object becomes a new object: a fresh identity, never reused (CR
+ * 400.7, FaB 3.0.9; fresh-ids). */
+static inline void new_identity(zo_game *g, int obj) {
+  g->objs[obj].id = ++g->next_id;
+}
+
+/* ---- zone lists --------------------------------------------------- */
+
+/* Put obj into zone's list at pos (ZO_POS_TOP, ZO_POS_BOTTOM or an index;
+ * past the end is the bottom, CR 401.8) and make it its zone. Never
+ * allocates: every list holds every object (g->pool). */
+static inline void zone_insert(zo_game *g, int zone, int obj, int pos) {
+  zo_zone *z = &g->zones[zone]; /* its list holds every object (g->pool) */
+  if (pos == ZO_POS_BOTTOM || pos > z->n) pos = z->n; /* 401.8: past the end = bottom */
+  if (pos < 0) pos = 0;                              /* top */
+  for (int i = z->n; i > pos; i--) z->objs[i] = z->objs[i - 1]; /* lists are short */
+  z->objs[pos] = obj;
+  z->n++;
+  g->objs[obj].zone = zone;
+}
+
+/* Take obj out of its zone's list (its zone field stays), and out of the
+ * zones it was equipped to as a 2H object (FaB 8.2.2). */
+static inline void zone_remove_obj(zo_game *g, int obj) {
+  int zone = g->objs[obj].zone;
+  if (zone < 0) return;
+  zo_zone *z = &g->zones[zone];
+  for (int i = 0; i < z->n; i++)
+    if (z->objs[i] == obj) {
+      for (int k = i + 1; k < z->n; k++) z->objs[k - 1] = z->objs[k];
+      z->n--;
+      break;
+    }
+  if (g->objs[obj].types & g->classes.two_handed) /* FaB 8.2.2: it was equipped to two */
+    for (int i = 0; i < g->nzones; i++)
+      if (g->zones[i].twoh == obj) g->zones[i].twoh = -1;
+}
+
+/* ---- zone resolution (the fast path; zones.c has the rest) ---------- */
+
+/* The one instance of a zone type (the player's, for a per-player type)
+ * while the zones are as set up, at a known index; -1 when the type has
+ * several instances or a step created or removed zones. */
+static inline int set_up_zone(const zo_game *g, int type, int player) {
+  const zo_zone_type *zt = &g->rs->zones[type];
+  if (g->zones_changed || zt->count.value != 1) return -1;
+  return g->first_zone[type] + (zt->per_player.value ? player : 0);
+}
+
+/* Resolve a written destination for object obj (zones.c,
+ * zo_zone_resolve_slow, for all but the common case). Returns the zone, or
+ * ZO_ZONE_OUTSIDE, or -1 with *err set (no such zone). *redirected is set
+ * when CR 400.3 sent it to its owner's zone. choose: the 1-based index the
+ * owner chose among several zones of the type (FaB 3.0.10a), 0 none. */
+int zo_zone_resolve_slow(zo_game *g, int obj, const zo_zone_spec *s, int choose,
+                         int *redirected, zo_step_error *err);
+
+static inline int resolve_dest(zo_game *g, int obj, const zo_zone_spec *s, int choose,
+                               int *redirected, zo_step_error *err) {
+  *redirected = 0;
+  *err = ZO_E_NONE;
+  if (s->type >= 0 && !s->index && s->player < 0) {
+    /* the common case: no player named, so the owner's zone, no redirect */
+    int z = set_up_zone(g, g->zmap[s->type], g->objs[obj].owner);
+    if (z >= 0) return z;
+  }
+  /* copies: the caller's own variables never have their address taken,
+     so that they stay in registers (the move's hot path) */
+  int red = 0;
+  zo_step_error e = ZO_E_NONE;
+  int z = zo_zone_resolve_slow(g, obj, s, choose, &red, &e);
+  *redirected = red;
+  *err = e;
+  return z;
+}
+
+/* ---- zones (zones.c) -------------------------------------------------- */
+
+/* Every zo_step_<kind> below applies one step of its kind: s the step, obj
+ * the object it acts on (-1: its own card or reference, zo_step_object),
+ * its outcome, error and events into r (zo_game_apply_to has set the
+ * outcome to no_move and the error to none). None fails otherwise. */
+
+/* The first existing zone instance of role `role` that is player's or
+ * shared, or -1. */
+int zo_zone_of_role(const zo_game *g, zo_zone_role role, int player);
+
+/* zo_zone_refuses' flags: ZF_COUNT counts rule hits; ZF_ANY_OWNER skips the
+ * owner test (the checker's can-hold). */
+enum { ZF_COUNT = 1, ZF_ANY_OWNER = 2 };
+/* Error a destination gives object `obj` (0 = it can go there). Checks
+ * owner-only zones, what the zone holds and its capacity (FaB chapter 3;
+ * CR 400.4a is handled by the caller as "stays"). */
+zo_step_error zo_zone_refuses(zo_game *g, int zone, int obj, int flags);
+
+/* Steps on zones: reorder (CR 400.5, 401.4), shuffle (a repeatable
+ * shuffle from the step's seed), zone_create and zone_remove (FaB 3.0.10). */
+void zo_step_reorder(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
+void zo_step_shuffle(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
+void zo_step_zone_create(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
+void zo_step_zone_remove(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
+
+/* ---- the move (move.c) ------------------------------------------------ */
+
+/* Steps that move several objects, each by the move of CR 400.6: move
+ * together (CR 401.4: in the listed order, arrivals ordered as chosen),
+ * draw (CR 121.2; 704.5b / FaB 8.5.6 from an empty library) and mill (CR
+ * 701.13). zo_game_apply_to, with the move itself, is model.h's. */
+void zo_step_move_together(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
+void zo_step_draw_mill(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
+
+/* ---- objects (objects.c) ---------------------------------------------- */
+
+/* A new object forgets its marks; keep_spell_marks: a permanent spell
+ * became a permanent (CR 400.7a...). */
+void zo_obj_drop_marks(zo_game *g, int obj, int keep_spell_marks);
+/* obj ceases to exist (its sub-cards are cleared, FaB 3.0.14e); an event. */
+void zo_obj_cease(zo_game *g, int obj, zo_step_result *r);
+/* FaB 3.0.12: clear obj (to its owner's graveyard; a token, macro or
+ * non-card layer ceases). Returns its outcome (cleared or ceased). */
+zo_outcome zo_obj_clear(zo_game *g, int obj, zo_step_result *r);
+/* Steps: create an object (CR 111.5, 400.4a; FaB 8.1.8a), mark one. */
+void zo_step_create(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
+void zo_step_mark(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
+
+/* ---- sub-cards and two-handed equipment (attach.c) -------------------- */
+
+/* FaB 3.0.14e: clear every sub-card of top (hits: count the sub-card
+ * rule). Nothing without sub-cards in the game. */
+void zo_subs_clear(zo_game *g, int top, zo_step_result *r, int hits);
+/* FaB 3.0.14c/e: after top moved: its sub-cards follow it when it stayed
+ * the same object, and are cleared when it became a new one. */
+void zo_subs_follow(zo_game *g, int top, int newobj, zo_step_result *r);
+/* FaB 8.2.2: a 2H object just placed in `zone` is equipped to a second
+ * empty zone of the same type and player too. */
+void zo_twoh_equip_second(zo_game *g, int zone, int obj);
+/* FaB 8.2.2: the second zone a 2H object entering `zone` would be equipped
+ * to (empty, or holding only it), or -1 when there is none. */
+int zo_twoh_second_zone(const zo_game *g, int zone, int obj);
+/* Step: put a card under another (FaB 3.0.14). */
+void zo_step_put_under(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
+
+/* ---- replacement effects (replace.c) ---------------------------------- */
+
+/* Apply the replacement effects in force to a move of obj from origin to
+ * *dest (CR 400.6, 616.1; FaB 6.5): *dest and *mv become the replaced
+ * move's. Returns 1 when one applied. */
+int zo_replacements_apply(zo_game *g, int obj, int origin, int *dest, const zo_step **mv,
+                          const char *cause);
+/* Steps: put a replacement effect in force; choose the order they apply in
+ * (CR 616.1; FaB 6.5). */
+void zo_step_replace(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
+void zo_step_choose_replacement(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
+
+/* ---- triggers and references (triggers.c) ------------------------------ */
+
+/* Does zone instance `zone` match a zone as a watch or replacement writes
+ * it (type, player -1 any, 1-based index 0 any)? */
+int zo_zone_watch_matches(const zo_game *g, int type, int player, int index, int zone);
+/* A move of obj from origin to dest happened; fire matching watches.
+ * props: the mover had its properties (FaB 3.0.7a); ctrl: its controller
+ * just before it moved. */
+void zo_watches_fire(zo_game *g, int obj, int origin, int dest, int props, int ctrl);
+/* Can an ability that followed obj (trigger or `then:`) find it now, as
+ * switch how_sw says (CR 603.10, 400.7; FaB 3.0.9b)? */
+int zo_obj_finds(zo_game *g, zo_switch how_sw, int obj, uint64_t id, int zone,
+                 int pub_at_arrival, int viewer);
+/* Steps: arm a watch (CR 603.2), resolve its trigger (603.3a, 603.10),
+ * remember an object (CR 400.7d). */
+void zo_step_watch(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
+void zo_step_resolve(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
+void zo_step_remember(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
+
+/* ---- status, state-based actions (status.c, sba.c) ----------------------- */
+
+/* Steps: control (CR 109.4), phase (CR 702.24; Z.7, 217.8), turn_face (CR
+ * 400.9; FaB 3.0.3, 3.0.9), end_game (Z.2.2, 407.2), state_check (CR 704). */
+void zo_step_control(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
+void zo_step_phase(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
+void zo_step_turn_face(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
+void zo_step_end_game(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
+void zo_step_state_check(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
+
+/* ---- steps (steps.c) ----------------------------------------------------- */
+
+/* Apply step s to object obj (-1: its own card or reference) by the room
+ * of its kind, one line each; zo_game_apply_to (move.c) sends every step
+ * but a move here. The step's result in r. */
+void zo_step_dispatch(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
+/* The object a step acts on: its reference's object, or its card; -1 with
+ * r's outcome not_found (and an event for a card) when there is none. */
+int zo_step_object(zo_game *g, const zo_step *s, zo_step_result *r);
 
 #endif

@@ -1,0 +1,161 @@
+/* check.c: the model's invariants (fuzz/INVARIANTS.md) checked on its own
+ * state after a step (zo_game_check): every object in exactly one zone, tokens
+ * in the arena, abilities on the stack, controllers only where objects have
+ * them, fresh identities, hidden decks, conserved cards, owner-only zones,
+ * what zones hold, and capacity. The fuzzers call it after every step, so it
+ * allocates nothing once warm and stays linear in objects.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "model_int.h"
+
+static int violation(zo_violation *v, const char *id, const char *rule,
+                     const zo_game *g, int obj, const char *what) {
+  if (v) {
+    v->invariant = id;
+    v->rule = rule;
+    snprintf(v->detail, sizeof v->detail, "%s%s%s", obj >= 0 ? g->c->handles[obj] : "",
+             obj >= 0 ? ": " : "", what);
+  }
+  return 1;
+}
+
+static int check_objects(const zo_game *g, int at_rest, zo_violation *v,
+                         const unsigned char *listed) ZO_NO_COVERAGE;
+
+/* Games with at most this many objects find a repeated identity by
+ * scanning the objects before (no scratch to touch: the fuzzers' games);
+ * larger ones use zo_game's id_stamp table. */
+#define ZO_CHECK_SCAN 64
+
+/* fresh-ids (CR 400.7): does an existing object with a lower handle than
+ * obj have obj's identity? check_objects asks once per existing object, in
+ * handle order, so in a large game each identity is stamped as its object
+ * is checked (id_stamp[id] = id_gen, this check's generation) and the
+ * question is one look-up: the check stays linear in objects. An identity
+ * beyond the table (from the future, a violation itself) and every
+ * identity of a small game are looked for by scanning. m is the checked
+ * game (its scratch only is written). */
+static int seen_identity(zo_game *m, int obj) ZO_NO_COVERAGE;
+ZO_NO_COVERAGE static int seen_identity(zo_game *m, int obj) {
+  uint64_t id = m->objs[obj].id;
+  if (m->nobjs <= ZO_CHECK_SCAN || id >= m->id_cap) {
+    for (int j = 0; j < obj; j++)
+      if (m->objs[j].exists && m->objs[j].id == id) return 1;
+    return 0;
+  }
+  if (m->id_stamp[id] == m->id_gen) return 1;
+  m->id_stamp[id] = m->id_gen;
+  return 0;
+}
+
+ZO_NO_COVERAGE int zo_game_check(const zo_game *g, int at_rest, zo_violation *v) {
+  zo_game *m = (zo_game *)g; /* only its check scratch is written */
+  /* one pass over every zone's list: listed[h] is 1 when h is listed once,
+     in its own zone, and more otherwise (one-zone, sub-cards) */
+  unsigned char small[256], *listed = small;
+  if ((size_t)g->nobjs > sizeof small) {
+    if (!m->chk_listed) m->chk_listed = zo_xcalloc((size_t)g->nobjs, 1);
+    listed = m->chk_listed;
+  }
+  memset(listed, 0, (size_t)g->nobjs);
+  for (int z = 0; z < g->nzones; z++)
+    for (int k = 0; k < g->zones[z].n; k++) {
+      int h = g->zones[z].objs[k];
+      int add = g->objs[h].zone == z ? 1 : 2;
+      if (listed[h] < 100) listed[h] = (unsigned char)(listed[h] + add);
+    }
+  if (g->nobjs > ZO_CHECK_SCAN) {
+    /* fresh-ids: a stamp per identity the model has given out (1..next_id) */
+    if (m->id_cap <= g->next_id) {
+      size_t cap = m->id_cap * 2 > g->next_id + 1 ? m->id_cap * 2 : (size_t)g->next_id + 1;
+      m->id_stamp = zo_xrealloc(m->id_stamp, cap * sizeof *m->id_stamp);
+      memset(m->id_stamp + m->id_cap, 0, (cap - m->id_cap) * sizeof *m->id_stamp);
+      m->id_cap = cap;
+    }
+    if (++m->id_gen == 0) { /* the generations wrapped: forget every stamp */
+      memset(m->id_stamp, 0, m->id_cap * sizeof *m->id_stamp);
+      m->id_gen = 1;
+    }
+  }
+  return check_objects(g, at_rest, v, listed);
+}
+
+ZO_NO_COVERAGE static int check_objects(const zo_game *g, int at_rest, zo_violation *v,
+                                        const unsigned char *listed) {
+  int fab_tokens = SW(g, SW_TOKEN_LEAVES) == ZS_IMMEDIATELY;
+  int cards = 0;
+  for (int i = 0; i < g->nobjs; i++) {
+    const zo_obj *o = &g->objs[i];
+    if (!o->exists) {
+      if (listed[i])
+        return violation(v, "one-zone", "CR 400.7; FaB 3.0.1a", g, i, "ceased to exist but still listed in a zone");
+      continue;
+    }
+    if (o->kind == ZK_CARD) cards++;
+    if (o->zone == -1 || (o->zone == ZO_ZONE_OUTSIDE && o->kind != ZK_CARD))
+      return violation(v, "in-a-zone", "CR 400.1; FaB 3.0.7", g, i, "exists in no zone");
+    if (o->under >= 0) {
+      const zo_obj *t = &g->objs[o->under];
+      if (!t->exists || t->under >= 0 || t->zone != o->zone)
+        return violation(v, "sub-cards", "FaB 3.0.14", g, i, "sub-card without a top-card in the arena");
+      if (listed[i])
+        return violation(v, "sub-cards", "FaB 3.0.14b", g, i, "sub-card listed in a zone");
+    } else if (o->zone >= 0) {
+      if (listed[i] != 1)
+        return violation(v, "one-zone", "FaB 3.0.1a", g, i, "not in exactly its one zone");
+      if (!g->zones[o->zone].exists)
+        return violation(v, "in-a-zone", "FaB 3.0.10", g, i, "in a zone that ceased to exist");
+    }
+    int in_arena = o->zone >= 0 && o->under < 0 && ZT(g, o->zone)->arena.value;
+    if (is_token(g, o) && (at_rest || fab_tokens) && !in_arena &&
+        !(o->under >= 0 && SW(g, SW_SUB_CARDS) == ZS_YES))
+      return violation(v, "tokens-in-arena", "CR 704.5d; FaB 8.1.8a", g, i, "token outside the battlefield/arena");
+    if (o->kind == ZK_ABILITY && !is_stack(g, o->zone))
+      return violation(v, "copies-on-stack", "CR 704.5e; FaB 1.6.2b", g, i, "ability off the stack");
+    if (o->kind == ZK_COPY && at_rest && SW(g, SW_COPIES) == ZS_CEASE_OFF_STACK &&
+        !is_stack(g, o->zone) &&
+        !(o->zone >= 0 && ZT(g, o->zone)->role == ZR_BATTLEFIELD))
+      return violation(v, "copies-on-stack", "CR 704.5e", g, i, "copy off the stack at rest");
+    if (o->controller >= 0 && (o->zone < 0 || o->under >= 0 || !ZT(g, o->zone)->controller.value))
+      return violation(v, "no-controller", "CR 109.4; FaB 1.2.1b", g, i, "controller outside battlefield/stack");
+    if (seen_identity((zo_game *)g, i))
+      return violation(v, "fresh-ids", "CR 400.7", g, i, "two objects share an identity");
+    if (o->id > g->next_id)
+      return violation(v, "fresh-ids", "CR 400.7", g, i, "identity from the future");
+    if (o->zone >= 0 && o->under < 0 && ZT(g, o->zone)->role == ZR_LIBRARY)
+      for (int p = 0; p < g->c->nplayers; p++)
+        if (zo_game_sees(g, p, i))
+          return violation(v, "deck-hidden", "CR 401.2; FaB 3.7.4", g, i, "a player sees into a library/deck");
+  }
+  if (cards != g->ncards_start)
+    return violation(v, "cards-conserved", "every zone rule moves, none creates a card", g, -1, "card count changed");
+  for (int z = 0; z < g->nzones; z++) {
+    const zo_zone *zn = &g->zones[z];
+    if (!zn->n) continue;
+    const zo_zone_type *zt = zn->zt;
+    if (!zn->exists)
+      return violation(v, "in-a-zone", "FaB 3.0.10b", g, zn->objs[0], "objects in a removed zone");
+    int own = zt->owner_only.value && zn->player >= 0 && !g->ended;
+    unsigned holds = (unsigned)zt->holds.value;
+    for (int k = 0; (own || holds) && k < zn->n; k++) {
+      const zo_obj *o = &g->objs[zn->objs[k]];
+      if (own && o->owner != zn->player)
+        return violation(v, "owner-zones", "CR 400.3; FaB 3.8.2", g, zn->objs[k], "in another player's owner-only zone");
+      if ((holds & ZH_NO_INSTANTS) && (o->types & g->classes.instant_sorcery))
+        return violation(v, "can-hold", "CR 400.4a", g, zn->objs[k], "instant or sorcery on the battlefield");
+      if (holds && cannot_hold(g, zt, o))
+        return violation(v, "can-hold", "FaB 3.0.11", g, zn->objs[k], "in a zone that can't hold it");
+    }
+    if (zt->capacity.value > 0) {
+      int occ = zn->n;
+      if (zn->twoh >= 0 && !(zn->n == 1 && (g->objs[zn->objs[0]].types & g->classes.quiver) &&
+                             (g->objs[zn->twoh].types & g->classes.bow)))
+        occ++;
+      if (occ > zt->capacity.value)
+        return violation(v, "capacity", "FaB 3.3.2, 3.16.2, 8.2.2", g, zn->n ? zn->objs[0] : -1, "zone over capacity");
+    }
+  }
+  return 0;
+}

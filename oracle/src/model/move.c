@@ -1,0 +1,634 @@
+/* move.c: the zone change, the model's hot path (the fuzzers' inner loop).
+ *
+ * A move runs the zone-change procedure of CR 400.6 / FaB 3.0.7-3.0.11,
+ * one named phase each, in this order (move_one):
+ *   leave_check       the object exists, is where the move says, and is
+ *                     not phased out (CR 702.24b)
+ *   destination       resolve the destination (owner redirect, CR 400.3)
+ *                     and apply replacement effects in the chosen order
+ *                     (616.1 / FaB 6.5)
+ *   dest_visibility   the flip step (FaB 3.0.8, 3.0.8a): the visibility it
+ *                     will have, and whether it moves with its properties
+ *                     (3.0.7a)
+ *   same_zone_move    stop a move to where it is (400.8, FaB 3.0.7b)
+ *   ceases_on_leaving objects that can't exist where they go cease first
+ *                     (FaB 8.1.8a, 1.5.3, 3.0.11)
+ *   refused           what the destination can't hold (400.4a, 400.4b,
+ *                     111.8; FaB 3.0.11: stays / fails / clears)
+ *   transfer          move, decide identity (CR 400.7, FaB 3.0.9), marks,
+ *                     history, controller and visibility
+ *   after_move        sub-cards follow or are cleared (FaB 3.0.14), fire
+ *                     watched triggers, and run the effect's `then:` where
+ *                     the rule set lets it find the object
+ * Every phase but the first three may end the move with its outcome.
+ * Everything the common move executes is inline here or in model_int.h;
+ * what it skips (replacements, triggers, marks, sub-cards, then:) sits in
+ * its own room behind a guard.
+ *
+ * zo_game_apply_to, which every step goes through, is here too: a move is
+ * most steps, and without link-time optimisation only a move in this file
+ * is inlined into it (steps.c dispatches the others).
+ *
+ * Also here: the steps that move several objects (move_together, draw,
+ * mill), each object by move_one.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "model_int.h"
+
+/* Does the zone instance z match a written spec (type, player, index)? */
+static int spec_matches(const zo_game *g, const zo_zone_spec *s, int zone,
+                        int default_player) {
+  if (s->type == ZO_ZT_ANY) return 1;
+  if (s->type == ZO_ZT_OUTSIDE)
+    /* CR 217.1e (2002-2009): the removed-from-the-game zone is outside */
+    return zone == ZO_ZONE_OUTSIDE ||
+           (zone >= 0 && SW(g, SW_OUTSIDE) == ZS_REMOVED_IS_OUTSIDE &&
+            ZT(g, zone)->role == ZR_EXILE);
+  if (zone < 0) return 0;
+  const zo_zone *z = &g->zones[zone];
+  if (s->type == ZO_ZT_ARENA) return is_arena(g, zone);
+  if (g->zmap[s->type] != z->type) return 0;
+  int pl = s->player >= 0 ? s->player : default_player;
+  if (z->player >= 0 && pl >= 0 && z->player != pl) return 0;
+  if (s->index && z->index != s->index) return 0;
+  return 1;
+}
+
+/* The rest of the same effect (`then:`), after the move of obj (CR 400.7j
+ * later, 400.7 exception in 2011; FaB 3.0.9b): it acts on the object the
+ * move left, new or not, when the rule set lets the effect find it there;
+ * else a not_found event. Also after a same-zone move (CR 400.8: the new
+ * object has just been exiled, so the effect that exiled it finds it). */
+static void then_step(zo_game *g, const zo_step *mv, int obj, zo_step_result *r) {
+  if (!mv->then) return;
+  const zo_obj *o = &g->objs[obj];
+  zo_step_result sub = {0};
+  if (o->exists &&
+      zo_obj_finds(g, SW_THEN_FINDS, obj, o->id, o->zone, zo_game_obj_public(g, obj), o->owner)) {
+    zo_game_apply_to(g, mv->then, obj, &sub);
+  } else {
+    sub.outcome = ZO_OUTCOME_NOT_FOUND;
+    event(&sub, obj, ZO_OUTCOME_NOT_FOUND);
+  }
+  for (int i = 0; i < sub.nevents; i++) event(r, sub.events[i].handle, sub.events[i].outcome);
+  zo_step_result_free(&sub);
+}
+
+/* ---- the move, phase by phase ---------------------------------------- */
+
+/* A move in progress: what its phases share. */
+typedef struct {
+  zo_game *g;
+  int obj;
+  zo_obj *o;
+  const zo_step *mv;   /* the move as written */
+  const zo_step *eff;  /* the move as finally replaced */
+  zo_step_result *r;
+  zo_step_error *err;  /* the move's error (the caller's) */
+  int origin;          /* its zone, or its top-card's for a sub-card */
+  int dest;            /* zone, ZO_ZONE_OUTSIDE, -1 none (e says why) */
+  zo_step_error e;
+  int redirected, replaced;
+  int per_object;      /* visibility per object (FaB 3.0.3) */
+  int dest_pub;        /* the visibility it will have there */
+  int props;           /* it moves with its properties (FaB 3.0.7a) */
+  int origin_arena, dest_arena;
+  int was_arena;       /* it left the arena's list (not from under a card) */
+} move;
+
+/* The object exists, is in the zone the move names (from:), and is not
+ * phased out (CR 702.24b). */
+static ZO_ALWAYS_INLINE zo_outcome leave_check(move *m) {
+  zo_game *g = m->g;
+  const zo_obj *o = m->o;
+  const zo_step *mv = m->mv;
+  if (!o->exists) {
+    *m->err = ZO_E_NOT_FOUND;
+    return ZO_OUTCOME_NOT_FOUND;
+  }
+  m->origin = o->under >= 0 ? g->objs[o->under].zone : o->zone;
+  if (mv->from.type != ZO_ZT_UNSET && mv->from.type != ZO_ZT_ANY &&
+      !spec_matches(g, &mv->from, o->under >= 0 ? -1 : m->origin, o->owner)) {
+    *m->err = ZO_E_NOT_IN_ZONE;
+    return ZO_OUTCOME_FAILED;
+  }
+  if (mv->from.type == ZO_ZT_OUTSIDE && m->origin >= 0) HITSW(g, SW_OUTSIDE); /* 217.1e */
+  if (o->phased_out) {
+    /* CR 702.24b: a phased-out permanent is treated as though it doesn't
+       exist; effects can't move it */
+    HITSW(g, SW_PHASING);
+    *m->err = ZO_E_PHASED_OUT;
+    return ZO_OUTCOME_FAILED;
+  }
+  return ZO_OUTCOME_NONE;
+}
+
+/* Where it goes: the written destination (CR 400.3's redirect), then the
+ * replacement effects in force (CR 400.6, 616.1; FaB 6.5). */
+static ZO_ALWAYS_INLINE void destination(move *m) {
+  zo_game *g = m->g;
+  int redirected;
+  zo_step_error e;
+  m->dest = resolve_dest(g, m->obj, &m->mv->to, m->mv->choose, &redirected, &e);
+  m->redirected = redirected;
+  m->e = e;
+  m->eff = m->mv;
+  m->replaced = 0;
+  if (m->dest != -1 && g->nactive_repl) {
+    /* copies: only they have their address taken, so that m stays in
+       registers */
+    int dest = m->dest;
+    const zo_step *eff = m->eff;
+    m->replaced = zo_replacements_apply(g, m->obj, m->origin, &dest, &eff, m->mv->cause);
+    m->dest = dest;
+    m->eff = eff;
+    if (m->replaced) m->redirected = 0;
+  }
+}
+
+/* destination visibility (FaB: per object; the flip step 3.0.8 gives the
+ * object its destination visibility before it moves, again after each
+ * replacement 3.0.8a) */
+static ZO_ALWAYS_INLINE void dest_visibility(move *m) {
+  zo_game *g = m->g;
+  int dest = m->dest;
+  m->dest_pub = 1;
+  if (dest >= 0) m->dest_pub = g->zones[dest].pub;
+  if (m->eff->face == 1) m->dest_pub = 0;
+  if (m->eff->face == 0) m->dest_pub = 1;
+  m->per_object = SW(g, SW_VISIBILITY) == ZS_PER_OBJECT;
+  /* a deck is a face-down pile (FaB 3.7.5; CR 401.2): nothing enters it
+     face up */
+  if (m->per_object && dest >= 0 && ZT(g, dest)->role == ZR_LIBRARY) {
+    m->dest_pub = 0;
+    hit(g, &ZT(g, dest)->ordered);
+  }
+  m->props = 1;
+  if (m->per_object && dest != ZO_ZONE_OUTSIDE) {
+    /* with the flip step (FaB 3.0.8) the object has its destination
+       visibility as it moves; without it, its origin visibility */
+    int flips = SW(g, SW_FLIP_STEP) == ZS_YES;
+    if (flips && m->dest_pub != m->o->pub) HITSW(g, SW_FLIP_STEP);
+    if (SW(g, SW_NO_PROPERTIES) == ZS_YES) m->props = flips ? m->dest_pub : m->o->pub;
+  }
+}
+
+/* same zone (CR 400.8, FaB 3.0.7b): a new object where the zone says so,
+ * else no move (only a change of visibility, per object). face: the
+ * replaced move's; per_object, dest_pub: as dest_visibility found them. */
+ZO_COLD static zo_outcome same_zone(zo_game *g, int obj, int dest, const zo_step *mv, int face,
+                                    int per_object, int dest_pub, zo_step_result *r) {
+  zo_obj *o = &g->objs[obj];
+  const zo_zone_type *zt = ZT(g, dest);
+  if (zt->same_zone_new.value) {
+    hit(g, &zt->same_zone_new);
+    new_identity(g, obj);
+    zo_obj_drop_marks(g, obj, 0);
+    /* the new object has just been put there (CR 400.8, 400.10; 217.1f):
+       face up unless the move says face down, as for a zone change
+       (406.3) */
+    o->face_down = face == 1;
+    event(r, obj, ZO_OUTCOME_NEW_OBJECT_IN_PLACE);
+    then_step(g, mv, obj, r);
+    return ZO_OUTCOME_NEW_OBJECT_IN_PLACE;
+  }
+  HITSW(g, SW_SAME_ZONE);
+  if (per_object && dest_pub != o->pub) {
+    /* it only changes visibility; public -> private is a new object */
+    if (o->pub && !dest_pub) {
+      HITSW(g, SW_NEW_OBJECT);
+      new_identity(g, obj);
+      zo_obj_drop_marks(g, obj, 0);
+    }
+    o->pub = dest_pub;
+    o->face_down = !dest_pub;
+  }
+  event(r, obj, ZO_OUTCOME_NO_MOVE);
+  then_step(g, mv, obj, r); /* the same object, where it was */
+  return ZO_OUTCOME_NO_MOVE;
+}
+
+/* A move to where the object is: outside to outside moves nothing
+ * (outside the game is not a zone); a zone to itself is same_zone's. */
+static ZO_ALWAYS_INLINE zo_outcome same_zone_move(move *m) {
+  if (m->dest == ZO_ZONE_OUTSIDE && m->origin == ZO_ZONE_OUTSIDE) {
+    event(m->r, m->obj, ZO_OUTCOME_NO_MOVE);
+    return ZO_OUTCOME_NO_MOVE;
+  }
+  if (m->dest >= 0 && m->dest == m->origin && m->o->under < 0)
+    return same_zone(m->g, m->obj, m->dest, m->mv, m->eff->face, m->per_object, m->dest_pub,
+                     m->r);
+  return ZO_OUTCOME_NONE;
+}
+
+/* objects that can't exist there cease first (FaB 3.0.11 Uzuri example) */
+static ZO_ALWAYS_INLINE zo_outcome ceases_on_leaving(move *m) {
+  zo_game *g = m->g;
+  zo_obj *o = m->o;
+  int obj = m->obj, origin = m->origin, dest = m->dest;
+  m->origin_arena = is_arena(g, origin);
+  m->dest_arena = is_arena(g, dest);
+  int leaving_arena = m->origin_arena && o->under < 0 && !m->dest_arena;
+  if (dest == -1 && m->e == ZO_E_NONE) return ZO_OUTCOME_NONE;
+  /* FaB 8.1.8a: a token exists only in the arena or as a sub-card, so a
+     move to any zone outside the arena ends it, from a sub-card too */
+  if (is_token(g, o) && !m->dest_arena && SW(g, SW_TOKEN_LEAVES) == ZS_IMMEDIATELY) {
+    HITSW(g, SW_TOKEN_LEAVES);
+    zo_watches_fire(g, obj, origin, dest, m->props, o->controller);
+    zo_obj_cease(g, obj, m->r);
+    return ZO_OUTCOME_CEASED;
+  }
+  if (o->kind == ZK_MACRO && leaving_arena && SW(g, SW_MACROS) != ZS_NONE) {
+    HITSW(g, SW_MACROS); /* FaB 1.5.3 */
+    zo_obj_cease(g, obj, m->r);
+    return ZO_OUTCOME_CEASED;
+  }
+  if (o->kind == ZK_ABILITY && is_stack(g, origin) && !is_stack(g, dest)) {
+    HITSW(g, SW_ABILITIES); /* abilities exist only on the stack */
+    zo_obj_cease(g, obj, m->r);
+    return ZO_OUTCOME_CEASED;
+  }
+  if (o->kind == ZK_PROXY && !m->dest_arena) {
+    zo_obj_cease(g, obj, m->r);
+    return ZO_OUTCOME_CEASED;
+  }
+  /* only cards exist outside the game (CR 400.10, 217.1e); anything else
+     that leaves the game ceases to exist (as FaB 1.5.3 says of macros) */
+  if (dest == ZO_ZONE_OUTSIDE && o->kind != ZK_CARD) {
+    zo_obj_cease(g, obj, m->r);
+    return ZO_OUTCOME_CEASED;
+  }
+  return ZO_OUTCOME_NONE;
+}
+
+/* Zone dest refuses obj (refuse: why, into *err): FaB 3.0.11: a rule
+ * (by_rule) clears it, an effect fails (switch cannot_hold:
+ * fail_or_clear); else it fails. */
+ZO_COLD static zo_outcome refused_by_zone(zo_game *g, int obj, int dest, int by_rule,
+                                          zo_step_error refuse, zo_step_error *err,
+                                          zo_step_result *r) {
+  *err = refuse;
+  if (SW(g, SW_CANNOT_HOLD) == ZS_FAIL_OR_CLEAR) {
+    /* FaB 3.0.11: a rule clears it, an effect fails */
+    HITSW(g, SW_CANNOT_HOLD);
+    if (refuse == ZO_E_CANNOT_HOLD && SW(g, SW_WRONG_OWNER) == ZS_CANNOT_HOLD &&
+        ZT(g, dest)->owner_only.value && g->zones[dest].player != g->objs[obj].owner)
+      HITSW(g, SW_WRONG_OWNER);
+    if (by_rule && SW(g, SW_CLEAR) != ZS_NONE) return zo_obj_clear(g, obj, r); /* 3.0.12 */
+    return ZO_OUTCOME_FAILED;
+  }
+  return ZO_OUTCOME_FAILED;
+}
+
+/* What the destination can't take: no such zone; CR 400.4b (some cards
+ * can't leave the command zone); a token that left can't come back (CR
+ * 216.3, 110.5g, 111.8); CR 400.4a (an instant or sorcery stays); and the
+ * zone's owner, holds and capacity (zo_zone_refuses). */
+static ZO_ALWAYS_INLINE zo_outcome refused(move *m) {
+  zo_game *g = m->g;
+  zo_obj *o = m->o;
+  int origin = m->origin, dest = m->dest;
+  if (dest == -1) {
+    *m->err = m->e;
+    if (SW(g, SW_CANNOT_HOLD) == ZS_FAIL_OR_CLEAR) {
+      HITSW(g, SW_CANNOT_HOLD);
+      if (m->mv->by_rule && SW(g, SW_CLEAR) != ZS_NONE) return zo_obj_clear(g, m->obj, m->r);
+    }
+    return ZO_OUTCOME_FAILED;
+  }
+  /* CR 400.4b: some cards can't leave the command zone, for another zone
+     or for outside the game */
+  if (origin >= 0 && g->zones[origin].keeps && (dest >= 0 || dest == ZO_ZONE_OUTSIDE) &&
+      (o->types & g->keep_types[g->zones[origin].type])) {
+    hit(g, &ZT(g, origin)->keeps);
+    HITSW(g, SW_CANNOT_HOLD);
+    *m->err = ZO_E_CANNOT_HOLD;
+    return ZO_OUTCOME_STAYED;
+  }
+  if (dest < 0) return ZO_OUTCOME_NONE;
+  const zo_zone_type *zt = ZT(g, dest);
+  /* CR 216.3 (2004), 110.5g (2011): a token that left can't come back;
+     CR 111.8 (current): it can't move to any zone */
+  if (o->left_arena &&
+      ((zt->arena.value && SW(g, SW_TOKEN_RETURN) == ZS_NOT_BATTLEFIELD) ||
+       SW(g, SW_TOKEN_RETURN) == ZS_CANNOT_MOVE)) {
+    HITSW(g, SW_TOKEN_RETURN);
+    *m->err = ZO_E_TOKEN_LEFT;
+    return ZO_OUTCOME_STAYED;
+  }
+  /* CR 400.4a: an instant or sorcery that would enter the battlefield stays */
+  if ((zt->holds.value & ZH_NO_INSTANTS) && (o->types & g->classes.instant_sorcery)) {
+    hit(g, &zt->holds);
+    HITSW(g, SW_CANNOT_HOLD);
+    *m->err = ZO_E_CANNOT_HOLD;
+    return ZO_OUTCOME_STAYED;
+  }
+  const zo_zone *dzn = &g->zones[dest];
+  zo_step_error refuse = dzn->plain && dzn->exists && (!dzn->owner_only || dzn->player == o->owner)
+                             ? ZO_E_NONE : zo_zone_refuses(g, dest, m->obj, ZF_COUNT);
+  if (refuse) return refused_by_zone(g, m->obj, dest, m->mv->by_rule, refuse, m->err, m->r);
+  return ZO_OUTCOME_NONE;
+}
+
+/* the move itself: out of its zone (or from under its top-card), into the
+ * destination; a new object or not (CR 400.7: every zone change; FaB
+ * 3.0.9: entering a zone outside the arena that is not the stack, or a
+ * public object becoming private), with its history (3.0.9c), controller
+ * (CR 109.4, FaB 1.2.1b) and visibility. Returns whether it became new. */
+static ZO_ALWAYS_INLINE int transfer(move *m) {
+  zo_game *g = m->g;
+  zo_obj *o = m->o;
+  int obj = m->obj, origin = m->origin, dest = m->dest;
+  int was_pub = o->pub;
+  o->phased_out = 0;
+  int was_arena = m->was_arena = m->origin_arena && o->under < 0;
+  int was_sub = o->under >= 0;
+  if (o->under >= 0) o->under = -1;
+  else zone_remove_obj(g, obj);
+  int newobj;
+  if (SW(g, SW_NEW_OBJECT) == ZS_LEAVE_ARENA) {
+    /* FaB 3.0.9: new when entering a zone outside the arena that is not the
+       stack, or when a public object becomes private */
+    newobj = (dest == ZO_ZONE_OUTSIDE) || (!m->dest_arena && !is_stack(g, dest)) ||
+             (m->per_object && was_pub && !m->dest_pub) || was_sub;
+  } else {
+    newobj = 1; /* CR 400.7: every zone change */
+  }
+  if (newobj) HITSW(g, SW_NEW_OBJECT);
+  if (dest == ZO_ZONE_OUTSIDE || origin == ZO_ZONE_OUTSIDE)
+    HITSW(g, SW_OUTSIDE); /* CR 400.10: outside the game is not a zone */
+  if (dest == ZO_ZONE_OUTSIDE) {
+    o->zone = ZO_ZONE_OUTSIDE;
+  } else {
+    int pos = m->eff->position;
+    if (g->zones[dest].ordered && pos >= 0 && pos > g->zones[dest].n) pos = ZO_POS_BOTTOM;
+    if (!g->zones[dest].ordered) pos = ZO_POS_BOTTOM; /* unordered: arrival order */
+    zone_insert(g, dest, obj, pos);
+    if (o->types & g->classes.two_handed) zo_twoh_equip_second(g, dest, obj);
+  }
+  if (newobj) {
+    int keep = SW(g, SW_KEEPS) != ZS_NONE && is_stack(g, origin) &&
+               dest >= 0 && ZT(g, dest)->role == ZR_BATTLEFIELD &&
+               !(o->types & g->classes.instant_sorcery);
+    new_identity(g, obj);
+    if (g->nmarks) zo_obj_drop_marks(g, obj, keep);
+    if (SW(g, SW_HISTORY) == ZS_KEPT) {
+      HITSW(g, SW_HISTORY);
+      o->came_from = origin;
+    } else {
+      o->came_from = -1;
+    }
+  }
+  /* controller: only on the battlefield/arena and the stack (CR 109.4,
+     FaB 1.2.1b); kept across a move between such zones, else the owner */
+  if (dest >= 0 && g->zones[dest].controller) {
+    if (o->controller < 0) o->controller = o->owner;
+    hit(g, &ZT(g, dest)->controller);
+  } else {
+    o->controller = -1;
+  }
+  if (m->per_object) {
+    o->pub = m->dest_pub;
+    o->face_down = !m->dest_pub;
+  } else {
+    o->face_down = m->eff->face == 1;
+  }
+  if (was_arena && !m->dest_arena && is_token(g, o)) o->left_arena = 1;
+  if (dest >= 0 && g->zones[dest].ordered &&
+      SW(g, SW_STACK_LAYERS) == ZS_YES && is_stack(g, dest))
+    HITSW(g, SW_STACK_LAYERS);
+  if (origin >= 0 && SW(g, SW_STACK_LAYERS) == ZS_YES && is_stack(g, origin))
+    HITSW(g, SW_STACK_LAYERS); /* FaB 3.15.6: the layers above move down */
+  return newobj;
+}
+
+/* After the move: sub-cards (FaB 3.0.14c/e), the destination's attributes
+ * it relied on, a shuffle, watched triggers, the event, then:.
+ * ctrl_before: its controller before it moved (CR 603.3a). */
+static ZO_ALWAYS_INLINE zo_outcome after_move(move *m, int newobj, int ctrl_before) {
+  zo_game *g = m->g;
+  zo_obj *o = m->o;
+  int obj = m->obj, dest = m->dest;
+  /* FaB 3.0.14c/e: sub-cards follow a top-card that stays the same object,
+     and are cleared when it becomes a new one */
+  if (g->has_subs) zo_subs_follow(g, obj, newobj, m->r);
+  if (dest >= 0) {
+    /* the destination's attributes this move relied on */
+    const zo_zone_type *dz = ZT(g, dest);
+    if (dz->per_player.value) hit(g, &dz->per_player);
+    hit(g, &dz->pub);
+    if (dz->arena.value || m->was_arena) hit(g, &dz->arena);
+    if (dz->ordered.value) hit(g, &dz->ordered);
+  }
+  if (m->eff->shuffle && dest >= 0) zo_game_shuffle_zone(g, dest, m->eff->seed);
+  if (g->ntrig) zo_watches_fire(g, obj, m->origin, o->zone, m->props, ctrl_before);
+  zo_outcome out = m->replaced ? ZO_OUTCOME_REPLACED
+                   : m->redirected ? ZO_OUTCOME_REDIRECTED
+                                   : ZO_OUTCOME_MOVED;
+  event(m->r, obj, out);
+  if (m->mv->then) then_step(g, m->mv, obj, m->r);
+  return out;
+}
+
+/* Move one object (CR 400.6; FaB 3.0.7-3.0.11), phase by phase. `mv` holds
+ * to/position/face/by/cause/then. Returns the object's outcome, sets *err.
+ * Appends events to r. Inlined into zo_game_apply_to (the common step);
+ * the steps that move several objects call it through move_each. */
+static ZO_ALWAYS_INLINE zo_outcome move_one(zo_game *g, int obj, const zo_step *mv,
+                                            zo_step_error *err, zo_step_result *r) {
+  move m;
+  m.g = g;
+  m.obj = obj;
+  m.o = &g->objs[obj];
+  m.mv = mv;
+  m.r = r;
+  m.err = err;
+  *err = ZO_E_NONE;
+  zo_outcome out;
+  if ((out = leave_check(&m))) return out;
+  destination(&m);
+  dest_visibility(&m);
+  if ((out = same_zone_move(&m))) return out;
+  if ((out = ceases_on_leaving(&m))) return out;
+  if ((out = refused(&m))) return out;
+  int ctrl_before = m.o->controller;
+  int newobj = transfer(&m);
+  return after_move(&m, newobj, ctrl_before);
+}
+
+/* move_one, called (not inlined) by the steps that move several objects. */
+static zo_outcome move_each(zo_game *g, int obj, const zo_step *mv, zo_step_error *err,
+                            zo_step_result *r) {
+  return move_one(g, obj, mv, err, r);
+}
+
+/* A move is most steps: it is done here, with the move inlined; any other
+ * step goes to its room through zo_step_dispatch (steps.c). */
+void zo_game_apply_to(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
+  r->outcome = ZO_OUTCOME_NO_MOVE;
+  r->error = ZO_E_NONE;
+  if (s->kind != ST_MOVE) { /* a move is most steps: kept out of the big switch */
+    zo_step_dispatch(g, s, obj, r);
+    return;
+  }
+  int o = obj;
+  if (o < 0) {
+    if (s->ref < 0 && s->card >= 0 && g->objs[s->card].exists) o = s->card;
+    else if ((o = zo_step_object(g, s, r)) < 0) return;
+  }
+  zo_step_error e;
+  r->outcome = move_one(g, o, s, &e, r);
+  r->error = e;
+}
+
+/* ---- steps that move several objects -------------------------------- */
+
+/* One object's part in a step that moves several (move_together, draw,
+ * mill): an event for what move_one does not report itself (it reports
+ * arrivals, no_move, and cease/clear do their own), *moved once one
+ * arrived somewhere, *first the first other outcome. The step's outcome is
+ * then moved, else that first outcome (cases/README.md, Outcomes). */
+static void tally_move(zo_step_result *r, int obj, zo_outcome o, int *moved,
+                       zo_outcome *first) {
+  if (o == ZO_OUTCOME_MOVED || o == ZO_OUTCOME_REDIRECTED || o == ZO_OUTCOME_REPLACED) {
+    *moved = 1;
+    return;
+  }
+  if (o != ZO_OUTCOME_CEASED && o != ZO_OUTCOME_CLEARED && o != ZO_OUTCOME_NO_MOVE)
+    event(r, obj, o);
+  if (*first == ZO_OUTCOME_NONE) *first = o;
+}
+
+static zo_outcome tallied(int moved, zo_outcome first) {
+  return moved ? ZO_OUTCOME_MOVED : first != ZO_OUTCOME_NONE ? first : ZO_OUTCOME_NO_MOVE;
+}
+
+/* g->order_scratch with room for n arrivals and n positions. */
+static int *order_scratch(zo_game *g, int n) {
+  if (n > g->order_cap) {
+    g->order_cap = n;
+    g->order_scratch = zo_xrealloc(g->order_scratch, 2 * (size_t)n * sizeof *g->order_scratch);
+  }
+  return g->order_scratch;
+}
+
+/* Place the arrivals of ordered zone z in the chosen order (default: the
+ * list order, first on top) in the positions they took (CR 401.4 / 404.3:
+ * the owner orders; Z.1.4: the order comes from the case). */
+static void order_arrivals(zo_game *g, const zo_step *s, int z) {
+  zo_zone *zn = &g->zones[z];
+  int need = s->norder > s->nmoves ? s->norder : s->nmoves;
+  int *order = order_scratch(g, need), *pos = order + g->order_cap, n = 0;
+  if (s->norder && spec_matches(g, &s->order_zone, z, -1) &&
+      (s->order_zone.player >= 0 || zn->player < 0 ||
+       zn->player == g->objs[s->order_zone_handles[0]].owner)) {
+    for (int i = 0; i < s->norder; i++)
+      if (g->objs[s->order_zone_handles[i]].zone == z) order[n++] = s->order_zone_handles[i];
+    HITSW(g, SW_ORDER_CHOOSER);
+  } else {
+    for (int i = 0; i < s->nmoves; i++) {
+      int h = s->moves[i].card;
+      if (g->objs[h].exists && g->objs[h].zone == z && g->objs[h].under < 0) order[n++] = h;
+    }
+  }
+  if (n < 2) return;
+  int k = 0;
+  for (int i = 0; i < zn->n && k < n; i++)
+    for (int j = 0; j < n; j++)
+      if (zn->objs[i] == order[j]) {
+        pos[k++] = i;
+        break;
+      }
+  for (int j = 0; j < k; j++) zn->objs[pos[j]] = order[j];
+}
+
+/* Move several objects at once (CR 400.6 for each, in the listed order),
+ * then order the arrivals in each ordered zone. */
+void zo_step_move_together(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
+  (void)obj;
+  int moved = 0;
+  zo_outcome first = ZO_OUTCOME_NONE;
+  /* CR 401.4 / 404.3 (owner orders) or Z.1.4: the order comes from the case */
+  for (int i = 0; i < s->nmoves; i++) {
+    zo_step_error e;
+    zo_outcome o = move_each(g, s->moves[i].card, &s->moves[i], &e, r);
+    tally_move(r, s->moves[i].card, o, &moved, &first);
+  }
+  for (int z = 0; z < g->nzones; z++)
+    if (g->rs->zones[g->zones[z].type].ordered.value) order_arrivals(g, s, z);
+  r->outcome = tallied(moved, first);
+}
+
+/* The case zone type of player's hand zone instance `hand`, for a move
+ * there: the case's own, or the private slot when the case never names the
+ * hand. */
+static int hand_type(const zo_game *g, int hand) {
+  int ztype = -1;
+  for (int k = 0; k < g->c->nztypes; k++)
+    if (g->zmap[k] == g->zones[hand].type) ztype = k;
+  return ztype < 0 ? g->hand_slot : ztype;
+}
+
+/* Draw (to the player's hand, CR 121.2) or mill (to s->to, by default the
+ * graveyard; CR 701.13) s->count cards from the top of the player's
+ * library, one move each. Drawing from an empty library loses the game at
+ * the next state check (CR 704.5b) or fails (FaB 8.5.6), as the rule set
+ * says. */
+void zo_step_draw_mill(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
+  (void)obj;
+  int lib = zo_zone_of_role(g, ZR_LIBRARY, s->player);
+  int moved = 0, failed = 0;
+  zo_outcome o = ZO_OUTCOME_NONE, first = ZO_OUTCOME_NONE;
+  for (int i = 0; i < s->count; i++) {
+    if (lib < 0 || g->zones[lib].n == 0) {
+      if (s->kind == ST_DRAW) {
+        if (SW(g, SW_DRAW_EMPTY) == ZS_LOSE_AT_STATE_CHECK) {
+          g->drew_empty[s->player] = 1; /* CR 704.5b, at the next check */
+        } else {
+          HITSW(g, SW_DRAW_EMPTY); /* FaB 8.5.6: the draw fails */
+          failed = 1;
+        }
+      } else {
+        failed = !moved;
+      }
+      break;
+    }
+    int obj_top = g->zones[lib].objs[0];
+    zo_step mv;
+    memset(&mv, 0, sizeof mv);
+    mv.kind = ST_MOVE;
+    mv.from.type = ZO_ZT_UNSET;
+    mv.position = ZO_POS_TOP;
+    mv.face = -1;
+    zo_step_error e;
+    if (s->kind == ST_DRAW) {
+      snprintf(mv.cause, sizeof mv.cause, "draw");
+      int hand = zo_zone_of_role(g, ZR_HAND, s->player);
+      if (hand < 0) break;
+      /* a move to the hand zone instance directly */
+      mv.to.type = hand_type(g, hand);
+      mv.to.player = s->player;
+    } else {
+      snprintf(mv.cause, sizeof mv.cause, "mill");
+      mv.to = s->to;
+      if (mv.to.type == ZO_ZT_UNSET) {
+        mv.to.type = g->graveyard_slot;
+        mv.to.player = -1;
+      }
+    }
+    o = move_each(g, obj_top, &mv, &e, r);
+    tally_move(r, obj_top, o, &moved, &first);
+    /* a card that did not leave the library (a replacement put it back, a
+       token that can't move, 111.8) is still on top: taking it again
+       changes nothing */
+    if (g->objs[obj_top].exists && g->objs[obj_top].zone == lib) break;
+  }
+  if (failed && !moved) {
+    r->outcome = ZO_OUTCOME_FAILED;
+    r->error = ZO_E_EMPTY;
+  } else {
+    r->outcome = tallied(moved, first);
+  }
+}

@@ -1,0 +1,170 @@
+/* objects.c: objects coming into being and going away, and what they
+ * carry. A handle names one physical card, token or ability through its
+ * successive existences; each existence has a fresh identity
+ * (model_int.h's new_identity), and a new object forgets its marks (CR
+ * 400.7, with the exceptions a rule set keeps). An object ceases (tokens,
+ * abilities, macros, proxies that leave where they can exist), or is
+ * cleared (FaB 3.0.12: to its owner's graveyard). The create step makes
+ * one (CR 111.5, 400.4a: not where it can't exist), the mark step puts a
+ * counter, effect, characteristic edit or prevention effect on one.
+ */
+#include <string.h>
+
+#include "model_int.h"
+
+/* A new object forgets its marks. keep_spell_marks: a permanent spell
+ * became a permanent, and the rule set keeps characteristic edits
+ * (Z.9.7, 217.1c(1), 400.7a) and, where it says so, prevention effects
+ * (217.1c(3) in 2008, 400.7b in 2011). */
+void zo_obj_drop_marks(zo_game *g, int obj, int keep_spell_marks) {
+  int keep = keep_spell_marks ? SW(g, SW_KEEPS) : ZS_NONE;
+  for (int m = 0; m < g->nmarks; m++) {
+    zo_mark *mk = &g->marks[m];
+    if (!mk->alive || mk->obj != obj) continue;
+    if ((keep == ZS_SPELL_TO_PERMANENT || keep == ZS_SPELL_CHARACTERISTICS) &&
+        mk->kind == MK_CHARACTERISTIC) {
+      HITSW(g, SW_KEEPS);
+      continue;
+    }
+    if (keep == ZS_SPELL_TO_PERMANENT && mk->kind == MK_PREVENTION) {
+      HITSW(g, SW_KEEPS);
+      continue;
+    }
+    mk->alive = 0;
+  }
+}
+
+/* FaB 3.0.12: clear = to its owner's graveyard; a token, macro or non-card
+ * layer just ceases to exist (3.0.12a). */
+zo_outcome zo_obj_clear(zo_game *g, int obj, zo_step_result *r) {
+  zo_obj *o = &g->objs[obj];
+  HITSW(g, SW_CLEAR);
+  int gy = zo_zone_of_role(g, ZR_GRAVEYARD, o->owner);
+  if (o->kind != ZK_CARD || is_token(g, o)) {
+    zo_obj_cease(g, obj, r);
+    return ZO_OUTCOME_CEASED;
+  }
+  int origin = o->zone;
+  if (gy < 0) {
+    /* no graveyard left to clear it to (its zone ceased, 3.0.10b): the
+       card is removed from the game, as FaB says of objects with no place
+       (1.5.3, 4.5.1a); a card is never destroyed */
+    zo_subs_clear(g, obj, r, 0);
+    if (o->under < 0) zone_remove_obj(g, obj);
+    o->under = -1;
+    o->zone = ZO_ZONE_OUTSIDE;
+    new_identity(g, obj);
+    zo_obj_drop_marks(g, obj, 0);
+    o->controller = -1;
+    o->pub = 0;
+    event(r, obj, ZO_OUTCOME_CLEARED);
+    return ZO_OUTCOME_CLEARED;
+  }
+  /* sub-cards of a cleared top-card are cleared with it (3.0.14e) */
+  zo_subs_clear(g, obj, r, 1);
+  if (o->under < 0) zone_remove_obj(g, obj);
+  o->under = -1;
+  zone_insert(g, gy, obj, ZO_POS_TOP);
+  new_identity(g, obj);
+  zo_obj_drop_marks(g, obj, 0);
+  o->controller = -1;
+  o->pub = ZT(g, gy)->pub.value;
+  o->face_down = !o->pub;
+  o->phased_out = 0;
+  o->came_from = SW(g, SW_HISTORY) == ZS_KEPT ? origin : -1;
+  event(r, obj, ZO_OUTCOME_CLEARED);
+  return ZO_OUTCOME_CLEARED;
+}
+
+void zo_obj_cease(zo_game *g, int obj, zo_step_result *r) {
+  zo_obj *o = &g->objs[obj];
+  if (!o->exists) return;
+  if (o->under < 0) zone_remove_obj(g, obj);
+  o->exists = 0;
+  o->zone = -1;
+  o->under = -1;
+  o->controller = -1;
+  zo_obj_drop_marks(g, obj, 0);
+  event(r, obj, ZO_OUTCOME_CEASED);
+  /* FaB 3.0.14e: sub-cards of a top-card that ceases are cleared */
+  zo_subs_clear(g, obj, r, 1);
+}
+
+/* ---- steps ------------------------------------------------------------- */
+
+/* Create object s->as (a token, copy, ability...) in s->zone: a new object
+ * with a fresh identity; not created where the zone can't hold it (CR
+ * 111.5: a token that can't enter isn't created; 400.4a; FaB capacity and
+ * holds); created and ceasing at once where it can't exist (FaB 8.1.8a,
+ * 1.6.2b-c). */
+void zo_step_create(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
+  (void)obj;
+  int h = s->as;
+  zo_obj *o = &g->objs[h];
+  memset(o, 0, sizeof *o);
+  o->kind = s->kind_of;
+  o->owner = s->owner;
+  o->controller = -1;
+  o->under = -1;
+  o->came_from = -1;
+  o->phase_controller = -1;
+  o->types = s->types;
+  o->exists = 1;
+  new_identity(g, h);
+  int red;
+  zo_step_error e;
+  int zone = resolve_dest(g, h, &s->zone, 0, &red, &e);
+  if (zone < 0) {
+    o->exists = 0;
+    r->outcome = ZO_OUTCOME_FAILED;
+    r->error = e ? e : ZO_E_NO_ZONE;
+    return;
+  }
+  /* an object the zone can't hold is not created (CR 111.5: a token that
+     can't enter isn't created; 400.4a; FaB capacity and holds) */
+  zo_step_error refuse = ZT(g, zone)->holds.value & ZH_NO_INSTANTS &&
+                                 (o->types & g->classes.instant_sorcery)
+                             ? ZO_E_CANNOT_HOLD
+                             : zo_zone_refuses(g, zone, h, ZF_COUNT);
+  int leaves_now = is_token(g, o) && !ZT(g, zone)->arena.value &&
+                   SW(g, SW_TOKEN_LEAVES) == ZS_IMMEDIATELY;
+  if (refuse && !leaves_now) {
+    o->exists = 0;
+    o->id = 0;
+    r->outcome = ZO_OUTCOME_FAILED;
+    r->error = refuse;
+    return;
+  }
+  zone_insert(g, zone, h, ZO_POS_TOP);
+  o->pub = ZT(g, zone)->pub.value;
+  if (s->face == 1) o->pub = 0;
+  o->face_down = s->face == 1 || (SW(g, SW_VISIBILITY) == ZS_PER_OBJECT && !o->pub);
+  if (ZT(g, zone)->controller.value) o->controller = s->controller >= 0 ? s->controller : s->owner;
+  /* FaB 8.1.8a: a token exists only in the arena; 1.6.2b-c: layers only on
+     the stack */
+  if (is_token(g, o) && !ZT(g, zone)->arena.value && SW(g, SW_TOKEN_LEAVES) == ZS_IMMEDIATELY) {
+    HITSW(g, SW_TOKEN_LEAVES);
+    zo_obj_cease(g, h, r);
+    r->outcome = ZO_OUTCOME_CEASED;
+    return;
+  }
+  if (o->kind == ZK_ABILITY && !is_stack(g, zone)) {
+    HITSW(g, SW_ABILITIES);
+    zo_obj_cease(g, h, r);
+    r->outcome = ZO_OUTCOME_CEASED;
+    return;
+  }
+  event(r, h, ZO_OUTCOME_MOVED);
+  r->outcome = ZO_OUTCOME_MOVED;
+}
+
+/* Put mark s->as (its kind s->mark_kind) on the step's object; a new
+ * object forgets it (zo_obj_drop_marks). */
+void zo_step_mark(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
+  int o = obj;
+  if (o < 0 && (o = zo_step_object(g, s, r)) < 0) return;
+  zo_mark *m = &g->marks[s->as];
+  m->alive = 1;
+  m->obj = o;
+  m->kind = s->mark_kind;
+}

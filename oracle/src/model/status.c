@@ -1,0 +1,185 @@
+/* status.c: what changes about an object without a zone change of its own
+ * choosing: its controller (CR 109.4; FaB 1.2.1b), phasing (as a status,
+ * CR 702.24; or as a zone, Z.7, 217.8), its face (CR 400.9; FaB 3.0.3,
+ * 3.0.9: a public object that becomes private is new), and the end of a
+ * game played for ante (Z.2.2, 217.9b, 407.2).
+ */
+#include "model_int.h"
+
+/* CR 109.4, FaB 1.2.1b: give the object to s->player; only objects on the
+ * battlefield/arena or the stack have a controller. */
+void zo_step_control(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
+  int o = obj;
+  if (o < 0 && (o = zo_step_object(g, s, r)) < 0) return;
+  if (g->objs[o].phased_out && SW(g, SW_PHASING) == ZS_STATUS) { /* 702.24b / 702.26b: unaffected */
+    r->outcome = ZO_OUTCOME_FAILED;
+    r->error = ZO_E_PHASED_OUT;
+    return;
+  }
+  /* CR 109.4, FaB 1.2.1b: only objects on the battlefield/arena or the
+     stack have a controller; a sub-card is not in the arena (3.0.14b) */
+  if (g->objs[o].zone < 0 || g->objs[o].under >= 0 ||
+      !ZT(g, g->objs[o].zone)->controller.value) {
+    r->outcome = ZO_OUTCOME_REJECTED;
+    r->error = ZO_E_NO_CONTROLLER;
+    return;
+  }
+  hit(g, &ZT(g, g->objs[o].zone)->controller);
+  g->objs[o].controller = s->player;
+}
+
+/* Phasing as a zone (Z.7, CR 217.8, 502.15): phasing out puts the
+ * permanent into the phased-out zone (its owner's where that zone is per
+ * player), with no controller, and fires leaves-play triggers (502.15d);
+ * it stays the same object and keeps its counters (Z.7.2, 217.8c,
+ * 502.15f-h) but loses limited-duration effects (502.15g). Phasing in
+ * brings it back under the same controller, triggering nothing. */
+static void phase_zone(zo_game *g, int o, int out, zo_step_result *r) {
+  zo_obj *ob = &g->objs[o];
+  int zone = ob->zone;
+  int in_play = zone >= 0 && ZT(g, zone)->role == ZR_BATTLEFIELD;
+  int phased = zone >= 0 && ZT(g, zone)->role == ZR_PHASED_OUT;
+  if ((out && !in_play) || (!out && !phased)) {
+    r->outcome = (out && phased) || (!out && in_play) ? ZO_OUTCOME_FAILED : ZO_OUTCOME_REJECTED;
+    r->error = r->outcome == ZO_OUTCOME_FAILED ? ZO_E_ALREADY : ZO_E_UNSUPPORTED;
+    return;
+  }
+  int dest = zo_zone_of_role(g, out ? ZR_PHASED_OUT : ZR_BATTLEFIELD, ob->owner);
+  if (dest < 0) {
+    r->outcome = ZO_OUTCOME_REJECTED;
+    r->error = ZO_E_NO_ZONE;
+    return;
+  }
+  if (!out && (ZT(g, dest)->holds.value & ZH_NO_INSTANTS) &&
+      (ob->types & g->classes.instant_sorcery)) {
+    /* only permanents phase back in (217.1a: instants stay out of play) */
+    r->outcome = ZO_OUTCOME_STAYED;
+    r->error = ZO_E_CANNOT_HOLD;
+    return;
+  }
+  HITSW(g, SW_PHASING);
+  int ctrl = ob->controller;
+  zone_remove_obj(g, o);
+  zone_insert(g, dest, o, ZO_POS_BOTTOM);
+  if (out) {
+    ob->phase_controller = ctrl;
+    ob->controller = -1;
+    ob->phased_out = 1;
+    for (int m = 0; m < g->nmarks; m++)
+      if (g->marks[m].alive && g->marks[m].obj == o && g->marks[m].kind == MK_EFFECT)
+        g->marks[m].alive = 0;
+    zo_watches_fire(g, o, zone, dest, 1, ctrl);
+  } else {
+    ob->controller = ob->phase_controller >= 0 ? ob->phase_controller : ob->owner;
+    ob->phased_out = 0;
+  }
+  event(r, o, ZO_OUTCOME_MOVED);
+  r->outcome = ZO_OUTCOME_MOVED;
+}
+
+/* Phase the object out (s->out) or in: through the phased-out zone, or as
+ * a status (CR 702.24d: no zone change, no trigger, same object), as the
+ * rule set has it; rejected where it has no phasing. */
+void zo_step_phase(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
+  int o = obj;
+  if (o < 0 && (o = zo_step_object(g, s, r)) < 0) return;
+  if (SW(g, SW_PHASING) == ZS_ZONE) {
+    phase_zone(g, o, s->out, r);
+    return;
+  }
+  if (SW(g, SW_PHASING) != ZS_STATUS) {
+    r->outcome = ZO_OUTCOME_REJECTED;
+    r->error = ZO_E_UNSUPPORTED;
+    return;
+  }
+  if (g->objs[o].zone < 0 || ZT(g, g->objs[o].zone)->role != ZR_BATTLEFIELD) {
+    r->outcome = ZO_OUTCOME_REJECTED;
+    r->error = ZO_E_UNSUPPORTED;
+    return;
+  }
+  if (g->objs[o].phased_out == s->out) {
+    r->outcome = ZO_OUTCOME_FAILED;
+    r->error = ZO_E_ALREADY;
+    return;
+  }
+  /* CR 702.24d: a status: no zone change, no trigger, same object */
+  HITSW(g, SW_PHASING);
+  g->objs[o].phased_out = s->out;
+}
+
+/* Visibility per object (FaB 3.0.3): turning face down makes the object
+ * private, a new object (3.0.9); its sub-cards turn with it (3.0.14d); a
+ * deck stays a face-down pile (3.7.5). */
+static void turn_visibility(zo_game *g, const zo_step *s, int o, zo_step_result *r) {
+  zo_obj *ob = &g->objs[o];
+  int want_pub = s->face == 0;
+  /* a deck stays a face-down pile (FaB 3.7.5) */
+  if (ob->under >= 0 || ob->pub == want_pub ||
+      (want_pub && ob->zone >= 0 && ZT(g, ob->zone)->role == ZR_LIBRARY)) {
+    r->outcome = ZO_OUTCOME_FAILED;
+    r->error = ZO_E_ALREADY;
+    return;
+  }
+  HITSW(g, SW_VISIBILITY);
+  if (ob->pub && !want_pub) {
+    HITSW(g, SW_NEW_OBJECT); /* FaB 3.0.9: public -> private resets */
+    new_identity(g, o);
+    zo_obj_drop_marks(g, o, 0);
+    r->outcome = ZO_OUTCOME_NEW_OBJECT_IN_PLACE;
+  }
+  ob->pub = want_pub;
+  ob->face_down = !want_pub;
+  for (int i = 0; i < g->nobjs; i++)
+    if (g->objs[i].exists && g->objs[i].under == o) {
+      HITSW(g, SW_SUB_CARDS); /* 3.0.14d */
+      g->objs[i].pub = want_pub;
+      g->objs[i].face_down = !want_pub;
+    }
+  event(r, o, r->outcome);
+}
+
+/* Turn the object face up or down (s->face); CR 400.9: where the zone says
+ * so, a permanent turned face down is a new object. */
+void zo_step_turn_face(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
+  int o = obj;
+  if (o < 0 && (o = zo_step_object(g, s, r)) < 0) return;
+  zo_obj *ob = &g->objs[o];
+  if (ob->phased_out && SW(g, SW_PHASING) == ZS_STATUS) { /* 702.24b / 702.26b */
+    r->outcome = ZO_OUTCOME_FAILED;
+    r->error = ZO_E_PHASED_OUT;
+    return;
+  }
+  if (SW(g, SW_VISIBILITY) == ZS_PER_OBJECT) {
+    turn_visibility(g, s, o, r);
+    return;
+  }
+  if (ob->face_down == s->face) {
+    r->outcome = ZO_OUTCOME_FAILED;
+    r->error = ZO_E_ALREADY;
+    return;
+  }
+  ob->face_down = s->face;
+  if (s->face == 1 && ob->zone >= 0 && ZT(g, ob->zone)->face_down_new.value) {
+    hit(g, &ZT(g, ob->zone)->face_down_new); /* CR 400.9 */
+    new_identity(g, o);
+    zo_obj_drop_marks(g, o, 0);
+    r->outcome = ZO_OUTCOME_NEW_OBJECT_IN_PLACE;
+  }
+  event(r, o, r->outcome);
+}
+
+/* Z.2.2, 217.9b, 407.2: at the end of a game played for ante the winner
+ * owns the cards in the ante; rejected where the rule set has no ante. */
+void zo_step_end_game(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
+  (void)obj;
+  if (SW(g, SW_ANTE) != ZS_WINNER_OWNS) {
+    r->outcome = ZO_OUTCOME_REJECTED;
+    r->error = ZO_E_UNSUPPORTED;
+    return;
+  }
+  HITSW(g, SW_ANTE); /* Z.2.2, 217.9b, 407.2: the winner owns the ante */
+  g->ended = 1;      /* the game is over: owner-only zones no longer hold */
+  for (int z = 0; z < g->nzones; z++)
+    if (g->zones[z].exists && ZT(g, z)->role == ZR_ANTE)
+      for (int i = 0; i < g->zones[z].n; i++) g->objs[g->zones[z].objs[i]].owner = s->winner;
+}

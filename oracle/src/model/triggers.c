@@ -1,0 +1,127 @@
+/* triggers.c: abilities that follow an object across a zone change, and
+ * references to an object. A watch step arms a trigger on one object's
+ * move (from a zone, to a zone, of given types); a move fires it (CR
+ * 603.2, 603.6; FaB 3.0.7a: a private mover has no properties to match),
+ * controlled by whoever controlled the source as it triggered (603.3a). A
+ * resolve step then looks for the object where it went, as the rule set
+ * lets an ability find it (CR 603.10, 400.7, Z.1.Ruling.3; FaB 3.0.9b),
+ * and runs its effect on it. A remember step keeps a reference, which
+ * finds the object while it stays the same object (CR 400.7d). A move
+ * fires nothing while no trigger is armed (g->ntrig).
+ */
+#include <string.h>
+
+#include "model_int.h"
+
+static int zone_type_matches(const zo_game *g, int spec_type, int zone) {
+  if (spec_type == ZO_ZT_ANY) return 1;
+  if (spec_type == ZO_ZT_OUTSIDE) return zone == ZO_ZONE_OUTSIDE;
+  if (zone < 0) return 0;
+  return g->zmap[spec_type] == g->zones[zone].type;
+}
+
+/* Its type (zone_type_matches), and the player and 1-based index when
+ * written (player -1 / index 0: any). `to: bob.graveyard` is bob's
+ * graveyard only (CR 400.3: each player's own). */
+int zo_zone_watch_matches(const zo_game *g, int type, int player, int index, int zone) {
+  if (!zone_type_matches(g, type, zone)) return 0;
+  if (type < 0 || zone < 0) return 1; /* any, outside */
+  if (player >= 0 && g->zones[zone].player != player) return 0;
+  return index <= 0 || g->zones[zone].index == index;
+}
+
+void zo_watches_fire(zo_game *g, int obj, int origin, int dest, int props, int ctrl) {
+  for (int t = 0; t < g->ntrig; t++) {
+    zo_trigger *tr = &g->trig[t];
+    if (!tr->armed || tr->fired || tr->obj != obj) continue;
+    if (!zo_zone_watch_matches(g, tr->from, tr->from_player, tr->from_index, origin) ||
+        !zo_zone_watch_matches(g, tr->to, tr->to_player, tr->to_index, dest))
+      continue;
+    if (tr->types) {
+      if (!props) {
+        HITSW(g, SW_NO_PROPERTIES); /* FaB 3.0.7a: a private mover has none */
+        continue;
+      }
+      if ((g->objs[obj].types & tr->types) != tr->types) continue;
+    }
+    tr->fired = 1;
+    tr->id = g->objs[obj].id;
+    tr->zone = dest;
+    tr->pub_at_arrival = zo_game_obj_public(g, obj);
+    /* CR 603.3a: controlled by whoever controlled the source as it triggered */
+    tr->controller = ctrl >= 0 ? ctrl : g->objs[obj].owner;
+  }
+}
+
+int zo_obj_finds(zo_game *g, zo_switch how_sw, int obj, uint64_t id, int zone,
+                 int pub_at_arrival, int viewer) {
+  const zo_obj *o = &g->objs[obj];
+  int how = SW(g, how_sw);
+  HITSW(g, how_sw);
+  if (how == ZS_NONE) return 0;
+  if (!o->exists || o->id != id || o->zone != zone) return 0;
+  if (how == ZS_PUBLIC_ZONE) return zone >= 0 && ZT(g, zone)->pub.value;
+  if (how == ZS_MOVED_TO) {
+    /* Z.1.Ruling.3, CR 410.10: only in the zone it moved to, and not in a
+       zone hidden from the trigger's controller (a library, another
+       player's hand) */
+    if (zone < 0) return 0;
+    if (ZT(g, zone)->pub.value) return 1;
+    return ZT(g, zone)->role == ZR_HAND && g->zones[zone].player == viewer;
+  }
+  if (how == ZS_PUBLIC_OBJECT) return pub_at_arrival && zo_game_obj_public(g, obj);
+  return 0;
+}
+
+/* ---- steps ------------------------------------------------------------- */
+
+/* Arm trigger s->as on s->card's move from s->from to s->to (of types
+ * s->types, when given). */
+void zo_step_watch(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
+  (void)obj;
+  (void)r;
+  zo_trigger *t = &g->trig[s->as];
+  memset(t, 0, sizeof *t);
+  t->armed = 1;
+  t->obj = s->card;
+  t->from = s->from.type;
+  t->to = s->to.type;
+  t->from_player = s->from.player;
+  t->to_player = s->to.player;
+  t->from_index = s->from.index;
+  t->to_index = s->to.index;
+  t->types = s->types;
+  t->controller = -1;
+}
+
+/* Resolve trigger s->trigger: not_fired before it fired; not_found when
+ * its ability can't find the object; else its then: on the object. */
+void zo_step_resolve(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
+  (void)obj;
+  zo_trigger *t = &g->trig[s->trigger];
+  if (!t->fired) {
+    r->outcome = ZO_OUTCOME_NOT_FOUND;
+    r->error = ZO_E_NOT_FIRED;
+    return;
+  }
+  t->resolved = 1;
+  if (!zo_obj_finds(g, SW_TRIGGER_FINDS, t->obj, t->id, t->zone, t->pub_at_arrival,
+                    t->controller)) {
+    t->found = 0;
+    r->outcome = ZO_OUTCOME_NOT_FOUND;
+    r->error = ZO_E_NOT_FOUND;
+    event(r, t->obj, ZO_OUTCOME_NOT_FOUND);
+    return;
+  }
+  t->found = 1;
+  if (s->then) zo_game_apply_to(g, s->then, t->obj, r);
+}
+
+/* Reference s->as now names the step's object as it is (CR 400.7d). */
+void zo_step_remember(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
+  int o = obj;
+  if (o < 0 && (o = zo_step_object(g, s, r)) < 0) return;
+  g->refs[s->as].set = 1;
+  g->refs[s->as].obj = o;
+  g->refs[s->as].id = g->objs[o].id;
+}

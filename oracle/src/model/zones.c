@@ -1,0 +1,345 @@
+/* zones.c: zone instances. A game's zones are the rule set's zone types
+ * made for its players (one per player, `count` per player, or one shared);
+ * FaB 3.0.10 lets a step create and remove more. Here: finding a zone by
+ * role or by a written spec, resolving a destination (the owner's zone, CR
+ * 400.3's redirect, the owner's choice among several, FaB 3.0.10a), what a
+ * zone refuses (owner-only, holds, capacity; FaB chapter 3), zone names,
+ * and the steps on zones: reorder (CR 400.5), shuffle, zone_create and
+ * zone_remove. The common move's fast path is model_int.h's resolve_dest.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "model_int.h"
+
+int zo_zone_of_role(const zo_game *g, zo_zone_role role, int player) {
+  for (int z = 0; z < g->nzones; z++) {
+    const zo_zone *zn = &g->zones[z];
+    if (zn->exists && g->rs->zones[zn->type].role == role &&
+        (zn->player == player || zn->player < 0))
+      return z;
+  }
+  return -1;
+}
+
+/* ---- names ---------------------------------------------------------- */
+
+void zo_game_zone_name(const zo_game *g, int zone, char *buf, size_t cap) {
+  if (zone == ZO_ZONE_OUTSIDE) {
+    snprintf(buf, cap, "outside");
+    return;
+  }
+  if (zone < 0) {
+    buf[0] = 0;
+    return;
+  }
+  const zo_zone *z = &g->zones[zone];
+  const zo_zone_type *zt = &g->rs->zones[z->type];
+  if (z->player < 0) snprintf(buf, cap, "%s", zt->name);
+  else if (zt->count.value > 1 || g->multi[z->player][z->type])
+    snprintf(buf, cap, "%s.%s.%d", g->c->players[z->player], zt->name, z->index);
+  else snprintf(buf, cap, "%s.%s", g->c->players[z->player], zt->name);
+}
+
+/* ---- zone resolution ------------------------------------------------ */
+
+/* Zones of a written spec for one player: count, and the first cap of them
+ * in out. g->zone_scratch holds every zone (capzones), so a caller that
+ * passes it gets them all. */
+static int zones_of(const zo_game *g, int type, int player, int *out, int cap) {
+  int one = set_up_zone(g, type, player);
+  if (one >= 0) {
+    if (cap > 0) out[0] = one;
+    return 1;
+  }
+  int n = 0;
+  for (int z = 0; z < g->nzones; z++) {
+    const zo_zone *zn = &g->zones[z];
+    if (zn->exists && zn->type == type && (zn->player < 0 || zn->player == player)) {
+      if (n < cap) out[n] = z;
+      n++;
+    }
+  }
+  return n;
+}
+
+int zo_zone_resolve_slow(zo_game *g, int obj, const zo_zone_spec *s, int choose,
+                         int *redirected, zo_step_error *err) {
+  const zo_obj *o = &g->objs[obj];
+  if (s->type == ZO_ZT_OUTSIDE) return ZO_ZONE_OUTSIDE;
+  int type;
+  if (s->type == ZO_ZT_ARENA) {
+    /* FaB 3.0.5a: into the arena without a zone = the permanent zone */
+    if (SW(g, SW_ARENA_DEFAULT) != ZS_PERMANENT_ZONE) {
+      *err = ZO_E_NO_ZONE;
+      return -1;
+    }
+    HITSW(g, SW_ARENA_DEFAULT);
+    int z = zo_zone_of_role(g, ZR_BATTLEFIELD, -1);
+    if (z < 0) *err = ZO_E_NO_ZONE;
+    return z;
+  }
+  type = g->zmap[s->type];
+  const zo_zone_type *zt = &g->rs->zones[type];
+  int player = -1;
+  if (zt->per_player.value) {
+    player = s->player >= 0 ? s->player : o->owner;
+    if (player != o->owner && zt->owner_only.value &&
+        SW(g, SW_WRONG_OWNER) == ZS_REDIRECT) {
+      /* CR 400.3: another player's library, hand or graveyard -> owner's */
+      HITSW(g, SW_WRONG_OWNER);
+      hit(g, &zt->owner_only);
+      player = o->owner;
+      *redirected = 1;
+    }
+  }
+  int *cands = g->zone_scratch;
+  int n = zones_of(g, type, player, cands, g->capzones);
+  if (s->index) {
+    for (int i = 0; i < n; i++)
+      if (g->zones[cands[i]].index == s->index) return cands[i];
+    *err = ZO_E_NO_ZONE;
+    return -1;
+  }
+  if (n == 0) {
+    *err = ZO_E_NO_ZONE;
+    return -1;
+  }
+  if (n == 1) return cands[0];
+  /* FaB 3.0.10a / 3.3.3b: several zones of the type: the owner chooses; by
+     default the first that can hold the object */
+  HITSW(g, SW_ZONE_LIFECYCLE);
+  if (choose) {
+    for (int i = 0; i < n; i++)
+      if (g->zones[cands[i]].index == choose) return cands[i];
+    *err = ZO_E_NO_ZONE;
+    return -1;
+  }
+  for (int i = 0; i < n; i++)
+    if (zo_zone_refuses(g, cands[i], obj, 0) == ZO_E_NONE) return cands[i];
+  return cands[0];
+}
+
+/* ---- what a zone can hold ------------------------------------------ */
+
+zo_step_error zo_zone_refuses(zo_game *g, int zone, int obj, int flags) {
+  int counting = flags & ZF_COUNT;
+  const zo_obj *o = &g->objs[obj];
+  const zo_zone *z = &g->zones[zone];
+  const zo_zone_type *zt = &g->rs->zones[z->type];
+  if (!z->exists) return ZO_E_NO_ZONE;
+  if (!(flags & ZF_ANY_OWNER) && zt->owner_only.value && z->player >= 0 && z->player != o->owner) {
+    if (counting) hit(g, &zt->owner_only);
+    return ZO_E_CANNOT_HOLD;
+  }
+  unsigned holds = (unsigned)zt->holds.value;
+  if (holds && cannot_hold(g, zt, o)) {
+    if (counting) hit(g, &zt->holds);
+    return ZO_E_CANNOT_HOLD;
+  }
+  if (zt->capacity.value > 0) {
+    int occupied = 0;
+    for (int i = 0; i < z->n; i++)
+      if (z->objs[i] != obj) occupied++;
+    /* FaB 8.2.2: a 2H object is equipped to a second zone it doesn't occupy;
+       8.2.15: a quiver may occupy that zone when the 2H object is a bow */
+    if (z->twoh >= 0 && z->twoh != obj) {
+      int bow = (g->objs[z->twoh].types & g->classes.bow) != 0;
+      if (!((o->types & g->classes.quiver) && bow)) occupied++;
+    }
+    if (occupied + 1 > zt->capacity.value) {
+      if (counting) hit(g, &zt->capacity);
+      return ZO_E_CAPACITY;
+    }
+    /* a 2H object needs a second empty zone of the same type and player */
+    if ((o->types & g->classes.two_handed) && (holds & ZH_EQUIP) &&
+        zo_twoh_second_zone(g, zone, obj) < 0) {
+      if (counting) hit(g, &zt->capacity);
+      return ZO_E_CAPACITY;
+    }
+  }
+  return ZO_E_NONE;
+}
+
+/* ---- the zone table ------------------------------------------------------ */
+
+/* Zone lists live in one pool, each as long as the game has objects, so a
+ * move never allocates. */
+int zo_game_add_zone(zo_game *g, int type, int player, int index) {
+  int per = g->nobjs + 1;
+  if (g->nzones == g->capzones) {
+    g->capzones = g->capzones ? g->capzones * 2 : 32;
+    g->zones = zo_xrealloc(g->zones, (size_t)g->capzones * sizeof *g->zones);
+    g->pool = zo_xrealloc(g->pool, (size_t)g->capzones * (size_t)per * sizeof *g->pool);
+    g->zone_scratch = zo_xrealloc(g->zone_scratch, (size_t)g->capzones * sizeof *g->zone_scratch);
+    for (int i = 0; i < g->nzones; i++) g->zones[i].objs = g->pool + (size_t)i * (size_t)per;
+  }
+  zo_zone *z = &g->zones[g->nzones];
+  memset(z, 0, sizeof *z);
+  z->objs = g->pool + (size_t)g->nzones * (size_t)per;
+  z->zt = &g->rs->zones[type];
+  z->arena = (char)z->zt->arena.value;
+  z->stack = z->zt->role == ZR_STACK;
+  z->keeps = z->zt->keeps.value != 0;
+  /* CR 400.4a (no instants) is the move's own test, not zone_refuses' */
+  z->plain = !((unsigned)z->zt->holds.value & ~(unsigned)ZH_NO_INSTANTS) &&
+             z->zt->capacity.value <= 0;
+  z->owner_only = z->zt->owner_only.value && player >= 0;
+  z->pub = (char)z->zt->pub.value;
+  z->ordered = (char)z->zt->ordered.value;
+  z->controller = (char)z->zt->controller.value;
+  z->type = type;
+  z->player = player;
+  z->index = index;
+  z->exists = 1;
+  z->twoh = -1;
+  return g->nzones++;
+}
+
+/* ---- shuffle (splitmix64, repeatable from the seed) ----------------- */
+
+static uint64_t splitmix(uint64_t *s) {
+  uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+void zo_game_shuffle_zone(zo_game *g, int zone, uint64_t seed) {
+  zo_zone *z = &g->zones[zone];
+  uint64_t s = seed;
+  for (int i = z->n - 1; i > 0; i--) {
+    int j = (int)(splitmix(&s) % (uint64_t)(i + 1));
+    int t = z->objs[i];
+    z->objs[i] = z->objs[j];
+    z->objs[j] = t;
+  }
+}
+
+/* ---- steps on zones ------------------------------------------------------ */
+
+/* Zone instance of a step's `zone:` with no object: the first player's. */
+static int step_zone(zo_game *g, const zo_zone_spec *s, int player_default) {
+  if (s->type < 0) return -1;
+  int type = g->zmap[s->type];
+  int player = s->player >= 0 ? s->player : player_default;
+  for (int z = 0; z < g->nzones; z++) {
+    const zo_zone *zn = &g->zones[z];
+    if (!zn->exists || zn->type != type) continue;
+    if (zn->player >= 0 && zn->player != player) continue;
+    if (s->index && zn->index != s->index) continue;
+    return z;
+  }
+  return -1;
+}
+
+/* CR 400.5, 401.4: the owner rearranges a zone that allows it; the order
+ * names every object in it. */
+void zo_step_reorder(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
+  (void)obj;
+  int z = step_zone(g, &s->zone, 0);
+  if (z < 0) {
+    r->outcome = ZO_OUTCOME_FAILED;
+    r->error = ZO_E_NO_ZONE;
+    return;
+  }
+  const zo_zone_type *zt = ZT(g, z);
+  hit(g, &zt->reorder);
+  if (!zt->reorder.value) {
+    r->outcome = ZO_OUTCOME_REJECTED;
+    r->error = ZO_E_ORDERED;
+    return;
+  }
+  zo_zone *zn = &g->zones[z];
+  if (s->norder != zn->n) {
+    r->outcome = ZO_OUTCOME_FAILED;
+    r->error = ZO_E_NOT_IN_ZONE;
+    return;
+  }
+  for (int i = 0; i < s->norder; i++)
+    if (g->objs[s->order_zone_handles[i]].zone != z || !g->objs[s->order_zone_handles[i]].exists ||
+        g->objs[s->order_zone_handles[i]].under >= 0) {
+      r->outcome = ZO_OUTCOME_FAILED;
+      r->error = ZO_E_NOT_IN_ZONE;
+      return;
+    }
+  for (int i = 0; i < s->norder; i++) zn->objs[i] = s->order_zone_handles[i];
+}
+
+void zo_step_shuffle(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
+  (void)obj;
+  int z = step_zone(g, &s->zone, 0);
+  if (z < 0) {
+    r->outcome = ZO_OUTCOME_FAILED;
+    r->error = ZO_E_NO_ZONE;
+    return;
+  }
+  zo_game_shuffle_zone(g, z, s->seed);
+}
+
+/* FaB 3.0.10: zones that come into being and cease; elsewhere rejected. */
+static int lifecycle(zo_game *g, zo_step_result *r) {
+  if (SW(g, SW_ZONE_LIFECYCLE) != ZS_YES) {
+    r->outcome = ZO_OUTCOME_REJECTED;
+    r->error = ZO_E_UNSUPPORTED;
+    return 0;
+  }
+  HITSW(g, SW_ZONE_LIFECYCLE);
+  return 1;
+}
+
+/* FaB 3.0.10a: a new zone of the type for the player, numbered after the
+ * highest it has. */
+void zo_step_zone_create(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
+  (void)obj;
+  if (!lifecycle(g, r)) return;
+  int type = g->zmap[s->zone.type];
+  int idx = 0;
+  for (int z = 0; z < g->nzones; z++)
+    if (g->zones[z].type == type && g->zones[z].player == s->zone.player &&
+        g->zones[z].index > idx)
+      idx = g->zones[z].index;
+  zo_game_add_zone(g, type, s->zone.player, idx + 1);
+  g->zones_changed = 1;
+  g->multi[s->zone.player][type] = 1;
+}
+
+/* FaB 3.0.10b-c: a zone ceases (the one named; the only one; an empty one;
+ * the one chosen) and what was in it is cleared. */
+void zo_step_zone_remove(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
+  (void)obj;
+  if (!lifecycle(g, r)) return;
+  int type = g->zmap[s->zone.type];
+  int *cands = g->zone_scratch;
+  int n = zones_of(g, type, s->zone.player, cands, g->capzones);
+  int z = -1;
+  if (s->zone.index) {
+    for (int i = 0; i < n; i++)
+      if (g->zones[cands[i]].index == s->zone.index) z = cands[i];
+  } else if (n == 1) {
+    z = cands[0]; /* 3.0.10b */
+  } else {
+    for (int i = 0; i < n && z < 0; i++) /* 3.0.10c: an empty one */
+      if (g->zones[cands[i]].n == 0 && g->zones[cands[i]].twoh < 0) z = cands[i];
+    if (z < 0 && s->choose)
+      for (int i = 0; i < n; i++)
+        if (g->zones[cands[i]].index == s->choose) z = cands[i];
+  }
+  if (z < 0) {
+    r->outcome = ZO_OUTCOME_FAILED;
+    r->error = ZO_E_NO_ZONE;
+    return;
+  }
+  zo_zone *zn = &g->zones[z];
+  int cleared = 0;
+  /* the zone ceases first, so a graveyard's own cards can't be cleared
+     back into it (with no graveyard left, a card ceases) */
+  zn->exists = 0;
+  g->zones_changed = 1;
+  if (zn->twoh >= 0) zn->twoh = -1;
+  while (zn->n > 0) {
+    zo_obj_clear(g, zn->objs[0], r);
+    cleared = 1;
+  }
+  r->outcome = cleared ? ZO_OUTCOME_CLEARED : ZO_OUTCOME_NO_MOVE;
+}
