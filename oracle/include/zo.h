@@ -346,7 +346,13 @@ zo_status zo_report_write_jsonl(const zo_run *run, const zo_run_header *h,
                                 const char *path, zo_error *err);
 
 /* The case lines of a run record, as a JSON array (new reference; a
- * jansson json_t *), or NULL with err naming file:line:column. */
+ * jansson json_t *), or NULL with err naming the file and line: ZO_ERR_IO
+ * "cannot open: why", or ZO_ERR_SCHEMA "not a run record: why" for an
+ * empty file, a first line that is not a header of format
+ * zoneoracle-run/1, a line that is not a JSON object of a known type
+ * (header, case, invalid, unknown_gap, footer), a case line without its id,
+ * ruleset or status, a second header, a line after the footer, or no
+ * footer. */
 struct json_t;
 struct json_t *zo_report_read_cases(const char *jsonl, zo_error *err);
 
