@@ -47,8 +47,10 @@ static int cmd_version(const zo_cli_command *cmd, int argc, char **argv);
   "                      (ci/protocol/PROTOCOL.md), run under /bin/sh\n"                                  \
   "  --engine-plugin LIB.so  the engine: a zo_engine_v1 shared object, in process\n"          \
   "  --timeout S         limit per request, seconds > 0 (default 5, at most 86400)\n"         \
-  "  --expect-failures FILE  YAML list of {id, reason}: known gaps (xfail; one that\n"        \
-  "                      passes is xpass and fails the gate)\n"                                \
+  "  --expect-failures FILE  YAML list of {id, reason[, ruleset]}: known gaps (xfail;\n"     \
+  "                      one that passes is xpass and fails the gate); checked\n"              \
+  "                      first (an invalid FILE exits 2); stale entries listed\n"              \
+  "                      (zoneoracle help known-gaps)\n"                                       \
   "  --shard I/N         run every Nth case file, starting at the Ith (1 <= I <= N)\n"        \
   "  --validate          check every message of the run against the JSON Schemas\n"           \
   "                      (ci/protocol; python3-jsonschema); the transcript is\n"               \
@@ -217,7 +219,8 @@ const zo_cli_command zo_cli_commands[] = {
      "options:\n"
      "  -h, --help          this help\n"
      "\n"
-     "exit: 0, 1 a new failure, 2 usage or I/O\n"},
+     "exit: 0, 1 a new failure, 2 usage or I/O (a file that is not a run record:\n"
+     "      FILE:LINE: not a run record: why)\n"},
     {"version", cmd_version, 0, 0, 0, "version", "print the version, the suite's commit and where it is",
      "Prints the version, the git commit of the source tree the case suite comes\n"
      "from, and where the suite is (or 'not found').\n"
