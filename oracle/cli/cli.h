@@ -45,7 +45,8 @@ enum {
   ZO_OPT_HARNESS = 1u << 19,        /* --harness moves|diff */
   ZO_OPT_ID = 1u << 20,             /* --id ID */
   ZO_OPT_HELP = 1u << 21,           /* --help, -h */
-  ZO_OPT_ALLOW_EMPTY = 1u << 22     /* --allow-empty: a run where no case ran may pass */
+  ZO_OPT_ALLOW_EMPTY = 1u << 22,    /* --allow-empty: a run where no case ran may pass */
+  ZO_OPT_UPDATE = 1u << 23          /* known-gaps --update: write the file */
 };
 /* What run, check, rules, mutants, corpus and gate share. */
 #define ZO_OPT_COMMON                                                                        \
@@ -167,6 +168,7 @@ int zo_cli_cmd_corpus(const zo_cli_command *cmd, int argc, char **argv);
 int zo_cli_cmd_serve(const zo_cli_command *cmd, int argc, char **argv);
 int zo_cli_cmd_diff(const zo_cli_command *cmd, int argc, char **argv);
 int zo_cli_cmd_smoke(const zo_cli_command *cmd, int argc, char **argv);
+int zo_cli_cmd_known_gaps(const zo_cli_command *cmd, int argc, char **argv);
 
 /* The known-gaps file (--expect-failures FILE, cmd_known_gaps.c;
  * ci/protocol/known-gaps.schema.json): a YAML list of maps {id, reason,

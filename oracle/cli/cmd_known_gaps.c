@@ -1,19 +1,27 @@
 /* cmd_known_gaps.c: known gaps as data. The file `gate --expect-failures
  * FILE` reads (ci/protocol/known-gaps.schema.json), loaded with ydoc and
  * checked as strictly as a case file; after a run, its stale entries (a
- * case that passes now, an id naming no case of the run). */
+ * case that passes now, an id naming no case of the run); and the command
+ * `zoneoracle known-gaps [--update] FILE [RUN.jsonl...]`, which checks the
+ * file, or compares it with run records, or rewrites it from them. */
+#include <errno.h>
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <jansson.h>
 
 #include "error.h"
+#include "report.h"
 #include "util.h"
 #include "ydoc.h"
 #include "cli.h"
 
+/* The reason a new entry gets: a placeholder its user replaces (a new
+ * entry is told by this very pointer). */
+static const char todo_reason[] = "TODO: why does it fail?";
 
 /* ---- the file: loading and checking --------------------------------------- */
 
@@ -207,4 +215,267 @@ void zo_cli_known_gaps_check(zo_cli_known_gaps *kg, const zo_cli_opts *o, const 
     printf("  %s:%d: %s%s: names no case of the run (unknown)\n", kg->file, kg->unknown[i].line,
            kg->unknown[i].id, rs);
   }
+}
+
+/* ---- known-gaps --update: the file from run records ------------------------ */
+
+/* What a case did in the records: skipped (or anything that neither passes
+ * nor fails), passed, failed; a case in several records takes the
+ * greatest (a failure anywhere keeps its gap). */
+enum { DID_SKIP = 1, DID_PASS = 2, DID_FAIL = 3 };
+
+static int did(const char *status) {
+  if (!strcmp(status, "pass") || !strcmp(status, "xpass")) return DID_PASS;
+  if (!strcmp(status, "fail") || !strcmp(status, "error") || !strcmp(status, "crash") ||
+      !strcmp(status, "timeout") || !strcmp(status, "xfail"))
+    return DID_FAIL;
+  return DID_SKIP;
+}
+
+/* The cases of the run records: cases maps gap_key(id, rule set) to what
+ * it did; byid maps an id to the array of its rule sets. -1, or
+ * ZO_EXIT_USAGE after "FILE:LINE: not a run record: ..." on stderr. */
+static int read_runs(char **paths, int n, json_t *cases, json_t *byid) {
+  for (int i = 0; i < n; i++) {
+    zo_error err = {0};
+    json_t *lines = zo_report_read_cases(paths[i], &err);
+    if (!lines) {
+      if (err.line) fprintf(stderr, "%s:%d: %s\n", err.file, err.line, err.message);
+      else fprintf(stderr, "zoneoracle: %s: %s\n", err.file, err.message);
+      return ZO_EXIT_USAGE;
+    }
+    size_t k;
+    json_t *c;
+    json_array_foreach(lines, k, c) {
+      const char *id = json_string_value(json_object_get(c, "id"));
+      const char *rs = json_string_value(json_object_get(c, "ruleset"));
+      char *key = gap_key(id, rs);
+      json_t *prev = json_object_get(cases, key);
+      int d = did(json_string_value(json_object_get(c, "status")));
+      if (!prev) {
+        json_t *list = json_object_get(byid, id);
+        if (!list) json_object_set_new(byid, id, list = json_array());
+        json_array_append_new(list, json_string(rs));
+      }
+      if (!prev || json_integer_value(prev) < d) json_object_set_new(cases, key, json_integer(d));
+      free(key);
+    }
+    json_decref(lines);
+  }
+  return -1;
+}
+
+/* What the records say of the cases entry g names: the greatest DID_* of
+ * them, 0 for none; *passes is set when one of them passed. */
+static int entry_did(const zo_known_gap *g, json_t *cases, json_t *byid, int *passes) {
+  int most = 0;
+  *passes = 0;
+  size_t k;
+  json_t *rs;
+  json_array_foreach(json_object_get(byid, g->id), k, rs) {
+    if (g->ruleset && strcmp(g->ruleset, json_string_value(rs))) continue;
+    char *key = gap_key(g->id, json_string_value(rs));
+    int d = (int)json_integer_value(json_object_get(cases, key));
+    free(key);
+    *passes |= d == DID_PASS;
+    if (d > most) most = d;
+  }
+  return most;
+}
+
+/* The file's order: by id, then rule set, an entry for every rule set
+ * after those for one (an earlier entry without ruleset would cover them). */
+static int gap_cmp(const void *a, const void *b) {
+  const zo_known_gap *x = a, *y = b;
+  int c = strcmp(x->id, y->id);
+  if (c) return c;
+  if (!x->ruleset || !y->ruleset) return !x->ruleset - !y->ruleset;
+  return strcmp(x->ruleset, y->ruleset);
+}
+
+/* s as a YAML double-quoted scalar: quotes, backslashes and the characters
+ * YAML does not take as they are (controls, C1, U+FFFE/U+FFFF) escaped.
+ * s is valid UTF-8. */
+static void yaml_quoted(FILE *f, const char *s) {
+  fputc('"', f);
+  size_t n = strlen(s);
+  for (size_t i = 0; i < n;) {
+    unsigned cp;
+    size_t len = yd_utf8_char((const unsigned char *)s + i, n - i, &cp);
+    if (!len) len = 1, cp = 0xFFFD;
+    if (cp == '"' || cp == '\\') fprintf(f, "\\%c", (char)cp);
+    else if (cp == '\n') fputs("\\n", f);
+    else if (cp == '\t') fputs("\\t", f);
+    else if (cp < 0x20 || cp == 0x7F) fprintf(f, "\\x%02X", cp);
+    else if ((cp >= 0x80 && cp <= 0x9F && cp != 0x85) || cp == 0xFFFE || cp == 0xFFFF) fprintf(f, "\\u%04X", cp);
+    else fwrite(s + i, 1, len, f);
+    i += len;
+  }
+  fputc('"', f);
+}
+
+/* The known-gaps file holding gaps (n, in order), into a new string
+ * (malloc'd). */
+static char *render(const zo_known_gap *gaps, int n) {
+  char *text = NULL;
+  size_t size = 0;
+  FILE *f = open_memstream(&text, &size);
+  if (!f) zo_oom("writing the known gaps");
+  fputs("# Known gaps: the cases the engine is known to fail, each with why.\n"
+        "# Read by `zoneoracle gate --expect-failures FILE` (ci/protocol/known-gaps.schema.json);\n"
+        "# written by `zoneoracle known-gaps --update FILE RUN.jsonl`, which keeps every\n"
+        "# reason but no other comment.\n", f);
+  if (!n) fputs("[]\n", f);
+  for (int i = 0; i < n; i++) {
+    fputs("- id: ", f);
+    yaml_quoted(f, gaps[i].id);
+    if (gaps[i].ruleset) {
+      fputs("\n  ruleset: ", f);
+      yaml_quoted(f, gaps[i].ruleset);
+    }
+    fputs("\n  reason: ", f);
+    yaml_quoted(f, gaps[i].reason);
+    fputc('\n', f);
+  }
+  if (fclose(f)) zo_oom("writing the known gaps");
+  return text;
+}
+
+/* The refreshed list from old (kg) and the run records: kept, the entries
+ * none of whose cases passed and some of whose are in the records; added,
+ * every failing case no kept entry names, with the reason of the first
+ * old entry naming it or todo_reason. Dropped and new entries are listed
+ * on stderr. Returns the list (malloc'd, sorted; strings borrowed from kg
+ * and byid) and its size in *n; *changes counts the entries dropped and
+ * added. */
+static zo_known_gap *refresh(const zo_cli_known_gaps *kg, json_t *cases, json_t *byid, int *n, int *changes) {
+  int m = 0;
+  zo_known_gap *out = zo_xcalloc((size_t)kg->n + json_object_size(cases) + 1, sizeof *out);
+  char rs[300];
+  *changes = 0;
+  for (int i = 0; i < kg->n; i++) {
+    const zo_known_gap *g = &kg->gaps[i];
+    int passes, d = entry_did(g, cases, byid, &passes);
+    if (d && !passes) {
+      out[m++] = *g;
+      continue;
+    }
+    (*changes)++;
+    rs_label(g, rs, sizeof rs);
+    fprintf(stderr, "%s:%d: %s%s: dropped, %s\n", kg->file, g->line, g->id, rs,
+            d ? "it passes now" : "it names no case of the run");
+  }
+  int kept = m;
+  const char *key;
+  json_t *v;
+  json_object_foreach(cases, key, v) {
+    if (json_integer_value(v) != DID_FAIL) continue;
+    const char *sep = strchr(key, '\x1f'); /* gap_key(id, rule set) */
+    char *id = zo_cli_strf("%.*s", (int)(sep - key), key);
+    int covered = 0;
+    for (int k = 0; k < kept && !covered; k++) covered = names(&out[k], id, sep + 1);
+    const char *reason = todo_reason;
+    for (int k = 0; k < kg->n && reason == todo_reason && !covered; k++)
+      if (names(&kg->gaps[k], id, sep + 1)) reason = kg->gaps[k].reason;
+    /* the id as byid stores it, which outlives this */
+    const char *idp = json_object_iter_key(json_object_iter_at(byid, id));
+    free(id);
+    if (!covered) out[m++] = (zo_known_gap){.id = idp, .ruleset = sep + 1, .reason = reason};
+  }
+  qsort(out, (size_t)m, sizeof *out, gap_cmp);
+  for (int i = 0; i < m; i++)
+    if (out[i].reason == todo_reason) {
+      (*changes)++;
+      fprintf(stderr, "%s: new: %s [%s], reason \"%s\": write why it fails\n", kg->file, out[i].id,
+              out[i].ruleset, todo_reason);
+    }
+  *n = m;
+  return out;
+}
+
+/* Whether path names nothing (to be created): 1; 0 when it exists. */
+static int absent(const char *path) {
+  struct stat st;
+  return lstat(path, &st) && errno == ENOENT;
+}
+
+/* FILE written whole from text (or left alone when it holds it already).
+ * 0, or 1 after a message on stderr. */
+static int write_whole(const char *path, const char *text) {
+  size_t cap = strlen(path) + 64;
+  char *tmp = zo_xmalloc(cap);
+  zo_error err = {0};
+  FILE *f = zo_report_open(path, tmp, cap);
+  int bad = 0;
+  if (!f) {
+    fprintf(stderr, "zoneoracle: %s: cannot create: %s\n", path, strerror(errno));
+    bad = 1;
+  } else {
+    fputs(text, f);
+    if (zo_report_commit(f, tmp, path, &err)) {
+      fprintf(stderr, "zoneoracle: %s: %s\n", err.file, err.message);
+      bad = 1;
+    }
+  }
+  free(tmp);
+  return bad;
+}
+
+/* zoneoracle known-gaps [--update] FILE [RUN.jsonl...]: FILE checked; with
+ * run records compared with them (exit 1 when not up to date), with
+ * --update rewritten from them. */
+int zo_cli_cmd_known_gaps(const zo_cli_command *cmd, int argc, char **argv) {
+  zo_cli_opts o;
+  zo_cli_known_gaps kg = {0};
+  json_t *cases = json_object(), *byid = json_object();
+  char *old = NULL, *text = NULL;
+  zo_known_gap *gaps = NULL;
+  int rc = zo_cli_parse(cmd, argc, argv, &o);
+  if (rc >= 0) goto out;
+  int update = !!(o.given & ZO_OPT_UPDATE);
+  const char *file = o.args[0];
+  if (update && o.nargs < 2) {
+    rc = zo_cli_usage_error(cmd, "--update needs the run record(s) to update %s from", file);
+    goto out;
+  }
+  /* the inputs, all of them, before anything is written */
+  int fresh = (update || o.nargs > 1) && absent(file);
+  if (!fresh && (rc = zo_cli_known_gaps_load(file, &kg)) >= 0) goto out;
+  kg.file = file;
+  if ((rc = read_runs(o.args + 1, o.nargs - 1, cases, byid)) >= 0) goto out;
+  if (o.nargs == 1) {
+    printf("%s: %d known gap%s, valid\n", file, kg.n, kg.n == 1 ? "" : "s");
+    rc = ZO_EXIT_PASS;
+    goto out;
+  }
+  int n, changes, todo = 0;
+  gaps = refresh(&kg, cases, byid, &n, &changes);
+  for (int i = 0; i < n; i++) todo += !strcmp(gaps[i].reason, todo_reason);
+  text = render(gaps, n);
+  size_t size = 0;
+  if (!fresh && !(old = zo_cli_read_file(file, 0, &size))) {
+    rc = ZO_EXIT_USAGE;
+    goto out;
+  }
+  int same = old && size == strlen(text) && !memcmp(old, text, size);
+  if (same) printf("%s: up to date, %d known gap%s\n", file, n, n == 1 ? "" : "s");
+  else if (!update) printf("%s: not up to date with the run: %d entr%s to drop or add%s (--update writes it)\n",
+                           file, changes, changes == 1 ? "y" : "ies", changes ? "" : ", the rest in order");
+  else if (write_whole(file, text)) {
+    rc = ZO_EXIT_USAGE;
+    goto out;
+  } else printf("%s: written, %d known gap%s\n", file, n, n == 1 ? "" : "s");
+  if (todo)
+    printf("%s: %d entr%s with the reason \"%s\": write why each fails\n", file, todo, todo == 1 ? "y" : "ies",
+           todo_reason);
+  rc = same || update ? ZO_EXIT_PASS : ZO_EXIT_FAIL;
+out:
+  free(gaps);
+  free(text);
+  free(old);
+  json_decref(cases);
+  json_decref(byid);
+  zo_cli_known_gaps_free(&kg);
+  zo_cli_opts_free(&o);
+  return rc;
 }

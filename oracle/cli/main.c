@@ -221,6 +221,26 @@ const zo_cli_command zo_cli_commands[] = {
      "\n"
      "exit: 0, 1 a new failure, 2 usage or I/O (a file that is not a run record:\n"
      "      FILE:LINE: not a run record: why)\n"},
+    {"known-gaps", zo_cli_cmd_known_gaps, ZO_OPT_UPDATE, 1, -1, "known-gaps [--update] FILE [RUN.jsonl...]",
+     "check a known-gaps file, or write it from run records",
+     "FILE is the list gate --expect-failures reads: '- {id: CASE_ID, reason: WHY}'\n"
+     "entries, 'ruleset: ID' to name one rule set only. Alone, it is checked as\n"
+     "gate checks it. With run records (run.jsonl of gate runs), it is compared with\n"
+     "them: every case failing in a record needs an entry, and an entry whose case\n"
+     "passes now or names no case of the records is stale (each listed on stderr).\n"
+     "With --update, FILE is rewritten from them, whole or not at all: an entry per\n"
+     "failing case x rule set, sorted by id then rule set, each keeping its reason;\n"
+     "a new one gets the reason \"TODO: why does it fail?\" for you to replace;\n"
+     "entries of cases skipped in the records stay; comments are not kept. A file\n"
+     "already up to date is left as it is.\n"
+     "\n"
+     "options:\n"
+     "  --update            rewrite FILE from the run records\n"
+     "  -h, --help          this help\n"
+     "\n"
+     "exit: 0 valid (and up to date, or written), 1 not up to date with the\n"
+     "      records, 2 usage or I/O, an invalid FILE or a file that is not a run\n"
+     "      record\n"},
     {"version", cmd_version, 0, 0, 0, "version", "print the version, the suite's commit and where it is",
      "Prints the version, the git commit of the source tree the case suite comes\n"
      "from, and where the suite is (or 'not found').\n"
