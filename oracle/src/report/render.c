@@ -354,8 +354,9 @@ static void md_stale(FILE *f, zo_record *rec) {
   json_t *c;
   json_array_foreach(rec->cases, i, c) n += !strcmp(zo_record_str(c, "status"), "xpass");
   if (!n) return;
+  const char *file = zo_record_str(rec->header, "known_gaps");
   fprintf(f, "\n## Stale known gaps (%zu): take them off ", n);
-  zo_report_md_cell(f, zo_record_str(rec->header, "known_gaps"));
+  zo_report_md_cell(f, *file ? file : "the list");
   fputs("\n\n| case | rule set | why stale | reason |\n| --- | --- | --- | --- |\n", f);
   json_array_foreach(rec->cases, i, c) if (!strcmp(zo_record_str(c, "status"), "xpass"))
     md_stale_row(f, zo_record_str(c, "id"), zo_record_str(c, "ruleset"), "passes now (xpass)",

@@ -98,8 +98,9 @@ static void stale_table(FILE *f, zo_record *rec) {
   json_t *c;
   json_array_foreach(rec->cases, i, c) n += !strcmp(zo_record_str(c, "status"), "xpass");
   if (!n) return;
+  const char *file = zo_record_str(rec->header, "known_gaps");
   fprintf(f, "<h2 id=\"stale\">Stale known gaps (%zu): take them off <code>", n);
-  zo_report_xml_text(f, zo_record_str(rec->header, "known_gaps"));
+  zo_report_xml_text(f, *file ? file : "the list");
   fputs("</code></h2>\n<table id=\"stale-gaps\"><tr><th>case</th><th>rule set</th><th>why stale</th>"
         "<th>reason</th></tr>\n", f);
   for (int pass = 0; pass < 2; pass++) {
