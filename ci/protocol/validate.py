@@ -29,6 +29,9 @@ resolve.
 --check only loads the schemas, checks them against their metaschema and
 resolves every $ref.
 
+The *.schema.json files beside them (the run record, the badge, the
+known-gaps file) are not zcp/1 messages: validate_report.py checks those.
+
 Exit: 0 every message valid, 1 some invalid, 2 usage, I/O or a broken
 schema, 3 the jsonschema module is missing (Debian: python3-jsonschema).
 
@@ -59,10 +62,12 @@ except ImportError:  # jsonschema 4.10 .. 4.17: RefResolver
 
 
 def load_schemas(directory):
-    """{file name: schema} for every *.json in directory; exits 2 on error."""
+    """{file name: schema} for every *.json in directory but the *.schema.json
+    of zoneoracle's own files (validate_report.py's); exits 2 on error."""
     schemas = {}
     try:
-        names = sorted(n for n in os.listdir(directory) if n.endswith(".json"))
+        names = sorted(n for n in os.listdir(directory)
+                       if n.endswith(".json") and not n.endswith(".schema.json"))
     except OSError as e:
         fail(f"{directory}: {e.strerror}")
     for name in names:

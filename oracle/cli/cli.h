@@ -46,7 +46,8 @@ enum {
   ZO_OPT_ID = 1u << 20,             /* --id ID */
   ZO_OPT_HELP = 1u << 21,           /* --help, -h */
   ZO_OPT_ALLOW_EMPTY = 1u << 22,    /* --allow-empty: a run where no case ran may pass */
-  ZO_OPT_MAX_FAIL = 1u << 23        /* --max-fail N: stop after N failing results */
+  ZO_OPT_MAX_FAIL = 1u << 23,       /* --max-fail N: stop after N failing results */
+  ZO_OPT_UPDATE = 1u << 24          /* known-gaps --update: write the file */
 };
 /* What run, check, rules, mutants, corpus and gate share. */
 #define ZO_OPT_COMMON                                                                        \
@@ -170,6 +171,40 @@ int zo_cli_cmd_serve(const zo_cli_command *cmd, int argc, char **argv);
 int zo_cli_cmd_diff(const zo_cli_command *cmd, int argc, char **argv);
 int zo_cli_cmd_smoke(const zo_cli_command *cmd, int argc, char **argv);
 int zo_cli_cmd_site(const zo_cli_command *cmd, int argc, char **argv);
+int zo_cli_cmd_known_gaps(const zo_cli_command *cmd, int argc, char **argv);
+
+/* The known-gaps file (--expect-failures FILE, cmd_known_gaps.c;
+ * ci/protocol/known-gaps.schema.json): a YAML list of maps {id, reason,
+ * ruleset (optional)}, read with ydoc (base/ydoc.h). Owned by whoever
+ * loaded it (zo_cli_known_gaps_free); gaps' strings live in doc. */
+struct yd_doc;
+typedef struct {
+  const char *file;            /* the path as given (borrowed) */
+  struct yd_doc *doc;          /* the parsed file, NULL for an empty one */
+  zo_known_gap *gaps; int n;   /* the entries, in file order */
+  zo_known_gap *unknown; int nunknown; /* zo_cli_known_gaps_check: those in
+                                  the run's scope naming no case of it */
+} zo_cli_known_gaps;
+
+/* Load and check the known-gaps file path into kg (zeroed first; free it
+ * with zo_cli_known_gaps_free whatever the result): a list (a file of
+ * only comments is an empty one) of maps with a non-empty id and reason
+ * and an optional ruleset, no other key, no entry twice (the same id and
+ * rule set, or one an earlier entry without ruleset covers already);
+ * comments excuse nothing. Returns -1, or ZO_EXIT_USAGE after the first
+ * error on stderr as "FILE:LINE:COL: error: ..." with its source line, as
+ * for case files. */
+int zo_cli_known_gaps_load(const char *path, zo_cli_known_gaps *kg);
+
+/* After a run with kg's entries as expected failures: fill kg->unknown
+ * with the entries that name no case of the run, leaving out what o's
+ * selection excludes (an id --filter does not match, a ruleset other
+ * than --ruleset; with --shard I/N no entry is called unknown, since
+ * its case may be in another shard), then print the stale entries on
+ * stdout, each with its FILE:LINE: those whose case passes (xpass) and
+ * the unknown ones. Prints nothing when no entry is stale. */
+void zo_cli_known_gaps_check(zo_cli_known_gaps *kg, const zo_cli_opts *o, const zo_run *run);
+void zo_cli_known_gaps_free(zo_cli_known_gaps *kg);
 
 /* The suite against an engine under test, for gate and run --engine: o
  * parsed by zo_cli_parse with o->engine or o->plugin set; cmd names the
@@ -193,11 +228,12 @@ void zo_cli_progress_finish(zo_cli_progress *p, const zo_run *run);
 /* The run record and what is rendered from it (run.jsonl, junit.xml,
  * summary.md, index.html) into the staging directory of report set set
  * (report.h; the caller commits it), for engine e, the header naming the
- * set's run id. Returns 0, or 1 after a message on stderr when a file
- * could not be written. */
+ * set's run id and, when kg is not NULL, the known-gaps file and its
+ * unknown entries (zo_cli_known_gaps_check). Returns 0, or 1 after a
+ * message on stderr when a file could not be written. */
 struct zo_report_set;
 int zo_cli_write_reports(const zo_cli_opts *o, const zo_run *run, const zo_engine *e,
-                         struct zo_report_set *set);
+                         const zo_cli_known_gaps *kg, struct zo_report_set *set);
 /* Begin the report set of a run in o->report_dir (created if need be):
  * its lock taken, what interrupted runs left removed (report.h). NULL
  * after a message on stderr (the directory cannot be made, or another

@@ -14,33 +14,6 @@
 #include "util.h"
 #include "cli.h"
 
-/* Expected failures: a YAML list of {id, reason}, read whole (any size)
- * into opt->xfail (malloc'd ids, appended; the caller frees them). Returns
- * -1, or ZO_EXIT_USAGE after a message naming the file. */
-static int load_xfail(const char *path, zo_run_options *opt) {
-  size_t n;
-  char *text = zo_cli_read_file(path, 1, &n);
-  if (!text) return ZO_EXIT_USAGE;
-  /* one id per line: "- {id: X, reason: ...}" or "- id: X" */
-  char *line = text, *next;
-  for (; line && line < text + n; line = next) {
-    next = memchr(line, '\n', (size_t)(text + n - line));
-    if (next) *next++ = 0;
-    char *idp = strstr(line, "id:");
-    if (!idp || (idp > line && idp[-1] != ' ' && idp[-1] != '{' && idp[-1] != '-')) continue;
-    idp += 3;
-    while (*idp == ' ' || *idp == '"') idp++;
-    size_t len = strcspn(idp, "\",} ");
-    if (!len) continue;
-    opt->xfail = zo_xrealloc(opt->xfail, (size_t)(opt->nxfail + 1) * sizeof *opt->xfail);
-    opt->xfail[opt->nxfail] = zo_xmalloc(len + 1);
-    memcpy(opt->xfail[opt->nxfail], idp, len);
-    opt->xfail[opt->nxfail++][len] = 0;
-  }
-  free(text);
-  return -1;
-}
-
 /* The shields.io endpoint badge (zo_report_write_badge) into the staging
  * directory of set. 0, or 1 after a message naming REPORT_DIR/badge.json
  * when it could not be written. */
@@ -96,8 +69,13 @@ int zo_cli_gate(const zo_cli_command *cmd, zo_cli_opts *o) {
   zo_protocol_check pc = {0};
   zo_engine *e = NULL;
   zo_report_set *set = NULL;
+  zo_cli_known_gaps kg = {0};
   /* the inputs first: a bad path or list is a usage error before any engine starts */
-  if (o->expect_failures && (rc = load_xfail(o->expect_failures, &opt)) >= 0) goto out;
+  if (o->expect_failures) {
+    if ((rc = zo_cli_known_gaps_load(o->expect_failures, &kg)) >= 0) goto out;
+    opt.xfail = kg.gaps;
+    opt.nxfail = kg.n;
+  }
   if ((rc = zo_cli_collect(o, &files, &nfiles)) >= 0) goto out;
   /* the report set: its lock before anything runs (report.h) */
   zo_activity_set("preparing the report directory %s", o->report_dir);
@@ -122,7 +100,8 @@ int zo_cli_gate(const zo_cli_command *cmd, zo_cli_opts *o) {
   zo_run_files(e, files, nfiles, &opt, &run);
   zo_cli_progress_finish(&progress, &run);
   zo_engine_oracle_free(opt.strict);
-  int write_bad = zo_cli_write_reports(o, &run, e, set), io_bad = 0;
+  if (o->expect_failures) zo_cli_known_gaps_check(&kg, o, &run); /* its stale entries */
+  int write_bad = zo_cli_write_reports(o, &run, e, o->expect_failures ? &kg : NULL, set), io_bad = 0;
   char protocol[200] = "";
   int invalid = 0;
   if (o->validate) { /* bye belongs to the transcript too */
@@ -152,8 +131,7 @@ out:
   zo_report_set_abandon(set); /* NULL once committed */
   zo_engine_process_free(e);
   zo_paths_free(files, nfiles);
-  for (int i = 0; i < opt.nxfail; i++) free(opt.xfail[i]);
-  free(opt.xfail);
+  zo_cli_known_gaps_free(&kg);
   return rc;
 }
 

@@ -78,7 +78,8 @@ zo_report_set *zo_cli_reports_begin(const zo_cli_opts *o) {
 /* The run record (its header with the run id, the suite commit and this
  * version) and its renderings into the staging directory of set; 0, or 1
  * after a message (cli.h). */
-int zo_cli_write_reports(const zo_cli_opts *o, const zo_run *run, const zo_engine *e, zo_report_set *set) {
+int zo_cli_write_reports(const zo_cli_opts *o, const zo_run *run, const zo_engine *e,
+                         const zo_cli_known_gaps *kg, zo_report_set *set) {
   zo_error err = {0};
   size_t nall = zo_ruleset_count();
   const char **ids = zo_xcalloc(nall + 1, sizeof *ids);
@@ -89,7 +90,9 @@ int zo_cli_write_reports(const zo_cli_opts *o, const zo_run *run, const zo_engin
   }
   zo_run_header h = {.suite_commit = zo_cli_suite_commit(), .engine = e->ops->name,
                      .engine_version = e->ops->version, .rulesets = ids, .nrulesets = nids,
-                     .zoneoracle_version = zo_cli_version(), .run_id = zo_report_set_run_id(set)};
+                     .zoneoracle_version = zo_cli_version(), .run_id = zo_report_set_run_id(set),
+                     .known_gaps = kg ? kg->file : NULL, .unknown_gaps = kg ? kg->unknown : NULL,
+                     .nunknown_gaps = kg ? kg->nunknown : 0};
   zo_activity_set("writing the reports for %s", o->report_dir);
   char *p1 = zo_report_set_path(set, "run.jsonl");
   char *p2 = zo_report_set_path(set, "junit.xml");
@@ -180,7 +183,7 @@ int zo_cli_cmd_run(const zo_cli_command *cmd, int argc, char **argv) {
   s.print = 1;
   run_suite(&o, 1, &s);
   const zo_run *run = &s.run;
-  int io_bad = zo_cli_write_reports(&o, run, s.engine, set);
+  int io_bad = zo_cli_write_reports(&o, run, s.engine, NULL, set);
   if (io_bad) zo_report_set_abandon(set);
   else io_bad = zo_cli_reports_commit(&o, set);
   int not_passed = run->failed + run->errors;

@@ -195,12 +195,13 @@ int zo_cli_cmd_serve(const zo_cli_command *cmd, int argc, char **argv) {
 /* ---- diff: what changed between two run records -------------------------- */
 
 /* (id [rule set]) -> status of every case line of a run record (new
- * reference), or NULL after a message naming file:line:column. */
+ * reference), or NULL after a message naming the file and line. */
 static json_t *statuses(const char *path) {
   zo_error err = {0};
   json_t *cases = zo_report_read_cases(path, &err);
-  if (!cases) {
-    fprintf(stderr, "%s:%d:%d: error: %s\n", err.file, err.line, err.column, err.message);
+  if (!cases) { /* "FILE:LINE: not a run record: why", or "FILE: cannot open: why" */
+    if (err.line) fprintf(stderr, "%s:%d: %s\n", err.file, err.line, err.message);
+    else fprintf(stderr, "zoneoracle: %s: %s\n", err.file, err.message);
     return NULL;
   }
   json_t *m = json_object();

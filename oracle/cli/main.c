@@ -47,8 +47,10 @@ static int cmd_version(const zo_cli_command *cmd, int argc, char **argv);
   "                      (ci/protocol/PROTOCOL.md), run under /bin/sh\n"                                  \
   "  --engine-plugin LIB.so  the engine: a zo_engine_v1 shared object, in process\n"          \
   "  --timeout S         limit per request, seconds > 0 (default 5, at most 86400)\n"         \
-  "  --expect-failures FILE  YAML list of {id, reason}: known gaps (xfail; one that\n"        \
-  "                      passes is xpass and fails the gate)\n"                                \
+  "  --expect-failures FILE  YAML list of {id, reason[, ruleset]}: known gaps (xfail;\n"     \
+  "                      one that passes is xpass and fails the gate); checked\n"              \
+  "                      first (an invalid FILE exits 2); stale entries listed\n"              \
+  "                      (zoneoracle help known-gaps)\n"                                       \
   "  --shard I/N         run every Nth case file, starting at the Ith (1 <= I <= N)\n"        \
   "  --validate          check every message of the run against the JSON Schemas\n"           \
   "                      (ci/protocol; python3-jsonschema); the transcript is\n"               \
@@ -226,7 +228,8 @@ const zo_cli_command zo_cli_commands[] = {
      "options:\n"
      "  -h, --help          this help\n"
      "\n"
-     "exit: 0, 1 a new failure, 2 usage or I/O\n"},
+     "exit: 0, 1 a new failure, 2 usage or I/O (a file that is not a run record:\n"
+     "      FILE:LINE: not a run record: why)\n"},
     {"site", zo_cli_cmd_site, ZO_OPT_OUT, 1, -1, "site [--out DIR] RUN.jsonl...",
      "a static results site comparing engines from run records",
      "Reads any number of run records (REPORT_DIR/run.jsonl of run and gate) and\n"
@@ -243,6 +246,26 @@ const zo_cli_command zo_cli_commands[] = {
      "  -h, --help          this help\n"
      "\n"
      "exit: 0, 2 usage or I/O (a file that is not a run record: FILE:LINE: error)\n"},
+    {"known-gaps", zo_cli_cmd_known_gaps, ZO_OPT_UPDATE, 1, -1, "known-gaps [--update] FILE [RUN.jsonl...]",
+     "check a known-gaps file, or write it from run records",
+     "FILE is the list gate --expect-failures reads: '- {id: CASE_ID, reason: WHY}'\n"
+     "entries, 'ruleset: ID' to name one rule set only. Alone, it is checked as\n"
+     "gate checks it. With run records (run.jsonl of gate runs), it is compared with\n"
+     "them: every case failing in a record needs an entry, and an entry whose case\n"
+     "passes now or names no case of the records is stale (each listed on stderr).\n"
+     "With --update, FILE is rewritten from them, whole or not at all, sorted by id\n"
+     "then rule set: the entries that still apply (or whose cases were skipped)\n"
+     "stay; a failing case x rule set no entry names gets one, with the reason of\n"
+     "the stale entry it had, else \"TODO: why does it fail?\" for you to replace;\n"
+     "comments are not kept. A file already up to date is left as it is.\n"
+     "\n"
+     "options:\n"
+     "  --update            rewrite FILE from the run records\n"
+     "  -h, --help          this help\n"
+     "\n"
+     "exit: 0 valid (and up to date, or written), 1 not up to date with the\n"
+     "      records, 2 usage or I/O, an invalid FILE or a file that is not a run\n"
+     "      record\n"},
     {"version", cmd_version, 0, 0, 0, "version", "print the version, the suite's commit and where it is",
      "Prints the version, the git commit of the source tree the case suite comes\n"
      "from, and where the suite is (or 'not found').\n"

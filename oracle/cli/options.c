@@ -62,6 +62,7 @@ static const opt_spec specs[] = {
     {"help", no_argument, ZO_OPT_HELP},
     {"allow-empty", no_argument, ZO_OPT_ALLOW_EMPTY},
     {"max-fail", required_argument, ZO_OPT_MAX_FAIL},
+    {"update", no_argument, ZO_OPT_UPDATE},
 };
 #define NSPECS (sizeof specs / sizeof specs[0])
 enum { ZO_OPT_VAL = 256 };
@@ -155,6 +156,7 @@ static int take(const zo_cli_command *cmd, size_t k, const char *v, zo_cli_opts 
   case ZO_OPT_VALIDATE: o->validate = 1; break;
   case ZO_OPT_LIST: o->list = 1; break;
   case ZO_OPT_ALLOW_EMPTY: break; /* o->given says it */
+  case ZO_OPT_UPDATE: break;      /* known-gaps --update: o->given says it */
   case ZO_OPT_RULESET_FILE:
     o->ruleset_files = zo_xrealloc(o->ruleset_files, (size_t)(o->nruleset_files + 1) * sizeof *o->ruleset_files);
     o->ruleset_files[o->nruleset_files++] = v;

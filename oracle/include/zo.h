@@ -217,6 +217,8 @@ typedef struct {
   char **rules; int nrules;  /* cited by the case */
   zo_hit *hits; int nhits;   /* rules the engine applied, with counts */
   double ms;            /* wall time of the case, milliseconds */
+  char *reason;          /* xfail, xpass: the reason of the known gap naming
+                            it (zo_known_gap); NULL otherwise */
 } zo_case_result;
 
 /* A case file that could not be loaded. */
@@ -236,13 +238,26 @@ typedef struct {
   double ms;            /* wall time of the run, milliseconds */
 } zo_run;
 
+/* A known gap: a case an engine is known to fail, one entry of the file
+ * `gate --expect-failures FILE` reads (ci/protocol/known-gaps.schema.json;
+ * the CLI loads and checks it). Strings borrowed from whoever loaded it. */
+typedef struct {
+  const char *id;        /* the case's id */
+  const char *ruleset;   /* only under this rule set, or NULL: every rule set */
+  const char *reason;    /* why it fails, for people: never NULL nor empty */
+  int line, column;      /* the entry's place in its file, 1-based; 0 unknown */
+} zo_known_gap;
+
 /* What zo_run_files runs, and how. Every pointer is borrowed for the call. */
 typedef struct {
   const char *ruleset;   /* only this rule set id, or NULL */
   const char *filter;    /* fnmatch glob on case ids, or NULL */
   int check_invariants;  /* zo_game_check after every step (oracle) */
   int shard, nshards;    /* run case files i with i % nshards == shard (0-based) */
-  char **xfail; int nxfail; /* expected failures: case ids */
+  const zo_known_gap *xfail; int nxfail; /* expected failures: a case x rule
+                            set the first matching entry names becomes xfail
+                            when it does not pass (a skip stays a skip) and
+                            xpass when it passes, with the entry's reason */
   zo_engine *strict;     /* --strict: the oracle, compared after every step */
   int obs_invariants;    /* --invariants: fuzz/INVARIANTS.md on the engine's
                             observations after the setup and every step
@@ -301,6 +316,11 @@ typedef struct {
   const char *const *rulesets; int nrulesets;
   const char *zoneoracle_version; /* the zoneoracle that ran it, or NULL (left out) */
   const char *run_id;         /* the report set's run id, or NULL (left out) */
+  const char *known_gaps;     /* the known-gaps file of the run (--expect-failures),
+                                 or NULL: no list given (left out) */
+  const zo_known_gap *unknown_gaps; int nunknown_gaps;
+                              /* its entries that name no case of the run: one
+                                 "unknown_gap" line each (stale entries) */
 } zo_run_header;
 
 /* Report sets: how a run's report files reach the report directory, as one
@@ -354,15 +374,23 @@ void zo_report_dir_unlock(int fd);
 
 
 
-/* Write the run record: a header line, one line per case x rule set, one
- * per invalid case file, a footer. Every string is made valid UTF-8
+/* Write the run record (ci/protocol/run-record.schema.json): a header
+ * line, one line per case x rule set (xfail and xpass ones with their
+ * known gap's reason), one per invalid case file, one per unknown known
+ * gap (h->unknown_gaps), a footer. Every string is made valid UTF-8
  * (zo_utf8_sanitize): no record is ever dropped. ZO_ERR_IO on failure
  * (nothing is left half-written). */
 zo_status zo_report_write_jsonl(const zo_run *run, const zo_run_header *h,
                                 const char *path, zo_error *err);
 
 /* The case lines of a run record, as a JSON array (new reference; a
- * jansson json_t *), or NULL with err naming file:line:column. */
+ * jansson json_t *), or NULL with err naming the file and line: ZO_ERR_IO
+ * "cannot open: why", or ZO_ERR_SCHEMA "not a run record: why" for an
+ * empty file, a first line that is not a header of format
+ * zoneoracle-run/1, a line that is not a JSON object of a known type
+ * (header, case, invalid, unknown_gap, footer), a case line without its id,
+ * ruleset or status, a second header, a line after the footer, or no
+ * footer. */
 struct json_t;
 struct json_t *zo_report_read_cases(const char *jsonl, zo_error *err);
 

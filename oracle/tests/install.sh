@@ -21,6 +21,8 @@ prefix="$work/prefix"
 cmake --install "$build" --prefix "$prefix" >/dev/null || fail "cmake --install"
 for f in bin/zoneoracle include/zoneoracle/zo.h include/zoneoracle/zo_engine.h \
          share/zoneoracle/protocol/PROTOCOL.md share/zoneoracle/protocol/validate.py \
+         share/zoneoracle/protocol/validate_report.py share/zoneoracle/protocol/run-record.schema.json \
+         share/zoneoracle/protocol/badge.schema.json share/zoneoracle/protocol/known-gaps.schema.json \
          share/zoneoracle/rulesets/RULESETS.md share/zoneoracle/rulesets/schema.json \
          share/zoneoracle/cases/README.md share/zoneoracle/cases/schema.json \
          share/doc/zoneoracle/LICENSE share/doc/zoneoracle/CHANGELOG.md \

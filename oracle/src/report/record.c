@@ -8,6 +8,7 @@
  * lost. */
 #include "report_int.h"
 
+#include "error.h"
 #include "model.h"
 #include "util.h"
 #include <ctype.h>
@@ -135,6 +136,7 @@ zo_status zo_report_write_jsonl(const zo_run *run, const zo_run_header *h,
   put(hd, "ruleset_details", details);
   put(hd, "seeds", jarr());
   if (h->zoneoracle_version) put(hd, "zoneoracle_version", jstr(h->zoneoracle_version));
+  if (h->known_gaps) put(hd, "known_gaps", jstr(h->known_gaps));
   put_line(f, hd);
   for (int i = 0; i < run->n; i++) {
     const zo_case_result *r = &run->results[i];
@@ -165,6 +167,7 @@ zo_status zo_report_write_jsonl(const zo_run *run, const zo_run_header *h,
       if (r->observed) put(o, "observed", jstr(r->observed));
       if (r->message) put(o, "message", jstr(r->message));
     }
+    if (r->reason && (r->status == RS_XFAIL || r->status == RS_XPASS)) put(o, "reason", jstr(r->reason));
     put_line(f, o);
   }
   for (int i = 0; i < run->ninvalid; i++) {
@@ -172,6 +175,17 @@ zo_status zo_report_write_jsonl(const zo_run *run, const zo_run_header *h,
     put(o, "type", jstr("invalid"));
     put(o, "file", jstr(run->invalid[i].file));
     put(o, "message", jstr(run->invalid[i].message));
+    put_line(f, o);
+  }
+  for (int i = 0; h->known_gaps && i < h->nunknown_gaps; i++) { /* stale: naming no case */
+    const zo_known_gap *g = &h->unknown_gaps[i];
+    json_t *o = jobj();
+    put(o, "type", jstr("unknown_gap"));
+    put(o, "id", jstr(g->id));
+    if (g->ruleset) put(o, "ruleset", jstr(g->ruleset));
+    put(o, "reason", jstr(g->reason));
+    put(o, "file", jstr(h->known_gaps));
+    put(o, "line", json_integer(g->line));
     put_line(f, o);
   }
   json_t *ft = jobj();
@@ -185,6 +199,7 @@ zo_status zo_report_write_jsonl(const zo_run *run, const zo_run_header *h,
   put(ft, "xpassed", json_integer(run->xpassed));
   put(ft, "invalid", json_integer(run->ninvalid));
   if (run->not_run) put(ft, "not_run", json_integer(run->not_run)); /* --max-fail stopped it */
+  if (h->known_gaps) put(ft, "unknown_gaps", json_integer(h->nunknown_gaps));
   put(ft, "ms", json_real(run->ms));
   put_line(f, ft);
   zo_status st = zo_report_commit(f, tmp, path, err);
@@ -195,48 +210,87 @@ zo_status zo_report_write_jsonl(const zo_run *run, const zo_run_header *h,
 /* ---- reading the record back ---------------------------------------- */
 
 
+/* Drop what rec holds and fill err: "not a run record: why" at line ln of
+ * path. Returns ZO_ERR_SCHEMA. */
+static zo_status not_a_record(zo_record *rec, zo_error *err, const char *path, int ln,
+                              const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+static zo_status not_a_record(zo_record *rec, zo_error *err, const char *path, int ln,
+                              const char *fmt, ...) {
+  char why[400];
+  va_list ap;
+  va_start(ap, fmt);
+  zo_vsnprintf_utf8(why, sizeof why, fmt, ap);
+  va_end(ap);
+  zo_record_free(rec);
+  memset(rec, 0, sizeof *rec);
+  return zo_error_set(err, ZO_ERR_SCHEMA, path, ln, 0, "not a run record: %s", why);
+}
+
+/* Why line ln's object o, of the given type, cannot stand where it is in
+ * rec, into why (cap bytes); 0 when it can. The header comes first and
+ * once, with format zoneoracle-run/1; nothing follows the footer; a case
+ * names its id, rule set and status. */
+static int misplaced(const zo_record *rec, json_t *o, const char *type, int ln, char *why, size_t cap) {
+  int header = !strcmp(type, "header");
+  const char *format = zo_record_str(o, "format");
+  if (ln == 1 && !header)
+    zo_snprintf_utf8(why, cap, "the first line is a '%s' line, not the header", type);
+  else if (ln > 1 && header) zo_snprintf_utf8(why, cap, "a second header line");
+  else if (rec->footer) zo_snprintf_utf8(why, cap, "a '%s' line after the footer", type);
+  else if (header && strcmp(format, "zoneoracle-run/1"))
+    zo_snprintf_utf8(why, cap, "the header's format is '%s', not zoneoracle-run/1", format);
+  else if (!strcmp(type, "case") && (!json_is_string(json_object_get(o, "id")) ||
+                                     !json_is_string(json_object_get(o, "ruleset")) ||
+                                     !json_is_string(json_object_get(o, "status"))))
+    zo_snprintf_utf8(why, cap, "a case line without its id, ruleset and status strings");
+  else return 0;
+  return 1;
+}
+
 zo_status zo_record_read(const char *path, zo_record *rec, zo_error *err) {
   memset(rec, 0, sizeof *rec);
   FILE *f = fopen(path, "r");
   if (!f) return zo_report_io_fail(err, path, "cannot open");
-  rec->cases = json_array();
-  rec->invalid = json_array();
+  rec->cases = jarr();
+  rec->invalid = jarr();
+  rec->unknown_gaps = jarr();
   char *line = NULL;
   size_t cap = 0;
   int ln = 0;
-  while (getline(&line, &cap, f) > 0) {
+  zo_status st = ZO_OK;
+  while (!st && getline(&line, &cap, f) > 0) {
     ln++;
     json_error_t je;
     json_t *o = json_loads(line, 0, &je);
-    const char *type = o ? json_string_value(json_object_get(o, "type")) : NULL;
-    if (!type) {
-      if (err) {
-        err->code = ZO_ERR_IO;
-        snprintf(err->file, sizeof err->file, "%s", path);
-        err->line = ln;
-        err->column = o ? 1 : je.column;
-        snprintf(err->message, sizeof err->message, "not a run record line: %s",
-                 o ? "no type" : je.text);
-      }
-      json_decref(o);
-      free(line);
-      fclose(f);
-      json_decref(rec->cases);
-      json_decref(rec->invalid);
-      json_decref(rec->header);
-      json_decref(rec->footer);
-      return ZO_ERR_IO;
-    }
-    if (!strcmp(type, "header")) rec->header = o;
-    else if (!strcmp(type, "footer")) rec->footer = o;
-    else if (!strcmp(type, "case")) json_array_append_new(rec->cases, o);
-    else if (!strcmp(type, "invalid")) json_array_append_new(rec->invalid, o);
-    else json_decref(o);
+    const char *type = json_string_value(json_object_get(o, "type"));
+    char why[300];
+    if (!o) st = not_a_record(rec, err, path, ln, "a line that is not JSON (%s)", je.text);
+    else if (!json_is_object(o)) st = not_a_record(rec, err, path, ln, "a line that is not a JSON object");
+    else if (!type) st = not_a_record(rec, err, path, ln, "a line without a \"type\"");
+    else if (misplaced(rec, o, type, ln, why, sizeof why)) st = not_a_record(rec, err, path, ln, "%s", why);
+    else if (!strcmp(type, "header")) rec->header = json_incref(o);
+    else if (!strcmp(type, "footer")) rec->footer = json_incref(o);
+    else if (!strcmp(type, "case")) add(rec->cases, json_incref(o));
+    else if (!strcmp(type, "invalid")) add(rec->invalid, json_incref(o));
+    else if (!strcmp(type, "unknown_gap")) add(rec->unknown_gaps, json_incref(o));
+    else st = not_a_record(rec, err, path, ln, "a line of unknown type '%s'", type);
+    json_decref(o);
   }
   free(line);
+  int read_bad = ferror(f);
   fclose(f);
-  if (!rec->header) rec->header = json_object();
-  if (!rec->footer) rec->footer = json_object();
+  if (st) return st;
+  if (read_bad) {
+    zo_record_free(rec);
+    memset(rec, 0, sizeof *rec);
+    return zo_report_io_fail(err, path, "read error");
+  }
+  if (!ln) return not_a_record(rec, err, path, 1, "the file is empty");
+  if (!rec->footer) return not_a_record(rec, err, path, ln, "no footer line (the record is cut short)");
   return ZO_OK;
 }
 
@@ -244,10 +298,7 @@ json_t *zo_report_read_cases(const char *jsonl, zo_error *err) {
   zo_record rec;
   if (zo_record_read(jsonl, &rec, err)) return NULL;
   json_t *cases = json_incref(rec.cases);
-  json_decref(rec.header);
-  json_decref(rec.footer);
-  json_decref(rec.cases);
-  json_decref(rec.invalid);
+  zo_record_free(&rec);
   return cases;
 }
 
@@ -256,6 +307,7 @@ void zo_record_free(zo_record *rec) {
   json_decref(rec->footer);
   json_decref(rec->cases);
   json_decref(rec->invalid);
+  json_decref(rec->unknown_gaps);
 }
 
 /* ---- verdicts ------------------------------------------------------ */

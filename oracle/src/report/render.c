@@ -144,8 +144,18 @@ static void junit_body(FILE *f, zo_record *rec) {
                         : !strcmp(s, "skip") || !strcmp(s, "xfail")  ? "skipped"
                                                                       : "error";
       fprintf(f, "      <%s message=\"", tag);
-      zo_report_xml_text(f, zo_record_str(c, "message"));
+      int gap = !strcmp(s, "xfail") || !strcmp(s, "xpass");
+      if (gap) { /* the known gap's reason; what the case said goes in the body */
+        fputs(!strcmp(s, "xfail") ? "known gap: " : "passes, yet listed as a known gap (take it off the list): ", f);
+        zo_report_xml_text(f, zo_record_str(c, "reason"));
+      } else {
+        zo_report_xml_text(f, zo_record_str(c, "message"));
+      }
       fputs("\">", f);
+      if (gap && *zo_record_str(c, "message")) {
+        zo_report_xml_text(f, zo_record_str(c, "message"));
+        if (json_object_get(c, "expected")) fputc('\n', f);
+      }
       if (json_object_get(c, "expected")) {
         fputs("expected: ", f);
         zo_report_xml_text(f, zo_record_str(c, "expected"));
@@ -166,6 +176,27 @@ static void junit_body(FILE *f, zo_record *rec) {
       fputs("\">\n      <error message=\"invalid case file\">", f);
       zo_report_xml_text(f, zo_record_str(inv, "message"));
       fputs("</error>\n    </testcase>\n", f);
+    }
+    fputs("  </testsuite>\n", f);
+  }
+  size_t nstale = json_array_size(rec->unknown_gaps);
+  if (nstale) { /* stale entries of the known-gaps file: reported, not failing */
+    fprintf(f, "  <testsuite name=\"known gaps\" tests=\"%zu\" failures=\"0\" errors=\"0\" skipped=\"%zu\">\n",
+            nstale, nstale);
+    json_array_foreach(rec->unknown_gaps, i, inv) {
+      fputs("    <testcase classname=\"known gaps\" name=\"", f);
+      zo_report_xml_text(f, zo_record_str(inv, "id"));
+      if (*zo_record_str(inv, "ruleset")) {
+        fputs(" [", f);
+        zo_report_xml_text(f, zo_record_str(inv, "ruleset"));
+        fputc(']', f);
+      }
+      fputs("\" file=\"", f);
+      zo_report_xml_text(f, zo_record_str(inv, "file"));
+      fprintf(f, "\">\n      <skipped message=\"stale known gap (line %lld): names no case of the run\">",
+              json_integer_value(json_object_get(inv, "line")));
+      zo_report_xml_text(f, zo_record_str(inv, "reason"));
+      fputs("</skipped>\n    </testcase>\n", f);
     }
     fputs("  </testsuite>\n", f);
   }
@@ -283,6 +314,60 @@ static void md_case_row(FILE *f, json_t *c) {
   fputs(" |\n", f);
 }
 
+/* One row of the known gaps table: case, rule set, the reason it is
+ * listed, where, what, expected, observed. */
+static void md_gap_row(FILE *f, json_t *c) {
+  fputs("| `", f);
+  zo_report_md_cell(f, zo_record_str(c, "id"));
+  fputs("` | ", f);
+  zo_report_md_cell(f, zo_record_str(c, "ruleset"));
+  fputs(" | ", f);
+  zo_report_md_cell(f, zo_record_str(c, "reason"));
+  fputs(" | ", f);
+  zo_report_md_cell(f, zo_record_str(c, "file"));
+  long long line = json_integer_value(json_object_get(c, "line"));
+  if (line) fprintf(f, ":%lld", line);
+  long long step = json_integer_value(json_object_get(c, "step"));
+  if (step) fprintf(f, " (step %lld)", step);
+  fputs(" | ", f);
+  zo_report_md_cell(f, zo_record_str(c, "what"));
+  fputs(" | ", f);
+  zo_report_md_cell(f, zo_record_str(c, "expected"));
+  fputs(" | ", f);
+  zo_report_md_cell(f, zo_record_str(c, "observed"));
+  fputs(" |\n", f);
+}
+
+/* One row of the stale entries table. */
+static void md_stale_row(FILE *f, const char *id, const char *rs, const char *why, const char *reason) {
+  fputs("| `", f);
+  zo_report_md_cell(f, id);
+  fputs("` | ", f);
+  zo_report_md_cell(f, *rs ? rs : "every rule set");
+  fprintf(f, " | %s | ", why);
+  zo_report_md_cell(f, reason);
+  fputs(" |\n", f);
+}
+
+/* The stale entries of the known-gaps file: cases listed that pass now
+ * (xpass, failing the run) and entries naming no case of the run. */
+static void md_stale(FILE *f, zo_record *rec) {
+  size_t i, n = json_array_size(rec->unknown_gaps);
+  json_t *c;
+  json_array_foreach(rec->cases, i, c) n += !strcmp(zo_record_str(c, "status"), "xpass");
+  if (!n) return;
+  const char *file = zo_record_str(rec->header, "known_gaps");
+  fprintf(f, "\n## Stale known gaps (%zu): take them off ", n);
+  zo_report_md_cell(f, *file ? file : "the list");
+  fputs("\n\n| case | rule set | why stale | reason |\n| --- | --- | --- | --- |\n", f);
+  json_array_foreach(rec->cases, i, c) if (!strcmp(zo_record_str(c, "status"), "xpass"))
+    md_stale_row(f, zo_record_str(c, "id"), zo_record_str(c, "ruleset"), "passes now (xpass)",
+                 zo_record_str(c, "reason"));
+  json_array_foreach(rec->unknown_gaps, i, c)
+    md_stale_row(f, zo_record_str(c, "id"), zo_record_str(c, "ruleset"), "names no case of the run",
+                 zo_record_str(c, "reason"));
+}
+
 /* A code block holding m, fenced longer than any run of backticks in it. */
 static void md_block(FILE *f, const char *m) {
   size_t run = 0, longest = 0;
@@ -342,9 +427,12 @@ static void markdown_body(FILE *f, zo_record *rec) {
     fputs("\n</details>\n", f);
   }
   if (json_array_size(d.gaps)) {
-    fprintf(f, "\n## Known gaps (%zu, --expect-failures)\n\n%s", json_array_size(d.gaps), table_head);
-    json_array_foreach(d.gaps, i, c) md_case_row(f, c);
+    fprintf(f, "\n## Known gaps (%zu, --expect-failures)\n\n"
+               "| case | rule set | reason | where | what | expected | observed |\n"
+               "| --- | --- | --- | --- | --- | --- | --- |\n", json_array_size(d.gaps));
+    json_array_foreach(d.gaps, i, c) md_gap_row(f, c);
   }
+  md_stale(f, rec);
   if (json_object_size(d.skips)) {
     fprintf(f, "\n## Skipped (%lld), by reason\n\n| reason | cases |\n| --- | ---: |\n", d.skipped);
     const char *why;

@@ -70,7 +70,14 @@ static void problem_table(FILE *f, json_t *cases, const char *id) {
     zo_report_xml_text(f, zo_record_str(c, "expected"));
     fputs("</td><td>", f);
     zo_report_xml_text(f, zo_record_str(c, "observed"));
-    fputs("</td></tr>\n<tr class=\"msg\"><td colspan=\"7\"><pre>", f);
+    fputs("</td></tr>\n<tr class=\"msg\"><td colspan=\"7\">", f);
+    if (json_object_get(c, "reason")) { /* a known gap's: why it is listed */
+      fputs(!strcmp(st, "xpass") ? "<p class=\"reason\">passes, yet listed as a known gap (take it off the list): "
+                                 : "<p class=\"reason\">known gap: ", f);
+      zo_report_xml_text(f, zo_record_str(c, "reason"));
+      fputs("</p>", f);
+    }
+    fputs("<pre>", f);
     zo_report_xml_text(f, zo_record_str(c, "message"));
     fputs("</pre>", f);
     const char *err = zo_record_str(c, "stderr");
@@ -80,6 +87,35 @@ static void problem_table(FILE *f, json_t *cases, const char *id) {
       fputs("</pre></details>", f);
     }
     fputs("</td></tr>\n", f);
+  }
+  fputs("</table>\n", f);
+}
+
+/* The stale entries of the known-gaps file: listed cases that pass now
+ * (xpass) and entries naming no case of the run. */
+static void stale_table(FILE *f, zo_record *rec) {
+  size_t i, n = json_array_size(rec->unknown_gaps);
+  json_t *c;
+  json_array_foreach(rec->cases, i, c) n += !strcmp(zo_record_str(c, "status"), "xpass");
+  if (!n) return;
+  const char *file = zo_record_str(rec->header, "known_gaps");
+  fprintf(f, "<h2 id=\"stale\">Stale known gaps (%zu): take them off <code>", n);
+  zo_report_xml_text(f, *file ? file : "the list");
+  fputs("</code></h2>\n<table id=\"stale-gaps\"><tr><th>case</th><th>rule set</th><th>why stale</th>"
+        "<th>reason</th></tr>\n", f);
+  for (int pass = 0; pass < 2; pass++) {
+    json_array_foreach(pass ? rec->unknown_gaps : rec->cases, i, c) {
+      if (!pass && strcmp(zo_record_str(c, "status"), "xpass")) continue;
+      fputs("<tr><td><code>", f);
+      if (pass) zo_report_xml_text(f, zo_record_str(c, "id"));
+      else case_link(f, c, zo_record_str(c, "id"));
+      fputs("</code></td><td>", f);
+      zo_report_xml_text(f, *zo_record_str(c, "ruleset") ? zo_record_str(c, "ruleset") : "every rule set");
+      fprintf(f, "</td><td class=\"%s\">%s</td><td>", pass ? "skip" : "fail",
+              pass ? "names no case of the run" : "passes now (xpass)");
+      zo_report_xml_text(f, zo_record_str(c, "reason"));
+      fputs("</td></tr>\n", f);
+    }
   }
   fputs("</table>\n", f);
 }
@@ -418,6 +454,7 @@ static void html_body(FILE *f, zo_record *rec) {
     fprintf(f, "<h2 id=\"gaps\">Known gaps (%zu, --expect-failures)</h2>\n", json_array_size(d.gaps));
     problem_table(f, d.gaps, "known-gaps");
   }
+  stale_table(f, rec);
   if (json_object_size(d.skips)) {
     fprintf(f, "<h2 id=\"skipped\">Skipped (%lld), by reason</h2>\n<table id=\"skips\"><tr><th>reason"
                "</th><th>cases</th></tr>\n", d.skipped);

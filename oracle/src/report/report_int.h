@@ -8,17 +8,19 @@
 
 #include "report.h"
 
-/* A run record read back: every line's JSON object, owned by the record
- * (zo_record_free). A record without a header or footer line gets empty
- * objects for them. */
+/* A run record read back (ci/protocol/run-record.schema.json): every
+ * line's JSON object, owned by the record (zo_record_free). */
 typedef struct {
   json_t *header, *footer;
-  json_t *cases;   /* array of case objects */
-  json_t *invalid; /* array */
+  json_t *cases;        /* array of case objects */
+  json_t *invalid;      /* array */
+  json_t *unknown_gaps; /* array: known gaps naming no case of the run */
 } zo_record;
 
-/* Read the run record at path. ZO_ERR_IO (err: path, the line and column,
- * "cannot open" or "not a run record line") and nothing to free on error. */
+/* Read the run record at path, checking its shape (zo.h,
+ * zo_report_read_cases): ZO_ERR_IO "cannot open: why" or "read error", or
+ * ZO_ERR_SCHEMA "not a run record: why" with err naming path and the
+ * line; nothing to free on error. */
 zo_status zo_record_read(const char *path, zo_record *rec, zo_error *err);
 void zo_record_free(zo_record *rec);
 /* Member k of object o as a string; "" when absent or not a string.

@@ -759,11 +759,14 @@ void zo_run_files(zo_engine *e, char **files, int nfiles,
       if (opt->ruleset && strcmp(opt->ruleset, c->rulesets[k])) continue;
       zo_case_result r;
       zo_run_case(e, c, zo_ruleset_find(c->rulesets[k]), opt, &r);
-      for (int x = 0; x < opt->nxfail; x++) /* --expect-failures */
-        if (!strcmp(opt->xfail[x], c->id)) {
-          if (r.status == RS_PASS) r.status = RS_XPASS;
-          else if (r.status != RS_SKIP) r.status = RS_XFAIL;
-        }
+      for (int x = 0; x < opt->nxfail; x++) { /* --expect-failures: the first entry naming it */
+        const zo_known_gap *g = &opt->xfail[x];
+        if (strcmp(g->id, c->id) || (g->ruleset && strcmp(g->ruleset, c->rulesets[k]))) continue;
+        if (r.status == RS_SKIP) break;
+        r.status = r.status == RS_PASS ? RS_XPASS : RS_XFAIL;
+        r.reason = zo_xstrdup(g->reason ? g->reason : "");
+        break;
+      }
       push_result(run, &r);
       if (opt->progress) opt->progress(run, i, nfiles, opt->progress_ctx);
     }
@@ -782,6 +785,7 @@ void zo_case_result_clear(zo_case_result *r) {
   free(r->expected);
   free(r->observed);
   free(r->message);
+  free(r->reason);
   for (int k = 0; k < r->nrules; k++) free(r->rules[k]);
   free(r->rules);
   for (int k = 0; k < r->nhits; k++) free(r->hits[k].id);
