@@ -36,6 +36,8 @@ rc=0
 [ "$(grep -c '^FAIL ' "$work/max.out")" -eq 2 ] || fail "--max-fail 2 printed $(grep -c '^FAIL ' "$work/max.out") failures"
 grep -q '^stopped after 2 failing results (--max-fail 2): [0-9]* case files not run$' "$work/max.out" || fail "no stop line"
 tail -1 "$work/r4/run.jsonl" | grep -q '"not_run":[1-9]' || fail "footer lacks not_run"
+python3 "$src/ci/protocol/validate_report.py" "$work/r4/run.jsonl" > "$work/valid.out" 2>&1 \
+  || { cat "$work/valid.out"; fail "a --max-fail record does not hold to run-record.schema.json"; }
 for bad in 0 x -1; do
   rc=0
   "$bin" run --max-fail "$bad" --report-dir "$work/r5" "$src/cases/fab" > /dev/null 2>&1 || rc=$?
