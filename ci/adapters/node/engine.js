@@ -77,7 +77,8 @@ function show(value) {
 function featuresOfStep(step, found = new Set(), depth = 0) {
   if (!isObject(step) || depth > 3) return found;
   for (const [name, opts] of Object.entries(step)) {
-    if (STEP_FEATURE.has(name)) found.add(STEP_FEATURE.get(name));
+    const feature = STEP_FEATURE.get(name);
+    if (feature !== undefined) found.add(feature);
     if (!isObject(opts)) continue;
     const carried = [opts, opts.instead, ...(Array.isArray(opts.moves) ? opts.moves : [])];
     if (carried.some((o) => isObject(o) && o.face === 'down')) found.add('face_down');
@@ -166,6 +167,11 @@ function stepResultOf(r) {
   return { outcome: r.outcome, error, events: r.events.map((e) => ({ handle: e.handle, outcome: e.outcome })) };
 }
 
+/** What was thrown, for a message. @param {unknown} e */
+const messageOf = (e) => (e instanceof Error ? e.message : String(e));
+/** What was thrown, for stderr. @param {unknown} e */
+const stackOf = (e) => (e instanceof Error && e.stack ? e.stack : String(e));
+
 /** @param {number|null} id @param {string} code @param {string} message */
 function errorAnswer(id, code, message) {
   return { id, ok: false, error: { code, message } };
@@ -184,10 +190,11 @@ class Server {
   constructor(engine, features = chooseFeatures(engine.features, process.env.ZO_NODE_FEATURES)) {
     this.engine = engine;
     this.features = features;
-    /** features the engine implements but does not declare: their steps are refused */
+    /** @type {Set<string>} features the engine implements but does not declare: their steps are refused */
     this.withheld = new Set(engine.features.filter((f) => !features.includes(f)));
     this.game = null;
-    this.setupArgs = null; // [ruleset, players, cards], to replay
+    /** @type {[string, string[], Array<[string, any]>] | null} the setup, to replay */
+    this.setupArgs = null;
     this.applied = []; // steps applied since the setup, to replay
     this.finished = false; // bye was answered
   }
@@ -196,17 +203,18 @@ class Server {
    * null for a blank line, which is no request. Never throws. @param {string} line */
   answerLine(line) {
     if (line.trim() === '') return null;
-    let answer;
+    let request;
     try {
-      answer = this.answer(JSON.parse(line), line);
+      request = JSON.parse(line);
     } catch (e) {
-      answer = errorAnswer(null, 'bad_request', `not JSON: ${e.message}`);
+      return JSON.stringify(errorAnswer(null, 'bad_request', `not JSON: ${messageOf(e)}`));
     }
+    const answer = this.answer(request, line);
     try {
       return JSON.stringify(answer);
     } catch (e) { // an answer that can't be written (a cycle, a BigInt)
-      process.stderr.write(`${e.stack}\n`);
-      return JSON.stringify(errorAnswer(answer.id, 'internal', `answer not JSON: ${e.message}`));
+      process.stderr.write(`unwritable answer: ${stackOf(e)}\n`);
+      return JSON.stringify(errorAnswer(answer.id, 'internal', `answer not JSON: ${messageOf(e)}`));
     }
   }
 
@@ -220,8 +228,8 @@ class Server {
       return { id, ok: true, ...this.dispatch(request, line) };
     } catch (e) {
       if (e instanceof ZcpError) return errorAnswer(id, e.code, e.message);
-      process.stderr.write(`internal error on request ${id}: ${e && e.stack}\n`);
-      return errorAnswer(id, 'internal', `${e && e.name}: ${e && e.message}`);
+      process.stderr.write(`internal error on request ${id}: ${stackOf(e)}\n`);
+      return errorAnswer(id, 'internal', e instanceof Error ? `${e.name}: ${e.message}` : messageOf(e));
     }
   }
 
@@ -266,8 +274,9 @@ class Server {
       order = null;
     }
     const handles = Object.keys(cards);
-    const written = order && order.length === handles.length && handles.every((h) => order.includes(h));
-    const entries = (written ? order : handles).map((h) => [h, cards[h]]);
+    const written = order !== null && order.length === handles.length && handles.every((h) => order.includes(h));
+    /** @type {Array<[string, any]>} */
+    const entries = (order !== null && written ? order : handles).map((h) => [h, cards[h]]);
     for (const f of featuresOfSetup(entries)) {
       if (this.withheld.has(f)) throw unsupported(`the setup needs feature '${f}', which this engine does not declare`);
     }
@@ -307,12 +316,13 @@ class Server {
         game.restore(snapshot);
         return;
       }
+      if (this.setupArgs === null) throw new Error('no setup to replay');
       const [ruleset, players, cards] = this.setupArgs;
       const fresh = this.engine.newGame(ruleset, [...players], structuredClone(cards));
       for (const s of this.applied) fresh.step(structuredClone(s));
       this.game = fresh;
     } catch (e) { // the game can't be trusted any more: the next step is a bad_request
-      process.stderr.write(`could not undo the step: ${e && e.stack}\n`);
+      process.stderr.write(`could not undo the step: ${stackOf(e)}\n`);
       this.game = null;
     }
   }
@@ -328,7 +338,7 @@ class Server {
     const observations = [];
     for (const step of steps) {
       results.push(this.applyStep(this.needGame('run'), step));
-      if (mode === 'each') observations.push(observationOf(this.game.observe()));
+      if (mode === 'each') observations.push(observationOf(this.needGame('run').observe()));
     }
     if (mode === 'end' && this.game !== null) observations.push(observationOf(this.game.observe()));
     return { results, observations };
@@ -406,17 +416,22 @@ function shuffleList(list, seed) {
 /** What one step did: the answer's outcome, error and per-object events. */
 class StepResult {
   constructor() {
+    /** @type {import('./engine').Outcome} */
     this.outcome = 'no_move';
+    /** @type {import('./engine').StepError | null} */
     this.error = null;
+    /** @type {import('./engine').StepEvent[]} */
     this.events = [];
   }
 
+  /** @param {import('./engine').Outcome} outcome @param {import('./engine').StepError | null} [error] */
   set(outcome, error = null) {
     this.outcome = outcome;
     this.error = error;
     return this;
   }
 
+  /** @param {string} handle @param {import('./engine').Outcome} outcome */
   event(handle, outcome) {
     this.events.push({ handle, outcome });
   }
@@ -444,7 +459,7 @@ class MtgGame {
       triggers: new Map(), // name -> {handle, from, to, words, fired, found, controller, id}
       refs: new Map(), // name -> {handle, id}; handle null when it saw nothing
       replacements: new Map(), // name -> {card, when: {to, from, cause}, instead}, in creation order
-      chosenOrder: [], // replacement names a choose_replacement put first
+      chosenOrder: /** @type {string[]} */ ([]), // replacement names a choose_replacement put first
       markNames: new Set(),
       drewFromEmpty: new Set(), // CR 704.5b, until the next state check
       lost: new Set(),
@@ -660,7 +675,8 @@ class MtgGame {
   }
 
   /** Into `zone`: ordered zones at the position asked (top by default; an
-   * index past the end is the bottom), other zones at the end. */
+   * index past the end is the bottom), other zones at the end.
+   * @param {any} o @param {string} zone @param {'top'|'bottom'|number} [position] */
   putIn(o, zone, position = 'top') {
     o.zone = zone;
     const pile = this.s.zones.get(zone);
@@ -751,6 +767,7 @@ class MtgGame {
     if (o.phasedOut) return { outcome: 'failed', error: 'phased_out' }; // CR 702.26b
     const asked = this.zoneFor(this.zoneRef(opts.to, 'to', [OUTSIDE]), o.owner); // CR 400.3
     const { zone: dest, how, replaced } = this.replaceMove(o, origin, asked.zone, opts);
+    /** @param {import('./engine').Outcome} outcome @param {import('./engine').StepError | null} [error] */
     const done = (outcome, error = null) => {
       result.event(o.handle, outcome);
       return { outcome, error };
@@ -771,9 +788,9 @@ class MtgGame {
       this.cease(o, result);
       return { outcome: 'ceased', error: null };
     }
-    if (o.leftBattlefield) return done('stayed', 'token_left'); // CR 111.8
     if (dest === 'battlefield' && MtgGame.isInstantOrSorcery(o)) return done('stayed', 'cannot_hold'); // CR 400.4a
     if (origin === 'command' && o.words.some((w) => COMMAND_ONLY.includes(w))) return done('stayed', 'cannot_hold'); // CR 400.4b
+    if (o.leftBattlefield) return done('stayed', 'token_left'); // CR 111.8
     const controller = o.controller;
     this.takeOut(o);
     this.putIn(o, dest, how.position);
@@ -785,8 +802,7 @@ class MtgGame {
     o.controller = CONTROLLED_ZONES.has(dest) ? (controller || o.owner) : null;
     o.face = MtgGame.face(how.face, 'move');
     o.phasedOut = false;
-    // CR 111.8 (and 707.10f: a copy on the battlefield is a token)
-    if (origin === 'battlefield' && (o.kind === 'token' || o.kind === 'copy')) o.leftBattlefield = true;
+    if (origin === 'battlefield' && o.kind === 'token') o.leftBattlefield = true; // CR 111.8
     if (how.shuffle === true) shuffleList(this.s.zones.get(dest) || [], how.seed === undefined ? 0 : how.seed);
     this.fireTriggers(o, origin, dest, controller);
     return done(replaced ? 'replaced' : asked.redirected ? 'redirected' : 'moved');
@@ -833,10 +849,11 @@ class MtgGame {
   }
 
   /** A step moving several objects (move_together, draw, mill): `moved` if
-   * any arrived somewhere, else the first object's outcome. */
-  static summarize(result, arrived) {
-    if (arrived) result.set('moved');
-    else result.set(result.events.length ? result.events[0].outcome : 'no_move');
+   * any arrived somewhere, else the outcome of the first object it tried
+   * (`no_move` when there was none). */
+  static summarize(result, outcomes) {
+    if (outcomes.some((o) => ARRIVALS.has(o))) result.set('moved');
+    else result.set(outcomes.length ? outcomes[0] : 'no_move');
   }
 
   stepMoveTogether(opts, result) {
@@ -861,15 +878,16 @@ class MtgGame {
       wanted.set(this.zoneFor(ref, ref.player || listed[0].owner).zone, listed.map((o) => o.handle));
     }
     const arrivedIn = new Map(); // zone -> handles that arrived there
-    objects.forEach((o, i) => {
+    const outcomes = objects.map((o, i) => {
       if (!o.exists || !o.born) {
         result.event(o.handle, 'not_found');
-        return;
+        return 'not_found';
       }
       const { outcome } = this.move(o, moves[i], result);
-      if (!ARRIVALS.has(outcome)) return;
+      if (!ARRIVALS.has(outcome)) return outcome;
       if (!arrivedIn.has(o.zone)) arrivedIn.set(o.zone, []);
       arrivedIn.get(o.zone).push(o.handle);
+      return outcome;
     });
     // CR 401.4, 404.3, 405.3: objects arriving in an ordered zone together
     // take the order chosen for them (order:, else the list order, first on
@@ -882,34 +900,31 @@ class MtgGame {
       const slots = handles.map((h) => pile.indexOf(h)).sort((a, b) => a - b);
       slots.forEach((slot, k) => { pile[slot] = ranked[k]; });
     }
-    MtgGame.summarize(result, arrivedIn.size > 0);
+    MtgGame.summarize(result, outcomes);
   }
 
   /** The top cards of a player's library, one at a time, to `to` (draw,
    * mill). Stops when the library is empty or its top card did not leave.
-   * Returns whether any card arrived, and how many were tried. */
+   * Returns the outcome for each card tried. */
   takeFromLibrary(player, count, to, cause, result) {
     const library = this.s.zones.get(`${player}.library`);
-    let arrived = false;
-    let tried = 0;
-    while (tried < count && library.length > 0) {
+    const outcomes = [];
+    while (outcomes.length < count && library.length > 0) {
       const top = this.s.objects.get(library[0]);
-      const { outcome } = this.move(top, { to, cause }, result);
-      tried++;
-      if (ARRIVALS.has(outcome)) arrived = true;
+      outcomes.push(this.move(top, { to, cause }, result).outcome);
       if (library[0] === top.handle) break; // still on top: it is not taken again
     }
-    return { arrived, tried };
+    return outcomes;
   }
 
   stepDraw(opts, result) {
     const player = this.player(opts.player, 'draw: player');
     const count = MtgGame.count(opts.count, 'draw');
-    const { arrived, tried } = this.takeFromLibrary(player, count, 'hand', 'draw', result);
+    const outcomes = this.takeFromLibrary(player, count, 'hand', 'draw', result);
     // CR 121.3, 704.5b: drawing from an empty library loses the game at the
     // next state-based check
-    if (tried < count && this.s.zones.get(`${player}.library`).length === 0) this.s.drewFromEmpty.add(player);
-    MtgGame.summarize(result, arrived);
+    if (outcomes.length < count && this.s.zones.get(`${player}.library`).length === 0) this.s.drewFromEmpty.add(player);
+    MtgGame.summarize(result, outcomes);
   }
 
   stepMill(opts, result) {
@@ -918,9 +933,9 @@ class MtgGame {
     const to = opts.to === undefined ? 'graveyard' : opts.to;
     this.zoneRef(to, 'mill: to', [OUTSIDE]);
     const empty = this.s.zones.get(`${player}.library`).length === 0;
-    const { arrived } = this.takeFromLibrary(player, count, to, 'mill', result);
+    const outcomes = this.takeFromLibrary(player, count, to, 'mill', result);
     if (empty && count > 0) result.set('failed', 'empty');
-    else MtgGame.summarize(result, arrived);
+    else MtgGame.summarize(result, outcomes);
   }
 
   stepCreate(opts, result) {
@@ -1119,8 +1134,9 @@ class MtgGame {
     if (opts.player !== undefined) {
       const player = this.player(opts.player, 'choose_replacement: player');
       const o = opts.card === undefined ? null : this.object(opts.card);
-      // CR 616.1: the affected object's controller, or its owner, chooses
-      if (o !== null && player !== (o.controller || o.owner)) {
+      // CR 616.1: the affected object's controller, or its owner, chooses;
+      // for an object that is gone there is nobody to check
+      if (o !== null && o.exists && o.born && player !== (o.controller || o.owner)) {
         result.set('rejected', 'wrong_player');
         return;
       }
@@ -1202,7 +1218,13 @@ class MtgGame {
   }
 }
 
-/** Each step of the case language: its options and the method applying it. */
+/** The method for a Flesh and Blood step (MtgGame.stepNotInMagic). @param {string} what */
+const notInMagic = (what) => /** @this {MtgGame} */ function run(opts, result, followed) {
+  this.stepNotInMagic(opts, result, followed, what);
+};
+
+/** Each step of the case language: its options and the method applying it.
+ * @type {Map<string, {options: string[], run: (this: MtgGame, opts: any, result: StepResult, followed: any) => void}>} */
 const STEP_KINDS = new Map(Object.entries({
   move: { options: MOVE_OPTIONS, run: MtgGame.prototype.stepMove },
   move_together: { options: ['moves', 'order'], run: MtgGame.prototype.stepMoveTogether },
@@ -1214,9 +1236,9 @@ const STEP_KINDS = new Map(Object.entries({
   shuffle: { options: ['zone', 'seed'], run: MtgGame.prototype.stepShuffle },
   draw: { options: ['player', 'count'], run: MtgGame.prototype.stepDraw },
   mill: { options: ['player', 'count', 'to'], run: MtgGame.prototype.stepMill },
-  put_under: { options: ['card', 'ref', 'under'], run(o, r, f) { this.stepNotInMagic(o, r, f, 'put_under'); } },
-  zone_create: { options: ['zone'], run(o, r, f) { this.stepNotInMagic(o, r, f, 'zone_create'); } },
-  zone_remove: { options: ['zone', 'choose'], run(o, r, f) { this.stepNotInMagic(o, r, f, 'zone_remove'); } },
+  put_under: { options: ['card', 'ref', 'under'], run: notInMagic('put_under') },
+  zone_create: { options: ['zone'], run: notInMagic('zone_create') },
+  zone_remove: { options: ['zone', 'choose'], run: notInMagic('zone_remove') },
   state_check: { options: [], run: MtgGame.prototype.stepStateCheck },
   end_game: { options: ['winner'], run: MtgGame.prototype.stepEndGame },
   watch: { options: ['as', 'card', 'from', 'to', 'types'], run: MtgGame.prototype.stepWatch },
@@ -1227,7 +1249,8 @@ const STEP_KINDS = new Map(Object.entries({
   mark: { options: ['card', 'ref', 'as', 'kind'], run: MtgGame.prototype.stepMark },
 }));
 
-/** The rules half as the protocol half sees it (engine.d.ts, RulesEngine). */
+/** The rules half as the protocol half sees it.
+ * @type {import('./engine').RulesEngine} */
 const mtgCurrent = {
   name: 'nodezones',
   version: '1.0.0',
