@@ -217,7 +217,7 @@ export declare function featuresOfSetup(cards: Array<[Handle, unknown]>): Set<Fe
 /** The features to declare: `implemented`, limited to the comma list `wanted` when it is set. */
 export declare function chooseFeatures(implemented: readonly Feature[], wanted: string | undefined): Feature[];
 /** The keys of the top-level object `field` of a JSON text, in the order written. */
-export declare function keysInWrittenOrder(line: string, field: string): string[] | null;
+export declare function keysInWrittenOrder(line: string, field: string): string[];
 
 /** zcp/1 for one session. */
 export declare class Server {

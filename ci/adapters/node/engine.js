@@ -115,11 +115,12 @@ function chooseFeatures(implemented, wanted) {
 }
 
 /** The keys of the object under `field` at the top level of the JSON text
- * `line`, in the order written, or null when they cannot be told. JSON.parse
- * puts keys that look like array indices ("2", "10") first, in numeric
- * order; a setup's cards must keep the order of the case file, which decides
- * how cards without a position stack up in an ordered zone.
- * @param {string} line @param {string} field @returns {string[]|null} */
+ * `line` (which JSON.parse accepted), in the order written; none when there
+ * is no such object. JSON.parse puts keys that look like array indices
+ * ("2", "10") first, in numeric order; a setup's cards must keep the order
+ * of the case file, which decides how cards without a position stack up in
+ * an ordered zone (PROTOCOL.md, "setup").
+ * @param {string} line @param {string} field @returns {string[]} */
 function keysInWrittenOrder(line, field) {
   const keys = [];
   let depth = 0;
@@ -267,16 +268,14 @@ class Server {
         || !players.every((p) => typeof p === 'string' && /^[^.\s]+$/.test(p))) {
       throw badRequest('players: 1 to 8 distinct names without "." or spaces');
     }
-    let order = null;
+    let order = Object.keys(cards); // JSON.parse's order: the fallback
     try {
-      if (line !== undefined) order = keysInWrittenOrder(line, 'cards');
-    } catch (e) { // keep JSON.parse's order
-      order = null;
+      const written = line === undefined ? [] : keysInWrittenOrder(line, 'cards');
+      if (written.length === order.length && order.every((h) => written.includes(h))) order = written;
+    } catch (e) { // keep the fallback
     }
-    const handles = Object.keys(cards);
-    const written = order !== null && order.length === handles.length && handles.every((h) => order.includes(h));
     /** @type {Array<[string, any]>} */
-    const entries = (order !== null && written ? order : handles).map((h) => [h, cards[h]]);
+    const entries = order.map((h) => [h, cards[h]]);
     for (const f of featuresOfSetup(entries)) {
       if (this.withheld.has(f)) throw unsupported(`the setup needs feature '${f}', which this engine does not declare`);
     }
@@ -299,9 +298,10 @@ class Server {
       if (this.withheld.has(f)) throw unsupported(`the step needs feature '${f}', which this engine does not declare`);
     }
     const snapshot = typeof game.snapshot === 'function' ? game.snapshot() : undefined;
+    const replayable = snapshot === undefined ? structuredClone(step) : null;
     try {
       const result = stepResultOf(game.step(step));
-      if (snapshot === undefined) this.applied.push(structuredClone(step));
+      if (replayable !== null) this.applied.push(replayable);
       return result;
     } catch (e) {
       this.rollBack(game, snapshot);
