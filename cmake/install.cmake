@@ -9,7 +9,7 @@
 #   share/zoneoracle/cases/                the case suite (run with no PATH)
 #   share/zoneoracle/protocol/             zcp/1: PROTOCOL.md, JSON Schemas, validate.py
 #   share/zoneoracle/rulesets/             the rule sets, their format and schema
-#   share/zoneoracle/adapters/             adapter templates (Python, C plugin)
+#   share/zoneoracle/adapters/             adapter templates (Python, Node, C plugin)
 #   share/doc/zoneoracle/                  README, CHANGELOG, LICENSE, INVARIANTS
 #
 # The installed CLI finds its data relative to itself (oracle/cli/datadir.c),

@@ -1,0 +1,252 @@
+// ci/adapters/node/engine.d.ts: TypeScript declarations for engine.js: the
+// zcp/1 messages (ci/protocol/PROTOCOL.md; the JSON Schemas in ci/protocol/
+// are the exact reference), the interface between the protocol half and the
+// rules half (RulesEngine, Game), and what engine.js exports.
+//
+// A TypeScript engine can keep engine.js and this file as they are and call
+// main() with its own RulesEngine (README.md, "TypeScript"), or copy the
+// types into its own protocol code.
+
+// ---- words of the protocol ---------------------------------------------------
+
+/** A card handle: a key of the setup's cards, or a name a create step introduced. */
+export type Handle = string;
+/** A player name from the setup's players (no "."). */
+export type Player = string;
+
+/** The twelve features (PROTOCOL.md, "Features"). */
+export type Feature =
+  | 'triggers' | 'replacement' | 'phasing' | 'face_down' | 'sub_cards' | 'zone_lifecycle'
+  | 'ante' | 'visibility' | 'reorder' | 'stack_layers' | 'state_check' | 'marks';
+
+/** What a step did (PROTOCOL.md, "Outcomes and step error codes"). */
+export type Outcome =
+  | 'moved' | 'no_move' | 'new_object_in_place' | 'redirected' | 'stayed' | 'replaced'
+  | 'failed' | 'cleared' | 'ceased' | 'rejected' | 'not_found' | 'none';
+
+/** Why a step did not do what it asked; null when there is no reason to give. */
+export type StepError =
+  | 'capacity' | 'no_zone' | 'cannot_hold' | 'token_left' | 'not_in_zone' | 'no_controller'
+  | 'already' | 'empty' | 'ordered' | 'wrong_player' | 'unsupported' | 'phased_out'
+  | 'not_found' | 'not_fired';
+
+/** The code of an error answer (PROTOCOL.md, "Protocol errors"). */
+export type ErrorCode = 'bad_request' | 'unsupported' | 'internal';
+
+export type Face = 'up' | 'down';
+export type Visibility = 'public' | 'private';
+export type Kind = 'card' | 'token' | 'ability' | 'copy' | 'macro' | 'attack-proxy';
+
+// ---- the case language: objects at the start and steps ------------------------
+
+/** One value of a setup's cards (cases/README.md, "Objects at the start"). */
+export interface Card {
+  owner: Player;
+  /** as written in cases: "hand", "battlefield", "bob.graveyard", "outside" */
+  zone?: string;
+  kind?: Kind;
+  types?: string[];
+  subtypes?: string[];
+  controller?: Player;
+  face?: Face;
+  visibility?: Visibility;
+  /** ordered zones: index from the top, 0 = top */
+  position?: number;
+  under?: Handle;
+}
+
+/** The options of a move; also each of move_together's moves (with card,
+ * without ref and then) and replace's instead (without card, ref, then). */
+export interface MoveOptions {
+  card?: Handle;
+  ref?: string;
+  to: string;
+  from?: string;
+  position?: 'top' | 'bottom' | number;
+  face?: Face;
+  by?: 'effect' | 'rule';
+  cause?: string;
+  choose?: number;
+  shuffle?: boolean;
+  seed?: number;
+  then?: Step;
+}
+
+/** One object named by handle or by a reference (neither in then:/do:). */
+interface ObjectNamed { card?: Handle; ref?: string }
+
+/** A step: an object with exactly one key, the step's name (PROTOCOL.md,
+ * "Steps"; common.json $defs/step). A step without options may come as
+ * {} or null. */
+export type Step =
+  | { move: MoveOptions }
+  | { move_together: { moves: MoveOptions[]; order?: Record<string, Handle[]> } }
+  | { create: { as: Handle; owner: Player; zone: string; kind?: Kind; types?: string[]; subtypes?: string[]; controller?: Player; face?: Face } }
+  | { control: ObjectNamed & { player: Player } }
+  | { phase: ObjectNamed & { out?: boolean } }
+  | { turn_face: ObjectNamed & { face: Face } }
+  | { reorder: { zone: string; order: Handle[] } }
+  | { shuffle: { zone: string; seed?: number } }
+  | { draw: { player: Player; count?: number } }
+  | { mill: { player: Player; count?: number; to?: string } }
+  | { put_under: ObjectNamed & { under: Handle } }
+  | { zone_create: { zone: string } }
+  | { zone_remove: { zone: string; choose?: number } }
+  | { state_check: Record<string, never> | null }
+  | { end_game: { winner: Player } }
+  | { watch: { as: string; card: Handle; from?: string; to?: string; types?: string[] } }
+  | { resolve: { trigger: string; do?: Step } }
+  | { remember: ObjectNamed & { as: string } }
+  | { replace: { as: string; card: Handle | 'any'; instead: MoveOptions; when?: { to?: string; from?: string; cause?: string }; controller?: Player } }
+  | { choose_replacement: { order: string[]; player?: Player; card?: Handle } }
+  | { mark: ObjectNamed & { as: string; kind: 'counter' | 'effect' | 'characteristic' | 'prevention' } };
+
+// ---- results and observations ------------------------------------------------------
+
+/** What happened to one object during a step. */
+export interface StepEvent { handle: Handle; outcome: Outcome }
+
+/** The answer to a step, without id and ok; also each of run's results. */
+export interface StepResult {
+  outcome: Outcome;
+  error: StepError | null;
+  events: StepEvent[];
+}
+
+/** One handle in an observation: all thirteen fields are required. */
+export interface ObjectObservation {
+  exists: boolean;
+  /** full name: "battlefield", "alice.hand", "outside"; "" once it ceased */
+  zone: string;
+  /** identity token: changes exactly when the card becomes a new object */
+  object: number | string;
+  position: number | null;
+  layer: number | null;
+  visibility: Visibility;
+  face: Face;
+  controller: Player | null;
+  owner: Player;
+  marks: string[];
+  under: Handle | null;
+  phased_out: boolean;
+  came_from: string | null;
+}
+
+export interface TriggerObservation { fired: boolean; found: boolean | null; controller: Player | null }
+export interface RefObservation { found: boolean; handle: Handle | null }
+export interface PlayerObservation { lost: boolean }
+
+/** The answer to observe, without id and ok; also each of run's observations. */
+export interface Observation {
+  objects: Record<Handle, ObjectObservation>;
+  triggers: Record<string, TriggerObservation>;
+  refs: Record<string, RefObservation>;
+  players: Record<Player, PlayerObservation>;
+  visible: Record<Player, Handle[]>;
+}
+
+// ---- requests and answers ------------------------------------------------------------
+
+export interface HelloRequest { op: 'hello'; id: number; protocol: string }
+export interface SetupRequest { op: 'setup'; id: number; ruleset: string; players: Player[]; cards: Record<Handle, Card> }
+export interface StepRequest { op: 'step'; id: number; step: Step }
+export interface ObserveRequest { op: 'observe'; id: number }
+export interface RunRequest { op: 'run'; id: number; steps: Step[]; observe?: 'each' | 'end' }
+export interface ByeRequest { op: 'bye'; id: number }
+export type Request = HelloRequest | SetupRequest | StepRequest | ObserveRequest | RunRequest | ByeRequest;
+
+export interface HelloResult { engine: string; version: string; rulesets: string[]; features: Feature[] }
+export interface RunResult { results: StepResult[]; observations: Observation[] }
+
+/** An answer: exactly id, ok and the operation's result fields, or id, ok
+ * and error. `id` is null only when the request had no usable id. */
+export type Answer =
+  | ({ id: number; ok: true } & (HelloResult | StepResult | Observation | RunResult | Record<string, never>))
+  | { id: number | null; ok: false; error: { code: ErrorCode; message: string } };
+
+// ---- the interface between the halves --------------------------------------------------
+
+/** One game, made by RulesEngine.newGame. */
+export interface Game {
+  /** Apply one step. Throw badRequest(...) for a malformed step or an unknown
+   * name, unsupported(...) for something the engine does not implement; any
+   * other exception is answered `internal`. Whatever is thrown, the step is
+   * undone (see snapshot). */
+  step(step: Step): StepResult;
+  /** Everything the runner compares, now. */
+  observe(): Observation;
+  /** Optional: a copy of the game's state, taken before each step so that a
+   * step that throws can be undone with restore(). Without these two the
+   * protocol half undoes a step by building the game again from the setup
+   * and replaying the steps that succeeded. */
+  snapshot?(): unknown;
+  restore?(snapshot: unknown): void;
+}
+
+/** The rules half as the protocol half sees it. */
+export interface RulesEngine {
+  /** shown in reports and the badge */
+  name: string;
+  version: string;
+  /** the rule set ids it implements; setup of any other is answered unsupported */
+  rulesets: readonly string[];
+  /** the features it implements completely; ZO_NODE_FEATURES may declare fewer */
+  features: readonly Feature[];
+  /** A new game. `cards` keeps the order of the case file. Throw
+   * badRequest(...) for a position the rules forbid. */
+  newGame(ruleset: string, players: Player[], cards: Array<[Handle, Card]>): Game;
+}
+
+// ---- what engine.js exports ---------------------------------------------------------------
+
+export declare const PROTOCOL: 'zcp/1';
+export declare const KNOWN_FEATURES: readonly Feature[];
+
+/** Thrown by either half to get an error answer with this code. */
+export declare class ZcpError extends Error {
+  constructor(code: ErrorCode, message: string);
+  code: ErrorCode;
+}
+export declare function badRequest(message: string): ZcpError;
+export declare function unsupported(message: string): ZcpError;
+
+/** The features a step uses, nested steps included. */
+export declare function featuresOfStep(step: unknown, found?: Set<Feature>): Set<Feature>;
+/** The features a setup's cards use (face_down, sub_cards). */
+export declare function featuresOfSetup(cards: Array<[Handle, unknown]>): Set<Feature>;
+/** The features to declare: `implemented`, limited to the comma list `wanted` when it is set. */
+export declare function chooseFeatures(implemented: readonly Feature[], wanted: string | undefined): Feature[];
+/** The keys of the top-level object `field` of a JSON text, in the order written. */
+export declare function keysInWrittenOrder(line: string, field: string): string[];
+
+/** zcp/1 for one session. */
+export declare class Server {
+  constructor(engine: RulesEngine, features?: Feature[]);
+  readonly engine: RulesEngine;
+  /** the features declared in hello */
+  readonly features: Feature[];
+  /** the current game, null before a successful setup */
+  game: Game | null;
+  /** true once bye was answered */
+  finished: boolean;
+  /** One request line to one answer line (no newline); null for a blank line. Never throws. */
+  answerLine(line: string): string | null;
+  /** One parsed request to its answer. Never throws. */
+  answer(request: unknown, line?: string): Answer;
+}
+
+/** Serve stdin to stdout until bye or the end of input. */
+export declare function main(engine?: RulesEngine): void;
+
+/** The rules half: one game of mtg-current. */
+export declare class MtgGame implements Game {
+  constructor(players: Player[], cards: Array<[Handle, Card]>);
+  step(step: Step): StepResult;
+  observe(): Observation;
+  snapshot(): unknown;
+  restore(snapshot: unknown): void;
+}
+export declare const mtgCurrent: RulesEngine;
+
+/** The suite's repeatable shuffle (splitmix64 + Fisher-Yates), in place. */
+export declare function shuffleList(list: unknown[], seed: number): void;

@@ -1,0 +1,1269 @@
+#!/usr/bin/env node
+// ci/adapters/node/engine.js: a zone-rules engine for Magic: the Gathering
+// (rule set mtg-current) that speaks zoneoracle's zcp/1 protocol
+// (ci/protocol/PROTOCOL.md) on stdin and stdout, one JSON object per line.
+//
+// It is the template for engines written in JavaScript or TypeScript, in
+// two halves:
+//
+//   1. THE PROTOCOL (keep it): Server turns request lines into answer lines,
+//      echoes ids, answers every problem with an error object and never
+//      exits on bad input; a step that throws is undone; bye or the end of
+//      input ends the process. ZO_NODE_FEATURES can withhold features.
+//   2. THE RULES (replace it): MtgGame, an independent model of the zones of
+//      mtg-current written from cases/README.md and the Comprehensive Rules
+//      (rule numbers of the current CR), reached through the object
+//      `mtgCurrent`. Replace it with calls into your own engine.
+//
+// Node 18 or later, standard library only. The types of every message and
+// of the interface between the halves are in engine.d.ts beside this file.
+'use strict';
+
+const readline = require('node:readline');
+
+// ===========================================================================
+// 1. The protocol
+// ===========================================================================
+
+const PROTOCOL = 'zcp/1';
+
+/** Every feature name of zcp/1 (PROTOCOL.md, "Features"). */
+const KNOWN_FEATURES = Object.freeze([
+  'triggers', 'replacement', 'phasing', 'face_down', 'sub_cards', 'zone_lifecycle',
+  'ante', 'visibility', 'reorder', 'stack_layers', 'state_check', 'marks',
+]);
+
+/** The feature a step kind belongs to (PROTOCOL.md, "Features"). */
+const STEP_FEATURE = new Map([
+  ['watch', 'triggers'], ['resolve', 'triggers'],
+  ['replace', 'replacement'], ['choose_replacement', 'replacement'],
+  ['phase', 'phasing'], ['turn_face', 'face_down'], ['put_under', 'sub_cards'],
+  ['zone_create', 'zone_lifecycle'], ['zone_remove', 'zone_lifecycle'],
+  ['end_game', 'ante'], ['reorder', 'reorder'], ['state_check', 'state_check'],
+  ['mark', 'marks'],
+]);
+
+/** A request that gets an error answer: code is bad_request, unsupported or
+ * internal (PROTOCOL.md, "Protocol errors"). Throw it from either half. */
+class ZcpError extends Error {
+  /** @param {'bad_request'|'unsupported'|'internal'} code @param {string} message */
+  constructor(code, message) {
+    super(message);
+    this.name = 'ZcpError';
+    this.code = code;
+  }
+}
+
+/** @param {string} message the reason, for the report */
+const badRequest = (message) => new ZcpError('bad_request', message);
+/** @param {string} message what is missing, shown as the skip reason */
+const unsupported = (message) => new ZcpError('unsupported', message);
+
+/** @param {unknown} v @returns {v is Record<string, any>} a JSON object (not null, not an array) */
+const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** A value quoted for a message, kept short. */
+function show(value) {
+  const text = value === undefined ? 'nothing' : JSON.stringify(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+/** The features a step uses, its nested steps included: its kind's, and
+ * face_down for any face: down it carries. Unlike the runner, which derives
+ * one feature per top-level step, this looks inside then:, do:, instead: and
+ * moves:, so that a partial engine refuses all of what it withholds.
+ * Malformed steps are left to the rules half to reject.
+ * @param {unknown} step @param {Set<string>} [found] @returns {Set<string>} */
+function featuresOfStep(step, found = new Set(), depth = 0) {
+  if (!isObject(step) || depth > 3) return found;
+  for (const [name, opts] of Object.entries(step)) {
+    const feature = STEP_FEATURE.get(name);
+    if (feature !== undefined) found.add(feature);
+    if (!isObject(opts)) continue;
+    const carried = [opts, opts.instead, ...(Array.isArray(opts.moves) ? opts.moves : [])];
+    if (carried.some((o) => isObject(o) && o.face === 'down')) found.add('face_down');
+    featuresOfStep(opts.then, found, depth + 1);
+    featuresOfStep(opts.do, found, depth + 1);
+  }
+  return found;
+}
+
+/** The features a setup's cards use: face_down for a face-down card,
+ * sub_cards for a card under another. @param {Array<[string, any]>} cards */
+function featuresOfSetup(cards) {
+  const found = new Set();
+  for (const [, card] of cards) {
+    if (isObject(card) && card.face === 'down') found.add('face_down');
+    if (isObject(card) && card.under !== undefined) found.add('sub_cards');
+  }
+  return found;
+}
+
+/** The features to declare in hello: all the engine implements, or, when
+ * `wanted` (ZO_NODE_FEATURES, a comma list) is set, only those it names. A
+ * name the engine does not implement is ignored, with a note on stderr.
+ * @param {readonly string[]} implemented @param {string|undefined} wanted */
+function chooseFeatures(implemented, wanted) {
+  if (wanted === undefined) return [...implemented];
+  const names = new Set(wanted.split(',').map((w) => w.trim()).filter((w) => w !== ''));
+  for (const name of names) {
+    if (!implemented.includes(name)) {
+      process.stderr.write(`ZO_NODE_FEATURES: '${name}' is not a feature this engine implements; ignored\n`);
+    }
+  }
+  return implemented.filter((f) => names.has(f));
+}
+
+/** The keys of the object under `field` at the top level of the JSON text
+ * `line` (which JSON.parse accepted), in the order written; none when there
+ * is no such object. JSON.parse puts keys that look like array indices
+ * ("2", "10") first, in numeric order; a setup's cards must keep the order
+ * of the case file, which decides how cards without a position stack up in
+ * an ordered zone (PROTOCOL.md, "setup").
+ * @param {string} line @param {string} field @returns {string[]} */
+function keysInWrittenOrder(line, field) {
+  const keys = [];
+  let depth = 0;
+  let inField = false; // inside the object that is the value of `field`
+  let lastKey = null; // the last key read at depth 1
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (c === '"') {
+      let j = i + 1;
+      while (j < line.length && line[j] !== '"') j += line[j] === '\\' ? 2 : 1;
+      let k = j + 1;
+      while (k < line.length && ' \t\r\n'.includes(line[k])) k++;
+      if (line[k] === ':') {
+        const key = JSON.parse(line.slice(i, j + 1));
+        if (depth === 1) lastKey = key;
+        else if (depth === 2 && inField && !keys.includes(key)) keys.push(key);
+      }
+      i = j;
+    } else if (c === '{' || c === '[') {
+      depth++;
+      if (depth === 2 && c === '{' && lastKey === field) inField = true;
+    } else if (c === '}' || c === ']') {
+      if (depth === 2) inField = false;
+      depth--;
+    }
+  }
+  return keys;
+}
+
+/** The five fields of an observation, and nothing else (PROTOCOL.md,
+ * "The observation"). @param {any} o */
+function observationOf(o) {
+  if (!isObject(o)) throw new Error('observe() did not return an object');
+  const { objects, triggers, refs, players, visible } = o;
+  return { objects, triggers, refs, players, visible };
+}
+
+/** A step's result with exactly its three fields, checked (PROTOCOL.md,
+ * "step"). @param {any} r */
+function stepResultOf(r) {
+  if (!isObject(r) || typeof r.outcome !== 'string' || !Array.isArray(r.events)) {
+    throw new Error('step() did not return {outcome, error, events}');
+  }
+  const error = r.error === undefined ? null : r.error;
+  return { outcome: r.outcome, error, events: r.events.map((e) => ({ handle: e.handle, outcome: e.outcome })) };
+}
+
+/** What was thrown, for a message. @param {unknown} e */
+const messageOf = (e) => (e instanceof Error ? e.message : String(e));
+/** What was thrown, for stderr. @param {unknown} e */
+const stackOf = (e) => (e instanceof Error && e.stack ? e.stack : String(e));
+
+/** @param {number|null} id @param {string} code @param {string} message */
+function errorAnswer(id, code, message) {
+  return { id, ok: false, error: { code, message } };
+}
+
+/**
+ * zcp/1 for one engine session: answers one request at a time. `engine`
+ * (see engine.d.ts, RulesEngine) provides the name, version, rule sets and
+ * features, and makes games. A game's step() that throws is undone, through
+ * the game's snapshot()/restore() when it has them, else by replaying the
+ * setup and the steps that succeeded.
+ */
+class Server {
+  /** @param {import('./engine').RulesEngine} engine
+   *  @param {string[]} [features] the features to declare (default: from ZO_NODE_FEATURES) */
+  constructor(engine, features = chooseFeatures(engine.features, process.env.ZO_NODE_FEATURES)) {
+    this.engine = engine;
+    this.features = features;
+    /** @type {Set<string>} features the engine implements but does not declare: their steps are refused */
+    this.withheld = new Set(engine.features.filter((f) => !features.includes(f)));
+    this.game = null;
+    /** @type {[string, string[], Array<[string, any]>] | null} the setup, to replay */
+    this.setupArgs = null;
+    this.applied = []; // steps applied since the setup, to replay
+    this.finished = false; // bye was answered
+  }
+
+  /** One request line in, one answer line out (without its newline), or
+   * null for a blank line, which is no request. Never throws. @param {string} line */
+  answerLine(line) {
+    if (line.trim() === '') return null;
+    let request;
+    try {
+      request = JSON.parse(line);
+    } catch (e) {
+      return JSON.stringify(errorAnswer(null, 'bad_request', `not JSON: ${messageOf(e)}`));
+    }
+    const answer = this.answer(request, line);
+    try {
+      return JSON.stringify(answer);
+    } catch (e) { // an answer that can't be written (a cycle, a BigInt)
+      process.stderr.write(`unwritable answer: ${stackOf(e)}\n`);
+      return JSON.stringify(errorAnswer(answer.id, 'internal', `answer not JSON: ${messageOf(e)}`));
+    }
+  }
+
+  /** One request, parsed, to its answer object. Never throws.
+   * @param {unknown} request @param {string} [line] the text it was parsed from */
+  answer(request, line) {
+    if (!isObject(request)) return errorAnswer(null, 'bad_request', 'a request is a JSON object');
+    const id = request.id;
+    if (!Number.isSafeInteger(id)) return errorAnswer(null, 'bad_request', 'a request needs an integer id');
+    try {
+      return { id, ok: true, ...this.dispatch(request, line) };
+    } catch (e) {
+      if (e instanceof ZcpError) return errorAnswer(id, e.code, e.message);
+      process.stderr.write(`internal error on request ${id}: ${stackOf(e)}\n`);
+      return errorAnswer(id, 'internal', e instanceof Error ? `${e.name}: ${e.message}` : messageOf(e));
+    }
+  }
+
+  /** @param {Record<string, any>} request @param {string} [line] */
+  dispatch(request, line) {
+    switch (request.op) {
+      case 'hello': return this.hello(request);
+      case 'setup': return this.setup(request, line);
+      case 'step': return this.applyStep(this.needGame('step'), request.step);
+      case 'observe': return observationOf(this.needGame('observe').observe());
+      case 'run': return this.run(request);
+      case 'bye': this.finished = true; return {};
+      case undefined: throw badRequest('a request needs op');
+      default: throw badRequest(`unknown op ${show(request.op)} (hello, setup, step, observe, run, bye)`);
+    }
+  }
+
+  hello(request) {
+    if (request.protocol !== PROTOCOL) throw unsupported(`this engine speaks ${PROTOCOL}`);
+    const { name, version, rulesets } = this.engine;
+    return { engine: name, version, rulesets: [...rulesets], features: [...this.features] };
+  }
+
+  setup(request, line) {
+    this.game = null; // a failed setup leaves no game
+    this.applied = [];
+    const { ruleset, players, cards } = request;
+    if (typeof ruleset !== 'string' || !Array.isArray(players) || !isObject(cards)) {
+      throw badRequest('setup needs ruleset (text), players (list), cards (object)');
+    }
+    if (!this.engine.rulesets.includes(ruleset)) {
+      throw unsupported(`unknown rule set '${ruleset}'; this engine has ${this.engine.rulesets.join(', ')}`);
+    }
+    if (players.length < 1 || players.length > 8 || new Set(players).size !== players.length
+        || !players.every((p) => typeof p === 'string' && /^[^.\s]+$/.test(p))) {
+      throw badRequest('players: 1 to 8 distinct names without "." or spaces');
+    }
+    let order = Object.keys(cards); // JSON.parse's order: the fallback
+    try {
+      const written = line === undefined ? [] : keysInWrittenOrder(line, 'cards');
+      if (written.length === order.length && order.every((h) => written.includes(h))) order = written;
+    } catch (e) { // keep the fallback
+    }
+    /** @type {Array<[string, any]>} */
+    const entries = order.map((h) => [h, cards[h]]);
+    for (const f of featuresOfSetup(entries)) {
+      if (this.withheld.has(f)) throw unsupported(`the setup needs feature '${f}', which this engine does not declare`);
+    }
+    this.setupArgs = [ruleset, [...players], entries];
+    this.game = this.engine.newGame(ruleset, [...players], structuredClone(entries));
+    return {};
+  }
+
+  needGame(op) {
+    if (this.game === null) throw badRequest(`${op} before setup`);
+    return this.game;
+  }
+
+  /** Apply one step completely or not at all; its result. */
+  applyStep(game, step) {
+    if (!isObject(step) || Object.keys(step).length !== 1) {
+      throw badRequest('step: expected an object with one step name');
+    }
+    for (const f of featuresOfStep(step)) {
+      if (this.withheld.has(f)) throw unsupported(`the step needs feature '${f}', which this engine does not declare`);
+    }
+    const snapshot = typeof game.snapshot === 'function' ? game.snapshot() : undefined;
+    const replayable = snapshot === undefined ? structuredClone(step) : null;
+    try {
+      const result = stepResultOf(game.step(step));
+      if (replayable !== null) this.applied.push(replayable);
+      return result;
+    } catch (e) {
+      this.rollBack(game, snapshot);
+      throw e;
+    }
+  }
+
+  /** Put the game back as it was before the step that threw. */
+  rollBack(game, snapshot) {
+    try {
+      if (snapshot !== undefined) {
+        game.restore(snapshot);
+        return;
+      }
+      if (this.setupArgs === null) throw new Error('no setup to replay');
+      const [ruleset, players, cards] = this.setupArgs;
+      const fresh = this.engine.newGame(ruleset, [...players], structuredClone(cards));
+      for (const s of this.applied) fresh.step(structuredClone(s));
+      this.game = fresh;
+    } catch (e) { // the game can't be trusted any more: the next step is a bad_request
+      process.stderr.write(`could not undo the step: ${stackOf(e)}\n`);
+      this.game = null;
+    }
+  }
+
+  /** Many steps in one request (fuzzing). Each step is atomic; the steps
+   * before one that fails stay applied, as in the reference engine. */
+  run(request) {
+    const { steps } = request;
+    const mode = request.observe === undefined ? 'end' : request.observe;
+    if (!Array.isArray(steps)) throw badRequest('run needs steps (a list)');
+    if (mode !== 'each' && mode !== 'end') throw badRequest('run: observe is each or end');
+    const results = [];
+    const observations = [];
+    for (const step of steps) {
+      results.push(this.applyStep(this.needGame('run'), step));
+      if (mode === 'each') observations.push(observationOf(this.needGame('run').observe()));
+    }
+    if (mode === 'end' && this.game !== null) observations.push(observationOf(this.game.observe()));
+    return { results, observations };
+  }
+}
+
+/** Serve requests from stdin until bye or the end of input. */
+function main(engine = mtgCurrent) {
+  const server = new Server(engine);
+  const input = readline.createInterface({ input: process.stdin, crlfDelay: Infinity, terminal: false });
+  process.stdout.on('error', () => process.exit(0)); // the runner has gone: nobody to answer
+  input.on('line', (line) => {
+    if (server.finished) return;
+    const text = server.answerLine(line);
+    if (text === null) return;
+    process.stdout.write(`${text}\n`);
+    if (server.finished) { // bye: read no more; node exits once the answer is written
+      input.close();
+      process.stdin.destroy();
+    }
+  });
+}
+
+// ===========================================================================
+// 2. The rules: Magic: the Gathering, rule set mtg-current
+// ===========================================================================
+
+const PLAYER_ZONES = ['library', 'hand', 'graveyard']; // CR 400.1: each player's own
+const SHARED_ZONES = ['battlefield', 'stack', 'exile', 'command', 'ante']; // CR 400.1, 407.1
+const ORDERED_ZONES = new Set(['library', 'graveyard', 'stack']); // CR 400.5
+const HIDDEN_ZONES = new Set(['library', 'hand']); // CR 400.2
+const CONTROLLED_ZONES = new Set(['battlefield', 'stack']); // CR 109.4, 110.2
+const RENEWED_IN_PLACE = new Set(['exile', 'command']); // CR 400.8, 400.10
+const OUTSIDE = 'outside'; // CR 400.11: outside the game, not a zone
+const COMMAND_ONLY = ['conspiracy', 'phenomenon', 'plane', 'scheme', 'vanguard']; // CR 400.4b
+const KEPT_ON_RESOLVING = ['characteristic', 'prevention']; // CR 400.7a, 400.7c
+const MARK_KINDS = ['counter', 'effect', 'characteristic', 'prevention'];
+const KINDS = ['card', 'token', 'ability', 'copy'];
+const ARRIVALS = new Set(['moved', 'redirected', 'replaced']); // a real change of zone
+
+/** Options of a move (also each of move_together's, and replace's instead:). */
+const MOVE_OPTIONS = ['card', 'ref', 'to', 'from', 'position', 'face', 'by', 'cause', 'choose', 'shuffle', 'seed', 'then'];
+const CARD_KEYS = ['owner', 'zone', 'kind', 'types', 'subtypes', 'controller', 'face', 'position', 'visibility', 'under'];
+
+/** 'alice.hand' -> 'hand'; 'exile' -> 'exile'. */
+const zoneType = (zone) => zone.slice(zone.indexOf('.') + 1);
+/** 'alice.hand' -> 'alice'; a shared zone -> null. */
+const zonePlayer = (zone) => (zone.includes('.') ? zone.slice(0, zone.indexOf('.')) : null);
+/** A zone whose objects any effect can find again: public (CR 400.2), in the game. */
+const isPublicZone = (zone) => zone !== OUTSIDE && !HIDDEN_ZONES.has(zoneType(zone));
+
+/** An object whose keys are handles or names: no inherited keys, so a
+ * handle such as "constructor" or "__proto__" is just a name. */
+const table = () => Object.create(null);
+
+/** The suite's repeatable shuffle (PROTOCOL.md, "Choices the engine must not
+ * make"): Fisher-Yates from the end, drawing from splitmix64 seeded with
+ * `seed`, over `list` (top first). In place. @param {string[]} list @param {number} seed */
+function shuffleList(list, seed) {
+  const mask = (1n << 64n) - 1n;
+  let state = BigInt(seed) & mask;
+  const next = () => {
+    state = (state + 0x9E3779B97F4A7C15n) & mask;
+    let z = state;
+    z = ((z ^ (z >> 30n)) * 0xBF58476D1CE4E5B9n) & mask;
+    z = ((z ^ (z >> 27n)) * 0x94D049BB133111EBn) & mask;
+    return z ^ (z >> 31n);
+  };
+  for (let i = list.length - 1; i > 0; i--) {
+    const j = Number(next() % BigInt(i + 1));
+    [list[i], list[j]] = [list[j], list[i]];
+  }
+}
+
+/** What one step did: the answer's outcome, error and per-object events. */
+class StepResult {
+  constructor() {
+    /** @type {import('./engine').Outcome} */
+    this.outcome = 'no_move';
+    /** @type {import('./engine').StepError | null} */
+    this.error = null;
+    /** @type {import('./engine').StepEvent[]} */
+    this.events = [];
+  }
+
+  /** @param {import('./engine').Outcome} outcome @param {import('./engine').StepError | null} [error] */
+  set(outcome, error = null) {
+    this.outcome = outcome;
+    this.error = error;
+    return this;
+  }
+
+  /** @param {string} handle @param {import('./engine').Outcome} outcome */
+  event(handle, outcome) {
+    this.events.push({ handle, outcome });
+  }
+}
+
+/**
+ * One game of mtg-current. All its state is plain data in `this.s` (maps,
+ * sets, arrays, records), so that snapshot() is one structuredClone.
+ *
+ * An object (`this.s.objects`, by handle) is
+ *   { handle, kind, owner, words: types and subtypes, exists, born, id,
+ *     zone, face: 'up'|'down', controller, phasedOut, leftBattlefield,
+ *     marks: Map name -> kind }
+ * `id` is the identity token: a new one whenever the card becomes a new
+ * object (CR 400.7). Zones (`this.s.zones`) are lists of handles, top first.
+ */
+class MtgGame {
+  /** @param {string[]} players @param {Array<[string, any]>} cards in the order written */
+  constructor(players, cards) {
+    this.s = {
+      players,
+      zones: new Map(),
+      objects: new Map(),
+      lastId: 0,
+      triggers: new Map(), // name -> {handle, from, to, words, fired, found, controller, id}
+      refs: new Map(), // name -> {handle, id}; handle null when it saw nothing
+      replacements: new Map(), // name -> {card, when: {to, from, cause}, instead}, in creation order
+      chosenOrder: /** @type {string[]} */ ([]), // replacement names a choose_replacement put first
+      markNames: new Set(),
+      drewFromEmpty: new Set(), // CR 704.5b, until the next state check
+      lost: new Set(),
+    };
+    for (const z of SHARED_ZONES) this.s.zones.set(z, []);
+    for (const p of players) for (const t of PLAYER_ZONES) this.s.zones.set(`${p}.${t}`, []);
+    this.placeAll(cards);
+  }
+
+  snapshot() { return structuredClone(this.s); }
+
+  restore(snapshot) { this.s = snapshot; }
+
+  // ---- reading names and options ---------------------------------------------
+
+  player(name, what) {
+    if (!this.s.players.includes(name)) throw badRequest(`${what}: unknown player ${show(name)} (${this.s.players.join(', ')})`);
+    return name;
+  }
+
+  object(handle) {
+    const o = typeof handle === 'string' ? this.s.objects.get(handle) : undefined;
+    if (o === undefined) throw badRequest(`unknown card ${show(handle)}`);
+    return o;
+  }
+
+  /** A name a step introduces (as:): a word never used in its namespace. */
+  newName(name, used, what) {
+    if (typeof name !== 'string' || !/^[^.\s]+$/.test(name)) throw badRequest(`${what}: as: needs a name without "." or spaces`);
+    if (used.has(name)) throw badRequest(`${what}: the name '${name}' is already used`);
+    return name;
+  }
+
+  /** A written zone -> {type, player}: player null when not written; type
+   * may be one of the special words `extra` allows (outside, any). */
+  zoneRef(text, what, extra = []) {
+    if (typeof text === 'string') {
+      if (extra.includes(text)) return { type: text, player: null };
+      if (SHARED_ZONES.includes(text) || PLAYER_ZONES.includes(text)) return { type: text, player: null };
+      const player = zonePlayer(text);
+      const type = zoneType(text);
+      if (player !== null && this.s.players.includes(player) && PLAYER_ZONES.includes(type)) return { type, player };
+    }
+    const known = [...SHARED_ZONES, ...PLAYER_ZONES.map((t) => `PLAYER.${t}`), ...extra].join(', ');
+    throw badRequest(`${what}: unknown zone ${show(text)} in mtg-current (${known})`);
+  }
+
+  /** The zone a written zone names for an object of `owner`, and whether
+   * naming another player's own zone sent it to the owner's (CR 400.3). */
+  zoneFor(ref, owner) {
+    if (!PLAYER_ZONES.includes(ref.type)) return { zone: ref.type, redirected: false };
+    return { zone: `${owner}.${ref.type}`, redirected: ref.player !== null && ref.player !== owner };
+  }
+
+  /** The zone a step acting on no object names: bare means the first player's. */
+  zoneOfStep(text, what) {
+    const ref = this.zoneRef(text, what);
+    return PLAYER_ZONES.includes(ref.type) ? `${ref.player || this.s.players[0]}.${ref.type}` : ref.type;
+  }
+
+  /** Does `zone` fit the written `ref`? Its type, and its player when one is
+   * written; `any` fits every zone, `outside` only outside (CR 400.11). */
+  static fits(ref, zone) {
+    if (ref.type === 'any') return true;
+    if (ref.type === OUTSIDE || zone === OUTSIDE) return ref.type === zone;
+    return zoneType(zone) === ref.type && (ref.player === null || zonePlayer(zone) === ref.player);
+  }
+
+  static words(value, what) {
+    if (value === undefined || value === null) return [];
+    if (!Array.isArray(value) || !value.every((w) => typeof w === 'string')) throw badRequest(`${what}: expected a list of words`);
+    return value;
+  }
+
+  static face(value, what) {
+    if (value === undefined) return 'up';
+    if (value !== 'up' && value !== 'down') throw badRequest(`${what}: face is up or down, not ${show(value)}`);
+    return value;
+  }
+
+  static count(value, what) {
+    if (value === undefined) return 1;
+    if (!Number.isInteger(value) || value < 0 || value > 10000) throw badRequest(`${what}: count is a number from 0`);
+    return value;
+  }
+
+  /** Check a move's options (move, each of move_together's, replace's
+   * instead:) before anything moves. */
+  checkMove(opts, what) {
+    if (opts.to === undefined) throw badRequest(`${what}: to: is required`);
+    this.zoneRef(opts.to, `${what}: to`, [OUTSIDE]);
+    if (opts.from !== undefined) this.zoneRef(opts.from, `${what}: from`, [OUTSIDE]);
+    const p = opts.position;
+    if (p !== undefined && p !== 'top' && p !== 'bottom' && !(Number.isInteger(p) && p >= 0 && p <= 10000)) {
+      throw badRequest(`${what}: position is top, bottom or an index from the top, not ${show(p)}`);
+    }
+    MtgGame.face(opts.face, what);
+    if (opts.by !== undefined && opts.by !== 'effect' && opts.by !== 'rule') throw badRequest(`${what}: by is effect or rule`);
+    if (opts.cause !== undefined && typeof opts.cause !== 'string') throw badRequest(`${what}: cause is a word`);
+    if (opts.choose !== undefined && !(Number.isInteger(opts.choose) && opts.choose >= 1)) throw badRequest(`${what}: choose is a zone index from 1`);
+    if (opts.shuffle !== undefined && typeof opts.shuffle !== 'boolean') throw badRequest(`${what}: shuffle is true or false`);
+    if (opts.seed !== undefined && !(Number.isInteger(opts.seed) && opts.seed >= 0 && opts.seed <= 2147483647)) {
+      throw badRequest(`${what}: seed is a number from 0 to 2147483647`);
+    }
+  }
+
+  // ---- the starting position ---------------------------------------------------
+
+  /** Put the setup's cards in place. A position the rules forbid is a
+   * bad_request, naming the rule. */
+  placeAll(cards) {
+    const arriving = new Map(); // zone -> [{o, position}], in the order written
+    for (const [handle, card] of cards) {
+      const { o, position } = this.cardFromSetup(handle, card);
+      this.s.objects.set(handle, o);
+      if (o.zone === OUTSIDE) continue;
+      if (!arriving.has(o.zone)) arriving.set(o.zone, []);
+      arriving.get(o.zone).push({ o, position });
+    }
+    for (const [zone, list] of arriving) {
+      // cards with a position take it; the others fill the gaps in the order
+      // written, first on top
+      const pile = new Array(list.length).fill(null);
+      for (const { o, position } of list) {
+        if (position === undefined) continue;
+        if (position >= list.length || pile[position] !== null) {
+          throw badRequest(`card ${o.handle}: position ${position} is taken or past the end of ${zone}`);
+        }
+        pile[position] = o.handle;
+      }
+      const rest = list.filter((a) => a.position === undefined).map((a) => a.o.handle);
+      this.s.zones.set(zone, pile.map((h) => (h === null ? rest.shift() : h)));
+    }
+    for (const o of this.s.objects.values()) o.id = ++this.s.lastId; // in the order written
+  }
+
+  cardFromSetup(handle, card) {
+    if (!/^[^.\s]+$/.test(handle)) throw badRequest(`card handle ${show(handle)}: a word without "." or spaces`);
+    if (!isObject(card)) throw badRequest(`card ${handle}: expected an object`);
+    const unknown = Object.keys(card).filter((k) => !CARD_KEYS.includes(k));
+    if (unknown.length) throw badRequest(`card ${handle}: unknown key ${unknown[0]} (${CARD_KEYS.join(', ')})`);
+    if (card.under !== undefined) throw badRequest(`card ${handle}: mtg-current has no sub-cards (under:)`);
+    if (card.visibility !== undefined) throw badRequest(`card ${handle}: in Magic a zone decides visibility, not the card (CR 400.2)`);
+    const kind = card.kind === undefined ? 'card' : card.kind;
+    if (!KINDS.includes(kind)) throw badRequest(`card ${handle}: kind ${show(kind)} is not a Magic object (${KINDS.join(', ')})`);
+    const owner = this.player(card.owner, `card ${handle}: owner`);
+    const o = this.newObject(handle, kind, owner, card, `card ${handle}`);
+    let zone;
+    if (card.zone === OUTSIDE) {
+      if (kind !== 'card') throw badRequest(`card ${handle}: only cards exist outside the game (CR 400.11)`);
+      zone = OUTSIDE;
+    } else {
+      const ref = this.zoneRef(card.zone, `card ${handle}: zone`);
+      const place = this.zoneFor(ref, owner);
+      if (place.redirected) throw badRequest(`card ${handle}: ${card.zone} holds only its owner's cards (CR 400.3)`);
+      zone = place.zone;
+    }
+    const type = zone === OUTSIDE ? OUTSIDE : zoneType(zone);
+    if (kind === 'token' && type !== 'battlefield') throw badRequest(`token ${handle}: a token exists only on the battlefield here (CR 111.7)`);
+    if (kind === 'ability' && type !== 'stack') throw badRequest(`ability ${handle}: an ability exists only on the stack`);
+    if (kind === 'copy' && !CONTROLLED_ZONES.has(type)) throw badRequest(`copy ${handle}: a copy is on the stack or the battlefield (CR 704.5e)`);
+    if (type === 'battlefield' && MtgGame.isInstantOrSorcery(o)) {
+      throw badRequest(`card ${handle}: an instant or sorcery can't be on the battlefield (CR 400.4a)`);
+    }
+    if (CONTROLLED_ZONES.has(type)) {
+      o.controller = card.controller === undefined ? owner : this.player(card.controller, `card ${handle}: controller`);
+    } else if (card.controller !== undefined) {
+      throw badRequest(`card ${handle}: objects in ${zone} have no controller (CR 109.4)`);
+    }
+    const position = card.position;
+    if (position !== undefined) {
+      if (!Number.isInteger(position) || position < 0) throw badRequest(`card ${handle}: position is an index from 0`);
+      if (!ORDERED_ZONES.has(type)) throw badRequest(`card ${handle}: ${zone} is not an ordered zone`);
+    }
+    o.zone = zone;
+    o.born = true;
+    return { o, position };
+  }
+
+  /** A new record for an object, not yet in any zone. */
+  newObject(handle, kind, owner, spec, what) {
+    return {
+      handle,
+      kind,
+      owner,
+      words: [...MtgGame.words(spec.types, `${what}: types`), ...MtgGame.words(spec.subtypes, `${what}: subtypes`)],
+      exists: true,
+      born: false, // false only for a create that never happened
+      id: 0,
+      zone: null,
+      face: MtgGame.face(spec.face, what),
+      controller: null,
+      phasedOut: false,
+      leftBattlefield: false,
+      marks: new Map(),
+    };
+  }
+
+  static isInstantOrSorcery(o) { return o.words.includes('instant') || o.words.includes('sorcery'); }
+
+  // ---- objects in zones ----------------------------------------------------------
+
+  /** CR 400.7: the object becomes a new object with no memory of the old
+   * one; only marks of the kinds in `keep` carry over. */
+  renew(o, keep = []) {
+    o.id = ++this.s.lastId;
+    for (const [name, kind] of o.marks) if (!keep.includes(kind)) o.marks.delete(name);
+  }
+
+  takeOut(o) {
+    const pile = this.s.zones.get(o.zone);
+    if (pile) pile.splice(pile.indexOf(o.handle), 1);
+  }
+
+  /** Into `zone`: ordered zones at the position asked (top by default; an
+   * index past the end is the bottom), other zones at the end.
+   * @param {any} o @param {string} zone @param {'top'|'bottom'|number} [position] */
+  putIn(o, zone, position = 'top') {
+    o.zone = zone;
+    const pile = this.s.zones.get(zone);
+    if (!pile) return; // outside the game
+    if (!ORDERED_ZONES.has(zoneType(zone)) || position === 'bottom') pile.push(o.handle);
+    else pile.splice(position === 'top' ? 0 : Math.min(position, pile.length), 0, o.handle);
+  }
+
+  cease(o, result) {
+    this.takeOut(o);
+    Object.assign(o, { exists: false, zone: null, controller: null, phasedOut: false, face: 'up' });
+    o.marks.clear();
+    result.event(o.handle, 'ceased');
+  }
+
+  /** Can an effect that followed `o` find it where it is now? Only in a
+   * public zone (CR 400.7e for triggers, 400.7j for the rest of an effect). */
+  static findable(o) { return o.exists && isPublicZone(o.zone); }
+
+  // ---- steps ---------------------------------------------------------------------
+
+  /** Apply one step of the case language; its result. @param {any} step */
+  step(step) {
+    return this.runStep(step, null);
+  }
+
+  /** `followed` is the object a nested step (then:, do:) acts on. */
+  runStep(step, followed) {
+    if (!isObject(step) || Object.keys(step).length !== 1) throw badRequest('step: expected an object with one step name');
+    const [name, given] = Object.entries(step)[0];
+    const kind = STEP_KINDS.get(name);
+    if (kind === undefined) throw badRequest(`unknown step ${show(name)} (${[...STEP_KINDS.keys()].join(', ')})`);
+    const opts = given === null ? {} : given;
+    if (!isObject(opts)) throw badRequest(`${name}: expected an object of options`);
+    const unknown = Object.keys(opts).filter((k) => !kind.options.includes(k));
+    if (unknown.length) throw badRequest(`${name}: unknown option ${unknown[0]} (${kind.options.join(', ')})`);
+    if (followed !== null) {
+      if (name === 'move_together' || name === 'create') throw badRequest(`${name} can't be a then:/do: step`);
+      if (opts.card !== undefined || opts.ref !== undefined) throw badRequest(`${name}: a then:/do: step acts on the object followed, without card: or ref:`);
+      if (opts.then !== undefined) throw badRequest(`${name}: then: can't be nested in then:/do:`);
+    }
+    const result = new StepResult();
+    kind.run.call(this, opts, result, followed);
+    return result;
+  }
+
+  /** The object a step acts on: the one followed, card:, or ref:. null,
+   * with the result not_found, when it is gone. */
+  target(opts, result, followed, what) {
+    if (followed !== null) return followed;
+    if ((opts.card === undefined) === (opts.ref === undefined)) throw badRequest(`${what}: give card: or ref:, one of them`);
+    if (opts.ref !== undefined) {
+      const ref = typeof opts.ref === 'string' ? this.s.refs.get(opts.ref) : undefined;
+      if (ref === undefined) throw badRequest(`${what}: unknown reference ${show(opts.ref)}`);
+      const o = ref.handle === null ? null : this.s.objects.get(ref.handle);
+      if (o && o.exists && o.id === ref.id) return o;
+      result.set('not_found', 'not_found');
+      return null;
+    }
+    const o = this.object(opts.card);
+    if (o.exists && o.born) return o; // a create that failed made nothing to find
+    result.set('not_found', 'not_found');
+    result.event(o.handle, 'not_found');
+    return null;
+  }
+
+  stepMove(opts, result, followed) {
+    this.checkMove(opts, 'move');
+    if (opts.then !== undefined && opts.then !== null && !isObject(opts.then)) throw badRequest('move: then: is one step');
+    const o = this.target(opts, result, followed, 'move');
+    if (o === null) return;
+    const { outcome, error } = this.move(o, opts, result);
+    result.set(outcome, error);
+    if (opts.then === undefined || opts.then === null || outcome === 'failed' || outcome === 'stayed') return;
+    // CR 400.7j: the rest of the effect finds the object it moved only in a
+    // public zone; what it does joins the move's events, not its outcome
+    if (MtgGame.findable(o)) result.events.push(...this.runStep(opts.then, o).events);
+    else result.event(o.handle, 'not_found');
+  }
+
+  /** One object changes zone (CR 400.6): checks, replacement effects, then
+   * the move itself. Adds the object's event; returns the outcome. */
+  move(o, opts, result) {
+    const origin = o.zone;
+    if (opts.from !== undefined && !MtgGame.fits(this.zoneRef(opts.from, 'from', [OUTSIDE]), origin)) {
+      return { outcome: 'failed', error: 'not_in_zone' }; // not where the effect looks for it
+    }
+    if (o.phasedOut) return { outcome: 'failed', error: 'phased_out' }; // CR 702.26b
+    const asked = this.zoneFor(this.zoneRef(opts.to, 'to', [OUTSIDE]), o.owner); // CR 400.3
+    const { zone: dest, how, replaced } = this.replaceMove(o, origin, asked.zone, opts);
+    /** @param {import('./engine').Outcome} outcome @param {import('./engine').StepError | null} [error] */
+    const done = (outcome, error = null) => {
+      result.event(o.handle, outcome);
+      return { outcome, error };
+    };
+    if (dest === origin) {
+      if (!RENEWED_IN_PLACE.has(origin)) return done('no_move'); // nothing happens
+      // CR 400.8, 400.10: it stays, but as a new object just put there, face
+      // up unless the move says otherwise (CR 406.3)
+      this.takeOut(o);
+      this.putIn(o, dest);
+      this.renew(o);
+      o.face = MtgGame.face(how.face, 'move');
+      return done('new_object_in_place');
+    }
+    // an ability exists only on the stack, and only cards outside the game
+    // (CR 400.11): anything else ceases on the way
+    if (o.kind === 'ability' || (dest === OUTSIDE && o.kind !== 'card')) {
+      this.cease(o, result);
+      return { outcome: 'ceased', error: null };
+    }
+    if (dest === 'battlefield' && MtgGame.isInstantOrSorcery(o)) return done('stayed', 'cannot_hold'); // CR 400.4a
+    if (origin === 'command' && o.words.some((w) => COMMAND_ONLY.includes(w))) return done('stayed', 'cannot_hold'); // CR 400.4b
+    if (o.leftBattlefield) return done('stayed', 'token_left'); // CR 111.8
+    const controller = o.controller;
+    this.takeOut(o);
+    this.putIn(o, dest, how.position);
+    // CR 400.7: a new object; a permanent spell becoming a permanent keeps
+    // what 400.7a and 400.7c carry over
+    this.renew(o, origin === 'stack' && dest === 'battlefield' ? KEPT_ON_RESOLVING : []);
+    // CR 109.4, 110.2: a controller only on the stack and the battlefield,
+    // kept from the one to the other
+    o.controller = CONTROLLED_ZONES.has(dest) ? (controller || o.owner) : null;
+    o.face = MtgGame.face(how.face, 'move');
+    o.phasedOut = false;
+    if (origin === 'battlefield' && o.kind === 'token') o.leftBattlefield = true; // CR 111.8
+    if (how.shuffle === true) shuffleList(this.s.zones.get(dest) || [], how.seed === undefined ? 0 : how.seed);
+    this.fireTriggers(o, origin, dest, controller);
+    return done(replaced ? 'replaced' : asked.redirected ? 'redirected' : 'moved');
+  }
+
+  /** The replacement effects on one move (CR 400.6, 614.1, 616.1): in the
+   * chosen order, else creation order, each at most once, the event
+   * checked again after each. Returns the final zone, the move options that
+   * take effect, and whether any applied. */
+  replaceMove(o, origin, dest, opts) {
+    const used = new Set();
+    let how = opts;
+    let zone = dest;
+    let cause = opts.cause;
+    for (;;) {
+      const name = this.replacementOrder().find((n) => {
+        const r = this.s.replacements.get(n);
+        return !used.has(n) && (r.card === 'any' || r.card === o.handle)
+          && MtgGame.fits(r.when.to, zone) && MtgGame.fits(r.when.from, origin)
+          && (r.when.cause === undefined || r.when.cause === cause);
+      });
+      if (name === undefined) return { zone, how, replaced: used.size > 0 };
+      used.add(name);
+      how = this.s.replacements.get(name).instead;
+      zone = this.zoneFor(this.zoneRef(how.to, 'instead: to', [OUTSIDE]), o.owner).zone;
+      if (how.cause !== undefined) cause = how.cause;
+    }
+  }
+
+  replacementOrder() {
+    const rest = [...this.s.replacements.keys()].filter((n) => !this.s.chosenOrder.includes(n));
+    return [...this.s.chosenOrder, ...rest];
+  }
+
+  /** Zone-change triggers of the card that just moved (CR 603.6a, 603.10):
+   * each fires once and tracks the new object; its controller is whoever
+   * controlled the card as it left, else its owner (CR 603.3a). */
+  fireTriggers(o, origin, dest, controller) {
+    for (const t of this.s.triggers.values()) {
+      if (t.fired || t.handle !== o.handle || !t.words.every((w) => o.words.includes(w))) continue;
+      if (!MtgGame.fits(t.from, origin) || !MtgGame.fits(t.to, dest)) continue;
+      Object.assign(t, { fired: true, id: o.id, controller: controller || o.owner });
+    }
+  }
+
+  /** A step moving several objects (move_together, draw, mill): `moved` if
+   * any arrived somewhere, else the outcome of the first object it tried
+   * (`no_move` when there was none). */
+  static summarize(result, outcomes) {
+    if (outcomes.some((o) => ARRIVALS.has(o))) result.set('moved');
+    else result.set(outcomes.length ? outcomes[0] : 'no_move');
+  }
+
+  stepMoveTogether(opts, result) {
+    const { moves } = opts;
+    if (!Array.isArray(moves) || moves.length === 0) throw badRequest('move_together: moves is a list of moves');
+    const objects = moves.map((m, i) => {
+      const what = `move_together: move ${i + 1}`;
+      if (!isObject(m)) throw badRequest(`${what}: expected an object`);
+      const unknown = Object.keys(m).filter((k) => !MOVE_OPTIONS.includes(k) || k === 'ref' || k === 'then');
+      if (unknown.length) throw badRequest(`${what}: option ${unknown[0]} is not allowed here`);
+      this.checkMove(m, what);
+      return this.object(m.card);
+    });
+    if (new Set(objects).size !== objects.length) throw badRequest('move_together: each card moves once');
+    const order = opts.order === undefined || opts.order === null ? {} : opts.order;
+    if (!isObject(order) || Object.keys(order).length > 1) throw badRequest('move_together: order names one zone');
+    const wanted = new Map();
+    for (const [text, handles] of Object.entries(order)) {
+      if (!Array.isArray(handles) || handles.length === 0) throw badRequest('move_together: order lists handles, top first');
+      const listed = handles.map((h) => this.object(h));
+      const ref = this.zoneRef(text, 'move_together: order');
+      wanted.set(this.zoneFor(ref, ref.player || listed[0].owner).zone, listed.map((o) => o.handle));
+    }
+    const arrivedIn = new Map(); // zone -> handles that arrived there
+    const outcomes = objects.map((o, i) => {
+      if (!o.exists || !o.born) {
+        result.event(o.handle, 'not_found');
+        return 'not_found';
+      }
+      const { outcome } = this.move(o, moves[i], result);
+      if (!ARRIVALS.has(outcome)) return outcome;
+      if (!arrivedIn.has(o.zone)) arrivedIn.set(o.zone, []);
+      arrivedIn.get(o.zone).push(o.handle);
+      return outcome;
+    });
+    // CR 401.4, 404.3, 405.3: objects arriving in an ordered zone together
+    // take the order chosen for them (order:, else the list order, first on
+    // top), in the places they took
+    for (const [zone, handles] of arrivedIn) {
+      if (!ORDERED_ZONES.has(zoneType(zone))) continue;
+      const chosen = wanted.get(zone) || [];
+      const ranked = [...chosen.filter((h) => handles.includes(h)), ...handles.filter((h) => !chosen.includes(h))];
+      const pile = this.s.zones.get(zone);
+      const slots = handles.map((h) => pile.indexOf(h)).sort((a, b) => a - b);
+      slots.forEach((slot, k) => { pile[slot] = ranked[k]; });
+    }
+    MtgGame.summarize(result, outcomes);
+  }
+
+  /** The top cards of a player's library, one at a time, to `to` (draw,
+   * mill). Stops when the library is empty or its top card did not leave.
+   * Returns the outcome for each card tried. */
+  takeFromLibrary(player, count, to, cause, result) {
+    const library = this.s.zones.get(`${player}.library`);
+    const outcomes = [];
+    while (outcomes.length < count && library.length > 0) {
+      const top = this.s.objects.get(library[0]);
+      outcomes.push(this.move(top, { to, cause }, result).outcome);
+      if (library[0] === top.handle) break; // still on top: it is not taken again
+    }
+    return outcomes;
+  }
+
+  stepDraw(opts, result) {
+    const player = this.player(opts.player, 'draw: player');
+    const count = MtgGame.count(opts.count, 'draw');
+    const outcomes = this.takeFromLibrary(player, count, 'hand', 'draw', result);
+    // CR 121.3, 704.5b: drawing from an empty library loses the game at the
+    // next state-based check
+    if (outcomes.length < count && this.s.zones.get(`${player}.library`).length === 0) this.s.drewFromEmpty.add(player);
+    MtgGame.summarize(result, outcomes);
+  }
+
+  stepMill(opts, result) {
+    const player = this.player(opts.player, 'mill: player');
+    const count = MtgGame.count(opts.count, 'mill');
+    const to = opts.to === undefined ? 'graveyard' : opts.to;
+    this.zoneRef(to, 'mill: to', [OUTSIDE]);
+    const empty = this.s.zones.get(`${player}.library`).length === 0;
+    const outcomes = this.takeFromLibrary(player, count, to, 'mill', result);
+    if (empty && count > 0) result.set('failed', 'empty');
+    else MtgGame.summarize(result, outcomes);
+  }
+
+  stepCreate(opts, result) {
+    const handle = this.newName(opts.as, this.s.objects, 'create');
+    const kind = opts.kind === undefined ? 'token' : opts.kind;
+    if (!KINDS.includes(kind)) throw badRequest(`create: kind ${show(kind)} is not a Magic object (${KINDS.join(', ')})`);
+    const owner = this.player(opts.owner, 'create: owner');
+    const o = this.newObject(handle, kind, owner, opts, 'create');
+    const { zone } = this.zoneFor(this.zoneRef(opts.zone, 'create: zone'), owner);
+    if (CONTROLLED_ZONES.has(zone)) {
+      o.controller = opts.controller === undefined ? owner : this.player(opts.controller, 'create: controller');
+    } else if (opts.controller !== undefined) {
+      throw badRequest(`create: objects in ${zone} have no controller (CR 109.4)`);
+    }
+    this.s.objects.set(handle, o);
+    if (zone === 'battlefield' && MtgGame.isInstantOrSorcery(o)) { // CR 400.4a: it never comes to be
+      o.exists = false;
+      result.set('failed', 'cannot_hold');
+      return;
+    }
+    o.born = true;
+    this.putIn(o, zone);
+    this.renew(o);
+    if (kind === 'ability' && zone !== 'stack') { // an ability exists only on the stack
+      this.cease(o, result);
+      result.set('ceased');
+      return;
+    }
+    // a token or copy made elsewhere exists until the state check (CR 111.7, 704.5d-e)
+    result.event(handle, 'moved');
+    result.set('moved');
+  }
+
+  stepControl(opts, result, followed) {
+    const o = this.target(opts, result, followed, 'control');
+    const player = this.player(opts.player, 'control: player');
+    if (o === null) return;
+    if (!CONTROLLED_ZONES.has(zoneType(o.zone))) result.set('rejected', 'no_controller'); // CR 109.4
+    else if (o.phasedOut) result.set('failed', 'phased_out'); // CR 702.26b
+    else o.controller = player;
+  }
+
+  stepPhase(opts, result, followed) {
+    const out = opts.out === undefined ? true : opts.out;
+    if (typeof out !== 'boolean') throw badRequest('phase: out is true or false');
+    const o = this.target(opts, result, followed, 'phase');
+    if (o === null) return;
+    if (o.zone !== 'battlefield') result.set('rejected', 'unsupported'); // only permanents phase (CR 702.26a)
+    else if (o.phasedOut === out) result.set('failed', 'already');
+    else o.phasedOut = out; // CR 702.26d: a status: same object, same zone, no trigger
+  }
+
+  stepTurnFace(opts, result, followed) {
+    if (opts.face !== 'up' && opts.face !== 'down') throw badRequest('turn_face: face is up or down');
+    const o = this.target(opts, result, followed, 'turn_face');
+    if (o === null) return;
+    // CR 702.26b: nothing can turn over a phased-out permanent, whatever face it shows
+    if (o.phasedOut) result.set('failed', 'phased_out');
+    else if (o.face === opts.face) result.set('failed', 'already');
+    else {
+      o.face = opts.face;
+      if (opts.face === 'down' && o.zone === 'command') { // CR 400.9
+        this.renew(o);
+        result.set('new_object_in_place');
+        result.event(o.handle, 'new_object_in_place');
+      }
+    }
+  }
+
+  stepReorder(opts, result) {
+    const zone = this.zoneOfStep(opts.zone, 'reorder: zone');
+    if (!Array.isArray(opts.order)) throw badRequest('reorder: order lists handles, top first');
+    const order = opts.order.map((h) => this.object(h).handle);
+    const pile = this.s.zones.get(zone);
+    if (ORDERED_ZONES.has(zoneType(zone))) result.set('rejected', 'ordered'); // CR 400.5, 401.2, 404.2, 405.2
+    else if (order.length !== pile.length || new Set(order).size !== order.length || !order.every((h) => pile.includes(h))) {
+      result.set('failed', 'not_in_zone');
+    } else pile.splice(0, pile.length, ...order);
+  }
+
+  stepShuffle(opts) {
+    const zone = this.zoneOfStep(opts.zone, 'shuffle: zone');
+    if (opts.seed !== undefined && !(Number.isInteger(opts.seed) && opts.seed >= 0 && opts.seed <= 2147483647)) {
+      throw badRequest('shuffle: seed is a number from 0 to 2147483647');
+    }
+    shuffleList(this.s.zones.get(zone), opts.seed === undefined ? 0 : opts.seed);
+  }
+
+  /** Steps of Flesh and Blood: Magic has no sub-cards and no zones that come
+   * and go, so the rules reject them (an answer, not a protocol error). */
+  stepNotInMagic(opts, result, followed, what) {
+    if (what === 'put_under') {
+      const o = this.target(opts, result, followed, what);
+      this.object(opts.under);
+      if (o === null) return;
+    } else if (typeof opts.zone !== 'string') throw badRequest(`${what}: zone is required`);
+    result.set('rejected', 'unsupported');
+  }
+
+  /** CR 704.3: state-based actions, checked again until none applies. */
+  stepStateCheck(opts, result) {
+    for (let again = true; again;) {
+      again = false;
+      for (const o of this.s.objects.values()) {
+        if (!o.exists || !o.born) continue;
+        const type = zoneType(o.zone);
+        const tokenAway = o.kind === 'token' && type !== 'battlefield'; // CR 704.5d (a phased-out token is still there, 702.26d)
+        const copyAway = o.kind === 'copy' && !CONTROLLED_ZONES.has(type); // CR 704.5e
+        if (tokenAway || copyAway) {
+          this.cease(o, result);
+          again = true;
+        }
+      }
+    }
+    for (const p of this.s.drewFromEmpty) this.s.lost.add(p); // CR 704.5b
+    this.s.drewFromEmpty.clear();
+    result.set(result.events.length ? 'ceased' : 'no_move');
+  }
+
+  stepEndGame(opts) {
+    const winner = this.player(opts.winner, 'end_game: winner');
+    for (const h of this.s.zones.get('ante')) this.s.objects.get(h).owner = winner; // CR 407.2
+  }
+
+  stepWatch(opts) {
+    const name = this.newName(opts.as, this.s.triggers, 'watch');
+    if (opts.card === undefined) throw badRequest('watch: card: is required');
+    const o = this.object(opts.card);
+    const from = this.zoneRef(opts.from === undefined ? 'any' : opts.from, 'watch: from', [OUTSIDE, 'any']);
+    const to = this.zoneRef(opts.to === undefined ? 'any' : opts.to, 'watch: to', [OUTSIDE, 'any']);
+    const words = MtgGame.words(opts.types, 'watch: types');
+    this.s.triggers.set(name, { handle: o.handle, from, to, words, fired: false, found: null, controller: null, id: 0 });
+  }
+
+  stepResolve(opts, result) {
+    const t = typeof opts.trigger === 'string' ? this.s.triggers.get(opts.trigger) : undefined;
+    if (t === undefined) throw badRequest(`resolve: unknown trigger ${show(opts.trigger)}`);
+    if (opts.do !== undefined && opts.do !== null && !isObject(opts.do)) throw badRequest('resolve: do: is one step');
+    if (!t.fired) {
+      result.set('not_found', 'not_fired');
+      return;
+    }
+    const o = this.s.objects.get(t.handle);
+    // CR 400.7e, 603.6: it finds the object it tracks only while that object
+    // stays the object it became, in a public zone
+    t.found = o.id === t.id && MtgGame.findable(o);
+    if (!t.found) {
+      result.set('not_found', 'not_found');
+      result.event(o.handle, 'not_found');
+    } else if (opts.do !== undefined && opts.do !== null) {
+      const done = this.runStep(opts.do, o);
+      result.set(done.outcome, done.error);
+      result.events.push(...done.events);
+    }
+  }
+
+  stepRemember(opts, result, followed) {
+    const name = this.newName(opts.as, this.s.refs, 'remember');
+    const o = this.target(opts, result, followed, 'remember');
+    this.s.refs.set(name, o === null ? { handle: null, id: 0 } : { handle: o.handle, id: o.id });
+  }
+
+  stepReplace(opts) {
+    const name = this.newName(opts.as, this.s.replacements, 'replace');
+    const card = opts.card === 'any' ? 'any' : this.object(opts.card).handle;
+    const when = opts.when === undefined || opts.when === null ? {} : opts.when;
+    if (!isObject(when) || Object.keys(when).some((k) => !['to', 'from', 'cause'].includes(k))) {
+      throw badRequest('replace: when: has to, from, cause');
+    }
+    const { instead } = opts;
+    if (!isObject(instead) || ['card', 'ref', 'then'].some((k) => instead[k] !== undefined)) {
+      throw badRequest('replace: instead: holds move options, without card, ref or then');
+    }
+    const unknown = Object.keys(instead).filter((k) => !MOVE_OPTIONS.includes(k));
+    if (unknown.length) throw badRequest(`replace: instead: unknown option ${unknown[0]}`);
+    this.checkMove(instead, 'replace: instead');
+    if (when.cause !== undefined && typeof when.cause !== 'string') throw badRequest('replace: when: cause is a word');
+    if (opts.controller !== undefined) this.player(opts.controller, 'replace: controller'); // recorded by the case, unused
+    const special = [OUTSIDE, 'any'];
+    this.s.replacements.set(name, {
+      card,
+      when: {
+        to: this.zoneRef(when.to === undefined ? 'any' : when.to, 'replace: when: to', special),
+        from: this.zoneRef(when.from === undefined ? 'any' : when.from, 'replace: when: from', special),
+        cause: when.cause,
+      },
+      instead: structuredClone(instead),
+    });
+  }
+
+  stepChooseReplacement(opts, result) {
+    const { order } = opts;
+    if (!Array.isArray(order) || !order.every((n) => typeof n === 'string' && this.s.replacements.has(n))) {
+      throw badRequest('choose_replacement: order lists replacement names');
+    }
+    if (opts.player !== undefined) {
+      const player = this.player(opts.player, 'choose_replacement: player');
+      const o = opts.card === undefined ? null : this.object(opts.card);
+      // CR 616.1: the affected object's controller, or its owner, chooses;
+      // for an object that is gone there is nobody to check
+      if (o !== null && o.exists && o.born && player !== (o.controller || o.owner)) {
+        result.set('rejected', 'wrong_player');
+        return;
+      }
+    } else if (opts.card !== undefined) this.object(opts.card);
+    this.s.chosenOrder = [...new Set(order)];
+  }
+
+  stepMark(opts, result, followed) {
+    if (typeof opts.as !== 'string' || !/^[^.\s]+$/.test(opts.as)) throw badRequest('mark: as: needs a name without "." or spaces');
+    if (this.s.markNames.has(opts.as)) throw badRequest(`mark: the name '${opts.as}' is already used`);
+    if (!MARK_KINDS.includes(opts.kind)) throw badRequest(`mark: kind is one of ${MARK_KINDS.join(', ')}`);
+    const o = this.target(opts, result, followed, 'mark');
+    this.s.markNames.add(opts.as);
+    if (o !== null) o.marks.set(opts.as, opts.kind);
+  }
+
+  // ---- what the players see ------------------------------------------------------
+
+  /** CR 400.2: public when in a public zone and face up. */
+  static isPublic(o) { return o.exists && isPublicZone(o.zone) && o.face === 'up'; }
+
+  /** May `player` look at `o`? Public objects: everyone; a hand: its owner
+   * (CR 402.3); a face-down spell or permanent: its controller (CR 708.5);
+   * a library (CR 401.2), face-down exiled cards (CR 406.3) and anything
+   * outside the game: nobody. */
+  static sees(player, o) {
+    if (!o.exists || o.zone === OUTSIDE) return false;
+    if (MtgGame.isPublic(o)) return true;
+    const type = zoneType(o.zone);
+    if (type === 'hand') return zonePlayer(o.zone) === player;
+    return CONTROLLED_ZONES.has(type) && o.controller === player;
+  }
+
+  describe(o) {
+    if (!o.exists) {
+      return {
+        exists: false, zone: '', object: o.id, position: null, layer: null, visibility: 'private', face: 'up',
+        controller: null, owner: o.owner, marks: [], under: null, phased_out: false, came_from: null,
+      };
+    }
+    const pile = this.s.zones.get(o.zone);
+    return {
+      exists: true,
+      zone: o.zone,
+      object: o.id,
+      position: pile && ORDERED_ZONES.has(zoneType(o.zone)) ? pile.indexOf(o.handle) : null,
+      layer: null, // no stack layers in Magic
+      visibility: MtgGame.isPublic(o) ? 'public' : 'private',
+      face: o.face,
+      controller: o.controller,
+      owner: o.owner,
+      marks: [...o.marks.keys()],
+      under: null, // no sub-cards in Magic
+      phased_out: o.phasedOut,
+      came_from: null, // Magic keeps no zone history (PROTOCOL.md, "Known discrepancies" 1)
+    };
+  }
+
+  observe() {
+    const objects = table();
+    const born = [...this.s.objects.values()].filter((o) => o.born);
+    for (const o of born) objects[o.handle] = this.describe(o);
+    const triggers = table();
+    for (const [name, t] of this.s.triggers) triggers[name] = { fired: t.fired, found: t.found, controller: t.controller };
+    const refs = table();
+    for (const [name, r] of this.s.refs) {
+      const o = r.handle === null ? null : this.s.objects.get(r.handle);
+      // the handle also when not found, as the reference engine does
+      // (PROTOCOL.md, "Known discrepancies" 2)
+      refs[name] = { found: o !== null && o.exists && o.id === r.id, handle: r.handle };
+    }
+    const players = table();
+    const visible = table();
+    for (const p of this.s.players) {
+      players[p] = { lost: this.s.lost.has(p) };
+      visible[p] = born.filter((o) => MtgGame.sees(p, o)).map((o) => o.handle);
+    }
+    return { objects, triggers, refs, players, visible };
+  }
+}
+
+/** The method for a Flesh and Blood step (MtgGame.stepNotInMagic). @param {string} what */
+const notInMagic = (what) => /** @this {MtgGame} */ function run(opts, result, followed) {
+  this.stepNotInMagic(opts, result, followed, what);
+};
+
+/** Each step of the case language: its options and the method applying it.
+ * @type {Map<string, {options: string[], run: (this: MtgGame, opts: any, result: StepResult, followed: any) => void}>} */
+const STEP_KINDS = new Map(Object.entries({
+  move: { options: MOVE_OPTIONS, run: MtgGame.prototype.stepMove },
+  move_together: { options: ['moves', 'order'], run: MtgGame.prototype.stepMoveTogether },
+  create: { options: ['as', 'kind', 'owner', 'zone', 'types', 'subtypes', 'controller', 'face'], run: MtgGame.prototype.stepCreate },
+  control: { options: ['card', 'ref', 'player'], run: MtgGame.prototype.stepControl },
+  phase: { options: ['card', 'ref', 'out'], run: MtgGame.prototype.stepPhase },
+  turn_face: { options: ['card', 'ref', 'face'], run: MtgGame.prototype.stepTurnFace },
+  reorder: { options: ['zone', 'order'], run: MtgGame.prototype.stepReorder },
+  shuffle: { options: ['zone', 'seed'], run: MtgGame.prototype.stepShuffle },
+  draw: { options: ['player', 'count'], run: MtgGame.prototype.stepDraw },
+  mill: { options: ['player', 'count', 'to'], run: MtgGame.prototype.stepMill },
+  put_under: { options: ['card', 'ref', 'under'], run: notInMagic('put_under') },
+  zone_create: { options: ['zone'], run: notInMagic('zone_create') },
+  zone_remove: { options: ['zone', 'choose'], run: notInMagic('zone_remove') },
+  state_check: { options: [], run: MtgGame.prototype.stepStateCheck },
+  end_game: { options: ['winner'], run: MtgGame.prototype.stepEndGame },
+  watch: { options: ['as', 'card', 'from', 'to', 'types'], run: MtgGame.prototype.stepWatch },
+  resolve: { options: ['trigger', 'do'], run: MtgGame.prototype.stepResolve },
+  remember: { options: ['as', 'card', 'ref'], run: MtgGame.prototype.stepRemember },
+  replace: { options: ['as', 'card', 'when', 'instead', 'controller'], run: MtgGame.prototype.stepReplace },
+  choose_replacement: { options: ['order', 'player', 'card'], run: MtgGame.prototype.stepChooseReplacement },
+  mark: { options: ['card', 'ref', 'as', 'kind'], run: MtgGame.prototype.stepMark },
+}));
+
+/** The rules half as the protocol half sees it.
+ * @type {import('./engine').RulesEngine} */
+const mtgCurrent = {
+  name: 'nodezones',
+  version: '1.0.0',
+  rulesets: ['mtg-current'],
+  // everything mtg-current has but sub_cards, zone_lifecycle and
+  // stack_layers, which belong to Flesh and Blood
+  features: ['triggers', 'replacement', 'phasing', 'face_down', 'ante', 'visibility', 'reorder', 'state_check', 'marks'],
+  newGame: (ruleset, players, cards) => new MtgGame(players, cards),
+};
+
+module.exports = {
+  PROTOCOL, KNOWN_FEATURES, ZcpError, badRequest, unsupported, featuresOfStep, featuresOfSetup,
+  chooseFeatures, keysInWrittenOrder, Server, main, MtgGame, mtgCurrent, shuffleList,
+};
+
+if (require.main === module) main();

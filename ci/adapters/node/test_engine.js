@@ -1,0 +1,450 @@
+// ci/adapters/node/test_engine.js: unit tests of the Node zcp/1 engine
+// (node:test, standard library only):
+//     node --test ci/adapters/node/test_engine.js
+// They drive Server in process with the JSON the gate sends, through text
+// both ways as on the wire, and the real program over a pipe (handshake,
+// garbage, bye, end of input).
+'use strict';
+
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+const engine = require('./engine');
+
+const { Server, MtgGame, mtgCurrent, badRequest } = engine;
+const PROGRAM = path.join(__dirname, 'engine.js');
+
+/** One game through Server.answerLine, as the gate drives it. */
+class Session {
+  constructor(cards, { players = ['alice', 'bob'], rules = mtgCurrent, features } = {}) {
+    this.server = new Server(rules, features || [...rules.features]);
+    this.id = 0;
+    const answer = this.call('setup', { ruleset: 'mtg-current', players, cards });
+    assert.equal(answer.ok, true, JSON.stringify(answer));
+  }
+
+  call(op, fields = {}) {
+    this.id += 1;
+    return JSON.parse(this.server.answerLine(JSON.stringify({ op, id: this.id, ...fields })));
+  }
+
+  /** A step that must be answered ok: [outcome, error]. */
+  step(step) {
+    const answer = this.call('step', { step });
+    assert.equal(answer.ok, true, JSON.stringify(answer));
+    return [answer.outcome, answer.error];
+  }
+
+  observe() { return this.call('observe'); }
+
+  obj(handle) { return this.observe().objects[handle]; }
+}
+
+const bear = (extra = {}) => ({ owner: 'alice', zone: 'battlefield', types: ['creature'], ...extra });
+
+// ---- the protocol ----------------------------------------------------------------
+
+test('hello declares the engine, mtg-current and its features', () => {
+  const server = new Server(mtgCurrent, [...mtgCurrent.features]);
+  const answer = JSON.parse(server.answerLine('{"op":"hello","id":7,"protocol":"zcp/1"}'));
+  assert.deepEqual(answer, {
+    id: 7, ok: true, engine: 'nodezones', version: '1.0.0', rulesets: ['mtg-current'], features: mtgCurrent.features,
+  });
+  const other = JSON.parse(server.answerLine('{"op":"hello","id":8,"protocol":"zcp/2"}'));
+  assert.equal(other.error.code, 'unsupported');
+});
+
+test('malformed requests get error answers with the right id, and the engine goes on', () => {
+  const server = new Server(mtgCurrent, []);
+  const ask = (line) => JSON.parse(server.answerLine(line));
+  const cases = [
+    ['this is not JSON {', null, 'bad_request'],
+    ['[1, 2]', null, 'bad_request'],
+    ['{"op":"observe"}', null, 'bad_request'],
+    ['{"op":"observe","id":1.5}', null, 'bad_request'],
+    ['{"op":"frobnicate","id":9001}', 9001, 'bad_request'],
+    ['{"id":9002}', 9002, 'bad_request'],
+    ['{"op":"setup","id":9011,"players":["alice","bob"],"cards":{}}', 9011, 'bad_request'],
+    ['{"op":"setup","id":9012,"ruleset":"fab","players":["alice"],"cards":{}}', 9012, 'unsupported'],
+    ['{"op":"setup","id":9013,"ruleset":"mtg-current","players":["a.b"],"cards":{}}', 9013, 'bad_request'],
+    ['{"op":"step","id":9014,"step":{"state_check":{}}}', 9014, 'bad_request'],
+    ['{"op":"observe","id":9015}', 9015, 'bad_request'],
+    ['{"op":"run","id":9016,"steps":{}}', 9016, 'bad_request'],
+  ];
+  for (const [line, id, code] of cases) {
+    const answer = ask(line);
+    assert.deepEqual(Object.keys(answer).sort(), ['error', 'id', 'ok'], line);
+    assert.equal(answer.id, id, line);
+    assert.equal(answer.ok, false, line);
+    assert.equal(answer.error.code, code, line);
+    assert.equal(typeof answer.error.message, 'string');
+  }
+  assert.equal(server.answerLine('   '), null, 'a blank line is no request');
+  const setup = ask('{"op":"setup","id":9101,"ruleset":"mtg-current","players":["alice","bob"],"cards":{}}');
+  assert.deepEqual(setup, { id: 9101, ok: true });
+  assert.equal(server.finished, false);
+  assert.deepEqual(ask('{"op":"bye","id":9102}'), { id: 9102, ok: true });
+  assert.equal(server.finished, true);
+});
+
+test('a failed setup leaves no game', () => {
+  const s = new Session({ bear: bear() });
+  const bad = s.call('setup', { ruleset: 'mtg-current', players: ['alice', 'bob'], cards: { i: bear({ types: ['instant'] }) } });
+  assert.equal(bad.error.code, 'bad_request');
+  assert.match(bad.error.message, /400\.4a/);
+  assert.equal(s.call('step', { step: { state_check: {} } }).error.code, 'bad_request');
+});
+
+test('a step that throws half-way is undone (snapshot and restore)', () => {
+  const s = new Session({ bear: bear() });
+  s.step({ mark: { card: 'bear', as: 'm', kind: 'counter' } });
+  const before = s.obj('bear');
+  // the move happens, then its then: reuses the mark name: a bad request
+  const answer = s.call('step', { step: { move: { card: 'bear', to: 'exile', then: { mark: { as: 'm', kind: 'effect' } } } } });
+  assert.equal(answer.error.code, 'bad_request');
+  assert.deepEqual(s.obj('bear'), before);
+});
+
+test('without snapshot() the step is undone by replaying the game', () => {
+  let made = 0;
+  const replaying = {
+    ...mtgCurrent,
+    newGame(ruleset, players, cards) {
+      made += 1;
+      const game = new MtgGame(players, cards);
+      return { step: (step) => game.step(step), observe: () => game.observe() };
+    },
+  };
+  const s = new Session({ bear: bear() }, { rules: replaying });
+  s.step({ move: { card: 'bear', to: 'graveyard' } });
+  const before = s.obj('bear');
+  const answer = s.call('step', { step: { move: { card: 'bear', to: 'exile', then: { move: { to: 'mars' } } } } });
+  assert.equal(answer.error.code, 'bad_request');
+  assert.equal(made, 2, 'built again from the setup');
+  assert.deepEqual(s.obj('bear'), before);
+  assert.deepEqual(s.step({ move: { card: 'bear', to: 'exile' } }), ['moved', null]);
+});
+
+test('an exception in the rules is an internal error, and the game goes on', () => {
+  const broken = {
+    ...mtgCurrent,
+    newGame: (ruleset, players, cards) => {
+      const game = new MtgGame(players, cards);
+      return {
+        step: (step) => (step.draw ? null.oops : game.step(step)),
+        observe: () => game.observe(),
+        snapshot: () => game.snapshot(),
+        restore: (snap) => game.restore(snap),
+      };
+    },
+  };
+  const s = new Session({ bear: bear() }, { rules: broken });
+  const write = process.stderr.write;
+  let logged = '';
+  process.stderr.write = (text) => { logged += text; return true; }; // the trace goes to stderr
+  let answer;
+  try {
+    answer = s.call('step', { step: { draw: { player: 'alice' } } });
+  } finally {
+    process.stderr.write = write;
+  }
+  assert.match(logged, /internal error on request \d+: TypeError/);
+  assert.equal(answer.error.code, 'internal');
+  assert.match(answer.error.message, /TypeError/);
+  assert.deepEqual(s.step({ move: { card: 'bear', to: 'hand' } }), ['moved', null]);
+});
+
+test('run answers one result and one observation per step with observe: each', () => {
+  const s = new Session({ bear: bear() });
+  const answer = s.call('run', {
+    steps: [{ watch: { as: 't', card: 'bear', to: 'graveyard' } }, { move: { card: 'bear', to: 'graveyard' } }],
+    observe: 'each',
+  });
+  assert.equal(answer.ok, true);
+  assert.deepEqual(Object.keys(answer).sort(), ['id', 'observations', 'ok', 'results']);
+  assert.deepEqual(answer.results.map((r) => r.outcome), ['no_move', 'moved']);
+  assert.equal(answer.observations.length, 2);
+  assert.deepEqual(Object.keys(answer.observations[1]).sort(), ['objects', 'players', 'refs', 'triggers', 'visible']);
+  assert.equal(answer.observations[1].triggers.t.fired, true);
+  const end = s.call('run', { steps: [] });
+  assert.equal(end.observations.length, 1);
+  const server = new Server(mtgCurrent, []);
+  assert.deepEqual(JSON.parse(server.answerLine('{"op":"run","id":3,"steps":[]}')), { id: 3, ok: true, results: [], observations: [] });
+});
+
+test('cards keep the order written, also with handles that look like numbers', () => {
+  const server = new Server(mtgCurrent, []);
+  const setup = '{"op":"setup","id":1,"ruleset":"mtg-current","players":["alice","bob"],'
+    + '"cards":{"b":{"owner":"alice","zone":"library"},"10":{"owner":"alice","zone":"library"},"2":{"owner":"alice","zone":"library"}}}';
+  assert.equal(JSON.parse(server.answerLine(setup)).ok, true);
+  const objects = JSON.parse(server.answerLine('{"op":"observe","id":2}')).objects;
+  assert.deepEqual([objects.b.position, objects['10'].position, objects['2'].position], [0, 1, 2]);
+  assert.deepEqual(engine.keysInWrittenOrder('{"x":{"1":{"y":2}},"cards":{"z\\"q":{},"1":[{"k":1}]}}', 'cards'), ['z"q', '1']);
+});
+
+test('handles named like Object properties are just names', () => {
+  const s = new Session({ ['__proto__']: bear(), constructor: bear({ zone: 'hand' }) }); // a computed key is an own property
+  const seen = s.observe();
+  assert.equal(seen.objects.__proto__.zone, 'battlefield'); // eslint-disable-line no-proto
+  assert.equal(seen.objects.constructor.zone, 'alice.hand');
+});
+
+// ---- ZO_NODE_FEATURES: a partial engine -------------------------------------------
+
+test('ZO_NODE_FEATURES keeps the features named that the engine has', () => {
+  assert.deepEqual(engine.chooseFeatures(mtgCurrent.features, undefined), mtgCurrent.features);
+  assert.deepEqual(engine.chooseFeatures(mtgCurrent.features, 'marks, triggers,,'), ['triggers', 'marks']);
+  assert.deepEqual(engine.chooseFeatures(mtgCurrent.features, ''), []);
+  const server = new Server(mtgCurrent, engine.chooseFeatures(mtgCurrent.features, 'reorder'));
+  assert.deepEqual(JSON.parse(server.answerLine('{"op":"hello","id":1,"protocol":"zcp/1"}')).features, ['reorder']);
+});
+
+test('steps of a withheld feature are answered unsupported, nested ones too', () => {
+  const s = new Session({ bear: bear() }, { features: ['triggers', 'reorder'] });
+  const refused = (step) => {
+    const answer = s.call('step', { step });
+    assert.equal(answer.ok, false, JSON.stringify(step));
+    assert.equal(answer.error.code, 'unsupported');
+    return answer.error.message;
+  };
+  assert.match(refused({ mark: { card: 'bear', as: 'm', kind: 'counter' } }), /'marks'/);
+  assert.match(refused({ move: { card: 'bear', to: 'exile', then: { mark: { as: 'm', kind: 'effect' } } } }), /'marks'/);
+  assert.match(refused({ move: { card: 'bear', to: 'exile', face: 'down' } }), /'face_down'/);
+  assert.match(refused({ move_together: { moves: [{ card: 'bear', to: 'exile', face: 'down' }] } }), /'face_down'/);
+  assert.match(refused({ replace: { as: 'r', card: 'any', instead: { to: 'exile' } } }), /'replacement'/);
+  assert.match(refused({ state_check: null }), /'state_check'/);
+  assert.equal(s.obj('bear').zone, 'battlefield', 'nothing was applied');
+  // what it declares still works; sub_cards it never had: the rules answer
+  assert.deepEqual(s.step({ watch: { as: 't', card: 'bear' } }), ['no_move', null]);
+  assert.deepEqual(s.step({ put_under: { card: 'bear', under: 'bear' } }), ['rejected', 'unsupported']);
+  const face = s.call('setup', { ruleset: 'mtg-current', players: ['alice'], cards: { x: { owner: 'alice', zone: 'exile', face: 'down' } } });
+  assert.equal(face.error.code, 'unsupported');
+  assert.match(face.error.message, /'face_down'/);
+});
+
+// ---- the rules of mtg-current ------------------------------------------------------
+
+test('CR 400.7, 109.4: a zone change makes a new object, without a controller off the battlefield', () => {
+  const s = new Session({ bear: bear({ controller: 'bob' }) });
+  const before = s.obj('bear').object;
+  assert.deepEqual(s.step({ move: { card: 'bear', to: 'graveyard', cause: 'destroy' } }), ['moved', null]);
+  const o = s.obj('bear');
+  assert.deepEqual([o.zone, o.controller, o.position, o.came_from], ['alice.graveyard', null, 0, null]);
+  assert.notEqual(o.object, before);
+});
+
+test("CR 400.3: another player's graveyard, hand or library means the owner's", () => {
+  const s = new Session({ x: bear({ owner: 'bob', controller: 'alice' }) });
+  assert.deepEqual(s.step({ move: { card: 'x', to: 'alice.hand' } }), ['redirected', null]);
+  assert.equal(s.obj('x').zone, 'bob.hand');
+});
+
+test('CR 400.4a, 400.4b: an instant stays off the battlefield, a plane in the command zone', () => {
+  const s = new Session({ bolt: { owner: 'alice', zone: 'hand', types: ['instant'] }, plane: { owner: 'alice', zone: 'command', types: ['plane'] } });
+  assert.deepEqual(s.step({ move: { card: 'bolt', to: 'battlefield' } }), ['stayed', 'cannot_hold']);
+  assert.deepEqual(s.step({ move: { card: 'plane', to: 'outside' } }), ['stayed', 'cannot_hold']);
+});
+
+test('CR 400.8: exile to exile is a new object in place that forgets marks and references', () => {
+  const s = new Session({ x: { owner: 'alice', zone: 'exile', face: 'down' } });
+  s.step({ mark: { card: 'x', as: 'm', kind: 'effect' } });
+  s.step({ remember: { as: 'r', card: 'x' } });
+  assert.deepEqual(s.step({ move: { card: 'x', to: 'exile' } }), ['new_object_in_place', null]);
+  const seen = s.observe();
+  assert.deepEqual([seen.objects.x.marks, seen.objects.x.face, seen.refs.r.found], [[], 'up', false]);
+  assert.deepEqual(s.step({ move: { ref: 'r', to: 'hand' } }), ['not_found', 'not_found']);
+});
+
+test('CR 400.9: turned face down in the command zone it is a new object; on the battlefield not', () => {
+  const s = new Session({ scheme: { owner: 'alice', zone: 'command', types: ['scheme'] }, bear: bear() });
+  const ids = [s.obj('scheme').object, s.obj('bear').object];
+  assert.deepEqual(s.step({ turn_face: { card: 'scheme', face: 'down' } }), ['new_object_in_place', null]);
+  assert.deepEqual(s.step({ turn_face: { card: 'bear', face: 'down' } }), ['no_move', null]);
+  assert.deepEqual(s.step({ turn_face: { card: 'bear', face: 'down' } }), ['failed', 'already']);
+  assert.notEqual(s.obj('scheme').object, ids[0]);
+  assert.equal(s.obj('bear').object, ids[1]);
+});
+
+test('CR 400.7j: the rest of an effect finds what it moved only in a public zone', () => {
+  const s = new Session({ a: bear(), b: bear() });
+  s.step({ move: { card: 'a', to: 'exile', face: 'down', then: { mark: { as: 'ma', kind: 'effect' } } } });
+  s.step({ move: { card: 'b', to: 'hand', then: { mark: { as: 'mb', kind: 'effect' } } } });
+  assert.deepEqual(s.obj('a').marks, ['ma']);
+  assert.deepEqual(s.obj('b').marks, []);
+});
+
+test('CR 400.7e, 603.6: a trigger finds its object in a public zone, while it stays there', () => {
+  const s = new Session({ aura: bear({ types: ['enchantment'], subtypes: ['aura'] }), bear: bear() });
+  s.step({ watch: { as: 't', card: 'aura', from: 'battlefield', to: 'graveyard', types: ['aura'] } });
+  s.step({ watch: { as: 'h', card: 'bear', to: 'hand' } });
+  assert.deepEqual(s.step({ resolve: { trigger: 't' } }), ['not_found', 'not_fired']);
+  s.step({ move: { card: 'aura', to: 'graveyard' } });
+  s.step({ move: { card: 'bear', to: 'hand' } });
+  assert.deepEqual(s.observe().triggers.t, { fired: true, found: null, controller: 'alice' });
+  assert.deepEqual(s.step({ resolve: { trigger: 't', do: { move: { to: 'hand' } } } }), ['moved', null]);
+  assert.deepEqual(s.step({ resolve: { trigger: 'h', do: { move: { to: 'graveyard' } } } }), ['not_found', 'not_found']);
+  const seen = s.observe();
+  assert.deepEqual([seen.objects.aura.zone, seen.triggers.t.found, seen.triggers.h.found], ['alice.hand', true, false]);
+});
+
+test('CR 702.26b, 702.26d: phasing is a status; a phased-out permanent cannot be moved or turned', () => {
+  const s = new Session({ bear: bear({ controller: 'bob' }) });
+  s.step({ mark: { card: 'bear', as: 'c', kind: 'counter' } });
+  s.step({ watch: { as: 't', card: 'bear' } });
+  const id = s.obj('bear').object;
+  assert.deepEqual(s.step({ phase: { card: 'bear' } }), ['no_move', null]);
+  assert.deepEqual(s.step({ phase: { card: 'bear', out: true } }), ['failed', 'already']);
+  assert.deepEqual(s.step({ move: { card: 'bear', to: 'graveyard' } }), ['failed', 'phased_out']);
+  assert.deepEqual(s.step({ turn_face: { card: 'bear', face: 'up' } }), ['failed', 'phased_out']);
+  assert.deepEqual(s.step({ control: { card: 'bear', player: 'alice' } }), ['failed', 'phased_out']);
+  const o = s.obj('bear');
+  assert.deepEqual([o.object, o.controller, o.marks, o.phased_out], [id, 'bob', ['c'], true]);
+  assert.equal(s.observe().triggers.t.fired, false);
+});
+
+test('CR 111.8, 704.5d: a token that left the battlefield stays put, then ceases; phased out it survives', () => {
+  const s = new Session({ t: bear({ kind: 'token' }), p: bear({ kind: 'token' }) });
+  s.step({ move: { card: 't', to: 'graveyard' } });
+  assert.deepEqual(s.step({ move: { card: 't', to: 'exile' } }), ['stayed', 'token_left']);
+  s.step({ phase: { card: 'p' } });
+  assert.deepEqual(s.step({ state_check: {} }), ['ceased', null]);
+  const seen = s.observe();
+  assert.deepEqual([seen.objects.t.exists, seen.objects.t.zone, seen.objects.p.exists], [false, '', true]);
+  assert.deepEqual(s.step({ move: { card: 't', to: 'hand' } }), ['not_found', 'not_found']);
+});
+
+test('CR 704.5e: a copy of a spell off the stack ceases; CR 704.5b: drawing from an empty library loses', () => {
+  const s = new Session({ copy: { owner: 'alice', zone: 'stack', kind: 'copy', types: ['instant'] } });
+  s.step({ move: { card: 'copy', to: 'graveyard' } });
+  assert.deepEqual(s.step({ draw: { player: 'bob' } }), ['no_move', null]);
+  assert.equal(s.observe().players.bob.lost, false);
+  assert.deepEqual(s.step({ state_check: null }), ['ceased', null]);
+  const seen = s.observe();
+  assert.deepEqual([seen.objects.copy.exists, seen.players.bob.lost, seen.players.alice.lost], [false, true, false]);
+});
+
+test('CR 400.7a, 400.7c: a permanent spell keeps characteristic and prevention marks', () => {
+  const s = new Session({ golem: { owner: 'alice', zone: 'stack', types: ['artifact'] } });
+  for (const kind of ['characteristic', 'prevention', 'counter', 'effect']) s.step({ mark: { card: 'golem', as: kind, kind } });
+  s.step({ move: { card: 'golem', to: 'battlefield', cause: 'resolve' } });
+  assert.deepEqual(s.obj('golem').marks.sort(), ['characteristic', 'prevention']);
+});
+
+test('CR 616.1: replacements in the order chosen by the controller, each once', () => {
+  const s = new Session({ c: bear({ owner: 'bob', controller: 'alice' }), x: { owner: 'bob', zone: 'library' } });
+  s.step({ replace: { as: 'shuffle', card: 'c', when: { to: 'graveyard' }, instead: { to: 'library', shuffle: true, seed: 3 } } });
+  s.step({ replace: { as: 'exile', card: 'any', when: { to: 'graveyard' }, instead: { to: 'exile' } } });
+  assert.deepEqual(s.step({ choose_replacement: { order: ['exile'], player: 'bob', card: 'c' } }), ['rejected', 'wrong_player']);
+  assert.deepEqual(s.step({ choose_replacement: { order: ['exile'], player: 'alice', card: 'c' } }), ['no_move', null]);
+  assert.deepEqual(s.step({ move: { card: 'c', to: 'graveyard', cause: 'destroy' } }), ['replaced', null]);
+  assert.equal(s.obj('c').zone, 'exile');
+});
+
+test('CR 400.5: libraries, graveyards and the stack keep their order; other zones may be rearranged', () => {
+  const s = new Session({ a: { owner: 'alice', zone: 'graveyard' }, b: { owner: 'alice', zone: 'graveyard' }, h: { owner: 'alice', zone: 'hand' }, i: { owner: 'alice', zone: 'hand' } });
+  assert.deepEqual(s.step({ reorder: { zone: 'alice.graveyard', order: ['b', 'a'] } }), ['rejected', 'ordered']);
+  assert.deepEqual(s.step({ reorder: { zone: 'hand', order: ['i'] } }), ['failed', 'not_in_zone']);
+  assert.deepEqual(s.step({ reorder: { zone: 'hand', order: ['i', 'h'] } }), ['no_move', null]);
+  assert.equal(s.obj('a').position, 0);
+});
+
+test("the suite's shuffle: the same seed gives the same order as the oracle", () => {
+  const cards = Object.fromEntries(['a', 'b', 'c', 'd', 'e'].map((h) => [h, { owner: 'alice', zone: 'library' }]));
+  const s = new Session(cards);
+  s.step({ shuffle: { zone: 'alice.library', seed: 42 } });
+  const objects = s.observe().objects;
+  assert.deepEqual(Object.keys(objects).sort((x, y) => objects[x].position - objects[y].position), ['b', 'c', 'a', 'e', 'd']);
+});
+
+test('move_together: arrivals take the order given, in the places they took; what did not move stays', () => {
+  const s = new Session({
+    old: { owner: 'alice', zone: 'library' }, a: bear(), b: bear(), still: { owner: 'alice', zone: 'library' },
+  });
+  const answer = s.call('step', {
+    step: { move_together: { moves: [{ card: 'a', to: 'library' }, { card: 'still', to: 'library' }, { card: 'b', to: 'library' }], order: { 'alice.library': ['b', 'a'] } } },
+  });
+  assert.equal(answer.outcome, 'moved');
+  assert.deepEqual(answer.events.map((e) => e.outcome), ['moved', 'no_move', 'moved']);
+  const o = s.observe().objects;
+  assert.deepEqual(['b', 'a', 'old', 'still'].map((h) => o[h].position), [0, 1, 2, 3]);
+});
+
+test('draw and mill: one card at a time; a card that cannot leave stops them', () => {
+  const s = new Session({ t: bear({ kind: 'token' }), c: { owner: 'alice', zone: 'library' } });
+  s.step({ move: { card: 't', to: 'library' } });
+  assert.deepEqual(s.step({ mill: { player: 'alice', count: 2 } }), ['stayed', null]);
+  assert.equal(s.obj('c').zone, 'alice.library');
+  assert.deepEqual(s.step({ mill: { player: 'bob' } }), ['failed', 'empty']);
+  assert.deepEqual(s.step({ draw: { player: 'alice', count: 0 } }), ['no_move', null]);
+});
+
+test('create: a token comes into being; an ability off the stack ceases; an instant never reaches the battlefield', () => {
+  const s = new Session({});
+  assert.deepEqual(s.step({ create: { as: 't', owner: 'bob', zone: 'battlefield', types: ['creature'] } }), ['moved', null]);
+  assert.deepEqual(s.step({ create: { as: 'a', owner: 'bob', zone: 'graveyard', kind: 'ability' } }), ['ceased', null]);
+  assert.deepEqual(s.step({ create: { as: 'i', owner: 'bob', zone: 'battlefield', types: ['instant'] } }), ['failed', 'cannot_hold']);
+  const seen = s.observe();
+  assert.deepEqual([seen.objects.t.controller, seen.objects.a.exists, 'i' in seen.objects], ['bob', false, false]);
+  assert.equal(s.call('step', { step: { create: { as: 't', owner: 'bob', zone: 'exile' } } }).error.code, 'bad_request');
+});
+
+test('visibility: public zones face up for all, a hand for its owner, face-down permanents for the controller', () => {
+  const s = new Session({
+    h: { owner: 'alice', zone: 'hand' }, l: { owner: 'alice', zone: 'library' }, x: { owner: 'bob', zone: 'exile', face: 'down' },
+    m: bear({ face: 'down', controller: 'bob' }), g: { owner: 'bob', zone: 'graveyard' }, o: { owner: 'bob', zone: 'outside' },
+  });
+  const seen = s.observe();
+  assert.deepEqual(seen.visible.alice.sort(), ['g', 'h']);
+  assert.deepEqual(seen.visible.bob.sort(), ['g', 'm']);
+  assert.deepEqual(['h', 'g', 'm', 'o'].map((h) => seen.objects[h].visibility), ['private', 'public', 'private', 'private']);
+});
+
+test('end_game: the winner owns what is in the ante (CR 407.2)', () => {
+  const s = new Session({ a: { owner: 'bob', zone: 'ante' }, b: { owner: 'bob', zone: 'hand' } });
+  assert.deepEqual(s.step({ end_game: { winner: 'alice' } }), ['no_move', null]);
+  assert.deepEqual([s.obj('a').owner, s.obj('b').owner], ['alice', 'bob']);
+});
+
+test('positions the rules forbid are bad requests at setup', () => {
+  const forbidden = [
+    { t: { owner: 'alice', zone: 'graveyard', kind: 'token' } },
+    { a: { owner: 'alice', zone: 'battlefield', kind: 'ability' } },
+    { h: { owner: 'alice', zone: 'bob.hand' } },
+    { c: { owner: 'alice', zone: 'hand', controller: 'alice' } },
+    { p: { owner: 'alice', zone: 'hand', position: 0 } },
+    { p: { owner: 'alice', zone: 'library', position: 1 } },
+    { u: { owner: 'alice', zone: 'hand', under: 'x' } },
+    { z: { owner: 'alice', zone: 'alice.weapon' } },
+  ];
+  for (const cards of forbidden) {
+    assert.throws(() => new MtgGame(['alice', 'bob'], Object.entries(cards)), (e) => e.code === 'bad_request', JSON.stringify(cards));
+  }
+  const game = new MtgGame(['alice'], Object.entries({ x: { owner: 'alice', zone: 'library' }, y: { owner: 'alice', zone: 'library', position: 0 } }));
+  assert.deepEqual([game.observe().objects.y.position, game.observe().objects.x.position], [0, 1]);
+  assert.equal(badRequest('m').code, 'bad_request');
+});
+
+// ---- the program ---------------------------------------------------------------------
+
+test('the program answers line by line, exits after bye and at the end of input', () => {
+  const lines = [
+    '{"op":"hello","id":1,"protocol":"zcp/1"}',
+    'garbage {',
+    '{"op":"setup","id":2,"ruleset":"mtg-current","players":["alice"],"cards":{}}',
+    '{"op":"bye","id":3}',
+    '{"op":"observe","id":4}',
+  ];
+  const run = spawnSync(process.execPath, [PROGRAM], { input: `${lines.join('\n')}\n`, encoding: 'utf8', timeout: 10000 });
+  assert.equal(run.status, 0, run.stderr);
+  const answers = run.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+  assert.deepEqual(answers.map((a) => [a.id, a.ok]), [[1, true], [null, false], [2, true], [3, true]]);
+  const eof = spawnSync(process.execPath, [PROGRAM], { input: '{"op":"observe","id":1}\r\n', encoding: 'utf8', timeout: 10000 });
+  assert.equal(eof.status, 0);
+  assert.equal(JSON.parse(eof.stdout).error.code, 'bad_request');
+  const partial = spawnSync(process.execPath, [PROGRAM], {
+    input: '{"op":"hello","id":1,"protocol":"zcp/1"}\n', encoding: 'utf8', timeout: 10000, env: { ...process.env, ZO_NODE_FEATURES: 'marks,nonsense' },
+  });
+  assert.deepEqual(JSON.parse(partial.stdout).features, ['marks']);
+  assert.match(partial.stderr, /'nonsense' is not a feature/);
+});
