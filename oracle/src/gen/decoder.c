@@ -161,13 +161,8 @@ static int handle_of(zo_fuzz *f, uint8_t b) { return b % f->c->nsetup; }
 
 /* Prefer handles that exist now, so most steps act on something. */
 static int live_handle(zo_fuzz *f, uint8_t b) {
-  int n = f->c->nhandles, live = 0;
-  for (int i = 0; i < n; i++) live += zo_game_obj_exists(f->g, i);
-  if (!live) return handle_of(f, b);
-  int k = b % live;
-  for (int i = 0; i < n; i++)
-    if (zo_game_obj_exists(f->g, i) && k-- == 0) return i;
-  return 0;
+  int h = zo_game_live_handle(f->g, f->c->nhandles, b);
+  return h >= 0 ? h : handle_of(f, b);
 }
 
 static void zone_spec(zo_fuzz *f, uint8_t b, uint8_t pb, zo_zone_spec *z) {

@@ -44,6 +44,10 @@ const zo_case *zo_game_case(const zo_game *g);
  * identity (0 before it was ever created). */
 int zo_game_obj_exists(const zo_game *g, int h);
 int zo_game_obj_zone(const zo_game *g, int h);
+/* The (k mod L)-th of the L handles below n whose objects exist now, or -1
+ * when none does: the generator's pick of an object to act on, in one
+ * call (it runs for most generated steps). */
+int zo_game_live_handle(const zo_game *g, int n, unsigned k);
 uint64_t zo_game_obj_identity(const zo_game *g, int h);
 /* The first existing instance of case zone type `type` that belongs to
  * `player` or is shared, or -1. */

@@ -10,6 +10,17 @@ int zo_game_obj_exists(const zo_game *g, int h) {
   return h >= 0 && h < g->nobjs && g->objs[h].exists;
 }
 
+int zo_game_live_handle(const zo_game *g, int n, unsigned k) {
+  if (n > g->nobjs) n = g->nobjs;
+  int live = 0;
+  for (int i = 0; i < n; i++) live += g->objs[i].exists;
+  if (!live) return -1;
+  k %= (unsigned)live;
+  for (int i = 0; i < n; i++)
+    if (g->objs[i].exists && k-- == 0) return i;
+  return -1;
+}
+
 int zo_game_obj_zone(const zo_game *g, int h) {
   return h >= 0 && h < g->nobjs ? g->objs[h].zone : -1;
 }
