@@ -1,9 +1,9 @@
 /* gate_fuzz.c: `zoneoracle gate --engine CMD --fuzz SECONDS --seed S`:
  * differential fuzzing of an engine that is a process (or a plugin), over
  * the protocol in batch mode. Random byte strings from a seeded generator
- * are decoded into games (fuzz/decoder.h), each game is set up on the
+ * are decoded into games (oracle/src/gen/decoder.h), each game is set up on the
  * engine and sent as one `run` request, and the engine's observation after
- * every step is compared with the oracle's (fuzz/diff.h). Each difference
+ * every step is compared with the oracle's (oracle/src/gen/diff.h). Each difference
  * is minimized and written as a YAML case that passes on the oracle and
  * fails on the engine. The same seed gives the same games in the same
  * order; how many run depends on the time given. */

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Differential fuzzing end to end (fuzz/diff.h):
+# Differential fuzzing end to end (oracle/src/gen/diff.h):
 #  - gate --fuzz against `zoneoracle serve` finds no difference;
 #  - against `serve --mutant M` it finds one, exits 1, and writes a
 #    minimized case that `check` accepts, that passes on the oracle and

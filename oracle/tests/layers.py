@@ -26,7 +26,7 @@ BELOW = {"base": [], "rules": ["base"], "case": ["base", "rules"],
 srcdir = os.path.join(src, "oracle", "src")
 headers = {l: sorted(os.path.basename(h) for h in glob.glob(os.path.join(srcdir, l, "*.h")))
            for l in LAYERS}
-private = {"model": ["model_int.h"], "engines": ["zcp_int.h"]}
+private = {"model": ["model_int.h"], "engines": ["zcp_int.h"], "run": ["obs_check_int.h"]}
 commands = json.load(open(os.path.join(build, "compile_commands.json")))
 failures = []
 

@@ -1,4 +1,4 @@
-/* test_model.c: unit tests of the reference model (game.c) and rule sets,
+/* test_model.c: unit tests of the reference model (oracle/src/model/) and rule sets,
  * driven directly rather than through case expectations: identities, the
  * owner redirect, FaB capacity and two-handed weapons, repeatable shuffles,
  * rule hits, the invariant checker catching a broken state, rule set

@@ -4,7 +4,7 @@
  * keys; a rule case must do neither. ydoc builds its tree from libyaml's
  * event stream, so it can refuse anchors, aliases, tags and duplicate keys
  * with a file:line:column, and every node keeps its 1-based position for the
- * errors of the loaders built on top (case_load.c, ruleset.c).
+ * errors of the loaders built on top (case/case_parse.c, rules/ruleset_load.c).
  */
 #ifndef ZO_YDOC_H
 #define ZO_YDOC_H

@@ -1,4 +1,4 @@
-/* engines/oracle.c: the reference model (game.c) behind the engine
+/* engines/oracle.c: the reference model (model/) behind the engine
  * interface, so the runner drives it exactly as it drives an engine under
  * test. */
 #include <stdlib.h>

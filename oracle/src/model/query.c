@@ -1,7 +1,7 @@
 /* query.c: what the layers above the model may read of a game without
  * seeing its state (model.h): the case it plays, its objects' existence,
  * zone and identity, and the contents of a zone. The generator (gen/) and
- * the zcp/1 server (engines/serve.c) read a game through these. */
+ * the zcp/1 server (engines/zcp_server.c) read a game through these. */
 #include "model_int.h"
 
 const zo_case *zo_game_case(const zo_game *g) { return g->c; }

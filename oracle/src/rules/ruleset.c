@@ -51,7 +51,7 @@ zo_cited *zo_zone_cited(zo_zone_type *t, zo_zone_attr a) {
 
 /* ---- type words -> bits ---------------------------------------------- */
 
-/* The vocabulary (model.h): words with a meaning in the model (game.c),
+/* The vocabulary (model.h): words with a meaning in the model (model/),
  * the invariant checker (obs_check.c) or the fuzzers' palettes, and the
  * words of the built-in rule sets' equip:/keeps: lists. Constant: bit i is
  * vocab[i] in every process. Append only (fuzz corpora encode bits). */

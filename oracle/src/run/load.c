@@ -1,5 +1,5 @@
 /* load.c: zo_case_load_file / zo_case_load_mem (zo.h), the case loader
- * that users call: the case layer parses (case/case_load.c), then each rule
+ * that users call: the case layer parses (case/case_parse.c), then each rule
  * set the case names builds its starting position, so a position the rule
  * set forbids is refused at load (ZO_ERR_SETUP) rather than at run time.
  * It lives above the model because it needs one: the case layer knows no

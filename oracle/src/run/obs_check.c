@@ -27,210 +27,9 @@
 #include "holds.h"
 #include "util.h"
 
-typedef struct {
-  uint64_t id;
-  int handle;
-  int retired; /* its object became new or ceased: never again (CR 400.7) */
-} idrec;
-
-/* One entry of an idmap: 24 bytes, so a look-up touches one cache line. */
-typedef struct {
-  uint64_t key;
-  int val;       /* the key's value */
-  unsigned gen;  /* the entry is live while gen == the map's cur */
-  unsigned mark; /* free for the caller: a stamp (which observation) ... */
-  int mval;      /* ... and a value that goes with it */
-} idslot;
-
-/* A map from 64-bit keys (object identities, hashed zone names) to ints:
- * open addressing with linear probing, at most half full. An entry is live
- * while its stamp is the map's generation, so emptying the map for the next
- * observation is one increment (idmap_reset), not a pass over its slots. */
-typedef struct {
-  idslot *slot;
-  size_t cap;    /* a power of two; 0 before the first use */
-  size_t used;   /* live entries */
-  unsigned cur;  /* the current generation, >= 1 */
-} idmap;
-
-/* An object's handle and position, sorted by position then handle. */
-typedef struct { int position, handle; } zone_pos;
-
-/* A zone name seen in an observation, parsed once (parse_zone). */
-typedef struct {
-  char name[sizeof(((zo_obj_obs *)0)->zone)]; /* as observed */
-  int type, player; /* parse_zone's answer for it */
-  int next;         /* the next name with the same hash, -1 */
-} zname;
-
-/* The zones of one observation: the handles (below n) of its existing
- * top-level objects grouped by zone name (zo_obs_checker.names), each group
- * in handle order until sorted by position (group_sorted), the groups
- * numbered in the order of their first member. Arrays owned by the
- * checker, reused from one observation to the next. */
-typedef struct {
-  int ngroups;
-  int *start;     /* [ngroups + 1]: group g is members[start[g] .. start[g + 1]) */
-  int *members;   /* [n] handles */
-  int *name;      /* [ngroups] the group's zone name */
-  char *sorted;   /* [ngroups] 1 once the group is in position order */
-  int *cursor;    /* [n] scratch of zgroups_build */
-  int *of_name;   /* [capnames] the group of a name, where stamp == gen */
-  unsigned *stamp;
-  unsigned gen;
-  int cap, capnames;
-} zgroups;
-
-/* Facts about a step tree (the step, its then:/do:, its move_together
- * moves; a replacement's instead is the replace step's then). */
-enum {
-  F_PHASE = 1 << 0,    /* phasing moves nothing into a new object (Z.7.2) */
-  F_REORDERS = 1 << 1, /* reorder, shuffle, or a move with shuffle: true */
-  F_PUT_UNDER = 1 << 2,
-  F_CREATE = 1 << 3,
-  F_END_GAME = 1 << 4, /* ante ownership may change (Z.2.2) */
-  F_MOVES = 1 << 5     /* a move, draw or mill */
-};
-
-struct zo_obs_checker {
-  const zo_ruleset *rs;
-  const zo_case *c;
-  int n;             /* the case's handles */
-  int *kind;         /* [n] zo_kind from the case; -1 unknown */
-  uint64_t *types;   /* [n] type words as bits (zo_type_bit) */
-  int fab_tokens;    /* tokens leave at once: always at rest (FaB 8.1.8a) */
-  int per_object;    /* visibility per object (FaB 3.0.4) */
-  int repl_shuffles; /* some replacement's instead shuffles its destination */
-  int started;       /* the setup has been observed */
-  int ncards;        /* cards at the setup */
-  int ended;         /* an end_game step ran (owners may have changed) */
-  zo_obj_obs *prev;  /* [n] the last sound observation's objects */
-  idrec *ids;
-  int nids, capids;
-  int *ref_set, *ref_handle; /* [nrefs] what each remember step saw */
-  uint64_t *ref_id;
-  int *ztype, *zplayer; /* [n] scratch: each handle's parsed zone */
-  zo_type_classes classes; /* the type classes the zone rules read (rules/types.h) */
-  /* indexes that keep a check linear in objects (not quadratic) */
-  idmap id_index;    /* identity -> its ids[] record (ids are unique there);
-                        mark/mval: the observation (nobs) that last showed it
-                        and the lowest handle showing it there */
-  idmap now;         /* identity -> lowest handle showing it, this observation,
-                        for identities not in id_index */
-  unsigned nobs;     /* observations checked (the marks of id_index), >= 1 */
-  int *twin;         /* [capnow] the lowest other handle with the same identity, -1 */
-  int *known;        /* [capnow] the handle's identity's ids[] record, -1 */
-  int capnow;
-  zname *names;      /* every zone name seen, parsed once */
-  int nnames, capnames;
-  idmap name_index;  /* name hash -> first names[] entry with that hash */
-  int *zid, *prev_zid; /* [n] each handle's zone name (names[]) now and in
-                          prev; -1 when it does not exist */
-  zgroups cur, before; /* the zones of this observation and of prev */
-  int before_n;        /* before was cur for the first before_n handles of
-                          prev (a sound check's), or -1: build it again */
-  int *ev_head, *ev_next; /* the events of ev_r per handle: a list through ev_next */
-  int capev;
-  const zo_step_result *ev_r;
-  int *scratch;      /* [2 * (n + 1)] check_order's lists */
-  zone_pos *pairs;   /* [n + 1] group_sorted's fallback sort */
-};
+#include "obs_check_int.h"
 
 #define SWV(k, s) ((k)->rs->sw[s].value)
-
-/* ---- idmap ------------------------------------------------------------ */
-
-/* Slot hash of a key (a 64-bit finalizer: identities are often 1, 2, 3...). */
-static size_t idmap_hash(uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdULL;
-  x ^= x >> 33;
-  return (size_t)x;
-}
-
-/* An empty map of cap slots (a power of two). */
-static void idmap_alloc(idmap *m, size_t cap) {
-  m->slot = zo_xcalloc(cap, sizeof *m->slot);
-  m->cap = cap;
-  m->used = 0;
-  m->cur = 1;
-}
-
-/* Free m's slots (m itself is the caller's) and leave it empty, usable. */
-static void idmap_free(idmap *m) {
-  free(m->slot);
-  memset(m, 0, sizeof *m);
-}
-
-/* Empty m, with room for n entries at half load (one increment when it
- * has the room already). */
-static void idmap_reset(idmap *m, size_t n) {
-  size_t want = 16;
-  while (want < 2 * n + 2) want *= 2;
-  if (want > m->cap) {
-    idmap_free(m);
-    idmap_alloc(m, want);
-    return;
-  }
-  m->used = 0;
-  if (++m->cur == 0) { /* the generations wrapped: clear the stamps */
-    for (size_t i = 0; i < m->cap; i++) m->slot[i].gen = 0;
-    m->cur = 1;
-  }
-}
-
-/* The live entry of key, or NULL. */
-static idslot *idmap_find(const idmap *m, uint64_t key) {
-  if (!m->cap) return NULL;
-  for (size_t i = idmap_hash(key) & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
-    idslot *e = &m->slot[i];
-    if (e->gen != m->cur) return NULL;
-    if (e->key == key) return e;
-  }
-}
-
-/* The value of key, or -1. */
-static int idmap_get(const idmap *m, uint64_t key) {
-  const idslot *e = idmap_find(m, key);
-  return e ? e->val : -1;
-}
-
-/* Set key's value (adding the key with mark 0), growing m past half load;
- * returns its entry. */
-static idslot *idmap_put(idmap *m, uint64_t key, int val) {
-  if (2 * (m->used + 1) > m->cap) {
-    idmap old = *m;
-    idmap_alloc(m, old.cap ? 2 * old.cap : 16);
-    for (size_t i = 0; i < old.cap; i++)
-      if (old.slot[i].gen == old.cur) {
-        idslot *e = idmap_put(m, old.slot[i].key, old.slot[i].val);
-        e->mark = old.slot[i].mark;
-        e->mval = old.slot[i].mval;
-      }
-    idmap_free(&old);
-  }
-  size_t i = idmap_hash(key) & (m->cap - 1);
-  while (m->slot[i].gen == m->cur && m->slot[i].key != key) i = (i + 1) & (m->cap - 1);
-  idslot *e = &m->slot[i];
-  if (e->gen != m->cur) {
-    *e = (idslot){.key = key, .gen = m->cur};
-    m->used++;
-  }
-  e->val = val;
-  return e;
-}
-
-/* Free g's arrays (g itself is the checker's) and leave it empty. */
-static void zgroups_free(zgroups *g) {
-  free(g->start);
-  free(g->members);
-  free(g->name);
-  free(g->sorted);
-  free(g->cursor);
-  free(g->of_name);
-  free(g->stamp);
-  memset(g, 0, sizeof *g);
-}
 
 static unsigned tree_flags(const zo_step *s) {
   if (!s) return 0;
@@ -317,16 +116,16 @@ void zo_obs_checker_free(zo_obs_checker *k) {
   free(k->ref_set);
   free(k->ref_handle);
   free(k->ref_id);
-  idmap_free(&k->id_index);
-  idmap_free(&k->now);
-  idmap_free(&k->name_index);
+  zo_obsx_idmap_free(&k->id_index);
+  zo_obsx_idmap_free(&k->now);
+  zo_obsx_idmap_free(&k->name_index);
   free(k->twin);
   free(k->known);
   free(k->names);
   free(k->zid);
   free(k->prev_zid);
-  zgroups_free(&k->cur);
-  zgroups_free(&k->before);
+  zo_obsx_zgroups_free(&k->cur);
+  zo_obsx_zgroups_free(&k->before);
   free(k->ev_head);
   free(k->ev_next);
   free(k->scratch);
@@ -370,201 +169,8 @@ static const char *kname(int kind) {
   return kind >= 0 ? zo_kind_name((zo_kind)kind) : "object";
 }
 
-/* An observed zone name ("battlefield", "alice.graveyard",
- * "alice.weapon.2", "outside") -> rule set zone type and player. Returns
- * the type index, ZO_ZT_OUTSIDE, or -1 for no zone of this rule set (a
- * per-player type named without a player or the other way round too). */
-static int parse_zone(const zo_obs_checker *k, const char *name, int *player) {
-  *player = -1;
-  if (!strcmp(name, "outside")) return ZO_ZT_OUTSIDE;
-  const char *rest = name;
-  size_t best = 0;
-  for (int p = 0; p < k->c->nplayers; p++) {
-    size_t len = strlen(k->c->players[p]);
-    if (len > best && !strncmp(name, k->c->players[p], len) && name[len] == '.') {
-      best = len;
-      *player = p;
-      rest = name + len + 1;
-    }
-  }
-  char type[64];
-  snprintf(type, sizeof type, "%s", rest);
-  char *dot = strrchr(type, '.');
-  if (dot) { /* ".N": the Nth zone of a type a player has several of */
-    if (!dot[1]) return -1;
-    for (const char *d = dot + 1; *d; d++)
-      if (*d < '0' || *d > '9') return -1;
-    *dot = 0;
-  }
-  int t = zo_ruleset_zone(k->rs, type);
-  if (t < 0) return -1;
-  if (!k->rs->zones[t].per_player.value != (*player < 0)) return -1;
-  return t;
-}
-
-/* FNV-1a (64 bits) of a zone name: its key in name_index. */
-static uint64_t name_hash(const char *name) {
-  uint64_t x = 0xcbf29ce484222325ULL;
-  for (const unsigned char *p = (const unsigned char *)name; *p; p++) x = (x ^ *p) * 0x100000001b3ULL;
-  return x;
-}
-
-/* The names[] index of an observed zone name, parsed (parse_zone) and
- * added the first time the checker sees it, so each distinct name is
- * parsed once. hint: the index the same handle had in prev, tried first
- * (most objects stay where they were from one step to the next). */
-static int zone_name_id(zo_obs_checker *k, const char *name, int hint) {
-  if (hint >= 0 && !strcmp(k->names[hint].name, name)) return hint;
-  uint64_t key = name_hash(name);
-  int first = idmap_get(&k->name_index, key);
-  for (int i = first; i >= 0; i = k->names[i].next)
-    if (!strcmp(k->names[i].name, name)) return i;
-  if (k->nnames == k->capnames) {
-    k->capnames = k->capnames ? 2 * k->capnames : 32;
-    k->names = zo_xrealloc(k->names, (size_t)k->capnames * sizeof *k->names);
-  }
-  zname *z = &k->names[k->nnames];
-  size_t len = 0;
-  while (len < sizeof z->name - 1 && name[len]) len++;
-  memcpy(z->name, name, len);
-  z->name[len] = 0;
-  z->type = parse_zone(k, z->name, &z->player);
-  z->next = first;
-  idmap_put(&k->name_index, key, k->nnames);
-  return k->nnames++;
-}
-
-/* Group the existing top-level objects h < n of objs by zone name (zid[h],
- * -1 where none exists; nnames names), in handle order, the groups
- * numbered by their first member: one pass to count, one to place. */
-static void zgroups_build(zgroups *g, const zo_obj_obs *objs, const int *zid, int n,
-                          int nnames) {
-  if (g->cap < n + 1) {
-    g->cap = n + 1;
-    g->start = zo_xrealloc(g->start, (size_t)(g->cap + 1) * sizeof *g->start);
-    g->members = zo_xrealloc(g->members, (size_t)g->cap * sizeof *g->members);
-    g->name = zo_xrealloc(g->name, (size_t)g->cap * sizeof *g->name);
-    g->sorted = zo_xrealloc(g->sorted, (size_t)g->cap);
-    g->cursor = zo_xrealloc(g->cursor, (size_t)g->cap * sizeof *g->cursor);
-  }
-  if (g->capnames < nnames) {
-    int cap = nnames > 2 * g->capnames ? nnames : 2 * g->capnames;
-    g->of_name = zo_xrealloc(g->of_name, (size_t)cap * sizeof *g->of_name);
-    g->stamp = zo_xrealloc(g->stamp, (size_t)cap * sizeof *g->stamp);
-    memset(g->stamp + g->capnames, 0, (size_t)(cap - g->capnames) * sizeof *g->stamp);
-    g->capnames = cap;
-  }
-  if (++g->gen == 0) { /* the generations wrapped: clear the stamps */
-    memset(g->stamp, 0, (size_t)g->capnames * sizeof *g->stamp);
-    g->gen = 1;
-  }
-  g->ngroups = 0;
-  for (int h = 0; h < n; h++) {
-    int nm = zid[h];
-    if (nm < 0 || objs[h].under >= 0) continue;
-    if (g->stamp[nm] != g->gen) {
-      g->stamp[nm] = g->gen;
-      g->of_name[nm] = g->ngroups;
-      g->name[g->ngroups] = nm;
-      g->cursor[g->ngroups++] = 0;
-    }
-    g->cursor[g->of_name[nm]]++;
-  }
-  int sum = 0;
-  for (int i = 0; i < g->ngroups; i++) {
-    g->start[i] = sum;
-    sum += g->cursor[i];
-    g->cursor[i] = g->start[i];
-    g->sorted[i] = 0;
-  }
-  g->start[g->ngroups] = sum;
-  for (int h = 0; h < n; h++)
-    if (zid[h] >= 0 && objs[h].under < 0) g->members[g->cursor[g->of_name[zid[h]]]++] = h;
-}
-
-/* The group of zone name nm in g, or -1 when no object is there. */
-static int zgroups_of(const zgroups *g, int nm) {
-  return nm >= 0 && nm < g->capnames && g->stamp[nm] == g->gen ? g->of_name[nm] : -1;
-}
-
-/* qsort order of zone_pos: by position, then handle. */
-static int by_position(const void *a, const void *b) {
-  const zone_pos *x = a, *y = b;
-  if (x->position != y->position) return x->position < y->position ? -1 : 1;
-  return (x->handle > y->handle) - (x->handle < y->handle);
-}
-
-/* Group gi of g put in position order (by objs[].position, ties in handle
- * order: what an insertion sort of the handle-ordered members gives), in
- * place, once; returns its members. O(m) when the positions are in order
- * already or are 0..m-1 each once (an ordered zone as it should be), else
- * O(m log m). Uses k->pairs. */
-static const int *group_sorted(zo_obs_checker *k, zgroups *g, int gi, const zo_obj_obs *objs) {
-  int *h = g->members + g->start[gi], m = g->start[gi + 1] - g->start[gi];
-  if (g->sorted[gi]) return h;
-  g->sorted[gi] = 1;
-  int i = 1;
-  while (i < m && objs[h[i - 1]].position <= objs[h[i]].position) i++;
-  if (i >= m) return h;
-  zone_pos *pp = k->pairs;
-  for (i = 0; i < m; i++) pp[i].handle = -1;
-  for (i = 0; i < m; i++) { /* each position once: each object to its place */
-    int p = objs[h[i]].position;
-    if (p < 0 || p >= m || pp[p].handle >= 0) break;
-    pp[p].handle = h[i];
-  }
-  if (i < m) { /* gaps or repeats: sort */
-    for (i = 0; i < m; i++) pp[i] = (zone_pos){objs[h[i]].position, h[i]};
-    qsort(pp, (size_t)m, sizeof *pp, by_position);
-  }
-  for (i = 0; i < m; i++) h[i] = pp[i].handle;
-  return h;
-}
-
 static int is_token(const zo_obs_checker *k, int h) {
   return zo_holds_is_token(&k->classes, k->kind[h], k->types[h]);
-}
-
-/* Index r's events by handle (ev_head, ev_next), so that events_for costs
- * an object's own events rather than all the step's (a draw of 1,000 cards
- * has 1,000 events). Undone by events_unindex. */
-static void events_index(zo_obs_checker *k, const zo_step_result *r) {
-  if (!r) return;
-  if (r->nevents > k->capev) {
-    k->capev = r->nevents;
-    k->ev_next = zo_xrealloc(k->ev_next, (size_t)k->capev * sizeof *k->ev_next);
-  }
-  for (int i = 0; i < r->nevents; i++) {
-    int h = r->events[i].handle;
-    if (h < 0 || h >= k->n) continue;
-    k->ev_next[i] = k->ev_head[h];
-    k->ev_head[h] = i;
-  }
-  k->ev_r = r;
-}
-
-/* Empty the index events_index made. */
-static void events_unindex(zo_obs_checker *k) {
-  const zo_step_result *r = k->ev_r;
-  for (int i = 0; r && i < r->nevents; i++)
-    if (r->events[i].handle >= 0 && r->events[i].handle < k->n) k->ev_head[r->events[i].handle] = -1;
-  k->ev_r = NULL;
-}
-
-/* The number of r's events for handle h with an outcome in the set
- * `outcomes` (bits 1 << outcome). */
-static int events_for(const zo_obs_checker *k, const zo_step_result *r, int h, unsigned outcomes) {
-  int n = 0;
-  if (r && r == k->ev_r && h >= 0 && h < k->n) { /* indexed */
-    for (int i = k->ev_head[h]; i >= 0; i = k->ev_next[i])
-      if ((unsigned)r->events[i].outcome < 32 && (outcomes & (1u << r->events[i].outcome))) n++;
-    return n;
-  }
-  for (int i = 0; r && i < r->nevents; i++)
-    if (r->events[i].handle == h && (unsigned)r->events[i].outcome < 32 &&
-        (outcomes & (1u << r->events[i].outcome)))
-      n++;
-  return n;
 }
 
 #define O(x) (1u << ZO_OUTCOME_##x)
@@ -709,12 +315,12 @@ static int check_zones(zo_obs_checker *k, const zo_observation *ob, zo_obs_viola
     const zo_zone_type *zt = &k->rs->zones[nm->type];
     int m = zg->start[g + 1] - zg->start[g];
     if (zt->capacity.value > 0 && m > zt->capacity.value) {
-      const int *buf = group_sorted(k, zg, g, ob->objs);
+      const int *buf = zo_obsx_group_sorted(k, zg, g, ob->objs);
       return viol(v, "capacity", "FaB 3.2.2, 3.3.2, 3.16.2", c, buf[m - 1],
                   "one of %d objects in %s, whose capacity is %d", m, zone, zt->capacity.value);
     }
     if (!zt->ordered.value) continue;
-    const int *buf = group_sorted(k, zg, g, ob->objs);
+    const int *buf = zo_obsx_group_sorted(k, zg, g, ob->objs);
     int any_pos = 0, any_layer = 0;
     for (int i = 0; i < m; i++) {
       any_pos |= ob->objs[buf[i]].position >= 0;
@@ -770,24 +376,24 @@ static int check_identity(zo_obs_checker *k, const zo_step *s, const zo_step_res
     const zo_obj_obs *p = &k->prev[h], *o = &ob->objs[h];
     if (!p->exists && !o->exists) continue;
     if (!p->exists) {
-      if (!events_for(k, r, h, ANY_OUTCOME))
+      if (!zo_obsx_events_for(k, r, h, ANY_OUTCOME))
         return viol(v, "identity-rule", "CR 400.7; FaB 3.0.9", c, h,
                     "came into existence in %s with no event of the step for it", o->zone);
       continue;
     }
     if (!o->exists) {
-      if (!events_for(k, r, h, O(CEASED)))
+      if (!zo_obsx_events_for(k, r, h, O(CEASED)))
         return viol(v, "identity-rule", "CR 400.7; FaB 3.0.9", c, h,
                     "ceased to exist (was in %s) with no 'ceased' event of the step", p->zone);
       continue;
     }
     int changed = p->object != o->object;
-    if (changed && !events_for(k, r, h, changes))
+    if (changed && !zo_obsx_events_for(k, r, h, changes))
       return viol(v, "identity-rule", "CR 400.7; FaB 3.0.9", c, h,
                   "became a new object (%s -> %s) with no event saying it moved, was cleared or "
                   "became new", p->zone, o->zone);
     if (!changed) {
-      int said = events_for(k, r, h, O(NEW_OBJECT_IN_PLACE) | O(CLEARED));
+      int said = zo_obsx_events_for(k, r, h, O(NEW_OBJECT_IN_PLACE) | O(CLEARED));
       if (said)
         return viol(v, "identity-rule", "CR 400.8; FaB 3.0.12", c, h,
                     "the step says it became new (new_object_in_place or cleared), its identity "
@@ -796,13 +402,13 @@ static int check_identity(zo_obs_checker *k, const zo_step *s, const zo_step_res
     /* how a plain move decides identity (not phasing, Z.7.2; not a
        put_under or create, which have their own events) */
     if (flags & (F_PHASE | F_PUT_UNDER | F_CREATE)) continue;
-    int moved = events_for(k, r, h, MOVED_SET);
+    int moved = zo_obsx_events_for(k, r, h, MOVED_SET);
     if (!moved) continue;
     if (sw_new == ZS_EVERY_MOVE && !changed)
       return viol(v, "identity-rule", "CR 400.7", c, h,
                   "moved (%s -> %s) and stayed the same object; in rule set %s every zone change "
                   "makes a new object", p->zone, o->zone, k->rs->id);
-    if (sw_new == ZS_LEAVE_ARENA && moved == 1 && events_for(k, r, h, ANY_OUTCOME) == 1 &&
+    if (sw_new == ZS_LEAVE_ARENA && moved == 1 && zo_obsx_events_for(k, r, h, ANY_OUTCOME) == 1 &&
         strcmp(p->zone, "outside")) {
       const zo_zone_type *dz = k->ztype[h] >= 0 ? &k->rs->zones[k->ztype[h]] : NULL;
       int want = !dz || (!dz->arena.value && dz->role != ZR_STACK) || p->under >= 0 ||
@@ -842,7 +448,7 @@ static int check_refs(zo_obs_checker *k, const zo_step *s, const zo_observation 
 
 /* Does the step have an event for handle h? */
 static int touched(const zo_obs_checker *k, const zo_step_result *r, int h) {
-  return events_for(k, r, h, ANY_OUTCOME) > 0;
+  return zo_obsx_events_for(k, r, h, ANY_OUTCOME) > 0;
 }
 
 /* An ordered zone of prev (a group of k->before) and its first member
@@ -868,7 +474,7 @@ static int check_order(zo_obs_checker *k, const zo_step_result *r, const zo_obse
   int *a = k->scratch, *b = k->scratch + n + 1;
   zgroups *bg = &k->before, *cg = &k->cur;
   if (k->before_n != n) { /* else: the last sound check's groups, prev's */
-    zgroups_build(bg, k->prev, k->prev_zid, n, k->nnames);
+    zo_obsx_zgroups_build(bg, k->prev, k->prev_zid, n, k->nnames);
     k->before_n = n;
   }
   order_zone *oz = zo_xcalloc((size_t)bg->ngroups + 1, sizeof *oz);
@@ -889,16 +495,16 @@ static int check_order(zo_obs_checker *k, const zo_step_result *r, const zo_obse
     int g = oz[z].group, nm = bg->name[g];
     const char *zone = k->names[nm].name;
     int na = 0, nb = 0;
-    const int *pm = group_sorted(k, bg, g, k->prev);
+    const int *pm = zo_obsx_group_sorted(k, bg, g, k->prev);
     for (int i = bg->start[g]; i < bg->start[g + 1]; i++) { /* before, untouched and still there */
       int h = pm[i - bg->start[g]];
       if (!touched(k, r, h) && k->zid[h] == nm && ob->objs[h].under < 0 &&
           ob->objs[h].position >= 0)
         a[na++] = h;
     }
-    int cgi = zgroups_of(cg, nm);
+    int cgi = zo_obsx_zgroups_of(cg, nm);
     if (cgi >= 0) {
-      const int *cm = group_sorted(k, cg, cgi, ob->objs);
+      const int *cm = zo_obsx_group_sorted(k, cg, cgi, ob->objs);
       for (int i = 0; i < cg->start[cgi + 1] - cg->start[cgi]; i++) { /* now, untouched and there before */
         int h = cm[i];
         if (!touched(k, r, h) && k->prev_zid[h] == nm && k->prev[h].under < 0 &&
@@ -930,7 +536,7 @@ int zo_observation_check(zo_obs_checker *k, const zo_step *s, const zo_step_resu
       k->zid[h] = k->ztype[h] = -1;
       continue;
     }
-    int nm = zone_name_id(k, ob->objs[h].zone, k->prev_zid[h]);
+    int nm = zo_obsx_zone_name_id(k, ob->objs[h].zone, k->prev_zid[h]);
     k->zid[h] = nm;
     k->ztype[h] = k->names[nm].type;
     k->zplayer[h] = k->names[nm].player;
@@ -948,15 +554,15 @@ int zo_observation_check(zo_obs_checker *k, const zo_step *s, const zo_step_resu
     for (size_t i = 0; i < k->id_index.cap; i++) k->id_index.slot[i].mark = 0;
     k->nobs = 1;
   }
-  idmap_reset(&k->now, 0);
+  zo_obsx_idmap_reset(&k->now, 0);
   for (int j = 0; j < ob->nhandles; j++) {
     k->twin[j] = k->known[j] = -1;
     if (!ob->objs[j].exists) continue;
-    idslot *e = idmap_find(&k->id_index, ob->objs[j].object);
+    idslot *e = zo_obsx_idmap_find(&k->id_index, ob->objs[j].object);
     if (e) {
       k->known[j] = e->val;
-    } else if (!(e = idmap_find(&k->now, ob->objs[j].object))) {
-      e = idmap_put(&k->now, ob->objs[j].object, j);
+    } else if (!(e = zo_obsx_idmap_find(&k->now, ob->objs[j].object))) {
+      e = zo_obsx_idmap_put(&k->now, ob->objs[j].object, j);
     }
     if (e->mark != k->nobs) { /* the first handle showing it */
       e->mark = k->nobs;
@@ -967,7 +573,7 @@ int zo_observation_check(zo_obs_checker *k, const zo_step *s, const zo_step_resu
     k->twin[j] = f; /* the first handle showing it is the lowest */
     if (k->twin[f] < 0) k->twin[f] = j;
   }
-  events_index(k, s ? r : NULL);
+  zo_obsx_events_index(k, s ? r : NULL);
   for (int h = 0; h < n && !bad; h++) {
     if (!ob->objs[h].exists) {
       if (k->kind[h] == ZK_CARD && k->prev[h].exists) vanished = h;
@@ -982,7 +588,7 @@ int zo_observation_check(zo_obs_checker *k, const zo_step *s, const zo_step_resu
                "%d cards in the game and outside it, %d at the setup%s", ncards, k->ncards,
                vanished >= 0 ? " (this card ceased to exist)" : "");
   if (!bad) {
-    zgroups_build(&k->cur, ob->objs, k->zid, n, k->nnames);
+    zo_obsx_zgroups_build(&k->cur, ob->objs, k->zid, n, k->nnames);
     bad = check_zones(k, ob, v);
   }
   if (!bad && s && k->started) bad = check_identity(k, s, r, ob, v);
@@ -990,14 +596,14 @@ int zo_observation_check(zo_obs_checker *k, const zo_step *s, const zo_step_resu
   if (!bad && s && k->started && !(flags & F_REORDERS) &&
       !(k->repl_shuffles && (flags & F_MOVES)))
     bad = check_order(k, r, ob, v);
-  events_unindex(k);
+  zo_obsx_events_unindex(k);
   if (bad) return 1;
 
   /* sound: remember it */
   for (int h = 0; h < n; h++) {
     const zo_obj_obs *p = &k->prev[h], *o = &ob->objs[h];
     if (k->started && p->exists && (!o->exists || p->object != o->object)) {
-      int i = idmap_get(&k->id_index, p->object); /* CR 400.7: that identity is gone */
+      int i = zo_obsx_idmap_get(&k->id_index, p->object); /* CR 400.7: that identity is gone */
       if (i >= 0 && k->ids[i].handle == h) k->ids[i].retired = 1;
     }
     if (!o->exists) continue;
@@ -1006,7 +612,7 @@ int zo_observation_check(zo_obs_checker *k, const zo_step *s, const zo_step_resu
       k->capids = k->capids ? 2 * k->capids : 64;
       k->ids = zo_xrealloc(k->ids, (size_t)k->capids * sizeof *k->ids);
     }
-    idmap_put(&k->id_index, o->object, k->nids);
+    zo_obsx_idmap_put(&k->id_index, o->object, k->nids);
     k->ids[k->nids++] = (idrec){.id = o->object, .handle = h, .retired = 0};
   }
   int nrefs = ob->nrefs < c->nrefs ? ob->nrefs : c->nrefs;

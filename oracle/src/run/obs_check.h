@@ -1,6 +1,6 @@
 /* obs_check.h: fuzz/INVARIANTS.md decided from what an engine shows (internal).
  *
- * zo_game_check (game.c) checks the oracle's own state; an engine under
+ * zo_game_check (model/check.c) checks the oracle's own state; an engine under
  * test is seen only through its observations (model.h zo_observation) and
  * its step results (zo_step_result: outcome and per-object events). This
  * checker decides every invariant that those, the case (each handle's kind
