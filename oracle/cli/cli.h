@@ -47,7 +47,8 @@ enum {
   ZO_OPT_HELP = 1u << 21,           /* --help, -h */
   ZO_OPT_ALLOW_EMPTY = 1u << 22,    /* --allow-empty: a run where no case ran may pass */
   ZO_OPT_MAX_FAIL = 1u << 23,       /* --max-fail N: stop after N failing results */
-  ZO_OPT_UPDATE = 1u << 24          /* known-gaps --update: write the file */
+  ZO_OPT_UPDATE = 1u << 24,         /* known-gaps --update: write the file */
+  ZO_OPT_BASELINE = 1u << 25        /* --baseline RUN.jsonl: what changed since that run */
 };
 /* What run, check, rules, mutants, corpus and gate share. */
 #define ZO_OPT_COMMON                                                                        \
@@ -71,6 +72,7 @@ typedef struct zo_cli_opts {
   double timeout;              /* seconds per request, default 5 */
   int shard, nshards;          /* --shard I/N as 0-based I and N; N 0 when not given */
   int max_fail;                /* --max-fail N, 0 when not given */
+  const char *baseline;        /* --baseline RUN.jsonl, or NULL */
   double fuzz;                 /* --fuzz seconds, 0 when not given */
   uint64_t seed;               /* --seed, default 1 */
   char **args; int nargs;      /* the operands (PATHs, FILEs), in order (borrowed from argv) */
@@ -240,6 +242,9 @@ int zo_cli_write_reports(const zo_cli_opts *o, const zo_run *run, const zo_engin
  * run holds it: "report directory DIR is in use by another zoneoracle run
  * (pid N)"); the caller exits 2. */
 struct zo_report_set *zo_cli_reports_begin(const zo_cli_opts *o);
+/* --baseline RUN.jsonl must name a run record: -1, or ZO_EXIT_USAGE after
+ * a message naming FILE:LINE (cmd_run.c). */
+int zo_cli_check_baseline(const zo_cli_opts *o);
 /* Commit set (report.h) and, unless o->quiet, print where the reports
  * are; 0, or 1 after a message on stderr. */
 int zo_cli_reports_commit(const zo_cli_opts *o, struct zo_report_set *set);

@@ -71,6 +71,7 @@ int zo_cli_gate(const zo_cli_command *cmd, zo_cli_opts *o) {
   zo_report_set *set = NULL;
   zo_cli_known_gaps kg = {0};
   /* the inputs first: a bad path or list is a usage error before any engine starts */
+  if ((rc = zo_cli_check_baseline(o)) >= 0) goto out;
   if (o->expect_failures) {
     if ((rc = zo_cli_known_gaps_load(o->expect_failures, &kg)) >= 0) goto out;
     opt.xfail = kg.gaps;

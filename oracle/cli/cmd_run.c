@@ -60,6 +60,21 @@ static void print_error(const zo_error *err) {
   else fprintf(stderr, "zoneoracle: %s\n", err->message);
 }
 
+/* --baseline: the file must be a run record, checked before anything runs;
+ * -1, or ZO_EXIT_USAGE after a message (cli.h). */
+int zo_cli_check_baseline(const zo_cli_opts *o) {
+  if (!o->baseline) return -1;
+  zo_error err = {0};
+  json_t *cases = zo_report_read_cases(o->baseline, &err);
+  if (!cases) {
+    if (err.line) fprintf(stderr, "zoneoracle: %s:%d: %s (--baseline)\n", err.file, err.line, err.message);
+    else print_error(&err);
+    return ZO_EXIT_USAGE;
+  }
+  json_decref(cases);
+  return -1;
+}
+
 /* The report set of a run in o->report_dir; NULL after a message (cli.h). */
 zo_report_set *zo_cli_reports_begin(const zo_cli_opts *o) {
   if (zo_cli_mkdirs(o->report_dir)) {
@@ -92,7 +107,7 @@ int zo_cli_write_reports(const zo_cli_opts *o, const zo_run *run, const zo_engin
                      .engine_version = e->ops->version, .rulesets = ids, .nrulesets = nids,
                      .zoneoracle_version = zo_cli_version(), .run_id = zo_report_set_run_id(set),
                      .known_gaps = kg ? kg->file : NULL, .unknown_gaps = kg ? kg->unknown : NULL,
-                     .nunknown_gaps = kg ? kg->nunknown : 0};
+                     .nunknown_gaps = kg ? kg->nunknown : 0, .baseline = o->baseline};
   zo_activity_set("writing the reports for %s", o->report_dir);
   char *p1 = zo_report_set_path(set, "run.jsonl");
   char *p2 = zo_report_set_path(set, "junit.xml");
@@ -170,6 +185,7 @@ int zo_cli_cmd_run(const zo_cli_command *cmd, int argc, char **argv) {
     goto out;
   }
   suite s;
+  if ((rc = zo_cli_check_baseline(&o)) >= 0) goto out;
   if ((rc = collect_suite(&o, &s)) >= 0) {
     finish_suite(&s);
     goto out;

@@ -79,10 +79,12 @@ static int cmd_version(const zo_cli_command *cmd, int argc, char **argv);
 #define PROGRESS_HELP                                                                     \
   "  --max-fail N        stop after N failing results (failed, error, crash,\n"           \
   "                      timeout, xpass) or invalid case files; the reports name\n"       \
-  "                      the case files not run\n"
+  "                      the case files not run\n"                                         \
+  "  --baseline RUN.jsonl  an earlier run record: the reports list the cases\n"          \
+  "                      failing now that did not there, and those fixed\n"
 
 const zo_cli_command zo_cli_commands[] = {
-    {"run", zo_cli_cmd_run, ZO_OPT_COMMON | ZO_OPT_ENGINE | ZO_OPT_ENGINE_PLUGIN | ZO_OPT_GATE_ONLY | ZO_OPT_ALLOW_EMPTY | ZO_OPT_MAX_FAIL, 0, -1,
+    {"run", zo_cli_cmd_run, ZO_OPT_COMMON | ZO_OPT_ENGINE | ZO_OPT_ENGINE_PLUGIN | ZO_OPT_GATE_ONLY | ZO_OPT_ALLOW_EMPTY | ZO_OPT_MAX_FAIL | ZO_OPT_BASELINE, 0, -1,
      "run [OPTIONS] [PATH...]", "run case files against the built-in oracle, write reports",
      "Runs the cases against the built-in oracle (its invariants checked after every\n"
      "step) and writes REPORT_DIR/run.jsonl, junit.xml, summary.md and index.html.\n"
@@ -104,7 +106,7 @@ const zo_cli_command zo_cli_commands[] = {
      "the previous set whole; a second run on the same REPORT_DIR meanwhile exits 2.\n"
      "\n" EXIT_RUN_HELP
      "      (with an engine as gate: 4 the engine could not be started)\n"},
-    {"gate", zo_cli_cmd_gate, ZO_OPT_COMMON | ZO_OPT_ENGINE | ZO_OPT_ENGINE_PLUGIN | ZO_OPT_GATE_ONLY | ZO_OPT_ALLOW_EMPTY | ZO_OPT_MAX_FAIL, 0, -1,
+    {"gate", zo_cli_cmd_gate, ZO_OPT_COMMON | ZO_OPT_ENGINE | ZO_OPT_ENGINE_PLUGIN | ZO_OPT_GATE_ONLY | ZO_OPT_ALLOW_EMPTY | ZO_OPT_MAX_FAIL | ZO_OPT_BASELINE, 0, -1,
      "gate --engine CMD | --engine-plugin LIB.so [OPTIONS] [PATH...]",
      "the suite against an engine under test (zcp/1 or a plugin)",
      "Runs the cases against an engine that speaks zcp/1 (ci/protocol/PROTOCOL.md); the same\n"

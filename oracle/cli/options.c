@@ -62,6 +62,7 @@ static const opt_spec specs[] = {
     {"help", no_argument, ZO_OPT_HELP},
     {"allow-empty", no_argument, ZO_OPT_ALLOW_EMPTY},
     {"max-fail", required_argument, ZO_OPT_MAX_FAIL},
+    {"baseline", required_argument, ZO_OPT_BASELINE},
     {"update", no_argument, ZO_OPT_UPDATE},
 };
 #define NSPECS (sizeof specs / sizeof specs[0])
@@ -184,6 +185,7 @@ static int take(const zo_cli_command *cmd, size_t k, const char *v, zo_cli_opts 
                                      "> 0 (at most %.0f)", v, ZO_MAX_TIMEOUT);
     break;
   case ZO_OPT_EXPECT_FAILURES: o->expect_failures = v; break;
+  case ZO_OPT_BASELINE: o->baseline = v; break;
   case ZO_OPT_MAX_FAIL:
     if (parse_whole(v, 1000000000ULL, &i, NULL) || i < 1)
       return zo_cli_usage_error(cmd, "invalid value '%s' for --max-fail: expected a whole number >= 1", v);

@@ -321,6 +321,9 @@ typedef struct {
   const zo_known_gap *unknown_gaps; int nunknown_gaps;
                               /* its entries that name no case of the run: one
                                  "unknown_gap" line each (stale entries) */
+  const char *baseline;       /* a run record to compare with (--baseline), or
+                                 NULL: each case line then says what its case
+                                 was there ("was"), the header names the file */
 } zo_run_header;
 
 /* Report sets: how a run's report files reach the report directory, as one

@@ -79,13 +79,33 @@ static json_t *jarr(void) {
   return a;
 }
 
+/* The statuses of a baseline record's cases, "ID\x1fRULESET" -> status
+ * (a new reference), or NULL with err filled when it is not a record. */
+static json_t *baseline_statuses(const char *path, zo_error *err) {
+  json_t *cases = zo_report_read_cases(path, err);
+  if (!cases) return NULL;
+  json_t *map = jobj();
+  size_t i;
+  json_t *c;
+  char key[1024];
+  json_array_foreach(cases, i, c) {
+    snprintf(key, sizeof key, "%s\x1f%s", zo_record_str(c, "id"), zo_record_str(c, "ruleset"));
+    put(map, key, jstr(zo_record_str(c, "status")));
+  }
+  json_decref(cases);
+  return map;
+}
+
 zo_status zo_report_write_jsonl(const zo_run *run, const zo_run_header *h,
                                 const char *path, zo_error *err) {
+  json_t *was = NULL;
+  if (h->baseline && !(was = baseline_statuses(h->baseline, err))) return err ? err->code : ZO_ERR_SCHEMA;
   size_t cap = strlen(path) + 64;
   char *tmp = zo_xmalloc(cap);
   FILE *f = zo_report_open(path, tmp, cap);
   if (!f) {
     free(tmp);
+    json_decref(was);
     return zo_report_io_fail(err, path, "cannot create");
   }
   char when[32];
@@ -137,6 +157,7 @@ zo_status zo_report_write_jsonl(const zo_run *run, const zo_run_header *h,
   put(hd, "seeds", jarr());
   if (h->zoneoracle_version) put(hd, "zoneoracle_version", jstr(h->zoneoracle_version));
   if (h->known_gaps) put(hd, "known_gaps", jstr(h->known_gaps));
+  if (h->baseline) put(hd, "baseline", jstr(h->baseline));
   put_line(f, hd);
   for (int i = 0; i < run->n; i++) {
     const zo_case_result *r = &run->results[i];
@@ -168,6 +189,12 @@ zo_status zo_report_write_jsonl(const zo_run *run, const zo_run_header *h,
       if (r->message) put(o, "message", jstr(r->message));
     }
     if (r->reason && (r->status == RS_XFAIL || r->status == RS_XPASS)) put(o, "reason", jstr(r->reason));
+    if (was) { /* --baseline: the case's status there, when it had the case */
+      char key[1024];
+      snprintf(key, sizeof key, "%s\x1f%s", r->case_id, r->ruleset);
+      json_t *st = json_object_get(was, key);
+      if (st) put(o, "was", json_incref(st));
+    }
     put_line(f, o);
   }
   for (int i = 0; i < run->ninvalid; i++) {
@@ -202,6 +229,7 @@ zo_status zo_report_write_jsonl(const zo_run *run, const zo_run_header *h,
   if (h->known_gaps) put(ft, "unknown_gaps", json_integer(h->nunknown_gaps));
   put(ft, "ms", json_real(run->ms));
   put_line(f, ft);
+  json_decref(was);
   zo_status st = zo_report_commit(f, tmp, path, err);
   free(tmp);
   return st;

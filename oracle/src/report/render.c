@@ -238,10 +238,15 @@ void zo_digest_make(zo_record *rec, zo_digest *d) {
   d->failing = json_array();
   d->gaps = json_array();
   d->skips = json_object();
+  d->newly_failing = json_array();
+  d->fixed = json_array();
+  d->baseline = zo_record_str(rec->header, "baseline");
   size_t i;
   json_t *c;
   json_array_foreach(rec->cases, i, c) {
-    const char *st = zo_record_str(c, "status");
+    const char *st = zo_record_str(c, "status"), *was = zo_record_str(c, "was");
+    if (*was && failing_status(st) && !failing_status(was)) json_array_append(d->newly_failing, c);
+    if (*was && !strcmp(st, "pass") && failing_status(was)) json_array_append(d->fixed, c);
     if (failing_status(st)) json_array_append(d->failing, c);
     else if (!strcmp(st, "xfail")) json_array_append(d->gaps, c);
     else if (!strcmp(st, "skip")) {
@@ -253,6 +258,8 @@ void zo_digest_make(zo_record *rec, zo_digest *d) {
 }
 
 void zo_digest_free(zo_digest *d) {
+  json_decref(d->newly_failing);
+  json_decref(d->fixed);
   json_decref(d->failing);
   json_decref(d->gaps);
   json_decref(d->skips);
@@ -368,6 +375,15 @@ static void md_stale(FILE *f, zo_record *rec) {
                  zo_record_str(c, "reason"));
 }
 
+/* One row of a change since the baseline: case, rule set, was, now. */
+static void md_change_row(FILE *f, json_t *c) {
+  fputs("| `", f);
+  zo_report_md_cell(f, zo_record_str(c, "id"));
+  fputs("` | ", f);
+  zo_report_md_cell(f, zo_record_str(c, "ruleset"));
+  fprintf(f, " | %s | %s |\n", zo_record_str(c, "was"), zo_record_str(c, "status"));
+}
+
 /* A code block holding m, fenced longer than any run of backticks in it. */
 static void md_block(FILE *f, const char *m) {
   size_t run = 0, longest = 0;
@@ -408,6 +424,20 @@ static void markdown_body(FILE *f, zo_record *rec) {
     fprintf(f, "\n## Invalid case files (%zu)\n\n", d.invalid);
     json_t *inv;
     json_array_foreach(rec->invalid, i, inv) md_block(f, zo_record_str(inv, "message"));
+  }
+  if (*d.baseline) { /* --baseline: what changed since that run */
+    fputs("\n## Since the baseline (", f);
+    zo_report_md_cell(f, d.baseline);
+    fprintf(f, "): %zu newly failing, %zu fixed\n", json_array_size(d.newly_failing),
+            json_array_size(d.fixed));
+    if (json_array_size(d.newly_failing)) {
+      fprintf(f, "\nNewly failing:\n\n| case | rule set | was | now |\n| --- | --- | --- | --- |\n");
+      json_array_foreach(d.newly_failing, i, c) md_change_row(f, c);
+    }
+    if (json_array_size(d.fixed)) {
+      fprintf(f, "\nFixed:\n\n| case | rule set | was | now |\n| --- | --- | --- | --- |\n");
+      json_array_foreach(d.fixed, i, c) md_change_row(f, c);
+    }
   }
   if (json_array_size(d.failing)) { /* what each failure said, in full */
     fputs("\n<details><summary>Messages of the failing cases</summary>\n\n", f);

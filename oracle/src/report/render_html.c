@@ -120,6 +120,35 @@ static void stale_table(FILE *f, zo_record *rec) {
   fputs("</table>\n", f);
 }
 
+/* Since the baseline (--baseline): the cases failing now that did not
+ * there, and those passing now that failed there. */
+static void baseline_changes(FILE *f, const zo_digest *d) {
+  fputs("<h2 id=\"baseline\">Since the baseline</h2>\n<p>Compared with <code>", f);
+  zo_report_xml_text(f, d->baseline);
+  fprintf(f, "</code>: %zu newly failing, %zu fixed.</p>\n", json_array_size(d->newly_failing),
+          json_array_size(d->fixed));
+  json_t *lists[2] = {d->newly_failing, d->fixed};
+  const char *ids[2] = {"newly-failing", "fixed"};
+  for (int k = 0; k < 2; k++) {
+    if (!json_array_size(lists[k])) continue;
+    fprintf(f, "<table id=\"%s\"><tr><th>%s</th><th>rule set</th><th>was</th><th>now</th></tr>\n", ids[k],
+            k ? "fixed" : "newly failing");
+    size_t i;
+    json_t *c;
+    json_array_foreach(lists[k], i, c) {
+      const char *st = zo_record_str(c, "status"), *was = zo_record_str(c, "was");
+      fputs("<tr><td><code>", f);
+      case_link(f, c, zo_record_str(c, "id"));
+      fputs("</code></td><td>", f);
+      zo_report_xml_text(f, zo_record_str(c, "ruleset"));
+      fprintf(f, "</td><td class=\"%s\">", status_class(was));
+      zo_report_xml_text(f, was);
+      fprintf(f, "</td><td class=\"%s\">%s</td></tr>\n", status_class(st), st);
+    }
+    fputs("</table>\n", f);
+  }
+}
+
 /* The game a rule set belongs to: its id up to the first '-' ("mtg-2011"
  * -> "mtg"), into buf. */
 static void game_of(const char *rs, char *buf, size_t cap) {
@@ -450,6 +479,7 @@ static void html_body(FILE *f, zo_record *rec) {
     }
     fputs("</table>\n", f);
   }
+  if (*d.baseline) baseline_changes(f, &d);
   if (json_array_size(d.gaps)) {
     fprintf(f, "<h2 id=\"gaps\">Known gaps (%zu, --expect-failures)</h2>\n", json_array_size(d.gaps));
     problem_table(f, d.gaps, "known-gaps");

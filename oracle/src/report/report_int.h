@@ -60,6 +60,9 @@ typedef struct {
   size_t invalid;
   json_t *failing, *gaps; /* arrays of case objects */
   json_t *skips;          /* object: reason -> count */
+  const char *baseline;   /* the record's baseline file, "" without --baseline */
+  json_t *newly_failing, *fixed; /* arrays: failing now and not there, and
+                                    passing now and failing there */
 } zo_digest;
 void zo_digest_make(zo_record *rec, zo_digest *d);
 void zo_digest_free(zo_digest *d);
