@@ -214,6 +214,9 @@ typedef struct {
   char *what;            /* "rancor.zone", "outcome", "invariant in-a-zone" */
   char *expected, *observed;
   char *message;         /* one line for people */
+  char *stderr_text;     /* what the engine wrote on stderr during a case
+                            that did not pass (bounded: its first and last
+                            32 KiB), or NULL */
   char **rules; int nrules;  /* cited by the case */
   zo_hit *hits; int nhits;   /* rules the engine applied, with counts */
   double ms;            /* wall time of the case, milliseconds */

@@ -41,6 +41,12 @@ typedef struct zo_engine_vtable {
   /* Optional: does the engine declare this rule set (ruleset = 1) or this
      protocol feature (ruleset = 0)? NULL: everything. */
   int (*has)(void *self, const char *what, int ruleset);
+  /* Optional: what the engine wrote on stderr since the current case's
+     setup, as kept (bounded: the first and last 32 KiB, and a line saying
+     how much was cut between them): a new string the caller frees, or
+     NULL when nothing came. NULL: the engine has no stderr of its own
+     (the oracle, a plugin in process). */
+  char *(*stderr_text)(void *self);
 } zo_engine_vtable;
 
 /* An engine: its operations (borrowed from the engine) and its state.

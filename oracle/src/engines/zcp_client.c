@@ -256,6 +256,7 @@ static zo_status pr_setup(void *self, const zo_ruleset *rs, const zo_case *c, zo
   p->c = c;
   zo_status st = ensure_started(p, err);
   if (st) return st;
+  zcp_capture_mark(&p->child.errs); /* this case's stderr starts here */
   json_error_t je;
   json_t *cards = json_loads(c->cards_json ? c->cards_json : "{}", 0, &je), *players = json_array();
   for (int i = 0; i < c->nplayers; i++) json_array_append_new(players, json_string(c->players[i]));
@@ -301,6 +302,11 @@ static int pr_has(void *self, const char *what, int ruleset) {
   return 0;
 }
 
+static char *pr_stderr_text(void *self) {
+  proc *p = self;
+  return p->kind == RUN_IN_PROCESS ? NULL : zcp_capture_since_mark(&p->child.errs);
+}
+
 /* The ops, shared by processes and plugins. */
 static zo_engine *finish(proc *p) {
   p->ops.abi_version = 1;
@@ -311,6 +317,7 @@ static zo_engine *finish(proc *p) {
   p->ops.observe = pr_observe;
   p->ops.teardown = pr_teardown;
   p->ops.has = pr_has;
+  p->ops.stderr_text = pr_stderr_text;
   zo_engine *e = zo_xcalloc(1, sizeof *e);
   e->ops = &p->ops;
   e->self = p;

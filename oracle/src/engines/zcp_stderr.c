@@ -15,6 +15,8 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "util.h"
+
 #include "zcp_int.h"
 
 /* Remove what runners killed before they could clean up (SIGKILL) left in
@@ -67,7 +69,7 @@ void zcp_capture_open(zcp_capture *c) {
 
 void zcp_capture_reset(zcp_capture *c) {
   c->nhead = c->rpos = 0;
-  c->total = 0;
+  c->total = c->mark = 0;
   if (c->fd >= 0 && ftruncate(c->fd, 0)) { /* the file is a courtesy copy */
   }
 }
@@ -76,6 +78,30 @@ void zcp_capture_reset(zcp_capture *c) {
 static size_t ring_len(const zcp_capture *c) {
   unsigned long long after = c->total - c->nhead;
   return after < ZCP_ERR_TAIL ? (size_t)after : ZCP_ERR_TAIL;
+}
+
+void zcp_capture_mark(zcp_capture *c) { c->mark = c->total; }
+
+char *zcp_capture_since_mark(const zcp_capture *c) {
+  if (c->mark >= c->total) return NULL;
+  size_t rlen = ring_len(c);
+  unsigned long long ring_start = c->total - rlen; /* absolute position of the ring's oldest byte */
+  size_t oldest = rlen < ZCP_ERR_TAIL ? 0 : c->rpos;
+  char *out = zo_xmalloc(ZCP_ERR_HEAD + ZCP_ERR_TAIL + 64);
+  size_t n = 0;
+  unsigned long long from = c->mark;
+  if (from < c->nhead) {
+    memcpy(out, c->head + from, (size_t)(c->nhead - from));
+    n = (size_t)(c->nhead - from);
+    from = c->nhead;
+  }
+  if (from < ring_start) {
+    n += (size_t)snprintf(out + n, 64, "\n[... %llu bytes not kept ...]\n", ring_start - from);
+    from = ring_start;
+  }
+  for (; from < c->total; from++) out[n++] = (char)c->ring[(oldest + (size_t)(from - ring_start)) % ZCP_ERR_TAIL];
+  out[n] = 0;
+  return out;
 }
 
 void zcp_capture_add(zcp_capture *c, const char *data, size_t n) {

@@ -187,6 +187,7 @@ zo_status zo_report_write_jsonl(const zo_run *run, const zo_run_header *h,
       if (r->expected) put(o, "expected", jstr(r->expected));
       if (r->observed) put(o, "observed", jstr(r->observed));
       if (r->message) put(o, "message", jstr(r->message));
+      if (r->stderr_text && *r->stderr_text) put(o, "stderr", jstr(r->stderr_text));
     }
     if (r->reason && (r->status == RS_XFAIL || r->status == RS_XPASS)) put(o, "reason", jstr(r->reason));
     if (was) { /* --baseline: the case's status there, when it had the case */

@@ -695,6 +695,9 @@ done:
   if (ref) ref->ops->teardown(ref->self);
   e->ops->teardown(e->self);
 out:
+  /* what the engine said on stderr during a case that did not pass */
+  if (res->status != RS_PASS && res->status != RS_SKIP && e->ops->stderr_text)
+    res->stderr_text = e->ops->stderr_text(e->self);
   res->ms = now_ms() - t0;
 }
 

@@ -61,6 +61,7 @@ typedef struct zcp_capture {
   unsigned char ring[ZCP_ERR_TAIL];
   size_t rpos; /* where the next byte goes in ring */
   unsigned long long total;
+  unsigned long long mark; /* total when the current case began (zcp_capture_mark) */
 } zcp_capture;
 
 /* Make the private directory (mkdtemp under $TMPDIR or /tmp, named
@@ -78,6 +79,13 @@ void zcp_capture_add(zcp_capture *c, const char *data, size_t n);
  * bytes were cut when some were, then the tail. Errors are ignored (the
  * file is a courtesy copy). */
 void zcp_capture_sync(const zcp_capture *c);
+/* Note where the current case begins (its setup request). */
+void zcp_capture_mark(zcp_capture *c);
+/* What came since the mark, as kept (the head's and the ring's bytes, a
+ * "[... N bytes not kept ...]" line where some were dropped between them):
+ * a new string the caller frees, or NULL when nothing came. At most
+ * ZCP_ERR_HEAD + ZCP_ERR_TAIL bytes and that line. */
+char *zcp_capture_since_mark(const zcp_capture *c);
 /* Close and remove the file and the private directory. */
 void zcp_capture_close(zcp_capture *c);
 /* The end of the captured stderr for a message, in out (cap > 8 bytes):
