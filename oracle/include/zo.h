@@ -187,6 +187,30 @@ int zo_game_check(const zo_game *g, int at_rest, zo_violation *v);
  * implements). */
 typedef struct zo_engine zo_engine;
 
+/* ---- The oracle as a zcp/1 engine (ci/protocol/PROTOCOL.md) ---- */
+
+/* One zcp/1 session with the oracle: what `zoneoracle serve` and the
+ * oracle's plug-in (ci/adapters/c-plugin) answer through. Owned by the
+ * caller (zo_server_free, which frees its game). */
+typedef struct zo_server zo_server;
+
+/* A new session with no game. Never NULL (out of memory is zo_oom's). */
+zo_server *zo_server_new(void);
+void zo_server_free(zo_server *s);
+
+/* Answer one request, a line of JSON text (NUL-terminated, borrowed):
+ * the answer line without its newline, a new string the caller frees
+ * with free(). Never NULL and never a crash: text that is not a request
+ * gets an error answer (bad_request, unsupported or internal). */
+char *zo_server_answer(zo_server *s, const char *request);
+
+/* Make the oracle play one rule wrong from now on, for the whole process:
+ * the mutant NAME (`zoneoracle mutants --list`: one switch of a rule set
+ * set to another era's value, or one zone attribute flipped). How the
+ * strength of a suite or a fuzzer is measured. ZO_ERR_USAGE with err
+ * naming the near names when there is no such mutant. */
+zo_status zo_mutant_apply_named(const char *name, zo_error *err);
+
 /* ---- Runs: cases x rule sets against an engine ---- */
 
 /* Outcome of one case under one rule set (ci/protocol/PROTOCOL.md, "Run

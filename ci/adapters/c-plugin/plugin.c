@@ -1,13 +1,13 @@
 /* ci/adapters/c-plugin/plugin.c: zoneoracle's own oracle wrapped as a
  * zo_engine_v1 plugin (zo_engine.h). It is the template for engines in C or
- * C++: replace the three calls into the oracle (zo_served_new,
- * zo_serve_request, zo_served_free) with your engine's handling of the same
- * zcp/1 messages. Built by CMake as libzoneoracle_plugin.so. */
+ * C++: replace the three calls into the oracle (zo_server_new,
+ * zo_server_answer, zo_server_free: zoneoracle's public API, zo.h) with
+ * your engine's handling of the same zcp/1 messages. Built by CMake as
+ * libzoneoracle_plugin.so. */
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "mutants.h"
-#include "serve.h"
+#include "zo.h"
 #include "zo_engine.h"
 
 /* ZO_MUTANT=NAME (a name from `zoneoracle mutants --list`) makes this
@@ -24,22 +24,16 @@ static void *plugin_open(void) {
     }
     mutated = 1;
   }
-  return zo_served_new();
+  return zo_server_new();
 }
 
 static char *plugin_request(void *session, const char *request) {
-  json_error_t je;
-  json_t *req = json_loads(request, 0, &je);
-  json_t *res = zo_serve_request((zo_served *)session, req); /* any input: an answer */
-  char *text = json_dumps(res, JSON_COMPACT);
-  json_decref(res);
-  json_decref(req);
-  return text;
+  return zo_server_answer((zo_server *)session, request); /* any input: an answer */
 }
 
 static void plugin_free_response(char *response) { free(response); }
 
-static void plugin_close(void *session) { zo_served_free((zo_served *)session); }
+static void plugin_close(void *session) { zo_server_free((zo_server *)session); }
 
 static const struct zo_engine_ops ops = {
     .abi_version = ZO_ENGINE_ABI_VERSION,

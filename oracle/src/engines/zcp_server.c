@@ -218,3 +218,20 @@ int zo_serve(FILE *in, FILE *out) {
   zo_served_free(s);
   return 0;
 }
+
+/* ---- the public face (zo.h) ---- */
+
+zo_server *zo_server_new(void) { return (zo_server *)zo_served_new(); }
+
+void zo_server_free(zo_server *s) { zo_served_free((zo_served *)s); }
+
+char *zo_server_answer(zo_server *s, const char *request) {
+  json_error_t je;
+  json_t *req = request ? json_loads(request, 0, &je) : NULL;
+  json_t *res = zo_serve_request((zo_served *)s, req); /* anything gets an answer */
+  char *text = json_dumps(res, JSON_COMPACT);
+  json_decref(res);
+  json_decref(req);
+  if (!text) zo_oom("writing a zcp/1 answer");
+  return text;
+}
