@@ -299,37 +299,16 @@ void zo_digest_counts(const zo_digest *d, char *buf, size_t cap) {
 
 /* ---- Markdown: the CI job summary, failures first --------------------- */
 
-/* One row of a case table: case, rule set, status, where, what, expected,
- * observed. */
-static void md_case_row(FILE *f, json_t *c) {
-  fputs("| `", f);
-  zo_report_md_cell(f, zo_record_str(c, "id"));
-  fputs("` | ", f);
-  zo_report_md_cell(f, zo_record_str(c, "ruleset"));
-  fprintf(f, " | %s | ", zo_record_str(c, "status"));
-  zo_report_md_cell(f, zo_record_str(c, "file"));
-  long long line = json_integer_value(json_object_get(c, "line"));
-  if (line) fprintf(f, ":%lld", line);
-  long long step = json_integer_value(json_object_get(c, "step"));
-  if (step) fprintf(f, " (step %lld)", step);
-  fputs(" | ", f);
-  zo_report_md_cell(f, zo_record_str(c, "what"));
-  fputs(" | ", f);
-  zo_report_md_cell(f, zo_record_str(c, "expected"));
-  fputs(" | ", f);
-  zo_report_md_cell(f, zo_record_str(c, "observed"));
-  fputs(" |\n", f);
-}
-
-/* One row of the known gaps table: case, rule set, the reason it is
- * listed, where, what, expected, observed. */
-static void md_gap_row(FILE *f, json_t *c) {
+/* One row of a case table: case, rule set, then its status (the failing
+ * table) or the reason it is listed (the known gaps), where, what,
+ * expected, observed. */
+static void md_case_row(FILE *f, json_t *c, int with_reason) {
   fputs("| `", f);
   zo_report_md_cell(f, zo_record_str(c, "id"));
   fputs("` | ", f);
   zo_report_md_cell(f, zo_record_str(c, "ruleset"));
   fputs(" | ", f);
-  zo_report_md_cell(f, zo_record_str(c, "reason"));
+  zo_report_md_cell(f, zo_record_str(c, with_reason ? "reason" : "status"));
   fputs(" | ", f);
   zo_report_md_cell(f, zo_record_str(c, "file"));
   long long line = json_integer_value(json_object_get(c, "line"));
@@ -418,7 +397,7 @@ static void markdown_body(FILE *f, zo_record *rec) {
       "| --- | --- | --- | --- | --- | --- | --- |\n";
   if (json_array_size(d.failing)) {
     fprintf(f, "\n## Failing (%zu)\n\n%s", json_array_size(d.failing), table_head);
-    json_array_foreach(d.failing, i, c) md_case_row(f, c);
+    json_array_foreach(d.failing, i, c) md_case_row(f, c, 0);
   }
   if (d.invalid) {
     fprintf(f, "\n## Invalid case files (%zu)\n\n", d.invalid);
@@ -460,7 +439,7 @@ static void markdown_body(FILE *f, zo_record *rec) {
     fprintf(f, "\n## Known gaps (%zu, --expect-failures)\n\n"
                "| case | rule set | reason | where | what | expected | observed |\n"
                "| --- | --- | --- | --- | --- | --- | --- |\n", json_array_size(d.gaps));
-    json_array_foreach(d.gaps, i, c) md_gap_row(f, c);
+    json_array_foreach(d.gaps, i, c) md_case_row(f, c, 1);
   }
   md_stale(f, rec);
   if (json_object_size(d.skips)) {
