@@ -217,7 +217,7 @@ static void move_opts(zo_fuzz *f, zo_step *s) {
 #define OR_STATE_CHECK(cond) \
   if (cond) {                \
     s->kind = ST_STATE_CHECK; \
-    break;                   \
+    return;                  \
   }
 
 enum {
@@ -227,195 +227,230 @@ enum {
   OP_REMEMBER, OP_REPLACE, OP_CHOOSE, OP_MARK, OP_COUNT
 };
 
+/* ---- one generator per opcode: each reads its bytes and fills s ---- */
+
+static void gen_move(zo_fuzz *f, zo_step *s) {
+  s->kind = ST_MOVE;
+  uint8_t h = next(f);
+  s->card = live_handle(f, h);
+  move_opts(f, s);
+  if ((h & 0xC0) == 0xC0 && f->marks < RESERVE) {
+    /* the rest of the same effect marks the moved object (then:) */
+    zo_step *t = then_of(s, ST_MARK);
+    t->as = f->marks++;
+    t->mark_kind = MK_EFFECT;
+  }
+}
+
+static void gen_together(zo_fuzz *f, zo_step *s) {
+  s->kind = ST_MOVE_TOGETHER;
+  int n = 2 + next(f) % 2;
+  s->moves = zo_xcalloc((size_t)n, sizeof *s->moves);
+  uint8_t base = next(f);
+  zo_step proto;
+  zo_step_init(&proto);
+  proto.kind = ST_MOVE;
+  move_opts(f, &proto);
+  int used[NCARDS_MAX + RESERVE] = {0};
+  for (int i = 0; i < n; i++) {
+    int h = live_handle(f, (uint8_t)(base + i * 3));
+    if (used[h]) continue;
+    used[h] = 1;
+    zo_step *m = &s->moves[s->nmoves++];
+    *m = proto;
+    m->card = h;
+    m->line = s->line;
+  }
+}
+
+static void gen_create(zo_fuzz *f, zo_step *s) {
+  zo_case *c = f->c;
+  OR_STATE_CHECK(f->created >= RESERVE)
+  s->kind = ST_CREATE;
+  uint8_t k = next(f), z = next(f), t = next(f);
+  s->as = c->nsetup + f->created++;
+  s->kind_of = (k & 3) == 3 ? ZK_ABILITY : (k & 3) == 2 && !is_fab(f) ? ZK_COPY : ZK_TOKEN;
+  s->owner = (k >> 2) % c->nplayers;
+  s->zone.type = (z & 3) ? fallback_zone(f->rs, s->kind_of) : z % c->nztypes;
+  s->zone.player = -1;
+  s->types = palette(f, t);
+}
+
+static void gen_control(zo_fuzz *f, zo_step *s) {
+  zo_case *c = f->c;
+  s->kind = ST_CONTROL;
+  s->card = live_handle(f, next(f));
+  s->player = next(f) % c->nplayers;
+}
+
+static void gen_phase(zo_fuzz *f, zo_step *s) {
+  s->kind = ST_PHASE;
+  s->card = live_handle(f, next(f));
+  s->out = next(f) & 1 ? 0 : 1;
+}
+
+static void gen_turn(zo_fuzz *f, zo_step *s) {
+  s->kind = ST_TURN_FACE;
+  s->card = live_handle(f, next(f));
+  s->face = next(f) & 1;
+}
+
+static void gen_reorder(zo_fuzz *f, zo_step *s) {
+  zo_case *c = f->c;
+  s->kind = ST_REORDER;
+  uint8_t z = next(f), p = next(f);
+  s->zone.type = z % c->nztypes;
+  s->zone.player = f->rs->zones[s->zone.type].per_player.value ? p % c->nplayers : -1;
+  /* the order: the zone's contents now, rotated by a byte */
+  const int *objs;
+  int nz = zo_game_zone_contents(f->g, zo_game_zone_find(f->g, s->zone.type, s->zone.player),
+                                 &objs);
+  if (nz) {
+    s->order_zone_handles = zo_xcalloc((size_t)nz, sizeof(int));
+    int rot = next(f) % nz;
+    for (int i = 0; i < nz; i++) s->order_zone_handles[i] = objs[(i + rot) % nz];
+    s->norder = nz;
+  } else {
+    s->order_zone_handles = zo_xcalloc(1, sizeof(int));
+  }
+}
+
+static void gen_shuffle(zo_fuzz *f, zo_step *s) {
+  zo_case *c = f->c;
+  s->kind = ST_SHUFFLE;
+  uint8_t z = next(f), p = next(f);
+  s->zone.type = z % c->nztypes;
+  s->zone.player = f->rs->zones[s->zone.type].per_player.value ? p % c->nplayers : -1;
+  s->seed = next(f);
+}
+
+static void gen_draw_mill(zo_fuzz *f, zo_step *s, uint8_t op) {
+  zo_case *c = f->c;
+  s->kind = op == OP_DRAW ? ST_DRAW : ST_MILL;
+  s->player = next(f) % c->nplayers;
+  s->count = 1 + next(f) % 3;
+}
+
+static void gen_put_under(zo_fuzz *f, zo_step *s) {
+  s->kind = ST_PUT_UNDER;
+  s->card = live_handle(f, next(f));
+  s->under = live_handle(f, next(f));
+}
+
+static void gen_zone_lifecycle(zo_fuzz *f, zo_step *s, uint8_t op) {
+  zo_case *c = f->c;
+  uint8_t z = next(f), p = next(f);
+  int t = -1;
+  for (int k = 0; k < c->nztypes && t < 0; k++) {
+    int cand = (z + k) % c->nztypes;
+    if (f->rs->zones[cand].per_player.value) t = cand;
+  }
+  OR_STATE_CHECK(t < 0)
+  s->kind = op == OP_ZONE_CREATE ? ST_ZONE_CREATE : ST_ZONE_REMOVE;
+  s->zone.type = t;
+  s->zone.player = p % c->nplayers;
+  if (s->kind == ST_ZONE_REMOVE && (p & 0x80)) s->choose = 1 + (p >> 5 & 1);
+}
+
+static void gen_state_check(zo_fuzz *f, zo_step *s) {
+  s->kind = ST_STATE_CHECK;
+}
+
+static void gen_end_game(zo_fuzz *f, zo_step *s) {
+  zo_case *c = f->c;
+  s->kind = ST_END_GAME;
+  s->winner = next(f) % c->nplayers;
+}
+
+static void gen_watch(zo_fuzz *f, zo_step *s) {
+  zo_case *c = f->c;
+  OR_STATE_CHECK(f->watches >= RESERVE)
+  s->kind = ST_WATCH;
+  s->as = f->watches++;
+  s->card = live_handle(f, next(f));
+  uint8_t a = next(f), b = next(f);
+  s->from.type = (a & 1) ? ZO_ZT_ANY : (a >> 1) % c->nztypes;
+  s->to.type = (b & 1) ? ZO_ZT_ANY : (b >> 1) % c->nztypes;
+  s->from.player = s->to.player = -1;
+}
+
+static void gen_resolve(zo_fuzz *f, zo_step *s) {
+  OR_STATE_CHECK(!f->watches)
+  s->kind = ST_RESOLVE;
+  uint8_t a = next(f);
+  s->trigger = a % f->watches;
+  if (a & 0x80) move_opts(f, then_of(s, ST_MOVE));
+}
+
+static void gen_remember(zo_fuzz *f, zo_step *s) {
+  OR_STATE_CHECK(f->refs >= RESERVE)
+  s->kind = ST_REMEMBER;
+  s->as = f->refs++;
+  s->card = live_handle(f, next(f));
+}
+
+static void gen_replace(zo_fuzz *f, zo_step *s) {
+  zo_case *c = f->c;
+  OR_STATE_CHECK(f->repls >= RESERVE)
+  s->kind = ST_REPLACE;
+  s->as = f->repls++;
+  uint8_t a = next(f), w = next(f);
+  if (a & 1) s->replace_any = 1;
+  else s->card = live_handle(f, a >> 1);
+  s->when_to.type = (w & 1) ? ZO_ZT_ANY : (w >> 1) % c->nztypes;
+  s->when_to.player = -1;
+  s->when_from.type = ZO_ZT_ANY;
+  s->when_from.player = -1;
+  move_opts(f, then_of(s, ST_MOVE));
+}
+
+static void gen_choose(zo_fuzz *f, zo_step *s) {
+  zo_case *c = f->c;
+  OR_STATE_CHECK(!f->repls)
+  s->kind = ST_CHOOSE_REPLACEMENT;
+  uint8_t a = next(f);
+  s->order_zone_handles = zo_xcalloc((size_t)f->repls, sizeof(int));
+  for (int i = 0; i < f->repls; i++) s->order_zone_handles[i] = (i + a) % f->repls;
+  s->norder = f->repls;
+  if (a & 0x80) {
+    s->player = next(f) % c->nplayers;
+    s->card = live_handle(f, next(f));
+  }
+}
+
+static void gen_mark(zo_fuzz *f, zo_step *s) {
+  OR_STATE_CHECK(f->marks >= RESERVE)
+  s->kind = ST_MARK;
+  s->card = live_handle(f, next(f));
+  s->as = f->marks++;
+  s->mark_kind = (zo_mark_kind)(next(f) % 4);
+}
+
 const zo_step *zo_fuzz_next(zo_fuzz *f) {
   if (f->at >= f->size || f->c->nsteps >= ZO_FUZZ_MAX_STEPS) return NULL;
-  zo_case *c = f->c;
   uint8_t op = next(f) % OP_COUNT;
   if (op == OP_END_GAME && (next(f) & 7)) op = OP_STATE_CHECK; /* rare */
   zo_step *s = push(f);
-  switch (op) {
-  case OP_MOVE: case OP_MOVE2: case OP_MOVE3: case OP_MOVE4: {
-    s->kind = ST_MOVE;
-    uint8_t h = next(f);
-    s->card = live_handle(f, h);
-    move_opts(f, s);
-    if ((h & 0xC0) == 0xC0 && f->marks < RESERVE) {
-      /* the rest of the same effect marks the moved object (then:) */
-      zo_step *t = then_of(s, ST_MARK);
-      t->as = f->marks++;
-      t->mark_kind = MK_EFFECT;
-    }
-    break;
-  }
-  case OP_TOGETHER: {
-    s->kind = ST_MOVE_TOGETHER;
-    int n = 2 + next(f) % 2;
-    s->moves = zo_xcalloc((size_t)n, sizeof *s->moves);
-    uint8_t base = next(f);
-    zo_step proto;
-    zo_step_init(&proto);
-    proto.kind = ST_MOVE;
-    move_opts(f, &proto);
-    int used[NCARDS_MAX + RESERVE] = {0};
-    for (int i = 0; i < n; i++) {
-      int h = live_handle(f, (uint8_t)(base + i * 3));
-      if (used[h]) continue;
-      used[h] = 1;
-      zo_step *m = &s->moves[s->nmoves++];
-      *m = proto;
-      m->card = h;
-      m->line = s->line;
-    }
-    break;
-  }
-  case OP_CREATE: {
-    OR_STATE_CHECK(f->created >= RESERVE)
-    s->kind = ST_CREATE;
-    uint8_t k = next(f), z = next(f), t = next(f);
-    s->as = c->nsetup + f->created++;
-    s->kind_of = (k & 3) == 3 ? ZK_ABILITY : (k & 3) == 2 && !is_fab(f) ? ZK_COPY : ZK_TOKEN;
-    s->owner = (k >> 2) % c->nplayers;
-    s->zone.type = (z & 3) ? fallback_zone(f->rs, s->kind_of) : z % c->nztypes;
-    s->zone.player = -1;
-    s->types = palette(f, t);
-    break;
-  }
-  case OP_CONTROL:
-    s->kind = ST_CONTROL;
-    s->card = live_handle(f, next(f));
-    s->player = next(f) % c->nplayers;
-    break;
-  case OP_PHASE:
-    s->kind = ST_PHASE;
-    s->card = live_handle(f, next(f));
-    s->out = next(f) & 1 ? 0 : 1;
-    break;
-  case OP_TURN:
-    s->kind = ST_TURN_FACE;
-    s->card = live_handle(f, next(f));
-    s->face = next(f) & 1;
-    break;
-  case OP_REORDER: {
-    s->kind = ST_REORDER;
-    uint8_t z = next(f), p = next(f);
-    s->zone.type = z % c->nztypes;
-    s->zone.player = f->rs->zones[s->zone.type].per_player.value ? p % c->nplayers : -1;
-    /* the order: the zone's contents now, rotated by a byte */
-    const int *objs;
-    int nz = zo_game_zone_contents(f->g, zo_game_zone_find(f->g, s->zone.type, s->zone.player),
-                                   &objs);
-    if (nz) {
-      s->order_zone_handles = zo_xcalloc((size_t)nz, sizeof(int));
-      int rot = next(f) % nz;
-      for (int i = 0; i < nz; i++) s->order_zone_handles[i] = objs[(i + rot) % nz];
-      s->norder = nz;
-    } else {
-      s->order_zone_handles = zo_xcalloc(1, sizeof(int));
-    }
-    break;
-  }
-  case OP_SHUFFLE: {
-    s->kind = ST_SHUFFLE;
-    uint8_t z = next(f), p = next(f);
-    s->zone.type = z % c->nztypes;
-    s->zone.player = f->rs->zones[s->zone.type].per_player.value ? p % c->nplayers : -1;
-    s->seed = next(f);
-    break;
-  }
-  case OP_DRAW:
-  case OP_MILL:
-    s->kind = op == OP_DRAW ? ST_DRAW : ST_MILL;
-    s->player = next(f) % c->nplayers;
-    s->count = 1 + next(f) % 3;
-    break;
-  case OP_PUT_UNDER:
-    s->kind = ST_PUT_UNDER;
-    s->card = live_handle(f, next(f));
-    s->under = live_handle(f, next(f));
-    break;
-  case OP_ZONE_CREATE:
-  case OP_ZONE_REMOVE: {
-    uint8_t z = next(f), p = next(f);
-    int t = -1;
-    for (int k = 0; k < c->nztypes && t < 0; k++) {
-      int cand = (z + k) % c->nztypes;
-      if (f->rs->zones[cand].per_player.value) t = cand;
-    }
-    OR_STATE_CHECK(t < 0)
-    s->kind = op == OP_ZONE_CREATE ? ST_ZONE_CREATE : ST_ZONE_REMOVE;
-    s->zone.type = t;
-    s->zone.player = p % c->nplayers;
-    if (s->kind == ST_ZONE_REMOVE && (p & 0x80)) s->choose = 1 + (p >> 5 & 1);
-    break;
-  }
-  case OP_STATE_CHECK:
-  case OP_STATE_CHECK2:
-    s->kind = ST_STATE_CHECK;
-    break;
-  case OP_END_GAME:
-    s->kind = ST_END_GAME;
-    s->winner = next(f) % c->nplayers;
-    break;
-  case OP_WATCH: {
-    OR_STATE_CHECK(f->watches >= RESERVE)
-    s->kind = ST_WATCH;
-    s->as = f->watches++;
-    s->card = live_handle(f, next(f));
-    uint8_t a = next(f), b = next(f);
-    s->from.type = (a & 1) ? ZO_ZT_ANY : (a >> 1) % c->nztypes;
-    s->to.type = (b & 1) ? ZO_ZT_ANY : (b >> 1) % c->nztypes;
-    s->from.player = s->to.player = -1;
-    break;
-  }
-  case OP_RESOLVE: {
-    OR_STATE_CHECK(!f->watches)
-    s->kind = ST_RESOLVE;
-    uint8_t a = next(f);
-    s->trigger = a % f->watches;
-    if (a & 0x80) move_opts(f, then_of(s, ST_MOVE));
-    break;
-  }
-  case OP_REMEMBER:
-    OR_STATE_CHECK(f->refs >= RESERVE)
-    s->kind = ST_REMEMBER;
-    s->as = f->refs++;
-    s->card = live_handle(f, next(f));
-    break;
-  case OP_REPLACE: {
-    OR_STATE_CHECK(f->repls >= RESERVE)
-    s->kind = ST_REPLACE;
-    s->as = f->repls++;
-    uint8_t a = next(f), w = next(f);
-    if (a & 1) s->replace_any = 1;
-    else s->card = live_handle(f, a >> 1);
-    s->when_to.type = (w & 1) ? ZO_ZT_ANY : (w >> 1) % c->nztypes;
-    s->when_to.player = -1;
-    s->when_from.type = ZO_ZT_ANY;
-    s->when_from.player = -1;
-    move_opts(f, then_of(s, ST_MOVE));
-    break;
-  }
-  case OP_CHOOSE: {
-    OR_STATE_CHECK(!f->repls)
-    s->kind = ST_CHOOSE_REPLACEMENT;
-    uint8_t a = next(f);
-    s->order_zone_handles = zo_xcalloc((size_t)f->repls, sizeof(int));
-    for (int i = 0; i < f->repls; i++) s->order_zone_handles[i] = (i + a) % f->repls;
-    s->norder = f->repls;
-    if (a & 0x80) {
-      s->player = next(f) % c->nplayers;
-      s->card = live_handle(f, next(f));
-    }
-    break;
-  }
-  case OP_MARK:
-  default:
-    OR_STATE_CHECK(f->marks >= RESERVE)
-    s->kind = ST_MARK;
-    s->card = live_handle(f, next(f));
-    s->as = f->marks++;
-    s->mark_kind = (zo_mark_kind)(next(f) % 4);
-    break;
+  switch (op) { /* one generator per opcode */
+  case OP_MOVE: case OP_MOVE2: case OP_MOVE3: case OP_MOVE4: gen_move(f, s); break;
+  case OP_TOGETHER: gen_together(f, s); break;
+  case OP_CREATE: gen_create(f, s); break;
+  case OP_CONTROL: gen_control(f, s); break;
+  case OP_PHASE: gen_phase(f, s); break;
+  case OP_TURN: gen_turn(f, s); break;
+  case OP_REORDER: gen_reorder(f, s); break;
+  case OP_SHUFFLE: gen_shuffle(f, s); break;
+  case OP_DRAW: case OP_MILL: gen_draw_mill(f, s, op); break;
+  case OP_PUT_UNDER: gen_put_under(f, s); break;
+  case OP_ZONE_CREATE: case OP_ZONE_REMOVE: gen_zone_lifecycle(f, s, op); break;
+  case OP_STATE_CHECK: case OP_STATE_CHECK2: gen_state_check(f, s); break;
+  case OP_END_GAME: gen_end_game(f, s); break;
+  case OP_WATCH: gen_watch(f, s); break;
+  case OP_RESOLVE: gen_resolve(f, s); break;
+  case OP_REMEMBER: gen_remember(f, s); break;
+  case OP_REPLACE: gen_replace(f, s); break;
+  case OP_CHOOSE: gen_choose(f, s); break;
+  case OP_MARK: default: gen_mark(f, s); break;
   }
   return s;
 }
