@@ -789,6 +789,7 @@ void zo_case_result_clear(zo_case_result *r) {
   free(r->observed);
   free(r->message);
   free(r->reason);
+  free(r->stderr_text);
   for (int k = 0; k < r->nrules; k++) free(r->rules[k]);
   free(r->rules);
   for (int k = 0; k < r->nhits; k++) free(r->hits[k].id);
