@@ -45,6 +45,10 @@ except ImportError:
         "install the Debian package python3-jsonschema (or: pip install jsonschema)\n")
     sys.exit(3)
 
+# the JSON path of an error, written as the protocol checker writes it
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from validate import json_path  # noqa: E402
+
 SCHEMAS = {"run": "run-record.schema.json", "badge": "badge.schema.json",
            "known-gaps": "known-gaps.schema.json"}
 ID_PREFIX = "urn:zoneoracle:files:"
@@ -76,19 +80,6 @@ def load_validators(directory):
             fail(f"{path}: $id is {json.dumps(schema.get('$id'))}, expected \"{ID_PREFIX + name}\"")
         validators[kind] = Draft202012Validator(schema)
     return validators
-
-
-def json_path(parts):
-    """$.rule_hits["CR 400.7"], $[2].reason"""
-    out = "$"
-    for p in parts:
-        if isinstance(p, int):
-            out += f"[{p}]"
-        elif p and all(c.isalnum() or c in "_-" for c in p):
-            out += f".{p}"
-        else:
-            out += "[" + json.dumps(p) + "]"
-    return out
 
 
 def errors_of(validator, value):
