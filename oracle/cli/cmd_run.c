@@ -114,8 +114,7 @@ int zo_cli_write_reports(const zo_cli_opts *o, const zo_run *run, const zo_engin
   char *p3 = zo_report_set_path(set, "summary.md");
   char *p4 = zo_report_set_path(set, "index.html");
   int io_bad = 0;
-  if (zo_report_write_jsonl(run, &h, p1, &err) || zo_report_render_junit(p1, p2, &err) ||
-      zo_report_render_markdown(p1, p3, &err) || zo_report_render_html(p1, p4, &err)) {
+  if (zo_report_write_jsonl(run, &h, p1, &err) || zo_report_render_all(p1, p2, p3, p4, &err)) {
     /* named where it was to go, not by its staging directory */
     const char *stg = zo_report_set_staging(set);
     size_t ns = strlen(stg);

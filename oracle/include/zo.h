@@ -431,6 +431,11 @@ zo_status zo_report_render_markdown(const char *jsonl, const char *path, zo_erro
  * matrix of rules x rule sets linking to each case, each rule set's switch
  * table with its citations, and the case list. */
 zo_status zo_report_render_html(const char *jsonl, const char *path, zo_error *err);
+/* The three renderings above from one reading of the record (a path NULL
+ * is left out): what a run writes. The first failure stops it, as each
+ * function above would fail. */
+zo_status zo_report_render_all(const char *jsonl, const char *junit, const char *markdown,
+                               const char *html, zo_error *err);
 
 
 

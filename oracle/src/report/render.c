@@ -66,25 +66,6 @@ void zo_report_md_cell(FILE *f, const char *s) {
 
 /* Read the record, write one report from it through `body`, whole or not
  * at all. */
-zo_status zo_report_render(const char *jsonl, const char *path, zo_error *err,
-                        void (*body)(FILE *f, zo_record *rec)) {
-  zo_record rec;
-  zo_status st = zo_record_read(jsonl, &rec, err);
-  if (st) return st;
-  size_t cap = strlen(path) + 64;
-  char *tmp = zo_xmalloc(cap);
-  FILE *f = zo_report_open(path, tmp, cap);
-  if (!f) {
-    free(tmp);
-    zo_record_free(&rec);
-    return zo_report_io_fail(err, path, "cannot create");
-  }
-  body(f, &rec);
-  zo_record_free(&rec);
-  st = zo_report_commit(f, tmp, path, err);
-  free(tmp);
-  return st;
-}
 
 static void junit_body(FILE *f, zo_record *rec) {
   fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
@@ -487,3 +468,40 @@ zo_status zo_report_render_markdown(const char *jsonl, const char *path, zo_erro
   return zo_report_render(jsonl, path, err, markdown_body);
 }
 
+/* Write one report of rec at path through body, whole or not at all. */
+static zo_status render_to(zo_record *rec, const char *path, zo_error *err,
+                           void (*body)(FILE *f, zo_record *rec)) {
+  size_t cap = strlen(path) + 64;
+  char *tmp = zo_xmalloc(cap);
+  FILE *f = zo_report_open(path, tmp, cap);
+  if (!f) {
+    free(tmp);
+    return zo_report_io_fail(err, path, "cannot create");
+  }
+  body(f, rec);
+  zo_status st = zo_report_commit(f, tmp, path, err);
+  free(tmp);
+  return st;
+}
+
+zo_status zo_report_render(const char *jsonl, const char *path, zo_error *err,
+                           void (*body)(FILE *f, zo_record *rec)) {
+  zo_record rec;
+  zo_status st = zo_record_read(jsonl, &rec, err);
+  if (st) return st;
+  st = render_to(&rec, path, err, body);
+  zo_record_free(&rec);
+  return st;
+}
+
+zo_status zo_report_render_all(const char *jsonl, const char *junit, const char *markdown,
+                               const char *html, zo_error *err) {
+  zo_record rec;
+  zo_status st = zo_record_read(jsonl, &rec, err);
+  if (st) return st;
+  if (!st && junit) st = render_to(&rec, junit, err, junit_body);
+  if (!st && markdown) st = render_to(&rec, markdown, err, markdown_body);
+  if (!st && html) st = render_to(&rec, html, err, zo_report_html_body);
+  zo_record_free(&rec);
+  return st;
+}

@@ -418,7 +418,7 @@ static void case_lists(FILE *f, zo_record *rec) {
   json_decref(groups);
 }
 
-static void html_body(FILE *f, zo_record *rec) {
+void zo_report_html_body(FILE *f, zo_record *rec) {
   zo_digest d;
   zo_digest_make(rec, &d);
   const char *verdict = zo_digest_verdict(&d);
@@ -528,5 +528,5 @@ static void html_body(FILE *f, zo_record *rec) {
 }
 
 zo_status zo_report_render_html(const char *jsonl, const char *path, zo_error *err) {
-  return zo_report_render(jsonl, path, err, html_body);
+  return zo_report_render(jsonl, path, err, zo_report_html_body);
 }

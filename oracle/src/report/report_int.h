@@ -49,6 +49,9 @@ void zo_report_md_cell(FILE *f, const char *s);
 zo_status zo_report_render(const char *jsonl, const char *path, zo_error *err,
                            void (*body)(FILE *f, zo_record *rec));
 
+/* The HTML page's body for rec (render_html.c). */
+void zo_report_html_body(FILE *f, zo_record *rec);
+
 /* What every report opens with, from one pass over a record: the totals
  * of its footer, the cases that make the run fail (fail, error, crash,
  * timeout, xpass), the expected failures, and the skips counted by reason
