@@ -255,5 +255,11 @@ zo_status zo_case_parse_file(const char *path, zo_case **out, zo_error *err);
 /* The same from memory; `name` is used in messages. */
 zo_status zo_case_parse_mem(const char *name, const char *text, size_t len,
                             zo_case **out, zo_error *err);
+/* The same from a JSON document (a case as JSON, as `serve` builds one
+ * from a zcp setup request; JSON is YAML, so the loader is the same and
+ * no text is printed or parsed): doc is only read; `name` is used in
+ * messages, whose line and column are 1:1. */
+struct json_t;
+zo_status zo_case_parse_json(const char *name, struct json_t *doc, zo_case **out, zo_error *err);
 
 #endif

@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "case_read.h"
 #include "util.h"
 #include "yjson.h"
@@ -548,6 +550,13 @@ zo_status zo_case_parse_mem(const char *name, const char *text, size_t len, zo_c
   zo_status st = yd_parse(name, text, len, &doc, err);
   if (st) return st;
   st = load_doc(&doc, out, err);
+  yd_free(&doc);
+  return st;
+}
+
+zo_status zo_case_parse_json(const char *name, json_t *json, zo_case **out, zo_error *err) {
+  yd_doc doc = {.root = yd_from_json(json), .file = zo_xstrdup(name)};
+  zo_status st = load_doc(&doc, out, err);
   yd_free(&doc);
   return st;
 }

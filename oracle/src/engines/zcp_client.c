@@ -57,6 +57,7 @@ typedef struct {
   char name[96], version[64];
   json_t *features, *rulesets;
   json_t *hello;           /* the last handshake's answer */
+  int protocol;            /* the version it speaks: 1 or 2 (zcp/2: run deltas) */
   FILE *tap;               /* the transcript, or NULL (borrowed) */
   const zo_case *c;        /* the case set up, borrowed until teardown */
   zo_zcp_names names;      /* c's handle names, for reading answers */
@@ -218,13 +219,23 @@ static zo_status call_ok(proc *p, json_t *req, zo_error *err) {
  * answered with an error is stopped. */
 static zo_status shake_hands(proc *p, zo_error *err) {
   json_t *res;
-  zo_status st = call(p, json_pack("{s:s, s:s}", "op", "hello", "protocol", "zcp/1"), &res, err);
+  /* zcp/1 in `protocol`, for engines that know no other; zcp/2 offered */
+  zo_status st = call(p, json_pack("{s:s, s:s, s:[s, s]}", "op", "hello", "protocol", "zcp/1", "accepts",
+                                   "zcp/1", "zcp/2"),
+                      &res, err);
   if (st) return st;
   if ((st = answer(p, res, err))) {
     json_decref(res);
     if (p->kind != RUN_IN_PROCESS) zcp_child_stop(&p->child);
     return st;
   }
+  const char *proto = json_string_value(json_object_get(res, "protocol"));
+  if (proto && strcmp(proto, "zcp/1") && strcmp(proto, "zcp/2")) {
+    json_decref(res);
+    if (p->kind != RUN_IN_PROCESS) zcp_child_stop(&p->child);
+    return zcp_fault(err, ZO_ENGINE_FAULT_ERROR, p->cmd, "hello: the engine chose a protocol the runner did not offer (zcp/1, zcp/2)");
+  }
+  p->protocol = proto && !strcmp(proto, "zcp/2") ? 2 : 1;
   zcp_text_set(p->name, sizeof p->name, or_text(json_string_value(json_object_get(res, "engine")), "engine"));
   zcp_text_set(p->version, sizeof p->version, or_text(json_string_value(json_object_get(res, "version")), "?"));
   json_decref(p->features);
@@ -469,7 +480,9 @@ zo_status zo_engine_process_run(zo_engine *e, const zo_case *c, zo_step_result *
   json_t *steps = json_array();
   for (int i = 0; i < c->nsteps; i++) json_array_append_new(steps, zo_zcp_step_json(&c->steps[i]));
   json_t *res;
-  st = call(p, json_pack("{s:s, s:o, s:s}", "op", "run", "steps", steps, "observe", "each"), &res, err);
+  int delta = p->protocol >= 2; /* zcp/2: only what changed after each step */
+  st = call(p, json_pack("{s:s, s:o, s:s}", "op", "run", "steps", steps, "observe", delta ? "delta" : "each"),
+            &res, err);
   if (st) return st;
   if ((st = answer(p, res, err))) {
     json_decref(res);
@@ -484,7 +497,12 @@ zo_status zo_engine_process_run(zo_engine *e, const zo_case *c, zo_step_result *
   }
   for (int i = 0; i < c->nsteps && !st; i++) {
     st = zo_zcp_result_read(&p->names, c, json_array_get(rs, (size_t)i), &results[i + 1], p->cmd, err);
-    if (!st) st = zo_zcp_observation_read(&p->names, c, json_array_get(os, (size_t)i), &obs[i + 1], p->cmd, err);
+    json_t *o = json_array_get(os, (size_t)i);
+    if (st) break;
+    if (delta)
+      st = zo_zcp_observation_read_delta(&p->names, c, o, &obs[i], &obs[i + 1], p->cmd, err);
+    else
+      st = zo_zcp_observation_read(&p->names, c, o, &obs[i + 1], p->cmd, err);
   }
   json_decref(res);
   return st;

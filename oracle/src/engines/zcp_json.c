@@ -86,7 +86,7 @@ json_t *zo_zcp_observation_json(const zo_case *c, const zo_observation *ob) {
   for (int r = 0; r < ob->nrefs; r++)
     json_object_set_new(refs, c->refs[r],
                         json_pack("{s:b, s:o}", words[W_FOUND], ob->ref_found[r], words[W_HANDLE],
-                                  handle_json(c, ob->ref_handle[r])));
+                                  handle_json(c, ob->ref_found[r] ? ob->ref_handle[r] : -1)));
   json_t *players = json_object(), *visible = json_object();
   for (int p = 0; p < ob->nplayers; p++) {
     json_object_set_new(players, c->players[p], json_pack("{s:b}", words[W_LOST], ob->lost[p]));
@@ -97,6 +97,110 @@ json_t *zo_zcp_observation_json(const zo_case *c, const zo_observation *ob) {
   }
   return json_pack("{s:o, s:o, s:o, s:o, s:o}", words[W_OBJECTS], objs, words[W_TRIGGERS], trig,
                    words[W_REFS], refs, words[W_PLAYERS], players, words[W_VISIBLE], visible);
+}
+
+/* The fields of object o that differ from a, in the protocol's order (an
+ * empty object when none does). */
+static json_t *object_delta_json(const zo_case *c, const zo_obj_obs *a, const zo_obj_obs *o) {
+  json_t *x = json_object();
+  if (a->exists != o->exists) json_object_set_new(x, words[W_EXISTS], json_boolean(o->exists));
+  if (strcmp(a->zone, o->zone)) json_object_set_new(x, words[W_ZONE], json_string(o->zone));
+  if (a->object != o->object) json_object_set_new(x, words[W_OBJECT], json_integer((json_int_t)o->object));
+  if (a->position != o->position)
+    json_object_set_new(x, words[W_POSITION], o->position >= 0 ? json_integer(o->position) : json_null());
+  if (a->layer != o->layer)
+    json_object_set_new(x, words[W_LAYER], o->layer >= 0 ? json_integer(o->layer) : json_null());
+  if (a->visibility != o->visibility)
+    json_object_set_new(x, words[W_VISIBILITY], json_string(words[o->visibility ? W_PUBLIC : W_PRIVATE]));
+  if (a->face_down != o->face_down)
+    json_object_set_new(x, words[W_FACE], json_string(words[o->face_down ? W_DOWN : W_UP]));
+  if (a->controller != o->controller) json_object_set_new(x, words[W_CONTROLLER], player_json(c, o->controller));
+  if (a->owner != o->owner) json_object_set_new(x, words[W_OWNER], player_json(c, o->owner));
+  int marks = a->nmarks != o->nmarks;
+  for (int m = 0; !marks && m < o->nmarks; m++) marks = a->marks[m] != o->marks[m];
+  if (marks) {
+    json_t *list = json_array();
+    for (int m = 0; m < o->nmarks; m++) json_array_append_new(list, json_string(c->marknames[o->marks[m]]));
+    json_object_set_new(x, words[W_MARKS], list);
+  }
+  if (a->under != o->under) json_object_set_new(x, words[W_UNDER], handle_json(c, o->under));
+  if (a->phased_out != o->phased_out) json_object_set_new(x, words[W_PHASED_OUT], json_boolean(o->phased_out));
+  if (strcmp(a->came_from, o->came_from))
+    json_object_set_new(x, words[W_CAME_FROM], o->came_from[0] ? json_string(o->came_from) : json_null());
+  return x;
+}
+
+/* Whether two observations of one object say the same. */
+static int same_object(const zo_obj_obs *a, const zo_obj_obs *b) {
+  if (a->exists != b->exists || a->object != b->object || a->position != b->position ||
+      a->layer != b->layer || a->visibility != b->visibility || a->face_down != b->face_down ||
+      a->controller != b->controller || a->owner != b->owner || a->under != b->under ||
+      a->phased_out != b->phased_out || a->nmarks != b->nmarks || strcmp(a->zone, b->zone) ||
+      strcmp(a->came_from, b->came_from))
+    return 0;
+  for (int m = 0; m < a->nmarks; m++)
+    if (a->marks[m] != b->marks[m]) return 0;
+  return 1;
+}
+
+/* Whether player p sees the same handles in a and b (b may know more
+ * handles than a: a new one seen differs). */
+static int same_sight(const zo_observation *a, const zo_observation *b, int p) {
+  for (int h = 0; h < b->nhandles; h++) {
+    int was = h < a->nhandles ? a->sees[p * a->nhandles + h] : 0;
+    if (was != b->sees[p * b->nhandles + h]) return 0;
+  }
+  return 1;
+}
+
+json_t *zo_zcp_observation_delta_json(const zo_case *c, const zo_observation *prev,
+                                      const zo_observation *ob) {
+  if (!prev || prev->nplayers != ob->nplayers) return zo_zcp_observation_json(c, ob);
+  json_t *objs = json_object();
+  for (int h = 0; h < ob->nhandles; h++) {
+    const zo_obj_obs *o = &ob->objs[h];
+    if (h >= c->nsetup && !o->exists && o->object == 0) continue; /* not created */
+    if (h >= prev->nhandles || (h >= c->nsetup && !prev->objs[h].exists && prev->objs[h].object == 0))
+      json_object_set_new(objs, c->handles[h], object_json(c, o)); /* new: whole */
+    else if (!same_object(&prev->objs[h], o))
+      json_object_set_new(objs, c->handles[h], object_delta_json(c, &prev->objs[h], o));
+  }
+  json_t *trig = json_object();
+  for (int t = 0; t < ob->ntriggers; t++) {
+    if (t < prev->ntriggers && prev->trig_fired[t] == ob->trig_fired[t] &&
+        prev->trig_found[t] == ob->trig_found[t] && prev->trig_controller[t] == ob->trig_controller[t])
+      continue;
+    json_object_set_new(trig, c->triggers[t],
+                        json_pack("{s:b, s:o, s:o}", words[W_FIRED], ob->trig_fired[t], words[W_FOUND],
+                                  ob->trig_found[t] < 0 ? json_null() : json_boolean(ob->trig_found[t]),
+                                  words[W_CONTROLLER], player_json(c, ob->trig_controller[t])));
+  }
+  json_t *refs = json_object();
+  for (int r = 0; r < ob->nrefs; r++) {
+    if (r < prev->nrefs && prev->ref_found[r] == ob->ref_found[r] && prev->ref_handle[r] == ob->ref_handle[r])
+      continue;
+    json_object_set_new(refs, c->refs[r],
+                        json_pack("{s:b, s:o}", words[W_FOUND], ob->ref_found[r], words[W_HANDLE],
+                                  handle_json(c, ob->ref_found[r] ? ob->ref_handle[r] : -1)));
+  }
+  json_t *players = json_object(), *visible = json_object();
+  for (int p = 0; p < ob->nplayers; p++) {
+    if (prev->lost[p] != ob->lost[p])
+      json_object_set_new(players, c->players[p], json_pack("{s:b}", words[W_LOST], ob->lost[p]));
+    if (same_sight(prev, ob, p)) continue;
+    json_t *sees = json_array();
+    for (int h = 0; h < ob->nhandles; h++)
+      if (ob->sees[p * ob->nhandles + h]) json_array_append_new(sees, json_string(c->handles[h]));
+    json_object_set_new(visible, c->players[p], sees);
+  }
+  json_t *x = json_pack("{s:o}", words[W_OBJECTS], objs); /* objects always: the mark of an observation */
+  json_t *parts[] = {trig, refs, players, visible};
+  int keys[] = {W_TRIGGERS, W_REFS, W_PLAYERS, W_VISIBLE};
+  for (int i = 0; i < 4; i++) {
+    if (json_object_size(parts[i])) json_object_set_new(x, words[keys[i]], parts[i]);
+    else json_decref(parts[i]);
+  }
+  return x;
 }
 
 json_t *zo_zcp_result_json(const zo_case *c, const zo_step_result *r) {
@@ -211,6 +315,36 @@ static zo_status read_int(const json_t *x, const char *handle, int w, int lo, in
   return ZO_OK;
 }
 
+/* The fields x names of object h (a delta) applied to o; what x does not
+ * name stays. ZO_OK, or ZO_ERR_ENGINE as read_int. */
+static zo_status read_object_fields(zo_zcp_names *names, const zo_case *c, int h, const json_t *x,
+                                    zo_obj_obs *o, const char *who, zo_error *err) {
+  json_t *v;
+  if ((v = field(x, W_EXISTS))) o->exists = json_is_true(v);
+  if ((v = field(x, W_ZONE))) snprintf(o->zone, sizeof o->zone, "%s", json_string_value(v) ? json_string_value(v) : "");
+  if ((v = field(x, W_OBJECT))) o->object = identity(v);
+  if (field(x, W_POSITION) && read_int(x, c->handles[h], W_POSITION, 0, &o->position, who, err)) return ZO_ERR_ENGINE;
+  if (field(x, W_LAYER) && read_int(x, c->handles[h], W_LAYER, 1, &o->layer, who, err)) return ZO_ERR_ENGINE;
+  if ((v = field(x, W_VISIBILITY))) o->visibility = json_string_value(v) && !strcmp(json_string_value(v), words[W_PUBLIC]);
+  if ((v = field(x, W_FACE))) o->face_down = json_string_value(v) && !strcmp(json_string_value(v), words[W_DOWN]);
+  if ((v = field(x, W_CONTROLLER))) o->controller = player_of(c, json_string_value(v));
+  if ((v = field(x, W_OWNER))) o->owner = player_of(c, json_string_value(v));
+  if ((v = field(x, W_UNDER))) o->under = handle_of(names, c, json_string_value(v));
+  if ((v = field(x, W_PHASED_OUT))) o->phased_out = json_is_true(v);
+  if ((v = field(x, W_CAME_FROM)))
+    snprintf(o->came_from, sizeof o->came_from, "%s", json_string_value(v) ? json_string_value(v) : "");
+  if ((v = field(x, W_MARKS))) {
+    o->nmarks = 0;
+    size_t i;
+    json_t *m;
+    json_array_foreach(v, i, m) {
+      for (int k = 0; k < c->nmarknames && o->nmarks < ZO_MAX_MARKS_PER_OBJ; k++)
+        if (json_string_value(m) && !strcmp(c->marknames[k], json_string_value(m))) o->marks[o->nmarks++] = k;
+    }
+  }
+  return ZO_OK;
+}
+
 /* Object h of an observation from its JSON x (an object, or anything
  * else: absent). ZO_OK, or ZO_ERR_ENGINE as read_int. */
 static zo_status read_object(zo_zcp_names *names, const zo_case *c, int h, const json_t *x, zo_obj_obs *o,
@@ -241,8 +375,8 @@ static zo_status read_object(zo_zcp_names *names, const zo_case *c, int h, const
   return ZO_OK;
 }
 
-zo_status zo_zcp_observation_read(zo_zcp_names *names, const zo_case *c, const json_t *res,
-                                  zo_observation *ob, const char *who, zo_error *err) {
+/* ob's arrays sized for case c, zeroed. */
+static void observation_alloc(const zo_case *c, zo_observation *ob) {
   ob->nhandles = c->nhandles;
   ob->objs = zo_xcalloc((size_t)c->nhandles + 1, sizeof *ob->objs);
   ob->ntriggers = c->ntriggers;
@@ -254,6 +388,11 @@ zo_status zo_zcp_observation_read(zo_zcp_names *names, const zo_case *c, const j
   ob->ref_handle = zo_xcalloc((size_t)c->nrefs + 1, sizeof(int));
   ob->nplayers = c->nplayers;
   ob->sees = zo_xcalloc((size_t)(c->nplayers * c->nhandles) + 1, 1);
+}
+
+zo_status zo_zcp_observation_read(zo_zcp_names *names, const zo_case *c, const json_t *res,
+                                  zo_observation *ob, const char *who, zo_error *err) {
+  observation_alloc(c, ob);
   json_t *objs = field(res, W_OBJECTS);
   if (!json_is_object(objs))
     return zcp_fault(err, ZO_ENGINE_FAULT_ERROR, who,
@@ -278,6 +417,59 @@ zo_status zo_zcp_observation_read(zo_zcp_names *names, const zo_case *c, const j
     size_t i;
     json_t *h;
     json_array_foreach(json_object_get(field(res, W_VISIBLE), c->players[pl]), i, h) {
+      int k = handle_of(names, c, json_string_value(h));
+      if (k >= 0) ob->sees[pl * c->nhandles + k] = 1;
+    }
+  }
+  return ZO_OK;
+}
+
+zo_status zo_zcp_observation_read_delta(zo_zcp_names *names, const zo_case *c, const json_t *res,
+                                        const zo_observation *prev, zo_observation *ob,
+                                        const char *who, zo_error *err) {
+  observation_alloc(c, ob);
+  memcpy(ob->objs, prev->objs, (size_t)c->nhandles * sizeof *ob->objs);
+  memcpy(ob->trig_fired, prev->trig_fired, (size_t)c->ntriggers * sizeof(int));
+  memcpy(ob->trig_found, prev->trig_found, (size_t)c->ntriggers * sizeof(int));
+  memcpy(ob->trig_controller, prev->trig_controller, (size_t)c->ntriggers * sizeof(int));
+  memcpy(ob->ref_found, prev->ref_found, (size_t)c->nrefs * sizeof(int));
+  memcpy(ob->ref_handle, prev->ref_handle, (size_t)c->nrefs * sizeof(int));
+  memcpy(ob->lost, prev->lost, sizeof ob->lost);
+  memcpy(ob->sees, prev->sees, (size_t)(c->nplayers * c->nhandles));
+  json_t *objs = field(res, W_OBJECTS);
+  if (!json_is_object(objs))
+    return zcp_fault(err, ZO_ENGINE_FAULT_ERROR, who,
+                     "the observation has no objects (is it the answer to another request?)");
+  const char *key;
+  json_t *x;
+  json_object_foreach(objs, key, x) {
+    int h = handle_of(names, c, key);
+    if (h < 0 || !json_is_object(x)) continue;
+    if (read_object_fields(names, c, h, x, &ob->objs[h], who, err)) return ZO_ERR_ENGINE;
+  }
+  for (int t = 0; t < c->ntriggers; t++) {
+    x = json_object_get(field(res, W_TRIGGERS), c->triggers[t]);
+    if (!x) continue;
+    ob->trig_fired[t] = json_is_true(field(x, W_FIRED));
+    json_t *found = field(x, W_FOUND);
+    ob->trig_found[t] = json_is_boolean(found) ? json_is_true(found) : -1;
+    ob->trig_controller[t] = player_of(c, text_of(x, W_CONTROLLER, NULL));
+  }
+  for (int r = 0; r < c->nrefs; r++) {
+    x = json_object_get(field(res, W_REFS), c->refs[r]);
+    if (!x) continue;
+    ob->ref_found[r] = json_is_true(field(x, W_FOUND));
+    ob->ref_handle[r] = handle_of(names, c, text_of(x, W_HANDLE, NULL));
+  }
+  for (int pl = 0; pl < c->nplayers; pl++) {
+    x = json_object_get(field(res, W_PLAYERS), c->players[pl]);
+    if (x) ob->lost[pl] = json_is_true(field(x, W_LOST));
+    json_t *list = json_object_get(field(res, W_VISIBLE), c->players[pl]);
+    if (!list) continue;
+    memset(ob->sees + pl * c->nhandles, 0, (size_t)c->nhandles);
+    size_t i;
+    json_t *h;
+    json_array_foreach(list, i, h) {
       int k = handle_of(names, c, json_string_value(h));
       if (k >= 0) ob->sees[pl * c->nhandles + k] = 1;
     }

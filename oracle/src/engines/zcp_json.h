@@ -22,6 +22,16 @@
  * A new reference (the caller decrefs); ob and c are only read. */
 json_t *zo_zcp_observation_json(const zo_case *c, const zo_observation *ob);
 
+/* The observation ob as a delta from prev (zcp/2, `run` with observe
+ * "delta"): `objects` (always there) and those of `triggers`, `refs`,
+ * `players` and `visible` that have a change, each holding only the
+ * entries that differ from prev: an object's changed fields (an object
+ * new since prev whole), a trigger, reference or player whole, a player's
+ * `visible` list whole. prev NULL (or of other players): the whole
+ * observation. A new reference (the caller decrefs). */
+json_t *zo_zcp_observation_delta_json(const zo_case *c, const zo_observation *prev,
+                                      const zo_observation *ob);
+
 /* The result r of a step of case c as a step answer's body {outcome,
  * error, events}: the outcome and error words (error null for none) and
  * one {handle, outcome} per event. A new reference (the caller decrefs). */
@@ -71,5 +81,15 @@ zo_status zo_zcp_result_read(zo_zcp_names *names, const zo_case *c, const json_t
  * truncated. */
 zo_status zo_zcp_observation_read(zo_zcp_names *names, const zo_case *c, const json_t *res,
                                   zo_observation *ob, const char *who, zo_error *err);
+
+/* A delta observation res (zo_zcp_observation_delta_json) applied to
+ * prev into ob (sized for c like zo_zcp_observation_read; prev, of the
+ * same case, is only read): an object's fields that res names replace
+ * prev's, a trigger, reference, player or `visible` list res names
+ * replaces prev's whole, and what res does not name stays as in prev (a
+ * whole observation is a delta too). Errors as zo_zcp_observation_read. */
+zo_status zo_zcp_observation_read_delta(zo_zcp_names *names, const zo_case *c, const json_t *res,
+                                        const zo_observation *prev, zo_observation *ob,
+                                        const char *who, zo_error *err);
 
 #endif

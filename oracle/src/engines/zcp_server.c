@@ -86,6 +86,45 @@ static json_t *do_step(served *s, json_t *step, json_t *id, json_t **out) {
   return NULL;
 }
 
+/* `run`: the steps in order, one result each; with each, one observation
+ * after every step, as a delta from the one before when delta; else one
+ * at the end. The first step that gets an error
+ * answers the whole run with it. */
+static json_t *do_run(served *s, json_t *steps, json_t *id, int each, int delta) {
+  json_t *results = json_array(), *obs = json_array(), *answer = NULL;
+  zo_observation prev = {0}, cur;
+  int have = 0;
+  size_t n = json_array_size(steps);
+  if (delta && s->g) {
+    zo_game_observe(s->g, &prev);
+    have = 1;
+  }
+  for (size_t i = 0; i < n && !answer; i++) {
+    json_t *res = NULL;
+    answer = do_step(s, json_array_get(steps, i), id, &res);
+    if (answer) break;
+    json_array_append_new(results, res);
+    if (!each) continue;
+    if (!delta) {
+      json_array_append_new(obs, zo_serve_observation(s->g));
+      continue;
+    }
+    zo_game_observe(s->g, &cur);
+    json_array_append_new(obs, zo_zcp_observation_delta_json(s->c, have ? &prev : NULL, &cur));
+    zo_observation_free(&prev);
+    prev = cur;
+    have = 1;
+  }
+  zo_observation_free(&prev);
+  if (answer) {
+    json_decref(results);
+    json_decref(obs);
+    return answer;
+  }
+  if (!each && s->g) json_array_append_new(obs, zo_serve_observation(s->g));
+  return json_pack("{s:O, s:b, s:o, s:o}", "id", id, "ok", 1, "results", results, "observations", obs);
+}
+
 static json_t *do_setup(served *s, json_t *req, json_t *id) {
   reset(s);
   const char *rsid = json_string_value(json_object_get(req, "ruleset"));
@@ -98,12 +137,11 @@ static json_t *do_setup(served *s, json_t *req, json_t *id) {
   json_t *doc = json_pack("{s:s, s:s, s:[s], s:[s], s:O, s:O, s:[]}", "id", "served/game", "title",
                           "served game", "rulesets", rsid, "rules", s->rs->rules[0].id, "players",
                           players, "cards", cards, "steps");
-  char *text = doc ? json_dumps(doc, JSON_COMPACT) : NULL;
-  json_decref(doc);
-  if (!text) return fail(id, "bad_request", "setup: players must be names");
+  if (!doc) return fail(id, "bad_request", "setup: players must be names");
   zo_error err = {0};
-  zo_status st = zo_case_load_mem("setup", text, strlen(text), &s->c, &err);
-  free(text);
+  /* parsed, then checked by building the game (what zo_case_load_mem does) */
+  zo_status st = zo_case_parse_json("setup", doc, &s->c, &err);
+  json_decref(doc);
   if (!st) zo_case_add_zone_types(s->c, s->rs); /* steps won't add zone types later */
   if (!st) st = zo_game_new(s->rs, s->c, &s->g, &err);
   if (st) {
@@ -123,15 +161,22 @@ json_t *zo_serve_request(zo_served *sv, json_t *req) {
   const char *op = json_string_value(json_object_get(req, "op"));
   if (!op) return fail(id, "bad_request", "a request needs op");
   if (!strcmp(op, "hello")) {
+    /* zcp/2 when the runner accepts it (PROTOCOL.md, Versions) */
     const char *proto = json_string_value(json_object_get(req, "protocol"));
-    if (!proto || strcmp(proto, "zcp/1")) return fail(id, "unsupported", "this engine speaks zcp/1");
+    if (!proto || (strcmp(proto, "zcp/1") && strcmp(proto, "zcp/2")))
+      return fail(id, "unsupported", "this engine speaks zcp/1 and zcp/2");
+    int two = !strcmp(proto, "zcp/2");
+    size_t k;
+    json_t *v;
+    json_array_foreach(json_object_get(req, "accepts"), k, v) two |= json_string_value(v) && !strcmp(json_string_value(v), "zcp/2");
     json_t *rss = json_array(), *fs = json_array();
     for (size_t i = 0; i < zo_ruleset_count(); i++)
       json_array_append_new(rss, json_string(zo_ruleset_id(zo_ruleset_at(i))));
     for (int i = 0; i < FT_COUNT; i++) /* every feature the case language has */
       json_array_append_new(fs, json_string(zo_feature_names[i]));
-    return json_pack("{s:O, s:b, s:s, s:s, s:o, s:o}", "id", id, "ok", 1, "engine", "zoneoracle",
-                     "version", ZO_VERSION, "rulesets", rss, "features", fs);
+    return json_pack("{s:O, s:b, s:s, s:s, s:s, s:o, s:o}", "id", id, "ok", 1, "protocol",
+                     two ? "zcp/2" : "zcp/1", "engine", "zoneoracle", "version", ZO_VERSION,
+                     "rulesets", rss, "features", fs);
   }
   if (!strcmp(op, "setup")) return do_setup(s, req, id);
   if (!strcmp(op, "step")) {
@@ -151,26 +196,11 @@ json_t *zo_serve_request(zo_served *sv, json_t *req) {
   if (!strcmp(op, "run")) {
     json_t *steps = json_object_get(req, "steps");
     const char *when = json_string_value(json_object_get(req, "observe"));
-    int each = when && !strcmp(when, "each");
+    int each = when && !strcmp(when, "each"), delta = when && !strcmp(when, "delta");
     if (!json_is_array(steps)) return fail(id, "bad_request", "run needs steps (a list)");
-    if (when && !each && strcmp(when, "end"))
-      return fail(id, "bad_request", "run: observe is each or end");
-    json_t *results = json_array(), *obs = json_array();
-    size_t i;
-    json_t *st;
-    json_array_foreach(steps, i, st) {
-      json_t *res = NULL, *e = do_step(s, st, id, &res);
-      if (e) {
-        json_decref(results);
-        json_decref(obs);
-        return e;
-      }
-      json_array_append_new(results, res);
-      if (each) json_array_append_new(obs, zo_serve_observation(s->g));
-    }
-    if (!each && s->g) json_array_append_new(obs, zo_serve_observation(s->g));
-    return json_pack("{s:O, s:b, s:o, s:o}", "id", id, "ok", 1, "results", results,
-                     "observations", obs);
+    if (when && !each && !delta && strcmp(when, "end"))
+      return fail(id, "bad_request", "run: observe is each, delta or end");
+    return do_run(s, steps, id, each || delta, delta);
   }
   if (!strcmp(op, "bye")) return json_pack("{s:O, s:b}", "id", id, "ok", 1);
   return fail(id, "bad_request", "unknown op (hello, setup, step, observe, run, bye)");
