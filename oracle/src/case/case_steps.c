@@ -265,6 +265,9 @@ static zo_status parse_shuffle(cr_parser *p, const yd_node *opts, const yd_node 
   zo_status st;
   if (!(v = yd_get(opts, "zone"))) return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "shuffle needs zone:");
   if ((st = cr_zone(p, v, "zone", 0, &s->zone))) return st;
+  /* order: the result, top first, so that no engine needs our generator */
+  if ((v = yd_get(opts, "order")) && (st = cr_handle_list(p, v, "order", &s->order_zone_handles, &s->norder)))
+    return st;
   if ((v = yd_get(opts, "seed"))) return seed_of(p, v, s);
   return ZO_OK;
 }

@@ -233,6 +233,24 @@ static int step_zone(zo_game *g, const zo_zone_spec *s, int player_default) {
   return -1;
 }
 
+/* Zone z put in the step's order (top first), which must name every
+ * object in it once: else failed, not_in_zone, and nothing changes. */
+static void put_in_order(zo_game *g, const zo_step *s, int z, zo_step_result *r) {
+  zo_zone *zn = &g->zones[z];
+  int ok = s->norder == zn->n;
+  for (int i = 0; ok && i < s->norder; i++) {
+    const zo_obj *o = &g->objs[s->order_zone_handles[i]];
+    ok = o->zone == z && o->exists && o->under < 0;
+    for (int k = 0; ok && k < i; k++) ok = s->order_zone_handles[k] != s->order_zone_handles[i];
+  }
+  if (!ok) {
+    r->outcome = ZO_OUTCOME_FAILED;
+    r->error = ZO_E_NOT_IN_ZONE;
+    return;
+  }
+  for (int i = 0; i < s->norder; i++) zn->objs[i] = s->order_zone_handles[i];
+}
+
 /* CR 400.5, 401.4: the owner rearranges a zone that allows it; the order
  * names every object in it. */
 void zo_step_reorder(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
@@ -250,20 +268,7 @@ void zo_step_reorder(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
     r->error = ZO_E_ORDERED;
     return;
   }
-  zo_zone *zn = &g->zones[z];
-  if (s->norder != zn->n) {
-    r->outcome = ZO_OUTCOME_FAILED;
-    r->error = ZO_E_NOT_IN_ZONE;
-    return;
-  }
-  for (int i = 0; i < s->norder; i++)
-    if (g->objs[s->order_zone_handles[i]].zone != z || !g->objs[s->order_zone_handles[i]].exists ||
-        g->objs[s->order_zone_handles[i]].under >= 0) {
-      r->outcome = ZO_OUTCOME_FAILED;
-      r->error = ZO_E_NOT_IN_ZONE;
-      return;
-    }
-  for (int i = 0; i < s->norder; i++) zn->objs[i] = s->order_zone_handles[i];
+  put_in_order(g, s, z, r);
 }
 
 void zo_step_shuffle(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
@@ -274,7 +279,10 @@ void zo_step_shuffle(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
     r->error = ZO_E_NO_ZONE;
     return;
   }
-  zo_game_shuffle_zone(g, z, s->seed);
+  /* a shuffle's result is random, and no zone rule fixes it: the case
+     gives it as order:, or the seed picks one repeatably */
+  if (s->norder) put_in_order(g, s, z, r);
+  else zo_game_shuffle_zone(g, z, s->seed);
 }
 
 /* FaB 3.0.10: zones that come into being and cease; elsewhere rejected. */
