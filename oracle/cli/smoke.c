@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "engine.h"
+#include "obs_diff.h"
 #include "runner.h"
 #include "util.h"
 #include "cli.h"
@@ -409,8 +410,9 @@ static int check_hello(tally *t, zo_engine *e) {
     say(t, "FAIL", "handshake", "unknown feature '%s' (ci/protocol/PROTOCOL.md lists triggers, replacement, ...)", odd);
     return 0;
   }
-  say(t, "ok", "handshake", "%s %s speaks zcp/1; rule sets: %s; features: %s", name, version, rlist,
-      flist[0] ? flist : "none");
+  const char *proto = json_string_value(json_object_get(h, "protocol"));
+  say(t, "ok", "handshake", "%s %s speaks %s; rule sets: %s; features: %s", name, version, proto ? proto : "zcp/1",
+      rlist, flist[0] ? flist : "none");
   return 1;
 }
 
@@ -420,12 +422,14 @@ static void check_case(tally *t, zo_engine *e, const char *check) {
   char label[64];
   if (strcmp(check, "core")) snprintf(label, sizeof label, "feature %s", check);
   else snprintf(label, sizeof label, "%s case", check);
+  zo_feature whole = zo_feature_whole(zo_feature_parse(check));
+  const char *of = whole != FT_NONE ? zo_feature_name(whole) : check;
   for (size_t i = 0; i < sizeof builtins / sizeof *builtins; i++) {
-    if (strcmp(builtins[i].check, check)) continue;
+    if (strcmp(builtins[i].check, of)) continue;
     zo_case *c;
     zo_error err = {0};
     char name[64];
-    snprintf(name, sizeof name, "smoke/%s.yaml", check);
+    snprintf(name, sizeof name, "smoke/%s.yaml", of);
     if (zo_case_load_mem(name, builtins[i].yaml, strlen(builtins[i].yaml), &c, &err)) {
       say(t, "FAIL", label, "the built-in case does not load (a zoneoracle bug): %s", err.message);
       return;
@@ -433,6 +437,12 @@ static void check_case(tally *t, zo_engine *e, const char *check) {
     const zo_ruleset *rs = NULL;
     for (int r = 0; r < c->nrulesets && !rs; r++)
       if (declares(e, c->rulesets[r], 1)) rs = zo_ruleset_find(c->rulesets[r]);
+    const char *missing = rs ? zo_case_missing_feature(e, c) : NULL;
+    if (missing) {
+      say(t, "skip", label, "the built-in case %s also needs %s, which the engine does not declare", c->id, missing);
+      zo_case_free(c);
+      return;
+    }
     if (!rs) {
       zo_case_free(c);
       continue;
@@ -447,6 +457,79 @@ static void check_case(tally *t, zo_engine *e, const char *check) {
       say(t, "FAIL", label, "case %s [%s]: %s: %s", c->id, rs->id, zo_result_status_name(res->status),
           res->message ? res->message : "");
     zo_run_free(&run);
+    zo_case_free(c);
+    return;
+  }
+  say(t, "skip", label, "no built-in case for the rule sets the engine declares");
+}
+
+/* `run` (PROTOCOL.md 7.5): the core case sent as one run request, as
+ * `gate --fuzz` sends games (observe: delta when the engine chose zcp/2,
+ * else each), and each step's answer and observation compared with the
+ * oracle's as `gate --strict` compares them. */
+static void check_run(tally *t, zo_engine *e) {
+  const char *label = "run";
+  const json_t *hello = zo_engine_process_hello(e);
+  const char *proto = json_string_value(json_object_get(hello, "protocol"));
+  const char *mode = proto && !strcmp(proto, "zcp/2") ? "delta" : "each";
+  for (size_t i = 0; i < sizeof builtins / sizeof *builtins; i++) {
+    if (strcmp(builtins[i].check, "core")) continue;
+    zo_case *c;
+    zo_error err = {0};
+    if (zo_case_load_mem("smoke/run.yaml", builtins[i].yaml, strlen(builtins[i].yaml), &c, &err)) {
+      say(t, "FAIL", label, "the built-in case does not load (a zoneoracle bug): %s", err.message);
+      return;
+    }
+    const zo_ruleset *rs = NULL;
+    for (int r = 0; r < c->nrulesets && !rs; r++)
+      if (declares(e, c->rulesets[r], 1)) rs = zo_ruleset_find(c->rulesets[r]);
+    if (!rs) {
+      zo_case_free(c);
+      continue;
+    }
+    int n = c->nsteps;
+    zo_observation *ea = zo_xcalloc((size_t)n + 1, sizeof *ea), *ob = zo_xcalloc((size_t)n + 1, sizeof *ob);
+    zo_step_result *ra = zo_xcalloc((size_t)n + 1, sizeof *ra), *rb = zo_xcalloc((size_t)n + 1, sizeof *rb);
+    zo_engine *o = zo_engine_oracle_new();
+    char why[700] = "";
+    if (e->ops->setup(e->self, rs, c, &err))
+      snprintf(why, sizeof why, "the setup before the run failed: %s", err.message);
+    else if (zo_engine_process_run(e, c, ra, ea, &err))
+      snprintf(why, sizeof why, "a run of %d steps (observe: %s) failed (PROTOCOL.md 7.5): %s", n, mode,
+               err.message);
+    if (!why[0] && !o->ops->setup(o->self, rs, c, &err)) {
+      o->ops->observe(o->self, &ob[0], &err);
+      for (int k = 0; k <= n && !why[0]; k++) {
+        if (k) {
+          o->ops->step(o->self, &c->steps[k - 1], &rb[k], &err);
+          o->ops->observe(o->self, &ob[k], &err);
+        }
+        zo_obs_difference d;
+        if (zo_observation_diff(c, &ea[k], &ob[k], k ? &ea[k - 1] : NULL, k ? &ob[k - 1] : NULL,
+                                k ? &ra[k] : NULL, k ? &rb[k] : NULL, &d)) {
+          char what[400];
+          zo_obs_difference_format(c, &d, what, sizeof what);
+          snprintf(why, sizeof why, "the run's answer for step %d (observe: %s) differs from the oracle's: %s "
+                   "(PROTOCOL.md 7.5 and 8)", k, mode, what);
+        }
+      }
+      o->ops->teardown(o->self);
+    }
+    e->ops->teardown(e->self);
+    for (int k = 0; k <= n; k++) {
+      zo_observation_free(&ea[k]);
+      zo_observation_free(&ob[k]);
+      zo_step_result_free(&ra[k]);
+      zo_step_result_free(&rb[k]);
+    }
+    free(ea);
+    free(ob);
+    free(ra);
+    free(rb);
+    zo_engine_oracle_free(o);
+    if (why[0]) say(t, "FAIL", label, "case %s [%s]: %s", c->id, rs->id, why);
+    else say(t, "ok", label, "case %s [%s] as one run (observe: %s, %s) agrees with the oracle", c->id, rs->id,
+             mode, proto ? proto : "zcp/1");
     zo_case_free(c);
     return;
   }
@@ -538,8 +621,14 @@ int zo_cli_cmd_smoke(const zo_cli_command *cmd, int argc, char **argv) {
   if (!e) say(&t, "FAIL", "handshake", "no zcp/1 handshake: %s", err.message);
   if (e && check_hello(&t, e)) {
     check_case(&t, e, "core");
-    for (size_t f = 0; f < NFEATURES; f++)
-      if (e->ops->has(e->self, zo_feature_names[f], 0)) check_case(&t, e, zo_feature_names[f]);
+    check_run(&t, e);
+    for (size_t f = 0; f < NFEATURES; f++) {
+      /* a part alone: its whole's case, when the engine has what it needs */
+      zo_feature whole = zo_feature_whole((zo_feature)f);
+      if (whole != FT_NONE && e->ops->has(e->self, zo_feature_name(whole), 0)) continue;
+      if (!e->ops->has(e->self, zo_feature_names[f], 0)) continue;
+      check_case(&t, e, zo_feature_names[f]);
+    }
     /* a rule set for the valid setups that follow each malformed line */
     const char *rs = json_string_value(json_array_get(json_object_get(zo_engine_process_hello(e), "rulesets"), 0));
     for (size_t i = 0; i < zo_ruleset_count(); i++)

@@ -16,17 +16,19 @@ smoke() {
 }
 
 # a good engine: every check ok; one ok line per declared feature plus the
-# handshake, the core case, four malformed requests and bye
+# handshake, the core case, the core case as one run, four malformed
+# requests and bye
 passes() { # name nfeatures smoke-args...
   local name=$1 nf=$2
   shift 2
   smoke "$@"
   [ "$rc" -eq 0 ] || fail "$name: exit $rc, expected 0"
-  local n=$((nf + 7))
+  local n=$((nf + 8))
   grep -q "^$n checks: $n ok, 0 failed, 0 skipped in [0-9.]* s$" "$work/out" || fail "$name: not $n checks all ok"
   [ "$(grep -c '^ok   feature ' "$work/out")" -eq "$nf" ] || fail "$name: not one case per feature"
   [ "$(grep -c '^ok   malformed: ' "$work/out")" -eq 4 ] || fail "$name: not 4 malformed-request checks"
   grep -q '^ok   bye: answered ok: true' "$work/out" || fail "$name: no bye check"
+  grep -q '^ok   run: case smoke/core .* as one run (observe: \(delta\|each\)' "$work/out" || fail "$name: no run check"
   echo "$name: $n checks ok ($(tail -1 "$work/out"))"
 }
 passes serve 12 --engine "$bin serve"
@@ -42,6 +44,31 @@ grep -q '^ok   handshake: ' "$work/out" || fail "garbage: its handshake is fine"
 grep -q '^FAIL malformed: a setup without its ruleset' "$work/out" || fail "garbage: malformed checks not run"
 grep -q '^[0-9]* checks: 2 ok, [0-9]* failed, 0 skipped' "$work/out" || fail "garbage: bad count"
 echo "garbage: exit 1, $(grep -c '^FAIL' "$work/out") checks failed with the reason"
+
+# an engine without run (the oracle behind a proxy that refuses it): the
+# plain gate would pass it, smoke fails it and says which part
+cat > "$work/norun.py" <<'PY'
+import json, subprocess, sys
+inner = subprocess.Popen(sys.argv[1:], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+for line in sys.stdin:
+    try:
+        req = json.loads(line)
+    except ValueError:
+        req = None
+    if isinstance(req, dict) and req.get("op") == "run":
+        print(json.dumps({"id": req.get("id"), "ok": False,
+                          "error": {"code": "bad_request", "message": "unknown op run"}}), flush=True)
+        continue
+    inner.stdin.write(line)
+    inner.stdin.flush()
+    print(inner.stdout.readline(), end="", flush=True)
+PY
+smoke --engine "python3 $work/norun.py $bin serve"
+[ "$rc" -eq 1 ] || fail "norun: exit $rc, expected 1"
+grep -q '^FAIL run: case smoke/core \[mtg-current\]: a run of [0-9]* steps (observe: delta) failed (PROTOCOL.md 7.5): .*unknown op run' "$work/out" \
+  || fail "norun: the run check does not fail with the reason"
+grep -q '^ok   core case: ' "$work/out" || fail "norun: its step-by-step core case is fine"
+echo "norun: exit 1, the run check names PROTOCOL.md 7.5"
 
 smoke --timeout 0.3 --engine "$fake hang"   # never answers a setup
 [ "$rc" -eq 1 ] || fail "hang: exit $rc, expected 1"

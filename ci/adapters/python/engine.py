@@ -46,7 +46,7 @@ STEP_KEYS = {
     "create": {"as", "kind", "owner", "zone", "types", "subtypes", "controller", "face"},
     "control": {"card", "ref", "player"}, "phase": {"card", "ref", "out"},
     "turn_face": {"card", "ref", "face"}, "reorder": {"zone", "order"},
-    "shuffle": {"zone", "seed"}, "draw": {"player", "count"},
+    "shuffle": {"zone", "order", "seed"}, "draw": {"player", "count"},
     "mill": {"player", "count", "to"}, "put_under": {"card", "ref", "under"},
     "zone_create": {"zone"}, "zone_remove": {"zone", "choose"}, "state_check": set(),
     "end_game": {"winner"}, "watch": {"as", "card", "from", "to", "types"},
@@ -595,7 +595,17 @@ class Game:
     def do_shuffle(self, opts, obj, res):
         seed = opts.get("seed", 0)
         need(type(seed) is int, "shuffle: seed is an integer")
-        self.shuffle(self.step_zone(opts.get("zone")), seed)
+        zone = self.step_zone(opts.get("zone"))
+        if "order" in opts:                        # the result is part of the step
+            order = opts["order"]
+            need(isinstance(order, list) and all(isinstance(h, str) for h in order),
+                 "shuffle: order is a list of handles")
+            if zone not in self.zones or sorted(order) != sorted(self.zones[zone]):
+                res.set("failed", "not_in_zone")
+            else:
+                self.zones[zone][:] = order
+            return
+        self.shuffle(zone, seed)
 
     def shuffle(self, zone, seed):
         """A repeatable shuffle: the suite's convention (Fisher-Yates over the

@@ -81,10 +81,75 @@ zo_feature zo_step_kind_feature(zo_step_kind k) {
   return (unsigned)k < ST_COUNT ? step_features[k] : FT_NONE;
 }
 
-zo_feature zo_step_feature(const zo_step *s) {
-  zo_feature f = zo_step_kind_feature(s->kind);
-  if (f == FT_NONE && s->face == 1) f = FT_FACE_DOWN;
-  if (f == FT_NONE && s->expect && s->expect->nvisible) f = FT_VISIBILITY;
+zo_feature zo_feature_whole(zo_feature f) {
+  const char *name = zo_feature_name(f), *dot = strchr(name, '.');
+  if (!dot) return FT_NONE;
+  for (int i = 0; i < FT_COUNT; i++)
+    if (strlen(zo_feature_names[i]) == (size_t)(dot - name) && !strncmp(zo_feature_names[i], name, (size_t)(dot - name)))
+      return (zo_feature)i;
+  return FT_NONE;
+}
+
+#define BIT(f) ((uint64_t)1 << (f))
+
+/* Whether case c has an object of kind k, at the start or created. */
+static int has_kind(const zo_case *c, zo_kind k) {
+  for (int i = 0; i < c->ncards; i++)
+    if (c->cards[i].kind == k) return 1;
+  for (int i = 0; i < c->nsteps; i++)
+    if (c->steps[i].kind == ST_CREATE && c->steps[i].kind_of == k) return 1;
+  return 0;
+}
+
+/* The kind of the object handle h names (a card's, or the create step's
+ * that introduces it), or -1. */
+static int kind_of_handle(const zo_case *c, int h) {
+  for (int i = 0; h >= 0 && i < c->ncards; i++)
+    if (c->cards[i].handle == h) return (int)c->cards[i].kind;
+  for (int i = 0; h >= 0 && i < c->nsteps; i++)
+    if (c->steps[i].kind == ST_CREATE && c->steps[i].as == h) return (int)c->steps[i].kind_of;
+  return -1;
+}
+
+/* The parts of state_check case c can call on: tokens and copies that may
+ * cease (CR 704.5d, 704.5e), a draw that may find an empty library
+ * (CR 704.5b). */
+static uint64_t state_check_parts(const zo_case *c) {
+  uint64_t f = 0;
+  if (has_kind(c, ZK_TOKEN)) f |= BIT(FT_STATE_CHECK_TOKENS);
+  if (has_kind(c, ZK_COPY)) f |= BIT(FT_STATE_CHECK_COPIES);
+  for (int i = 0; i < c->nsteps; i++)
+    if (c->steps[i].kind == ST_DRAW) f |= BIT(FT_STATE_CHECK_DRAW_EMPTY);
+  return f ? f : BIT(FT_STATE_CHECK);
+}
+
+/* The features of step s's kind and options, without its expectations. */
+static uint64_t kind_features(const zo_case *c, const zo_step *s) {
+  uint64_t f = 0;
+  zo_feature k = zo_step_kind_feature(s->kind);
+  if (s->kind == ST_MARK) {
+    static const zo_feature part[MK_COUNT] = {FT_MARKS_COUNTER, FT_MARKS_EFFECT, FT_MARKS_CHARACTERISTIC,
+                                              FT_MARKS_PREVENTION};
+    f |= BIT((unsigned)s->mark_kind < MK_COUNT ? part[s->mark_kind] : FT_MARKS);
+  } else if (s->kind == ST_PHASE) {
+    f |= BIT(kind_of_handle(c, s->card) == ZK_TOKEN ? FT_PHASING_TOKENS : FT_PHASING_PERMANENTS);
+  } else if (s->kind == ST_STATE_CHECK) {
+    f |= state_check_parts(c);
+  } else if (k != FT_NONE) {
+    f |= BIT(k);
+  }
+  if (s->face == 1) f |= BIT(FT_FACE_DOWN);
+  for (int i = 0; i < s->nmoves; i++) f |= kind_features(c, &s->moves[i]);
+  if (s->then) f |= kind_features(c, s->then);
+  return f;
+}
+
+uint64_t zo_case_step_features(const zo_case *c, const zo_step *s) {
+  uint64_t f = kind_features(c, s);
+  const zo_expect *x = s->expect;
+  if (x && x->nvisible) f |= BIT(FT_VISIBILITY);
+  for (int i = 0; x && i < x->nobjs; i++)
+    if (x->objs[i].mask & OX_LAYER) f |= BIT(FT_STACK_LAYERS);
   return f;
 }
 

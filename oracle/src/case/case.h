@@ -224,10 +224,17 @@ struct zo_case {
 
 /* Set every field of s to its "not given" value (card -1, position top...). */
 void zo_step_init(zo_step *s);
-/* The one protocol feature top-level step s needs (ci/protocol/PROTOCOL.md,
- * Features): its kind's, else face_down for `face: down`, else visibility
- * for a `visible` expectation; FT_NONE when it needs none. */
-zo_feature zo_step_feature(const zo_step *s);
+/* The protocol features step s of case c needs (ci/protocol/PROTOCOL.md,
+ * Features), as bits 1 << zo_feature, the finest that apply: its kind's
+ * (a mark: its kind's part of marks; a phase: phasing.tokens for a token,
+ * else phasing.permanents; a state_check: the parts of state_check the
+ * case's objects and steps can call on), face_down for `face: down`,
+ * visibility for a `visible` expectation, stack_layers for a `layer`
+ * one, and those of its then:/do: step. 0 when it needs none. */
+uint64_t zo_case_step_features(const zo_case *c, const zo_step *s);
+/* The whole feature part f belongs to ("marks" for "marks.counter"), or
+ * FT_NONE when f is a whole. */
+zo_feature zo_feature_whole(zo_feature f);
 
 /* Parse one step (YAML or JSON text) in case c's context and append it to
  * c->steps (names it introduces join c). ZO_OK or an error (file "step"). */

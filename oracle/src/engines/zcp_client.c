@@ -262,6 +262,28 @@ static zo_status ensure_started(proc *p, zo_error *err) {
 
 /* ---- the engine interface --------------------------------------------------- */
 
+/* Order is never left to the order of keys (PROTOCOL.md, setup): every
+ * card of an ordered zone that the case placed by the order it was
+ * written in gets the position the oracle gives it. cards: the case's
+ * cards as JSON, changed in place. A case the oracle cannot set up is
+ * sent as written (the engine's answer is what counts then). */
+static void explicit_positions(const zo_ruleset *rs, const zo_case *c, json_t *cards) {
+  zo_game *g;
+  zo_error err = {0};
+  if (zo_game_new(rs, c, &g, &err)) return;
+  zo_observation ob;
+  zo_game_observe(g, &ob);
+  for (int h = 0; h < c->nsetup && h < ob.nhandles; h++) {
+    json_t *card = json_object_get(cards, c->handles[h]);
+    if (!json_is_object(card) || ob.objs[h].position < 0 || json_object_get(card, "position") ||
+        json_object_get(card, "under"))
+      continue;
+    json_object_set_new(card, "position", json_integer(ob.objs[h].position));
+  }
+  zo_observation_free(&ob);
+  zo_game_free(g);
+}
+
 static zo_status pr_setup(void *self, const zo_ruleset *rs, const zo_case *c, zo_error *err) {
   proc *p = self;
   p->c = c;
@@ -270,6 +292,7 @@ static zo_status pr_setup(void *self, const zo_ruleset *rs, const zo_case *c, zo
   zcp_capture_mark(&p->child.errs); /* this case's stderr starts here */
   json_error_t je;
   json_t *cards = json_loads(c->cards_json ? c->cards_json : "{}", 0, &je), *players = json_array();
+  if (cards) explicit_positions(rs, c, cards);
   for (int i = 0; i < c->nplayers; i++) json_array_append_new(players, json_string(c->players[i]));
   return call_ok(p, json_pack("{s:s, s:s, s:o, s:o}", "op", "setup", "ruleset", rs->id, "players", players,
                               "cards", cards ? cards : json_object()),

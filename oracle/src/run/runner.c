@@ -545,21 +545,34 @@ static void obs_violation(zo_case_result *res, const zo_case *c, int step,
                        v->invariant, v->rule, v->detail);
 }
 
+/* Whether e declares feature f: its name, or the whole it is a part of. */
+static int engine_has(zo_engine *e, zo_feature f) {
+  zo_feature whole = zo_feature_whole(f);
+  return e->ops->has(e->self, zo_feature_name(f), 0) ||
+         (whole != FT_NONE && e->ops->has(e->self, zo_feature_name(whole), 0));
+}
+
 /* The protocol features a case needs (ci/protocol/PROTOCOL.md), from its steps and
  * expectations and its `features:` key; the first one `e` lacks, or NULL. */
 static const char *missing_feature(zo_engine *e, const zo_case *c) {
   if (!e->ops->has) return NULL;
-  for (int i = 0; i < c->nfeatures; i++)
-    if (!e->ops->has(e->self, c->features[i], 0)) return c->features[i];
-  for (int i = 0; i < c->nsteps; i++) {
-    zo_feature need = zo_step_feature(&c->steps[i]);
-    if (need != FT_NONE && !e->ops->has(e->self, zo_feature_name(need), 0))
-      return zo_feature_name(need);
+  for (int i = 0; i < c->nfeatures; i++) {
+    zo_feature f = zo_feature_parse(c->features[i]);
+    if (f == FT_NONE ? !e->ops->has(e->self, c->features[i], 0) : !engine_has(e, f)) return c->features[i];
   }
-  const char *sub = zo_feature_name(FT_SUB_CARDS), *vis = zo_feature_name(FT_VISIBILITY);
-  for (int i = 0; i < c->ncards; i++)
-    if (c->cards[i].under >= 0 && !e->ops->has(e->self, sub, 0)) return sub;
-  if (c->expect && c->expect->nvisible && !e->ops->has(e->self, vis, 0)) return vis;
+  for (int i = 0; i < c->nsteps; i++) {
+    uint64_t need = zo_case_step_features(c, &c->steps[i]);
+    for (int f = 0; f < FT_COUNT; f++)
+      if ((need >> f & 1) && !engine_has(e, (zo_feature)f)) return zo_feature_name((zo_feature)f);
+  }
+  for (int i = 0; i < c->ncards; i++) {
+    if (c->cards[i].under >= 0 && !engine_has(e, FT_SUB_CARDS)) return zo_feature_name(FT_SUB_CARDS);
+    if (c->cards[i].face_down && !engine_has(e, FT_FACE_DOWN)) return zo_feature_name(FT_FACE_DOWN);
+  }
+  if (c->expect && c->expect->nvisible && !engine_has(e, FT_VISIBILITY)) return zo_feature_name(FT_VISIBILITY);
+  for (int i = 0; c->expect && i < c->expect->nobjs; i++)
+    if ((c->expect->objs[i].mask & OX_LAYER) && !engine_has(e, FT_STACK_LAYERS))
+      return zo_feature_name(FT_STACK_LAYERS);
   return NULL;
 }
 
