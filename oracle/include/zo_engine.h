@@ -30,7 +30,8 @@ extern "C" {
 struct zo_engine_ops {
   /* ZO_ENGINE_ABI_VERSION the plugin was built against. Always first. */
   uint32_t abi_version;
-  /* Engine name and version, static storage (also answered by hello). */
+  /* Engine name and version, static storage. The runner takes the name
+   and version from the answer to hello, not from these fields. */
   const char *name;
   const char *version;
   /* Start a session (one engine instance); NULL on failure. The session is

@@ -1016,12 +1016,21 @@ class MtgGame {
     } else pile.splice(0, pile.length, ...order);
   }
 
-  stepShuffle(opts) {
+  stepShuffle(opts, result) {
     const zone = this.zoneOfStep(opts.zone, 'shuffle: zone');
     if (opts.seed !== undefined && !(Number.isInteger(opts.seed) && opts.seed >= 0 && opts.seed <= 2147483647)) {
       throw badRequest('shuffle: seed is a number from 0 to 2147483647');
     }
-    shuffleList(this.s.zones.get(zone), opts.seed === undefined ? 0 : opts.seed);
+    const pile = this.s.zones.get(zone);
+    if (opts.order !== undefined) { // the result is part of the step (PROTOCOL.md, shuffle)
+      if (!Array.isArray(opts.order)) throw badRequest('shuffle: order lists handles, top first');
+      const order = opts.order.map((h) => this.object(h).handle);
+      if (order.length !== pile.length || new Set(order).size !== order.length || !order.every((h) => pile.includes(h))) {
+        result.set('failed', 'not_in_zone');
+      } else pile.splice(0, pile.length, ...order);
+      return;
+    }
+    shuffleList(pile, opts.seed === undefined ? 0 : opts.seed);
   }
 
   /** Steps of Flesh and Blood: Magic has no sub-cards and no zones that come
@@ -1233,7 +1242,7 @@ const STEP_KINDS = new Map(Object.entries({
   phase: { options: ['card', 'ref', 'out'], run: MtgGame.prototype.stepPhase },
   turn_face: { options: ['card', 'ref', 'face'], run: MtgGame.prototype.stepTurnFace },
   reorder: { options: ['zone', 'order'], run: MtgGame.prototype.stepReorder },
-  shuffle: { options: ['zone', 'seed'], run: MtgGame.prototype.stepShuffle },
+  shuffle: { options: ['zone', 'order', 'seed'], run: MtgGame.prototype.stepShuffle },
   draw: { options: ['player', 'count'], run: MtgGame.prototype.stepDraw },
   mill: { options: ['player', 'count', 'to'], run: MtgGame.prototype.stepMill },
   put_under: { options: ['card', 'ref', 'under'], run: notInMagic('put_under') },
