@@ -95,6 +95,9 @@ int zo_step_kind_parse(const char *name);
 /* The protocol feature every step of kind k needs, or FT_NONE. */
 zo_feature zo_step_kind_feature(zo_step_kind k);
 
+/* zo_step.shuffle when the step gives the shuffle's result (top first). */
+#define ZO_SHUFFLE_ORDER 2
+
 #define ZO_POS_TOP (-1)
 #define ZO_POS_BOTTOM (-2)
 
@@ -117,7 +120,8 @@ typedef struct zo_step {
   int by_rule;
   char cause[ZO_NAME];
   int choose;          /* 1-based, 0 unset */
-  int shuffle;
+  int shuffle;         /* move: 1 shuffle the destination; ZO_SHUFFLE_ORDER (move
+                          and shuffle steps): into order_zone_handles' order */
   uint64_t seed;
   struct zo_step *then;   /* move: then; resolve: do */
   struct zo_step *moves;  /* move_together */

@@ -141,7 +141,10 @@ static zo_status parse_move_opts(cr_parser *p, const yd_node *opts, const yd_nod
       else st = yr_fail(&p->r, v, ZO_ERR_SCHEMA, "expected effect or rule for by");
     } else if (!strcmp(k, "cause")) st = yr_name(&p->r, v, "cause", s->cause, sizeof s->cause);
     else if (!strcmp(k, "choose")) st = yr_int(&p->r, v, "choose", 1, 16, &s->choose);
-    else if (!strcmp(k, "shuffle")) st = yr_bool(&p->r, v, "shuffle", &s->shuffle);
+    else if (!strcmp(k, "shuffle") && v->kind == YD_SEQ) { /* the result, top first */
+      st = cr_handle_list(p, v, "shuffle", &s->order_zone_handles, &s->norder);
+      s->shuffle = ZO_SHUFFLE_ORDER;
+    } else if (!strcmp(k, "shuffle")) st = yr_bool(&p->r, v, "shuffle (true, false or the resulting order)", &s->shuffle);
     else if (!strcmp(k, "seed")) st = seed_of(p, v, s);
     else if (!strcmp(k, "then")) {
       if (nested > 0) st = yr_fail(&p->r, v, ZO_ERR_SCHEMA, "then: can't be nested in then:/do:");
@@ -266,8 +269,10 @@ static zo_status parse_shuffle(cr_parser *p, const yd_node *opts, const yd_node 
   if (!(v = yd_get(opts, "zone"))) return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "shuffle needs zone:");
   if ((st = cr_zone(p, v, "zone", 0, &s->zone))) return st;
   /* order: the result, top first, so that no engine needs our generator */
-  if ((v = yd_get(opts, "order")) && (st = cr_handle_list(p, v, "order", &s->order_zone_handles, &s->norder)))
-    return st;
+  if ((v = yd_get(opts, "order"))) {
+    if ((st = cr_handle_list(p, v, "order", &s->order_zone_handles, &s->norder))) return st;
+    s->shuffle = ZO_SHUFFLE_ORDER;
+  }
   if ((v = yd_get(opts, "seed"))) return seed_of(p, v, s);
   return ZO_OK;
 }

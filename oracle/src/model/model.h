@@ -31,6 +31,10 @@ void zo_game_zone_name(const zo_game *g, int zone, char *buf, size_t cap);
 int zo_game_obj_public(const zo_game *g, int obj);
 int zo_game_sees(const zo_game *g, int player, int obj);
 void zo_game_shuffle_zone(zo_game *g, int zone, uint64_t seed);
+/* A move's shuffle: {shuffle: [order]}: zone put in s's order (top first)
+ * when it names every object of the zone once; 1 then, else 0 and the
+ * zone stays as the move left it (PROTOCOL.md, Choices). */
+int zo_game_order_zone(zo_game *g, int zone, const zo_step *s);
 int zo_game_add_zone(zo_game *g, int type, int player, int index);
 /* Rule hits so far, indexed like the rule set's rules (owned by g). */
 const int *zo_game_hits(const zo_game *g);

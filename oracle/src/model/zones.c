@@ -233,22 +233,33 @@ static int step_zone(zo_game *g, const zo_zone_spec *s, int player_default) {
   return -1;
 }
 
-/* Zone z put in the step's order (top first), which must name every
- * object in it once: else failed, not_in_zone, and nothing changes. */
-static void put_in_order(zo_game *g, const zo_step *s, int z, zo_step_result *r) {
-  zo_zone *zn = &g->zones[z];
+/* Whether the step's order (top first) names every object of zone z once. */
+static int names_zone(const zo_game *g, const zo_step *s, int z) {
+  const zo_zone *zn = &g->zones[z];
   int ok = s->norder == zn->n;
   for (int i = 0; ok && i < s->norder; i++) {
     const zo_obj *o = &g->objs[s->order_zone_handles[i]];
     ok = o->zone == z && o->exists && o->under < 0;
     for (int k = 0; ok && k < i; k++) ok = s->order_zone_handles[k] != s->order_zone_handles[i];
   }
-  if (!ok) {
+  return ok;
+}
+
+/* Zone z put in the step's order, which must name every object in it
+ * once: else failed, not_in_zone, and nothing changes. */
+static void put_in_order(zo_game *g, const zo_step *s, int z, zo_step_result *r) {
+  if (!names_zone(g, s, z)) {
     r->outcome = ZO_OUTCOME_FAILED;
     r->error = ZO_E_NOT_IN_ZONE;
     return;
   }
-  for (int i = 0; i < s->norder; i++) zn->objs[i] = s->order_zone_handles[i];
+  for (int i = 0; i < s->norder; i++) g->zones[z].objs[i] = s->order_zone_handles[i];
+}
+
+int zo_game_order_zone(zo_game *g, int zone, const zo_step *s) {
+  if (!names_zone(g, s, zone)) return 0;
+  for (int i = 0; i < s->norder; i++) g->zones[zone].objs[i] = s->order_zone_handles[i];
+  return 1;
 }
 
 /* CR 400.5, 401.4: the owner rearranges a zone that allows it; the order
@@ -281,7 +292,7 @@ void zo_step_shuffle(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
   }
   /* a shuffle's result is random, and no zone rule fixes it: the case
      gives it as order:, or the seed picks one repeatably */
-  if (s->norder) put_in_order(g, s, z, r);
+  if (s->shuffle == ZO_SHUFFLE_ORDER) put_in_order(g, s, z, r);
   else zo_game_shuffle_zone(g, z, s->seed);
 }
 
