@@ -102,10 +102,6 @@ class Obj:
         self.left_battlefield = False   # CR 111.8
         self.marks = {}                  # mark name -> kind
 
-    def tokenlike(self):
-        # CR 111.13: a copy of a permanent spell becomes a token as it resolves
-        return self.kind in ("token", "copy")
-
     def instant_or_sorcery(self):
         return bool(self.types & {"instant", "sorcery"})
 
@@ -406,7 +402,10 @@ class Game:
         face_down = eff.get("face") == "down"
         if dest == origin:                    # no zone change
             if ztype(dest) not in NEW_IN_PLACE:
-                return "no_move", None        # model decision: nothing happens
+                # model decision: nothing happens; the rest of the effect
+                # (then:) still acts on the object, which is still there
+                self.then(o, opts, res)
+                return "no_move", None
             self.new_object(o)                # CR 400.8 (exile), 400.10 (command)
             o.face_down = face_down
             res.event(o.handle, "new_object_in_place")
@@ -415,16 +414,18 @@ class Game:
         if o.kind == "ability" or (dest == OUTSIDE and o.kind != "card"):
             self.cease(o, res)                # an ability exists only on the stack;
             return "ceased", None             # only cards exist outside (400.11)
+        # what can't be in the destination, or can't leave its zone, stays
+        # first (CR 400.4a, 400.4b), whatever else holds
+        if dest == "battlefield" and o.instant_or_sorcery():   # CR 400.4a
+            return "stayed", "cannot_hold"
+        if origin == "command" and o.types & COMMAND_BOUND:     # CR 400.4b
+            return "stayed", "cannot_hold"
         # CR 111.8: it can't change zones any more. Leaving the game is no
         # zone change (400.11: outside the game is not a zone), so that case
         # is above: a token that leaves the game ceases even after it left
         # the battlefield.
         if o.left_battlefield:
             return "stayed", "token_left"
-        if dest == "battlefield" and o.instant_or_sorcery():   # CR 400.4a
-            return "stayed", "cannot_hold"
-        if origin == "command" and o.types & COMMAND_BOUND:     # CR 400.4b
-            return "stayed", "cannot_hold"
         controller = o.controller
         self.remove(o)
         self.insert(o, dest, eff.get("position", "top"))
@@ -435,8 +436,8 @@ class Game:
         # across a move between them (the spell's controller, 110.2)
         o.controller = (controller or o.owner) if dest in CONTROLLED else None
         o.face_down, o.phased_out = face_down, False
-        if origin == "battlefield" and o.tokenlike():
-            o.left_battlefield = True         # CR 111.8
+        if origin == "battlefield" and o.kind == "token":
+            o.left_battlefield = True         # CR 111.8: tokens only
         if eff.get("shuffle"):
             self.shuffle(dest, eff.get("seed", 0))
         self.fire_triggers(o, origin, dest, controller)

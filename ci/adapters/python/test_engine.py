@@ -88,6 +88,24 @@ class Rules(unittest.TestCase):
         self.assertEqual(s.step("move", card="t", to="outside"), ("ceased", None))
         self.assertFalse(s.obj("t")["exists"])
 
+    def test_then_after_no_move_acts_on_the_object_still_there(self):     # model decision
+        s = Session({"x": {"owner": "alice", "zone": "battlefield", "types": ["creature"]}})
+        self.assertEqual(s.step("move", card="x", to="battlefield",
+                                then={"mark": {"as": "m", "kind": "effect"}}), ("no_move", None))
+        self.assertEqual(s.obj("x")["marks"], ["m"])
+
+    def test_cannot_hold_comes_before_token_left(self):                    # CR 400.4b, 111.8
+        s = Session({"t": {"owner": "alice", "zone": "battlefield", "kind": "token",
+                           "types": ["plane"]}})
+        s.step("move", card="t", to="command")
+        self.assertEqual(s.step("move", card="t", to="exile"), ("stayed", "cannot_hold"))
+
+    def test_a_copy_is_no_token_for_111_8(self):                           # CR 111.8, 704.5e
+        s = Session({"c": {"owner": "alice", "zone": "battlefield", "kind": "copy",
+                           "types": ["artifact"]}})
+        s.step("move", card="c", to="library")
+        self.assertEqual(s.step("draw", player="alice"), ("moved", None))
+
     def test_phased_out_is_checked_before_already(self):                     # CR 702.26b
         s = Session({"x": {"owner": "alice", "zone": "battlefield", "types": ["creature"]}})
         s.step("phase", card="x", out=True)
