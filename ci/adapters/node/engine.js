@@ -268,7 +268,7 @@ class Server {
     }
     if (!PROTOCOLS.includes(request.protocol)) throw unsupported(`this engine speaks ${PROTOCOLS.join(' and ')}`);
     const offered = new Set([request.protocol, ...(accepts || [])]);
-    this.protocol = PROTOCOLS.filter((v) => offered.has(v)).pop();
+    this.protocol = PROTOCOLS.filter((v) => offered.has(v)).pop() || PROTOCOLS[0]; // the newest
     const { name, version, rulesets } = this.engine;
     return { protocol: this.protocol, engine: name, version, rulesets: [...rulesets], features: [...this.features] };
   }
