@@ -1,5 +1,5 @@
 // ci/adapters/node/engine.d.ts: TypeScript declarations for engine.js: the
-// zcp/1 messages (ci/protocol/PROTOCOL.md; the JSON Schemas in ci/protocol/
+// zcp/2 messages (zcp/1 is the same without run deltas) (ci/protocol/PROTOCOL.md; the JSON Schemas in ci/protocol/
 // are the exact reference), the interface between the protocol half and the
 // rules half (RulesEngine, Game), and what engine.js exports.
 //
@@ -50,7 +50,8 @@ export interface Card {
   controller?: Player;
   face?: Face;
   visibility?: Visibility;
-  /** ordered zones: index from the top, 0 = top */
+  /** ordered zones: index from the top, 0 = top. The runner gives it for
+   * every card of an ordered zone: the order of keys in cards means nothing */
   position?: number;
   under?: Handle;
 }
@@ -86,7 +87,9 @@ export type Step =
   | { phase: ObjectNamed & { out?: boolean } }
   | { turn_face: ObjectNamed & { face: Face } }
   | { reorder: { zone: string; order: Handle[] } }
-  | { shuffle: { zone: string; seed?: number } }
+  /** order: the result, top first, every object of the zone once (else the
+   * step fails, not_in_zone); without it any order is right */
+  | { shuffle: { zone: string; order?: Handle[]; seed?: number } }
   | { draw: { player: Player; count?: number } }
   | { mill: { player: Player; count?: number; to?: string } }
   | { put_under: ObjectNamed & { under: Handle } }
@@ -129,10 +132,13 @@ export interface ObjectObservation {
   marks: string[];
   under: Handle | null;
   phased_out: boolean;
+  /** FaB 3.0.9c: the zone it was in when it became this object; null in
+   * every Magic rule set (no zone history), also right after a move */
   came_from: string | null;
 }
 
 export interface TriggerObservation { fired: boolean; found: boolean | null; controller: Player | null }
+/** handle: the object it finds; null whenever found is false */
 export interface RefObservation { found: boolean; handle: Handle | null }
 export interface PlayerObservation { lost: boolean }
 
@@ -145,18 +151,35 @@ export interface Observation {
   visible: Record<Player, Handle[]>;
 }
 
+/** What changed since the observation before (run with observe: 'delta',
+ * zcp/2): objects always, each changed handle with only its changed fields
+ * (a new handle: all of them); the other four only when an entry changed,
+ * each changed entry (a player's visible list) whole. */
+export interface ObservationDelta {
+  objects: Record<Handle, Partial<ObjectObservation>>;
+  triggers?: Record<string, TriggerObservation>;
+  refs?: Record<string, RefObservation>;
+  players?: Record<Player, PlayerObservation>;
+  visible?: Record<Player, Handle[]>;
+}
+
 // ---- requests and answers ------------------------------------------------------------
 
-export interface HelloRequest { op: 'hello'; id: number; protocol: string }
+export type ProtocolVersion = 'zcp/1' | 'zcp/2';
+/** protocol: the runner's baseline (zoneoracle sends zcp/1); accepts: every
+ * version it speaks. */
+export interface HelloRequest { op: 'hello'; id: number; protocol: string; accepts?: string[] }
 export interface SetupRequest { op: 'setup'; id: number; ruleset: string; players: Player[]; cards: Record<Handle, Card> }
 export interface StepRequest { op: 'step'; id: number; step: Step }
 export interface ObserveRequest { op: 'observe'; id: number }
-export interface RunRequest { op: 'run'; id: number; steps: Step[]; observe?: 'each' | 'end' }
+export interface RunRequest { op: 'run'; id: number; steps: Step[]; observe?: 'each' | 'delta' | 'end' }
 export interface ByeRequest { op: 'bye'; id: number }
 export type Request = HelloRequest | SetupRequest | StepRequest | ObserveRequest | RunRequest | ByeRequest;
 
-export interface HelloResult { engine: string; version: string; rulesets: string[]; features: Feature[] }
-export interface RunResult { results: StepResult[]; observations: Observation[] }
+/** protocol: the version chosen, the newest both sides speak */
+export interface HelloResult { protocol: ProtocolVersion; engine: string; version: string; rulesets: string[]; features: Feature[] }
+/** observations: whole ones (each, end) or deltas (delta) */
+export interface RunResult { results: StepResult[]; observations: Array<Observation | ObservationDelta> }
 
 /** An answer: exactly id, ok and the operation's result fields, or id, ok
  * and error. `id` is null only when the request had no usable id. */
@@ -192,14 +215,16 @@ export interface RulesEngine {
   rulesets: readonly string[];
   /** the features it implements completely; ZO_NODE_FEATURES may declare fewer */
   features: readonly Feature[];
-  /** A new game. `cards` keeps the order of the case file. Throw
-   * badRequest(...) for a position the rules forbid. */
+  /** A new game. The order of `cards` means nothing: place each card of
+   * an ordered zone at its `position`. Throw badRequest(...) for a
+   * position the rules forbid. */
   newGame(ruleset: string, players: Player[], cards: Array<[Handle, Card]>): Game;
 }
 
 // ---- what engine.js exports ---------------------------------------------------------------
 
-export declare const PROTOCOL: 'zcp/1';
+/** The versions engine.js speaks, oldest first. */
+export declare const PROTOCOLS: readonly ProtocolVersion[];
 export declare const KNOWN_FEATURES: readonly Feature[];
 
 /** Thrown by either half to get an error answer with this code. */
@@ -216,10 +241,10 @@ export declare function featuresOfStep(step: unknown, found?: Set<Feature>): Set
 export declare function featuresOfSetup(cards: Array<[Handle, unknown]>): Set<Feature>;
 /** The features to declare: `implemented`, limited to the comma list `wanted` when it is set. */
 export declare function chooseFeatures(implemented: readonly Feature[], wanted: string | undefined): Feature[];
-/** The keys of the top-level object `field` of a JSON text, in the order written. */
-export declare function keysInWrittenOrder(line: string, field: string): string[];
+/** What changed from `prev` to `cur` (run with observe: 'delta'). */
+export declare function observationDelta(prev: Observation, cur: Observation): ObservationDelta;
 
-/** zcp/1 for one session. */
+/** The protocol for one session. */
 export declare class Server {
   constructor(engine: RulesEngine, features?: Feature[]);
   readonly engine: RulesEngine;
@@ -229,10 +254,12 @@ export declare class Server {
   game: Game | null;
   /** true once bye was answered */
   finished: boolean;
+  /** the version hello chose (zcp/1 before hello) */
+  protocol: ProtocolVersion;
   /** One request line to one answer line (no newline); null for a blank line. Never throws. */
   answerLine(line: string): string | null;
   /** One parsed request to its answer. Never throws. */
-  answer(request: unknown, line?: string): Answer;
+  answer(request: unknown): Answer;
 }
 
 /** Serve stdin to stdout until bye or the end of input. */
@@ -248,5 +275,5 @@ export declare class MtgGame implements Game {
 }
 export declare const mtgCurrent: RulesEngine;
 
-/** The suite's repeatable shuffle (splitmix64 + Fisher-Yates), in place. */
-export declare function shuffleList(list: unknown[], seed: number): void;
+/** A shuffle whose result no step gives: any order, repeatable for a seed; in place. */
+export declare function seededShuffle(list: unknown[], seed: number): void;

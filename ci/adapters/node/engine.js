@@ -1,15 +1,18 @@
 #!/usr/bin/env node
 // ci/adapters/node/engine.js: a zone-rules engine for Magic: the Gathering
-// (rule set mtg-current) that speaks zoneoracle's zcp/1 protocol
-// (ci/protocol/PROTOCOL.md) on stdin and stdout, one JSON object per line.
+// (rule set mtg-current) that speaks zoneoracle's protocol, zcp/2 (zcp/1 to
+// a runner offering nothing newer; ci/protocol/PROTOCOL.md) on stdin and
+// stdout, one JSON object per line.
 //
 // It is the template for engines written in JavaScript or TypeScript, in
 // two halves:
 //
 //   1. THE PROTOCOL (keep it): Server turns request lines into answer lines,
 //      echoes ids, answers every problem with an error object and never
-//      exits on bad input; a step that throws is undone; bye or the end of
-//      input ends the process. ZO_NODE_FEATURES can withhold features.
+//      exits on bad input; negotiates the version in hello; answers run
+//      with deltas (observationDelta) in zcp/2; a step that throws is
+//      undone; bye or the end of input ends the process. ZO_NODE_FEATURES
+//      can withhold features.
 //   2. THE RULES (replace it): MtgGame, an independent model of the zones of
 //      mtg-current written from cases/README.md and the Comprehensive Rules
 //      (rule numbers of the current CR), reached through the object
@@ -25,9 +28,10 @@ const readline = require('node:readline');
 // 1. The protocol
 // ===========================================================================
 
-const PROTOCOL = 'zcp/1';
+/** The versions this engine speaks, oldest first; zcp/2 adds run deltas. */
+const PROTOCOLS = Object.freeze(['zcp/1', 'zcp/2']);
 
-/** Every feature name of zcp/1 (PROTOCOL.md, "Features"). */
+/** Every feature name of the protocol (PROTOCOL.md, "Features"). */
 const KNOWN_FEATURES = Object.freeze([
   'triggers', 'replacement', 'phasing', 'face_down', 'sub_cards', 'zone_lifecycle',
   'ante', 'visibility', 'reorder', 'stack_layers', 'state_check', 'marks',
@@ -114,48 +118,52 @@ function chooseFeatures(implemented, wanted) {
   return implemented.filter((f) => names.has(f));
 }
 
-/** The keys of the object under `field` at the top level of the JSON text
- * `line` (which JSON.parse accepted), in the order written; none when there
- * is no such object. JSON.parse puts keys that look like array indices
- * ("2", "10") first, in numeric order; a setup's cards must keep the order
- * of the case file, which decides how cards without a position stack up in
- * an ordered zone (PROTOCOL.md, "setup").
- * @param {string} line @param {string} field @returns {string[]} */
-function keysInWrittenOrder(line, field) {
-  const keys = [];
-  let depth = 0;
-  let inField = false; // inside the object that is the value of `field`
-  let lastKey = null; // the last key read at depth 1
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i];
-    if (c === '"') {
-      let j = i + 1;
-      while (j < line.length && line[j] !== '"') j += line[j] === '\\' ? 2 : 1;
-      let k = j + 1;
-      while (k < line.length && ' \t\r\n'.includes(line[k])) k++;
-      if (line[k] === ':') {
-        const key = JSON.parse(line.slice(i, j + 1));
-        if (depth === 1) lastKey = key;
-        else if (depth === 2 && inField && !keys.includes(key)) keys.push(key);
-      }
-      i = j;
-    } else if (c === '{' || c === '[') {
-      depth++;
-      if (depth === 2 && c === '{' && lastKey === field) inField = true;
-    } else if (c === '}' || c === ']') {
-      if (depth === 2) inField = false;
-      depth--;
-    }
-  }
-  return keys;
-}
-
 /** The five fields of an observation, and nothing else (PROTOCOL.md,
  * "The observation"). @param {any} o */
 function observationOf(o) {
   if (!isObject(o)) throw new Error('observe() did not return an object');
   const { objects, triggers, refs, players, visible } = o;
   return { objects, triggers, refs, players, visible };
+}
+
+/** Equal as JSON values: the same scalars, arrays and objects (key order
+ * aside). @param {unknown} a @param {unknown} b @returns {boolean} */
+function sameJson(a, b) {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && sameJson(a[k], b[k]));
+}
+
+/** What changed from observation `prev` to `cur`, for run with observe
+ * "delta" (zcp/2; common.json, observationDelta): `objects` always, mapping
+ * each handle whose object changed to only the fields that changed (a handle
+ * that was not in `prev`: all its fields); `triggers`, `refs` and `players`
+ * only when some entry changed, each changed entry whole; `visible` only when
+ * some player's list changed, each such list whole. Entries never leave an
+ * observation, so a delta never has to say that one did.
+ * @param {import('./engine').Observation} prev @param {import('./engine').Observation} cur
+ * @returns {import('./engine').ObservationDelta} */
+function observationDelta(prev, cur) {
+  const objects = Object.create(null);
+  for (const [handle, o] of Object.entries(cur.objects)) {
+    const before = Object.prototype.hasOwnProperty.call(prev.objects, handle) ? prev.objects[handle] : undefined;
+    if (before === undefined) {
+      objects[handle] = o;
+      continue;
+    }
+    const changed = Object.entries(o).filter(([field, value]) => !sameJson(before[field], value));
+    if (changed.length) objects[handle] = Object.fromEntries(changed);
+  }
+  /** @type {Record<string, any>} */
+  const out = { objects };
+  for (const part of ['triggers', 'refs', 'players', 'visible']) {
+    const changed = Object.entries(cur[part]).filter(([name, value]) => !sameJson(prev[part][name], value));
+    if (changed.length) out[part] = Object.fromEntries(changed);
+  }
+  return /** @type {any} */ (out);
 }
 
 /** A step's result with exactly its three fields, checked (PROTOCOL.md,
@@ -198,6 +206,8 @@ class Server {
     this.setupArgs = null;
     this.applied = []; // steps applied since the setup, to replay
     this.finished = false; // bye was answered
+    /** the version hello chose */
+    this.protocol = PROTOCOLS[0];
   }
 
   /** One request line in, one answer line out (without its newline), or
@@ -210,7 +220,7 @@ class Server {
     } catch (e) {
       return JSON.stringify(errorAnswer(null, 'bad_request', `not JSON: ${messageOf(e)}`));
     }
-    const answer = this.answer(request, line);
+    const answer = this.answer(request);
     try {
       return JSON.stringify(answer);
     } catch (e) { // an answer that can't be written (a cycle, a BigInt)
@@ -220,13 +230,13 @@ class Server {
   }
 
   /** One request, parsed, to its answer object. Never throws.
-   * @param {unknown} request @param {string} [line] the text it was parsed from */
-  answer(request, line) {
+   * @param {unknown} request */
+  answer(request) {
     if (!isObject(request)) return errorAnswer(null, 'bad_request', 'a request is a JSON object');
     const id = request.id;
     if (!Number.isSafeInteger(id)) return errorAnswer(null, 'bad_request', 'a request needs an integer id');
     try {
-      return { id, ok: true, ...this.dispatch(request, line) };
+      return { id, ok: true, ...this.dispatch(request) };
     } catch (e) {
       if (e instanceof ZcpError) return errorAnswer(id, e.code, e.message);
       process.stderr.write(`internal error on request ${id}: ${stackOf(e)}\n`);
@@ -234,11 +244,11 @@ class Server {
     }
   }
 
-  /** @param {Record<string, any>} request @param {string} [line] */
-  dispatch(request, line) {
+  /** @param {Record<string, any>} request */
+  dispatch(request) {
     switch (request.op) {
       case 'hello': return this.hello(request);
-      case 'setup': return this.setup(request, line);
+      case 'setup': return this.setup(request);
       case 'step': return this.applyStep(this.needGame('step'), request.step);
       case 'observe': return observationOf(this.needGame('observe').observe());
       case 'run': return this.run(request);
@@ -248,13 +258,22 @@ class Server {
     }
   }
 
+  /** Version negotiation: `protocol` is the runner's baseline, `accepts`
+   * (optional) every version it speaks. The answer names the newest of them
+   * this engine speaks in its own `protocol` (absent would mean zcp/1). */
   hello(request) {
-    if (request.protocol !== PROTOCOL) throw unsupported(`this engine speaks ${PROTOCOL}`);
+    const { accepts } = request;
+    if (accepts !== undefined && !(Array.isArray(accepts) && accepts.every((v) => typeof v === 'string'))) {
+      throw badRequest('hello: accepts is a list of versions');
+    }
+    if (!PROTOCOLS.includes(request.protocol)) throw unsupported(`this engine speaks ${PROTOCOLS.join(' and ')}`);
+    const offered = new Set([request.protocol, ...(accepts || [])]);
+    this.protocol = PROTOCOLS.filter((v) => offered.has(v)).pop() || PROTOCOLS[0]; // the newest
     const { name, version, rulesets } = this.engine;
-    return { engine: name, version, rulesets: [...rulesets], features: [...this.features] };
+    return { protocol: this.protocol, engine: name, version, rulesets: [...rulesets], features: [...this.features] };
   }
 
-  setup(request, line) {
+  setup(request) {
     this.game = null; // a failed setup leaves no game
     this.applied = [];
     const { ruleset, players, cards } = request;
@@ -268,14 +287,10 @@ class Server {
         || !players.every((p) => typeof p === 'string' && /^[^.\s]+$/.test(p))) {
       throw badRequest('players: 1 to 8 distinct names without "." or spaces');
     }
-    let order = Object.keys(cards); // JSON.parse's order: the fallback
-    try {
-      const written = line === undefined ? [] : keysInWrittenOrder(line, 'cards');
-      if (written.length === order.length && order.every((h) => written.includes(h))) order = written;
-    } catch (e) { // keep the fallback
-    }
+    // the order of the keys means nothing (JSON parsers, JSON.parse among
+    // them, may reorder keys): each card of an ordered zone has a position
     /** @type {Array<[string, any]>} */
-    const entries = order.map((h) => [h, cards[h]]);
+    const entries = Object.entries(cards);
     for (const f of featuresOfSetup(entries)) {
       if (this.withheld.has(f)) throw unsupported(`the setup needs feature '${f}', which this engine does not declare`);
     }
@@ -328,17 +343,25 @@ class Server {
   }
 
   /** Many steps in one request (fuzzing). Each step is atomic; the steps
-   * before one that fails stay applied, as in the reference engine. */
+   * before one that fails stay applied, as in the reference engine. With
+   * observe "each", a whole observation after every step; "delta" (zcp/2),
+   * only what changed since the one before (for the first step, since the
+   * game as it was before the run); "end" (the default), one whole
+   * observation after the last step. */
   run(request) {
     const { steps } = request;
     const mode = request.observe === undefined ? 'end' : request.observe;
     if (!Array.isArray(steps)) throw badRequest('run needs steps (a list)');
-    if (mode !== 'each' && mode !== 'end') throw badRequest('run: observe is each or end');
+    if (mode !== 'each' && mode !== 'delta' && mode !== 'end') throw badRequest('run: observe is each, delta or end');
     const results = [];
     const observations = [];
+    let prev = mode === 'delta' && this.game !== null ? observationOf(this.game.observe()) : null;
     for (const step of steps) {
       results.push(this.applyStep(this.needGame('run'), step));
-      if (mode === 'each') observations.push(observationOf(this.needGame('run').observe()));
+      if (mode === 'end') continue;
+      const cur = observationOf(this.needGame('run').observe());
+      observations.push(mode === 'delta' && prev !== null ? observationDelta(prev, cur) : cur);
+      prev = cur;
     }
     if (mode === 'end' && this.game !== null) observations.push(observationOf(this.game.observe()));
     return { results, observations };
@@ -394,21 +417,22 @@ const isPublicZone = (zone) => zone !== OUTSIDE && !HIDDEN_ZONES.has(zoneType(zo
  * handle such as "constructor" or "__proto__" is just a name. */
 const table = () => Object.create(null);
 
-/** The suite's repeatable shuffle (PROTOCOL.md, "Choices the engine must not
- * make"): Fisher-Yates from the end, drawing from splitmix64 seeded with
- * `seed`, over `list` (top first). In place. @param {string[]} list @param {number} seed */
-function shuffleList(list, seed) {
-  const mask = (1n << 64n) - 1n;
-  let state = BigInt(seed) & mask;
-  const next = () => {
-    state = (state + 0x9E3779B97F4A7C15n) & mask;
+/** A shuffle whose result the step does not give (a shuffle step without
+ * order:, a move with shuffle: true): any order is right, so this is just a
+ * small seeded generator (mulberry32) driving Fisher-Yates, repeatable for
+ * a seed. No engine needs the oracle's generator. In place.
+ * @param {string[]} list @param {number} seed */
+function seededShuffle(list, seed) {
+  let state = seed >>> 0;
+  const next = () => { // a 32-bit number, uniform enough for a game
+    state = (state + 0x6D2B79F5) >>> 0;
     let z = state;
-    z = ((z ^ (z >> 30n)) * 0xBF58476D1CE4E5B9n) & mask;
-    z = ((z ^ (z >> 27n)) * 0x94D049BB133111EBn) & mask;
-    return z ^ (z >> 31n);
+    z = Math.imul(z ^ (z >>> 15), z | 1);
+    z ^= z + Math.imul(z ^ (z >>> 7), z | 61);
+    return (z ^ (z >>> 14)) >>> 0;
   };
   for (let i = list.length - 1; i > 0; i--) {
-    const j = Number(next() % BigInt(i + 1));
+    const j = next() % (i + 1);
     [list[i], list[j]] = [list[j], list[i]];
   }
 }
@@ -449,7 +473,7 @@ class StepResult {
  * object (CR 400.7). Zones (`this.s.zones`) are lists of handles, top first.
  */
 class MtgGame {
-  /** @param {string[]} players @param {Array<[string, any]>} cards in the order written */
+  /** @param {string[]} players @param {Array<[string, any]>} cards (their order decides nothing) */
   constructor(players, cards) {
     this.s = {
       players,
@@ -560,7 +584,10 @@ class MtgGame {
     if (opts.by !== undefined && opts.by !== 'effect' && opts.by !== 'rule') throw badRequest(`${what}: by is effect or rule`);
     if (opts.cause !== undefined && typeof opts.cause !== 'string') throw badRequest(`${what}: cause is a word`);
     if (opts.choose !== undefined && !(Number.isInteger(opts.choose) && opts.choose >= 1)) throw badRequest(`${what}: choose is a zone index from 1`);
-    if (opts.shuffle !== undefined && typeof opts.shuffle !== 'boolean') throw badRequest(`${what}: shuffle is true or false`);
+    if (opts.shuffle !== undefined && typeof opts.shuffle !== 'boolean' &&
+        !(Array.isArray(opts.shuffle) && opts.shuffle.every((h) => typeof h === 'string'))) {
+      throw badRequest(`${what}: shuffle is true, false or the resulting order (handles, top first)`);
+    }
     if (opts.seed !== undefined && !(Number.isInteger(opts.seed) && opts.seed >= 0 && opts.seed <= 2147483647)) {
       throw badRequest(`${what}: seed is a number from 0 to 2147483647`);
     }
@@ -569,9 +596,12 @@ class MtgGame {
   // ---- the starting position ---------------------------------------------------
 
   /** Put the setup's cards in place. A position the rules forbid is a
-   * bad_request, naming the rule. */
+   * bad_request, naming the rule. The order of `cards` decides nothing
+   * (JSON parsers may reorder keys): each card of an ordered zone comes with
+   * its position; cards without one (from an older runner) fill the places
+   * left, in the order given. */
   placeAll(cards) {
-    const arriving = new Map(); // zone -> [{o, position}], in the order written
+    const arriving = new Map(); // zone -> [{o, position}]
     for (const [handle, card] of cards) {
       const { o, position } = this.cardFromSetup(handle, card);
       this.s.objects.set(handle, o);
@@ -581,7 +611,7 @@ class MtgGame {
     }
     for (const [zone, list] of arriving) {
       // cards with a position take it; the others fill the gaps in the order
-      // written, first on top
+      // given, first on top
       const pile = new Array(list.length).fill(null);
       for (const { o, position } of list) {
         if (position === undefined) continue;
@@ -593,7 +623,7 @@ class MtgGame {
       const rest = list.filter((a) => a.position === undefined).map((a) => a.o.handle);
       this.s.zones.set(zone, pile.map((h) => (h === null ? rest.shift() : h)));
     }
-    for (const o of this.s.objects.values()) o.id = ++this.s.lastId; // in the order written
+    for (const o of this.s.objects.values()) o.id = ++this.s.lastId;
   }
 
   cardFromSetup(handle, card) {
@@ -803,7 +833,11 @@ class MtgGame {
     o.face = MtgGame.face(how.face, 'move');
     o.phasedOut = false;
     if (origin === 'battlefield' && o.kind === 'token') o.leftBattlefield = true; // CR 111.8
-    if (how.shuffle === true) shuffleList(this.s.zones.get(dest) || [], how.seed === undefined ? 0 : how.seed);
+    if (Array.isArray(how.shuffle)) { // the result, top first; else it stays as the move left it
+      const pile = this.s.zones.get(dest) || [];
+      const order = how.shuffle.map((h) => this.object(h).handle);
+      if (MtgGame.namesExactly(order, pile)) pile.splice(0, pile.length, ...order);
+    } else if (how.shuffle === true) seededShuffle(this.s.zones.get(dest) || [], how.seed === undefined ? 0 : how.seed);
     this.fireTriggers(o, origin, dest, controller);
     return done(replaced ? 'replaced' : asked.redirected ? 'redirected' : 'moved');
   }
@@ -1011,26 +1045,32 @@ class MtgGame {
     const order = opts.order.map((h) => this.object(h).handle);
     const pile = this.s.zones.get(zone);
     if (ORDERED_ZONES.has(zoneType(zone))) result.set('rejected', 'ordered'); // CR 400.5, 401.2, 404.2, 405.2
-    else if (order.length !== pile.length || new Set(order).size !== order.length || !order.every((h) => pile.includes(h))) {
-      result.set('failed', 'not_in_zone');
-    } else pile.splice(0, pile.length, ...order);
+    else if (!MtgGame.namesExactly(order, pile)) result.set('failed', 'not_in_zone');
+    else pile.splice(0, pile.length, ...order);
   }
 
+  /** Does `order` name every handle of `pile` exactly once, and nothing else? */
+  static namesExactly(order, pile) {
+    return order.length === pile.length && new Set(order).size === order.length && order.every((h) => pile.includes(h));
+  }
+
+  /** A shuffle's result is chance, so the step carries it: order:, the zone
+   * top first, every object in it once (else failed, not_in_zone, and
+   * nothing changes). Without order: any order is right. */
   stepShuffle(opts, result) {
     const zone = this.zoneOfStep(opts.zone, 'shuffle: zone');
     if (opts.seed !== undefined && !(Number.isInteger(opts.seed) && opts.seed >= 0 && opts.seed <= 2147483647)) {
       throw badRequest('shuffle: seed is a number from 0 to 2147483647');
     }
     const pile = this.s.zones.get(zone);
-    if (opts.order !== undefined) { // the result is part of the step (PROTOCOL.md, shuffle)
-      if (!Array.isArray(opts.order)) throw badRequest('shuffle: order lists handles, top first');
-      const order = opts.order.map((h) => this.object(h).handle);
-      if (order.length !== pile.length || new Set(order).size !== order.length || !order.every((h) => pile.includes(h))) {
-        result.set('failed', 'not_in_zone');
-      } else pile.splice(0, pile.length, ...order);
+    if (opts.order === undefined || opts.order === null) {
+      seededShuffle(pile, opts.seed === undefined ? 0 : opts.seed);
       return;
     }
-    shuffleList(pile, opts.seed === undefined ? 0 : opts.seed);
+    if (!Array.isArray(opts.order)) throw badRequest('shuffle: order lists handles, top first');
+    const order = opts.order.map((h) => this.object(h).handle);
+    if (!MtgGame.namesExactly(order, pile)) result.set('failed', 'not_in_zone');
+    else pile.splice(0, pile.length, ...order);
   }
 
   /** Steps of Flesh and Blood: Magic has no sub-cards and no zones that come
@@ -1200,7 +1240,10 @@ class MtgGame {
       marks: [...o.marks.keys()],
       under: null, // no sub-cards in Magic
       phased_out: o.phasedOut,
-      came_from: null, // Magic keeps no zone history (PROTOCOL.md, "Known discrepancies" 1)
+      // FaB 3.0.9c's zone history; Magic keeps none (CR 400.7: a new object
+      // has no memory of the old one): null in every Magic rule set, also
+      // right after a move
+      came_from: null,
     };
   }
 
@@ -1213,9 +1256,9 @@ class MtgGame {
     const refs = table();
     for (const [name, r] of this.s.refs) {
       const o = r.handle === null ? null : this.s.objects.get(r.handle);
-      // the handle also when not found, as the reference engine does
-      // (PROTOCOL.md, "Known discrepancies" 2)
-      refs[name] = { found: o !== null && o.exists && o.id === r.id, handle: r.handle };
+      // the handle of the object it finds; null when it finds nothing
+      const found = o !== null && o.exists && o.id === r.id;
+      refs[name] = { found, handle: found ? r.handle : null };
     }
     const players = table();
     const visible = table();
@@ -1262,7 +1305,7 @@ const STEP_KINDS = new Map(Object.entries({
  * @type {import('./engine').RulesEngine} */
 const mtgCurrent = {
   name: 'nodezones',
-  version: '1.0.0',
+  version: '1.1.0',
   rulesets: ['mtg-current'],
   // everything mtg-current has but sub_cards, zone_lifecycle and
   // stack_layers, which belong to Flesh and Blood
@@ -1271,8 +1314,8 @@ const mtgCurrent = {
 };
 
 module.exports = {
-  PROTOCOL, KNOWN_FEATURES, ZcpError, badRequest, unsupported, featuresOfStep, featuresOfSetup,
-  chooseFeatures, keysInWrittenOrder, Server, main, MtgGame, mtgCurrent, shuffleList,
+  PROTOCOLS, KNOWN_FEATURES, ZcpError, badRequest, unsupported, featuresOfStep, featuresOfSetup,
+  chooseFeatures, observationDelta, Server, main, MtgGame, mtgCurrent, seededShuffle,
 };
 
 if (require.main === module) main();

@@ -1,4 +1,4 @@
-// ci/adapters/node/test_engine.js: unit tests of the Node zcp/1 engine
+// ci/adapters/node/test_engine.js: unit tests of the Node zcp/2 engine
 // (node:test, standard library only):
 //     node --test ci/adapters/node/test_engine.js
 // They drive Server in process with the JSON the gate sends, through text
@@ -45,14 +45,17 @@ const bear = (extra = {}) => ({ owner: 'alice', zone: 'battlefield', types: ['cr
 
 // ---- the protocol ----------------------------------------------------------------
 
-test('hello declares the engine, mtg-current and its features', () => {
+test('hello declares the engine, mtg-current and its features, and picks the newest version offered', () => {
   const server = new Server(mtgCurrent, [...mtgCurrent.features]);
-  const answer = JSON.parse(server.answerLine('{"op":"hello","id":7,"protocol":"zcp/1"}'));
+  const answer = JSON.parse(server.answerLine('{"op":"hello","id":7,"protocol":"zcp/1","accepts":["zcp/1","zcp/2"]}'));
   assert.deepEqual(answer, {
-    id: 7, ok: true, engine: 'nodezones', version: '1.0.0', rulesets: ['mtg-current'], features: mtgCurrent.features,
+    id: 7, ok: true, protocol: 'zcp/2', engine: 'nodezones', version: '1.1.0', rulesets: ['mtg-current'], features: mtgCurrent.features,
   });
-  const other = JSON.parse(server.answerLine('{"op":"hello","id":8,"protocol":"zcp/2"}'));
-  assert.equal(other.error.code, 'unsupported');
+  const ask = (line) => JSON.parse(server.answerLine(line));
+  assert.equal(ask('{"op":"hello","id":8,"protocol":"zcp/1"}').protocol, 'zcp/1');
+  assert.equal(ask('{"op":"hello","id":9,"protocol":"zcp/2"}').protocol, 'zcp/2');
+  assert.equal(ask('{"op":"hello","id":10,"protocol":"zcp/3"}').error.code, 'unsupported');
+  assert.equal(ask('{"op":"hello","id":11,"protocol":"zcp/1","accepts":"zcp/2"}').error.code, 'bad_request');
 });
 
 test('malformed requests get error answers with the right id, and the engine goes on', () => {
@@ -169,18 +172,55 @@ test('run answers one result and one observation per step with observe: each', (
   assert.equal(answer.observations[1].triggers.t.fired, true);
   const end = s.call('run', { steps: [] });
   assert.equal(end.observations.length, 1);
+  assert.equal(s.call('run', { steps: [], observe: 'all' }).error.code, 'bad_request');
   const server = new Server(mtgCurrent, []);
   assert.deepEqual(JSON.parse(server.answerLine('{"op":"run","id":3,"steps":[]}')), { id: 3, ok: true, results: [], observations: [] });
 });
 
-test('cards keep the order written, also with handles that look like numbers', () => {
+test('run with observe: delta answers only what changed, and the deltas add up to the state', () => {
+  const s = new Session({ bear: bear(), elk: { owner: 'bob', zone: 'hand' } });
+  const whole = s.observe();
+  const answer = s.call('run', {
+    observe: 'delta',
+    steps: [
+      { watch: { as: 'w', card: 'bear', to: 'graveyard' } },
+      { move: { card: 'bear', to: 'graveyard' } },
+      { create: { as: 't', owner: 'bob', zone: 'battlefield' } },
+      { remember: { as: 'r', card: 't' } },
+      { mark: { card: 'elk', as: 'm', kind: 'counter' } },
+    ],
+  });
+  assert.equal(answer.ok, true, JSON.stringify(answer));
+  const [first, moved, created, remembered, marked] = answer.observations;
+  assert.deepEqual(first, { objects: {}, triggers: { w: { fired: false, found: null, controller: null } } });
+  assert.deepEqual(Object.keys(moved.objects), ['bear']);
+  assert.deepEqual(Object.keys(moved.objects.bear).sort(), ['controller', 'object', 'position', 'zone']);
+  assert.equal(moved.triggers.w.fired, true);
+  assert.equal('refs' in moved || 'players' in moved, false);
+  assert.equal(Object.keys(created.objects.t).length, 13, 'a new object: all its fields');
+  assert.deepEqual(Object.keys(created.visible).sort(), ['alice', 'bob']);
+  assert.deepEqual(remembered, { objects: {}, refs: { r: { found: true, handle: 't' } } });
+  assert.deepEqual(marked, { objects: { elk: { marks: ['m'] } } });
+  const state = whole;
+  for (const d of answer.observations) {
+    for (const [h, fields] of Object.entries(d.objects)) state.objects[h] = { ...state.objects[h], ...fields };
+    for (const part of ['triggers', 'refs', 'players', 'visible']) Object.assign(state[part], d[part] || {});
+  }
+  const after = s.observe();
+  for (const x of [state, after]) { delete x.id; delete x.ok; }
+  assert.deepEqual(state, after);
+  assert.deepEqual(JSON.parse(JSON.stringify(engine.observationDelta(after, after))), { objects: {} });
+});
+
+test('ordered zones start in the order of their positions, never of the keys', () => {
   const server = new Server(mtgCurrent, []);
+  // JSON.parse puts "10" and "2" first; the positions decide
   const setup = '{"op":"setup","id":1,"ruleset":"mtg-current","players":["alice","bob"],'
-    + '"cards":{"b":{"owner":"alice","zone":"library"},"10":{"owner":"alice","zone":"library"},"2":{"owner":"alice","zone":"library"}}}';
+    + '"cards":{"b":{"owner":"alice","zone":"library","position":0},"10":{"owner":"alice","zone":"library","position":1},'
+    + '"2":{"owner":"alice","zone":"library","position":2}}}';
   assert.equal(JSON.parse(server.answerLine(setup)).ok, true);
   const objects = JSON.parse(server.answerLine('{"op":"observe","id":2}')).objects;
   assert.deepEqual([objects.b.position, objects['10'].position, objects['2'].position], [0, 1, 2]);
-  assert.deepEqual(engine.keysInWrittenOrder('{"x":{"1":{"y":2}},"cards":{"z\\"q":{},"1":[{"k":1}]}}', 'cards'), ['z"q', '1']);
 });
 
 test('handles named like Object properties are just names', () => {
@@ -252,7 +292,7 @@ test('CR 400.8: exile to exile is a new object in place that forgets marks and r
   s.step({ remember: { as: 'r', card: 'x' } });
   assert.deepEqual(s.step({ move: { card: 'x', to: 'exile' } }), ['new_object_in_place', null]);
   const seen = s.observe();
-  assert.deepEqual([seen.objects.x.marks, seen.objects.x.face, seen.refs.r.found], [[], 'up', false]);
+  assert.deepEqual([seen.objects.x.marks, seen.objects.x.face, seen.refs.r], [[], 'up', { found: false, handle: null }]);
   assert.deepEqual(s.step({ move: { ref: 'r', to: 'hand' } }), ['not_found', 'not_found']);
 });
 
@@ -349,12 +389,26 @@ test('CR 400.5: libraries, graveyards and the stack keep their order; other zone
   assert.equal(s.obj('a').position, 0);
 });
 
-test("the suite's shuffle: the same seed gives the same order as the oracle", () => {
-  const cards = Object.fromEntries(['a', 'b', 'c', 'd', 'e'].map((h) => [h, { owner: 'alice', zone: 'library' }]));
+test('shuffle: the order the step gives, or not_in_zone; without one, any order, the same for a seed', () => {
+  const cards = Object.fromEntries(['a', 'b', 'c', 'd', 'e'].map((h, i) => [h, { owner: 'alice', zone: 'library', position: i }]));
+  const library = (s) => {
+    const objects = s.observe().objects;
+    return Object.keys(objects).sort((x, y) => objects[x].position - objects[y].position);
+  };
   const s = new Session(cards);
-  s.step({ shuffle: { zone: 'alice.library', seed: 42 } });
-  const objects = s.observe().objects;
-  assert.deepEqual(Object.keys(objects).sort((x, y) => objects[x].position - objects[y].position), ['b', 'c', 'a', 'e', 'd']);
+  assert.deepEqual(s.step({ shuffle: { zone: 'alice.library', order: ['e', 'c', 'a', 'b', 'd'], seed: 1 } }), ['no_move', null]);
+  assert.deepEqual(library(s), ['e', 'c', 'a', 'b', 'd']);
+  for (const wrong of [['e', 'c', 'a', 'b'], ['e', 'c', 'a', 'b', 'b'], ['e', 'c', 'a', 'b', 'd', 'd']]) {
+    assert.deepEqual(s.step({ shuffle: { zone: 'library', order: wrong } }), ['failed', 'not_in_zone']);
+  }
+  assert.deepEqual(library(s), ['e', 'c', 'a', 'b', 'd']);
+  assert.equal(s.call('step', { step: { shuffle: { zone: 'library', order: ['zz'] } } }).error.code, 'bad_request');
+  const orders = [new Session(cards), new Session(cards)].map((t) => {
+    t.step({ shuffle: { zone: 'alice.library', seed: 42 } });
+    return library(t);
+  });
+  assert.deepEqual(orders[0], orders[1]);
+  assert.deepEqual([...orders[0]].sort(), ['a', 'b', 'c', 'd', 'e']);
 });
 
 test('move_together: arrivals take the order given, in the places they took; what did not move stays', () => {

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """A zone-rules engine for Magic: the Gathering (Comprehensive Rules of 2026,
-rule set `mtg-current`) that speaks zoneoracle's zcp/1 protocol.
+rule set `mtg-current`) that speaks zoneoracle's protocol, zcp/2 (and zcp/1
+to a runner that offers nothing newer).
 
 It is a second implementation of the rules, written from cases/README.md and
 the rules, not a wrapper of the oracle: it only shares the wire format. It is
@@ -11,14 +12,17 @@ calls into your own), `Server` is the protocol (keep it).
     hello -> Server.hello       setup   -> Game(players, cards)
     step  -> Game.step          observe -> Game.observe
     run   -> many Game.step     bye     -> answer, then exit
+    (run with observe "delta", zcp/2: only what changed, see delta())
 
 Standard library only, Python 3.9+. Rule numbers are those of the current CR.
 """
 import copy
 import json
+import random
 import sys
 
-ENGINE, VERSION, PROTOCOL = "pyzones", "1.0.0", "zcp/1"
+ENGINE, VERSION = "pyzones", "1.1.0"
+PROTOCOLS = ("zcp/1", "zcp/2")        # what it speaks; zcp/2 adds run deltas
 RULESET = "mtg-current"
 # Protocol features this engine implements completely for mtg-current. Not
 # declared: sub_cards, zone_lifecycle, stack_layers (Flesh and Blood only).
@@ -98,10 +102,6 @@ class Obj:
         self.left_battlefield = False   # CR 111.8
         self.marks = {}                  # mark name -> kind
 
-    def tokenlike(self):
-        # CR 111.13: a copy of a permanent spell becomes a token as it resolves
-        return self.kind in ("token", "copy")
-
     def instant_or_sorcery(self):
         return bool(self.types & {"instant", "sorcery"})
 
@@ -155,8 +155,14 @@ class Game:
         self.triggers, self.refs, self.replacements = {}, {}, {}
         self.replacement_order = []       # names, in the order they apply
         self.drew_empty, self.lost, self.mark_names = set(), set(), set()
+        arriving = {}                     # zone -> [(handle, position or None)]
         for handle, card in cards.items():
-            self.place(handle, card)
+            o, pos = self.place(handle, card)
+            arriving.setdefault(o.zone, []).append((handle, pos))
+        for zone, listed in arriving.items():
+            self.stack_up(zone, listed)
+        for o in self.objs.values():
+            self.new_object(o)
 
     # ---- names --------------------------------------------------------------
     def player(self, name, what="player"):
@@ -303,11 +309,29 @@ class Game:
             o.controller = self.player(c.get("controller", o.owner), "controller")
         else:
             need("controller" not in c, f"card {handle}: objects in {zone} have no controller")
-        pos = c.get("position", "bottom")   # listed cards stack in file order, first on top
-        need(pos == "bottom" or (type(pos) is int and pos >= 0), f"card {handle}: bad position")
+        pos = c.get("position")
+        need(pos is None or (type(pos) is int and pos >= 0), f"card {handle}: bad position")
+        need(pos is None or (zone != OUTSIDE and t in ORDERED),
+             f"card {handle}: a position only in an ordered zone (CR 400.5)")
         self.objs[handle] = o
-        self.insert(o, zone, pos)
-        self.new_object(o)
+        o.zone = zone
+        return o, pos
+
+    def stack_up(self, zone, listed):
+        """The starting order of one zone. Order never comes from the order of
+        keys in `cards` (JSON parsers may sort them): each card of an ordered
+        zone carries its `position`. Cards without one (an older runner) fill
+        the places left, in the order given, first on top."""
+        if zone == OUTSIDE:
+            return
+        pile = [None] * len(listed)
+        for handle, pos in listed:
+            if pos is not None:
+                need(pos < len(pile) and pile[pos] is None,
+                     f"card {handle}: position {pos} is taken or past the end of {zone}")
+                pile[pos] = handle
+        rest = iter(h for h, pos in listed if pos is None)
+        self.zones[zone] = [h if h is not None else next(rest) for h in pile]
 
     # ---- steps -------------------------------------------------------------------
     def step(self, step, obj=None):
@@ -362,7 +386,9 @@ class Game:
         need(opts.get("face", "up") in ("up", "down"), "move: face is up or down")
         need(opts.get("by", "effect") in ("effect", "rule"), "move: by is effect or rule")
         need(isinstance(opts.get("cause", ""), str), "move: cause is text")
-        need(isinstance(opts.get("shuffle", False), bool), "move: shuffle is true or false")
+        shuffle = opts.get("shuffle", False)
+        need(isinstance(shuffle, bool) or (isinstance(shuffle, list) and all(isinstance(h, str) for h in shuffle)),
+             "move: shuffle is true, false or the resulting order (a list of handles)")
         need(type(opts.get("seed", 0)) is int, "move: seed is an integer")
 
     def move(self, o, opts, res):
@@ -378,7 +404,10 @@ class Game:
         face_down = eff.get("face") == "down"
         if dest == origin:                    # no zone change
             if ztype(dest) not in NEW_IN_PLACE:
-                return "no_move", None        # model decision: nothing happens
+                # model decision: nothing happens; the rest of the effect
+                # (then:) still acts on the object, which is still there
+                self.then(o, opts, res)
+                return "no_move", None
             self.new_object(o)                # CR 400.8 (exile), 400.10 (command)
             o.face_down = face_down
             res.event(o.handle, "new_object_in_place")
@@ -387,16 +416,18 @@ class Game:
         if o.kind == "ability" or (dest == OUTSIDE and o.kind != "card"):
             self.cease(o, res)                # an ability exists only on the stack;
             return "ceased", None             # only cards exist outside (400.11)
+        # what can't be in the destination, or can't leave its zone, stays
+        # first (CR 400.4a, 400.4b), whatever else holds
+        if dest == "battlefield" and o.instant_or_sorcery():   # CR 400.4a
+            return "stayed", "cannot_hold"
+        if origin == "command" and o.types & COMMAND_BOUND:     # CR 400.4b
+            return "stayed", "cannot_hold"
         # CR 111.8: it can't change zones any more. Leaving the game is no
         # zone change (400.11: outside the game is not a zone), so that case
         # is above: a token that leaves the game ceases even after it left
         # the battlefield.
         if o.left_battlefield:
             return "stayed", "token_left"
-        if dest == "battlefield" and o.instant_or_sorcery():   # CR 400.4a
-            return "stayed", "cannot_hold"
-        if origin == "command" and o.types & COMMAND_BOUND:     # CR 400.4b
-            return "stayed", "cannot_hold"
         controller = o.controller
         self.remove(o)
         self.insert(o, dest, eff.get("position", "top"))
@@ -407,9 +438,13 @@ class Game:
         # across a move between them (the spell's controller, 110.2)
         o.controller = (controller or o.owner) if dest in CONTROLLED else None
         o.face_down, o.phased_out = face_down, False
-        if origin == "battlefield" and o.tokenlike():
-            o.left_battlefield = True         # CR 111.8
-        if eff.get("shuffle"):
+        if origin == "battlefield" and o.kind == "token":
+            o.left_battlefield = True         # CR 111.8: tokens only
+        if isinstance(eff.get("shuffle"), list):   # the result, top first
+            order = [self.obj(h).handle for h in eff["shuffle"]]
+            if len(set(order)) == len(order) and sorted(order) == sorted(self.zones.get(dest, [])):
+                self.zones[dest][:] = order         # else it stays as the move left it
+        elif eff.get("shuffle"):
             self.shuffle(dest, eff.get("seed", 0))
         self.fire_triggers(o, origin, dest, controller)
         outcome = "replaced" if replaced else "redirected" if redirected else "moved"
@@ -593,34 +628,29 @@ class Game:
             self.zones[zone][:] = order            # CR 400.5: arranged by the owner
 
     def do_shuffle(self, opts, obj, res):
+        """A shuffle's result is chance, so the step carries it: `order`, the
+        zone top first, every object in it once (else failed / not_in_zone,
+        nothing changes). Without it any order will do."""
         seed = opts.get("seed", 0)
         need(type(seed) is int, "shuffle: seed is an integer")
         zone = self.step_zone(opts.get("zone"))
-        if "order" in opts:                        # the result is part of the step
-            order = opts["order"]
-            need(isinstance(order, list) and all(isinstance(h, str) for h in order),
-                 "shuffle: order is a list of handles")
-            if zone not in self.zones or sorted(order) != sorted(self.zones[zone]):
-                res.set("failed", "not_in_zone")
-            else:
-                self.zones[zone][:] = order
+        if opts.get("order") is None:
+            self.shuffle(zone, seed)
             return
-        self.shuffle(zone, seed)
+        order = opts["order"]
+        need(isinstance(order, list), "shuffle: order is a list of handles, top first")
+        order = [self.obj(h).handle for h in order]
+        if len(set(order)) != len(order) or sorted(order) != sorted(self.zones[zone]):
+            res.set("failed", "not_in_zone")
+        else:
+            self.zones[zone][:] = order
 
     def shuffle(self, zone, seed):
-        """A repeatable shuffle: the suite's convention (Fisher-Yates over the
-        zone listed top first, drawing from splitmix64 seeded with `seed`), so
-        that two engines given the same seed agree (ci/protocol/PROTOCOL.md)."""
-        if zone not in self.zones:
-            return
-        pile, state, mask = self.zones[zone], seed & (2**64 - 1), 2**64 - 1
-        for i in range(len(pile) - 1, 0, -1):
-            state = (state + 0x9E3779B97F4A7C15) & mask
-            z = state
-            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
-            j = (z ^ (z >> 31)) % (i + 1)
-            pile[i], pile[j] = pile[j], pile[i]
+        """A shuffle without a given result (a `shuffle` step without `order`,
+        a move with `shuffle: true`): any order is right, so Python's own
+        generator, seeded for repeatability. No engine needs the oracle's."""
+        if zone in self.zones:
+            random.Random(seed).shuffle(self.zones[zone])
 
     def count(self, opts):
         n = opts.get("count", 1)
@@ -768,23 +798,60 @@ class Game:
                 "visibility": "public" if self.public(o) else "private",
                 "face": "down" if o.face_down else "up", "controller": o.controller,
                 "owner": o.owner, "marks": sorted(o.marks), "under": None,
+                # came_from: Magic keeps no zone history (CR 400.7), so null
+                # in every Magic rule set, also right after a move
                 "phased_out": o.phased_out, "came_from": None}
         triggers = {n: {"fired": t.fired, "found": t.found, "controller": t.controller}
                     for n, t in self.triggers.items()}
-        refs = {n: {"found": o is not None and o.exists and o.id == oid,
-                    "handle": o and o.handle}
-                for n, (o, oid) in self.refs.items()}
+        refs = {}
+        for n, (o, oid) in self.refs.items():
+            found = o is not None and o.exists and o.id == oid
+            # the handle of the object it finds; none when it finds nothing
+            refs[n] = {"found": found, "handle": o.handle if found else None}
         return {"objects": objects, "triggers": triggers, "refs": refs,
                 "players": {p: {"lost": p in self.lost} for p in self.players},
                 "visible": {p: [h for h, o in self.objs.items() if o.id and self.sees(p, o)]
                             for p in self.players}}
 
 
+def same(a, b):
+    """Equal as JSON values (in Python True == 1; in JSON they differ)."""
+    return type(a) is type(b) and a == b
+
+
+def delta(prev, cur):
+    """What changed from observation `prev` to `cur` (run with observe
+    "delta", zcp/2): `objects` always, mapping each handle whose object
+    changed to only its changed fields (a handle new since `prev`: all of
+    them); `triggers`, `refs`, `players` only when an entry changed, each
+    changed entry whole; `visible` only when a player's list changed, each
+    such list whole. Entries never disappear from an observation, so a
+    delta never needs to say that one did."""
+    objects = {}
+    for h, o in cur["objects"].items():
+        before = prev["objects"].get(h)
+        if before is None:
+            objects[h] = o
+            continue
+        changed = {k: v for k, v in o.items() if k not in before or not same(before[k], v)}
+        if changed:
+            objects[h] = changed
+    out = {"objects": objects}
+    for part in ("triggers", "refs", "players", "visible"):
+        changed = {n: v for n, v in cur[part].items()
+                   if n not in prev[part] or not same(prev[part][n], v)}
+        if changed:
+            out[part] = changed
+    return out
+
+
 class Server:
-    """zcp/1 over JSON Lines: one request per line in, one answer per line out."""
+    """zcp/2 (or zcp/1) over JSON Lines: one request per line in, one answer
+    per line out."""
 
     def __init__(self):
         self.game = None
+        self.protocol = "zcp/1"            # until hello chooses
 
     def handle(self, req):
         if not isinstance(req, dict):
@@ -806,9 +873,18 @@ class Server:
         return {"id": rid, "ok": True, **answer}
 
     def op_hello(self, req):
-        if req.get("protocol") != PROTOCOL:
-            raise Unsupported(f"this engine speaks {PROTOCOL}")
-        return {"engine": ENGINE, "version": VERSION, "rulesets": [RULESET], "features": FEATURES}
+        """Version negotiation: `protocol` is the runner's baseline, `accepts`
+        (optional) every version it speaks. Answer with the newest both speak,
+        named in `protocol` (absent would mean zcp/1)."""
+        offered = req.get("accepts")
+        need(offered is None or (isinstance(offered, list) and all(isinstance(v, str) for v in offered)),
+             "hello: accepts is a list of versions")
+        if req.get("protocol") not in PROTOCOLS:
+            raise Unsupported(f"this engine speaks {' and '.join(PROTOCOLS)}")
+        offered = set(offered or ()) | {req["protocol"]}
+        self.protocol = [v for v in PROTOCOLS if v in offered][-1]   # the newest
+        return {"protocol": self.protocol, "engine": ENGINE, "version": VERSION,
+                "rulesets": [RULESET], "features": FEATURES}
 
     def op_setup(self, req):
         self.game = None
@@ -834,14 +910,24 @@ class Server:
         return self.game.observe()
 
     def op_run(self, req):
-        steps, each = req.get("steps"), req.get("observe") == "each"
+        """Many steps, one answer. observe: "each" gives a whole observation
+        after every step, "delta" (zcp/2) only what changed since the one
+        before (for the first step: since the state before the run), "end"
+        (the default) one whole observation after the last step."""
+        steps, mode = req.get("steps"), req.get("observe", "end")
         need(isinstance(steps, list), "run needs steps (a list)")
+        need(mode in ("each", "delta", "end"), "run: observe is each, delta or end")
         results, observations = [], []
+        prev = self.game.observe() if mode == "delta" and self.game is not None else None
         for s in steps:
             results.append(self.step(s))
-            if each:
+            if mode == "each":
                 observations.append(self.game.observe())
-        if not each and self.game is not None:
+            elif mode == "delta":
+                cur = self.game.observe()
+                observations.append(cur if prev is None else delta(prev, cur))
+                prev = cur
+        if mode == "end" and self.game is not None:
             observations.append(self.game.observe())
         return {"results": results, "observations": observations}
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Unit tests of the Python zcp/1 engine (stdlib unittest):
+"""Unit tests of the Python zcp/2 engine (stdlib unittest):
     python3 -m unittest discover -s ci/adapters/python
 They talk to the engine in process, with the same JSON the gate sends, and to
 the real program over a pipe once (the handshake and a malformed line)."""
@@ -50,6 +50,7 @@ class Rules(unittest.TestCase):
         o = s.obj("bear")
         self.assertEqual((o["zone"], o["controller"], o["position"]), ("alice.graveyard", None, 0))
         self.assertNotEqual(o["object"], before)
+        self.assertIsNone(o["came_from"])            # Magic keeps no zone history
 
     def test_redirect_to_owners_graveyard(self):                              # CR 400.3
         s = Session({"x": {"owner": "bob", "zone": "battlefield", "types": ["creature"]}})
@@ -62,7 +63,7 @@ class Rules(unittest.TestCase):
         s.step("remember", card="x", **{"as": "r"})
         self.assertEqual(s.step("move", card="x", to="exile"), ("new_object_in_place", None))
         self.assertEqual(s.obj("x")["marks"], [])
-        self.assertFalse(s.observe()["refs"]["r"]["found"])
+        self.assertEqual(s.observe()["refs"]["r"], {"found": False, "handle": None})
 
     def test_then_finds_object_only_in_public_zone(self):                    # CR 400.7j
         s = Session({"a": {"owner": "alice", "zone": "battlefield", "types": ["creature"]},
@@ -86,6 +87,24 @@ class Rules(unittest.TestCase):
         s.step("move", card="t", to="library")
         self.assertEqual(s.step("move", card="t", to="outside"), ("ceased", None))
         self.assertFalse(s.obj("t")["exists"])
+
+    def test_then_after_no_move_acts_on_the_object_still_there(self):     # model decision
+        s = Session({"x": {"owner": "alice", "zone": "battlefield", "types": ["creature"]}})
+        self.assertEqual(s.step("move", card="x", to="battlefield",
+                                then={"mark": {"as": "m", "kind": "effect"}}), ("no_move", None))
+        self.assertEqual(s.obj("x")["marks"], ["m"])
+
+    def test_cannot_hold_comes_before_token_left(self):                    # CR 400.4b, 111.8
+        s = Session({"t": {"owner": "alice", "zone": "battlefield", "kind": "token",
+                           "types": ["plane"]}})
+        s.step("move", card="t", to="command")
+        self.assertEqual(s.step("move", card="t", to="exile"), ("stayed", "cannot_hold"))
+
+    def test_a_copy_is_no_token_for_111_8(self):                           # CR 111.8, 704.5e
+        s = Session({"c": {"owner": "alice", "zone": "battlefield", "kind": "copy",
+                           "types": ["artifact"]}})
+        s.step("move", card="c", to="library")
+        self.assertEqual(s.step("draw", player="alice"), ("moved", None))
 
     def test_phased_out_is_checked_before_already(self):                     # CR 702.26b
         s = Session({"x": {"owner": "alice", "zone": "battlefield", "types": ["creature"]}})
@@ -145,18 +164,96 @@ class Rules(unittest.TestCase):
         s.step("state_check")
         self.assertTrue(s.observe()["players"]["alice"]["lost"])
 
-    def test_shuffle_is_repeatable(self):
-        cards = {f"c{i}": {"owner": "alice", "zone": "library"} for i in range(6)}
+    def library(self, s):
+        objs = s.observe()["objects"]
+        return sorted((h for h in objs if objs[h]["position"] is not None and
+                       objs[h]["zone"] == "alice.library"), key=lambda h: objs[h]["position"])
+
+    def test_shuffle_takes_the_order_the_step_gives(self):
+        s = Session({h: {"owner": "alice", "zone": "library", "position": i}
+                     for i, h in enumerate("abc")})
+        self.assertEqual(s.step("shuffle", zone="library", order=["c", "a", "b"], seed=9),
+                         ("no_move", None))
+        self.assertEqual(self.library(s), ["c", "a", "b"])
+        for wrong in (["c", "a"], ["c", "a", "a"], ["c", "a", "b", "b"]):
+            self.assertEqual(s.step("shuffle", zone="library", order=wrong), ("failed", "not_in_zone"))
+        self.assertEqual(self.library(s), ["c", "a", "b"])
+        self.assertEqual(s.call("step", step={"shuffle": {"zone": "library", "order": ["zz"]}})
+                         ["error"]["code"], "bad_request")
+
+    def test_shuffle_without_order_is_repeatable(self):
+        cards = {f"c{i}": {"owner": "alice", "zone": "library", "position": i} for i in range(6)}
         orders = []
         for _ in range(2):
             s = Session(cards)
             s.step("shuffle", zone="library", seed=7)
-            objs = s.observe()["objects"]
-            orders.append(sorted(objs, key=lambda h: objs[h]["position"]))
+            orders.append(self.library(s))
         self.assertEqual(orders[0], orders[1])
+        self.assertEqual(sorted(orders[0]), sorted(cards))
+
+    def test_setup_order_comes_from_positions_not_key_order(self):   # CR 400.5
+        s = Session({"c": {"owner": "alice", "zone": "library", "position": 2},
+                     "b": {"owner": "alice", "zone": "library", "position": 1},
+                     "a": {"owner": "alice", "zone": "library", "position": 0}})
+        self.assertEqual(self.library(s), ["a", "b", "c"])
+        # an older runner: cards without a position fill the places left
+        s = Session({"x": {"owner": "alice", "zone": "library"},
+                     "y": {"owner": "alice", "zone": "library", "position": 0},
+                     "z": {"owner": "alice", "zone": "library"}})
+        self.assertEqual(self.library(s), ["y", "x", "z"])
 
 
 class Protocol(unittest.TestCase):
+    def test_hello_chooses_the_newest_version_offered(self):
+        def hello(**fields):
+            return engine.Server().handle({"op": "hello", "id": 1, **fields})
+        self.assertEqual(hello(protocol="zcp/1", accepts=["zcp/1", "zcp/2"])["protocol"], "zcp/2")
+        self.assertEqual(hello(protocol="zcp/2")["protocol"], "zcp/2")
+        self.assertEqual(hello(protocol="zcp/1")["protocol"], "zcp/1")
+        self.assertEqual(hello(protocol="zcp/9")["error"]["code"], "unsupported")
+        self.assertEqual(hello(protocol="zcp/1", accepts="zcp/2")["error"]["code"], "bad_request")
+
+    def test_run_delta_sends_only_what_changed(self):
+        s = Session({"bear": {"owner": "alice", "zone": "battlefield", "types": ["creature"]},
+                     "elk": {"owner": "bob", "zone": "hand"}})
+        whole = s.observe()
+        answer = s.call("run", observe="delta", steps=[
+            {"watch": {"as": "w", "card": "bear", "to": "graveyard"}},
+            {"move": {"card": "bear", "to": "graveyard"}},
+            {"create": {"as": "t", "owner": "bob", "zone": "battlefield"}},
+            {"remember": {"as": "r", "card": "t"}},
+            {"mark": {"card": "elk", "as": "m", "kind": "counter"}}])
+        self.assertTrue(answer["ok"], answer)
+        first, moved, created, remembered, marked = answer["observations"]
+        self.assertEqual(first, {"objects": {}, "triggers": {
+            "w": {"fired": False, "found": None, "controller": None}}})
+        self.assertEqual(set(moved["objects"]), {"bear"})
+        self.assertEqual(set(moved["objects"]["bear"]), {"zone", "object", "position", "controller"})
+        self.assertEqual(moved["triggers"]["w"]["fired"], True)
+        self.assertNotIn("refs", moved)
+        self.assertEqual(created["objects"]["t"]["zone"], "battlefield")
+        self.assertEqual(len(created["objects"]["t"]), len(whole["objects"]["bear"]))  # a new one: whole
+        self.assertEqual(sorted(created["visible"]), ["alice", "bob"])
+        self.assertEqual(remembered, {"objects": {}, "refs": {"r": {"found": True, "handle": "t"}}})
+        self.assertEqual(marked, {"objects": {"elk": {"marks": ["m"]}}})
+        # the deltas applied to the observation before the run give the one after
+        state = whole
+        for d in answer["observations"]:
+            for h, fields in d["objects"].items():
+                state["objects"][h] = {**state["objects"].get(h, {}), **fields}
+            for part in ("triggers", "refs", "players", "visible"):
+                state[part].update(d.get(part, {}))
+        after = s.observe()
+        del after["id"], after["ok"], state["id"], state["ok"]
+        self.assertEqual(state, after)
+
+    def test_run_modes(self):
+        s = Session({"x": {"owner": "alice", "zone": "hand"}})
+        steps = [{"move": {"card": "x", "to": "exile"}}, {"state_check": None}]
+        self.assertEqual(len(s.call("run", steps=steps, observe="each")["observations"]), 2)
+        self.assertEqual(len(s.call("run", steps=steps)["observations"]), 1)
+        self.assertEqual(s.call("run", steps=steps, observe="all")["error"]["code"], "bad_request")
+
     def test_bad_requests_are_answered(self):
         s = Session({"x": {"owner": "alice", "zone": "hand"}})
         for step in (None, {}, {"fly": {}}, {"move": {"card": "nobody", "to": "exile"}},
@@ -172,7 +269,7 @@ class Protocol(unittest.TestCase):
         out = subprocess.run([sys.executable, ENGINE], input="\n".join(lines) + "\n",
                              capture_output=True, text=True, timeout=30).stdout.splitlines()
         answers = [json.loads(line) for line in out]
-        self.assertEqual(answers[0]["rulesets"], ["mtg-current"])
+        self.assertEqual((answers[0]["protocol"], answers[0]["rulesets"]), ("zcp/1", ["mtg-current"]))
         self.assertEqual(answers[1]["error"]["code"], "bad_request")
         self.assertEqual(answers[2], {"id": 2, "ok": True})
 
