@@ -109,6 +109,21 @@ def _(G):
     G.move = move
 
 
+@bug("resolved-copy-not-a-token", "token-moves-after-leaving", "CR 111.13, 111.8, 704.5d",
+     "a copy of a permanent spell that resolved is not treated as a token once it leaves the battlefield")
+def _(G):
+    def move(self, o, opts, res):
+        if o.kind != "copy" or o.zone != "battlefield":
+            return Base.move(self, o, opts, res)
+        o.kind = "card"                      # a "card" now: it may move on and stays
+        try:
+            return Base.move(self, o, opts, res)
+        finally:
+            o.kind = "copy"
+            o.left_battlefield = False
+    G.move = move
+
+
 # ---- zone-change triggers and what they find --------------------------------
 @bug("trigger-finds-hidden", "trigger-finds-hidden-zone", "CR 603.6, 400.7e",
      "a zone-change trigger finds the card in the hidden zone it went to (hand, library)")
@@ -153,6 +168,17 @@ def _(G):
         else:
             Base.then(self, o, opts, res)
     G.then = then
+
+
+@bug("trigger-fires-again", "trigger-fires-again", "CR 603.2, 603.6",
+     "a zone-change trigger fires again on a later move of the card, tracking the newer object")
+def _(G):
+    def fire_triggers(self, o, origin, dest, controller):
+        for t in self.triggers.values():
+            if t.handle == o.handle:
+                t.fired = False
+        Base.fire_triggers(self, o, origin, dest, controller)
+    G.fire_triggers = fire_triggers
 
 
 @bug("replaced-move-fires-trigger", "replaced-event-still-triggers", "CR 614.6, 603.6",
@@ -289,6 +315,16 @@ def _(G):
         finally:
             self._moving = False
     G.remove, G.move = remove, move
+
+
+@bug("face-down-move-arrives-face-up", "face-lost-on-move", "CR 406.3, 400.7e",
+     "a card exiled face down arrives face up (and public)")
+def _(G):
+    def move(self, o, opts, res):
+        if isinstance(opts, dict) and opts.get("face") == "down":
+            opts = dict(opts, face="up")
+        return Base.move(self, o, opts, res)
+    G.move = move
 
 
 # ---- identity: a new object on each zone change -----------------------------------
@@ -674,6 +710,23 @@ def _(G):
         finally:
             self.zones[f"{p}.library"].reverse()
     G.do_draw = do_draw
+
+
+@bug("shuffle-ignored", "library-actions", "CR 401.2, 616.1",
+     "a move that says to shuffle the library afterwards leaves its order as it was")
+def _(G):
+    def shuffle(self, zone, seed):
+        if getattr(self, "_moving", False):
+            return
+        Base.shuffle(self, zone, seed)
+
+    def move(self, o, opts, res):
+        self._moving = True
+        try:
+            return Base.move(self, o, opts, res)
+        finally:
+            self._moving = False
+    G.shuffle, G.move = shuffle, move
 
 
 @bug("mill-empty-succeeds", "library-actions", "CR 609.3",
