@@ -712,23 +712,6 @@ def _(G):
     G.do_draw = do_draw
 
 
-@bug("shuffle-ignored", "library-actions", "CR 401.2, 616.1",
-     "a move that says to shuffle the library afterwards leaves its order as it was")
-def _(G):
-    def shuffle(self, zone, seed):
-        if getattr(self, "_moving", False):
-            return
-        Base.shuffle(self, zone, seed)
-
-    def move(self, o, opts, res):
-        self._moving = True
-        try:
-            return Base.move(self, o, opts, res)
-        finally:
-            self._moving = False
-    G.shuffle, G.move = shuffle, move
-
-
 @bug("mill-empty-succeeds", "library-actions", "CR 609.3",
      "milling an empty library reports success instead of failing to do anything")
 def _(G):
