@@ -712,6 +712,14 @@ def _(G):
     G.do_draw = do_draw
 
 
+@bug("shuffle-order-ignored", "ordered-zone-position", "CR 400.5, 401.2",
+     "a shuffle keeps the engine's own random order instead of the result the step gives")
+def _(G):
+    def do_shuffle(self, opts, obj, res):
+        Base.do_shuffle(self, {k: v for k, v in opts.items() if k != "order"}, obj, res)
+    G.do_shuffle = do_shuffle
+
+
 @bug("mill-empty-succeeds", "library-actions", "CR 609.3",
      "milling an empty library reports success instead of failing to do anything")
 def _(G):
