@@ -505,33 +505,49 @@ static zo_outcome tallied(int moved, zo_outcome first) {
   return moved ? ZO_OUTCOME_MOVED : first != ZO_OUTCOME_NONE ? first : ZO_OUTCOME_NO_MOVE;
 }
 
-/* g->order_scratch with room for n arrivals and n positions. */
+/* g->order_scratch with room for n arrivals, n positions and n arrival
+ * flags (one per move of the step). */
 static int *order_scratch(zo_game *g, int n) {
   if (n > g->order_cap) {
     g->order_cap = n;
-    g->order_scratch = zo_xrealloc(g->order_scratch, 2 * (size_t)n * sizeof *g->order_scratch);
+    g->order_scratch = zo_xrealloc(g->order_scratch, 3 * (size_t)n * sizeof *g->order_scratch);
   }
   return g->order_scratch;
 }
 
+/* Did handle h arrive in zone z in step s (arrived[i]: move i of s took
+ * its object to a new place)? A member that did not move (a move to the
+ * zone it is in, Z.1.Ruling.4, FaB 3.0.7b; or one that failed or stayed)
+ * is not an arrival, even where it already sits in z. */
+static int arrived_in(const zo_game *g, const zo_step *s, const int *arrived, int h, int z) {
+  const zo_obj *o = &g->objs[h];
+  if (!o->exists || o->zone != z || o->under >= 0) return 0;
+  for (int i = 0; i < s->nmoves; i++)
+    if (s->moves[i].card == h && arrived[i]) return 1;
+  return 0;
+}
+
 /* Place the arrivals of ordered zone z in the chosen order (default: the
- * list order, first on top) in the positions they took (CR 401.4 / 404.3:
- * the owner orders; Z.1.4: the order comes from the case). */
-static void order_arrivals(zo_game *g, const zo_step *s, int z) {
+ * list order, first on top) in the positions they took (CR 401.4 / 404.3,
+ * 217.2d, Z.6.6, FaB 4.4.3c: only the cards put there are ordered; Z.1.4:
+ * the order comes from the case). Objects of z that did not arrive in
+ * this step keep their places (CR 400.5: the rest of a library keeps its
+ * order), and a handle of the chosen order that did not arrive is left
+ * where it is. g->order_scratch holds room for the step (order_scratch)
+ * and the arrival flags after its two first parts. */
+static void order_arrivals(zo_game *g, const zo_step *s, int z, const int *arrived) {
   zo_zone *zn = &g->zones[z];
-  int need = s->norder > s->nmoves ? s->norder : s->nmoves;
-  int *order = order_scratch(g, need), *pos = order + g->order_cap, n = 0;
+  int *order = g->order_scratch, *pos = order + g->order_cap, n = 0;
   if (s->norder && spec_matches(g, &s->order_zone, z, -1) &&
       (s->order_zone.player >= 0 || zn->player < 0 ||
        zn->player == g->objs[s->order_zone_handles[0]].owner)) {
     for (int i = 0; i < s->norder; i++)
-      if (g->objs[s->order_zone_handles[i]].zone == z) order[n++] = s->order_zone_handles[i];
+      if (arrived_in(g, s, arrived, s->order_zone_handles[i], z))
+        order[n++] = s->order_zone_handles[i];
     HITSW(g, SW_ORDER_CHOOSER);
   } else {
-    for (int i = 0; i < s->nmoves; i++) {
-      int h = s->moves[i].card;
-      if (g->objs[h].exists && g->objs[h].zone == z && g->objs[h].under < 0) order[n++] = h;
-    }
+    for (int i = 0; i < s->nmoves; i++)
+      if (arrived[i] && arrived_in(g, s, arrived, s->moves[i].card, z)) order[n++] = s->moves[i].card;
   }
   if (n < 2) return;
   int k = 0;
@@ -550,14 +566,20 @@ void zo_step_move_together(zo_game *g, const zo_step *s, int obj, zo_step_result
   (void)obj;
   int moved = 0;
   zo_outcome first = ZO_OUTCOME_NONE;
+  int need = s->norder > s->nmoves ? s->norder : s->nmoves;
+  int *arrived = order_scratch(g, need) + 2 * g->order_cap;
   /* CR 401.4 / 404.3 (owner orders) or Z.1.4: the order comes from the case */
   for (int i = 0; i < s->nmoves; i++) {
     zo_step_error e;
     zo_outcome o = move_each(g, s->moves[i].card, &s->moves[i], &e, r);
+    /* an arrival: it went somewhere new (a clear is a move to the
+       graveyard, FaB 3.0.12) */
+    arrived[i] = o == ZO_OUTCOME_MOVED || o == ZO_OUTCOME_REDIRECTED ||
+                 o == ZO_OUTCOME_REPLACED || o == ZO_OUTCOME_CLEARED;
     tally_move(r, s->moves[i].card, o, &moved, &first);
   }
   for (int z = 0; z < g->nzones; z++)
-    if (g->rs->zones[g->zones[z].type].ordered.value) order_arrivals(g, s, z);
+    if (g->rs->zones[g->zones[z].type].ordered.value) order_arrivals(g, s, z, arrived);
   r->outcome = tallied(moved, first);
 }
 

@@ -369,7 +369,7 @@ static void make_zones(zo_game *g) {
   g->zone_scratch = zo_xmalloc((size_t)g->capzones * sizeof *g->zone_scratch);
   /* room for every object's arrival (more only for a step that lists one twice) */
   g->order_cap = g->nobjs + 1;
-  g->order_scratch = zo_xmalloc(2 * (size_t)g->order_cap * sizeof *g->order_scratch);
+  g->order_scratch = zo_xmalloc(3 * (size_t)g->order_cap * sizeof *g->order_scratch);
   for (int t = 0; t < rs->nzones; t++) {
     const zo_zone_type *zt = &rs->zones[t];
     g->first_zone[t] = g->nzones;

@@ -139,8 +139,9 @@ struct zo_game {
      step allocates nothing (owned by g): repl_used[nrepl] marks the
      replacement effects one move has used (replace.c) or one choice has
      named; zone_scratch[capzones] lists the instances of a zone type
-     (zones.c), grown with the zone table; order_scratch[2 * order_cap] the
-     arrivals of a move_together in one zone and their positions (move.c),
+     (zones.c), grown with the zone table; order_scratch[3 * order_cap] the
+     arrivals of a move_together in one zone, their positions and the
+     step's arrival flags, one per move (move.c),
      grown to a step's moves and order */
   unsigned char *repl_used;
   int *zone_scratch;
