@@ -284,8 +284,9 @@ ZO_COLD static zo_outcome refused_by_zone(zo_game *g, int obj, int dest, int by_
 
 /* What the destination can't take: no such zone; CR 400.4b (some cards
  * can't leave the command zone); a token that left can't come back (CR
- * 216.3, 110.5g, 111.8); CR 400.4a (an instant or sorcery stays); and the
- * zone's owner, holds and capacity (zo_zone_refuses). */
+ * 216.3, 110.5g, 111.8); nothing but a card leaves the removed-from-the-
+ * game zone (217.7a of 2004); CR 400.4a (an instant or sorcery stays); and
+ * the zone's owner, holds and capacity (zo_zone_refuses). */
 static ZO_ALWAYS_INLINE zo_outcome refused(move *m) {
   zo_game *g = m->g;
   zo_obj *o = m->o;
@@ -316,6 +317,15 @@ static ZO_ALWAYS_INLINE zo_outcome refused(move *m) {
        SW(g, SW_TOKEN_RETURN) == ZS_CANNOT_MOVE)) {
     HITSW(g, SW_TOKEN_RETURN);
     *m->err = ZO_E_TOKEN_LEFT;
+    return ZO_OUTCOME_STAYED;
+  }
+  /* CR 217.7a (2004): an object that isn't a card (a token, a copy of a
+     spell) can't be returned from the removed-from-the-game zone in any
+     way: it stays there until it ceases */
+  if (SW(g, SW_EXILED_NONCARDS) == ZS_STAYS && origin >= 0 && ZT(g, origin)->role == ZR_EXILE &&
+      (o->kind != ZK_CARD || is_token(g, o))) {
+    HITSW(g, SW_EXILED_NONCARDS);
+    *m->err = ZO_E_CANNOT_HOLD;
     return ZO_OUTCOME_STAYED;
   }
   /* CR 400.4a: an instant or sorcery that would enter the battlefield stays */

@@ -195,6 +195,7 @@ zo_cited *zo_zone_cited(zo_zone_type *t, zo_zone_attr a);
   X(SW_TOKEN_LEAVES, "token_leaves", (ZS_NONE, ZS_AT_STATE_CHECK, ZS_IMMEDIATELY))               \
   X(SW_TOKEN_RETURN, "token_return", (ZS_NONE, ZS_NOT_BATTLEFIELD, ZS_CANNOT_MOVE))              \
     /* 110.5g; 111.8 */                                                                          \
+  X(SW_EXILED_NONCARDS, "exiled_noncards", (ZS_NONE, ZS_STAYS)) /* 217.7a of 2004 */              \
   X(SW_PHASING, "phasing", (ZS_NONE, ZS_STATUS, ZS_ZONE)) /* 217.8a */                           \
   X(SW_PHASED_TOKENS, "phased_tokens", (ZS_NONE, ZS_CEASE, ZS_SURVIVE))                          \
   X(SW_KEEPS, "keeps", (ZS_NONE, ZS_SPELL_CHARACTERISTICS, ZS_SPELL_TO_PERMANENT))               \
