@@ -346,7 +346,9 @@ static ZO_ALWAYS_INLINE zo_outcome refused(move *m) {
  * destination; a new object or not (CR 400.7: every zone change; FaB
  * 3.0.9: entering a zone outside the arena that is not the stack, or a
  * public object becoming private), with its history (3.0.9c), controller
- * (CR 109.4, FaB 1.2.1b) and visibility. Returns whether it became new. */
+ * (CR 109.4, FaB 1.2.1b) and visibility; a copy of a spell resolving onto
+ * the battlefield becomes a token (CR 110.5 of 2011, 111.13). Returns
+ * whether it became new. */
 static ZO_ALWAYS_INLINE int transfer(move *m) {
   zo_game *g = m->g;
   zo_obj *o = m->o;
@@ -377,6 +379,13 @@ static ZO_ALWAYS_INLINE int transfer(move *m) {
     if (!g->zones[dest].ordered) pos = ZO_POS_BOTTOM; /* unordered: arrival order */
     zone_insert(g, dest, obj, pos);
     if (o->types & g->classes.two_handed) zo_twoh_equip_second(g, dest, obj);
+  }
+  /* CR 110.5 (2011), 111.13: a copy of a permanent spell that resolves
+     becomes a token, and follows the token rules from then on */
+  if (o->kind == ZK_COPY && dest >= 0 && ZT(g, dest)->role == ZR_BATTLEFIELD &&
+      is_stack(g, origin) && SW(g, SW_COPY_BECOMES_TOKEN) == ZS_YES) {
+    HITSW(g, SW_COPY_BECOMES_TOKEN);
+    o->kind = ZK_TOKEN;
   }
   if (newobj) {
     int keep = SW(g, SW_KEEPS) != ZS_NONE && is_stack(g, origin) &&

@@ -168,6 +168,11 @@ void zo_step_create(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
   if (s->face == 1) o->pub = 0;
   o->face_down = s->face == 1 || (SW(g, SW_VISIBILITY) == ZS_PER_OBJECT && !o->pub);
   if (ZT(g, zone)->controller.value) o->controller = s->controller >= 0 ? s->controller : s->owner;
+  /* a copy of a spell on the battlefield is a token where the rule set
+     says so (CR 110.5 of 2011, 111.13) */
+  if (o->kind == ZK_COPY && ZT(g, zone)->role == ZR_BATTLEFIELD &&
+      SW(g, SW_COPY_BECOMES_TOKEN) == ZS_YES)
+    o->kind = ZK_TOKEN;
   /* FaB 8.1.8a: a token exists only in the arena; 1.6.2b-c: layers only on
      the stack */
   if (is_token(g, o) && !ZT(g, zone)->arena.value && SW(g, SW_TOKEN_LEAVES) == ZS_IMMEDIATELY) {

@@ -210,6 +210,7 @@ zo_cited *zo_zone_cited(zo_zone_type *t, zo_zone_attr a);
   X(SW_REPLACE_CHOOSER, "replace_chooser", (ZS_CONTROLLER_OR_OWNER, ZS_TURN_PLAYER))             \
   X(SW_DRAW_EMPTY, "draw_empty", (ZS_LOSE_AT_STATE_CHECK, ZS_FAILS))                             \
   X(SW_COPIES, "copies", (ZS_NONE, ZS_CEASE_OFF_STACK)) /* 704.5e */                             \
+  X(SW_COPY_BECOMES_TOKEN, "copy_becomes_token", (ZS_NONE, ZS_YES)) /* 110.5 (2011); 111.13 */     \
   X(SW_ABILITIES, "abilities", (ZS_STACK_ONLY))                                                  \
   X(SW_ANTE, "ante", (ZS_NONE, ZS_WINNER_OWNS))                                                  \
   X(SW_STACK_LAYERS, "stack_layers", (ZS_NONE, ZS_YES)) /* FaB 3.15.4-6 */                       \
