@@ -3,7 +3,8 @@
  * owner redirect, FaB capacity and two-handed weapons, repeatable shuffles,
  * rule hits, the invariant checker catching a broken state, rule set
  * files with `extends` and their errors, watches and replacements that name
- * a player's zone, and the final expect of a case without steps. */
+ * a player's zone, the final expect of a case without steps, the order of
+ * the arrivals of a move_together, and a resolving copy becoming a token. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -355,6 +356,54 @@ static void test_final_expect_without_steps_is_compared(void **state) {
   zo_engine_oracle_free(e);
 }
 
+/* move_together orders only the members that arrived (CR 400.5, 401.4):
+ * one that failed to move keeps its place, also when the chosen order
+ * names it, and when a long order list grows the step's scratch. */
+static void test_move_together_orders_only_arrivals(void **state) {
+  (void)state;
+  fixture f = start("mtg-2011", HEAD("mtg-2011")
+                    "cards:\n  a: {owner: alice, zone: library}\n  b: {owner: alice, zone: library}\n"
+                    "  c: {owner: alice, zone: hand}\n"
+                    "steps:\n  - move_together:\n      moves:\n"
+                    "        - {card: b, from: hand, to: library}\n"
+                    "        - {card: c, from: hand, to: library}\n"
+                    "      order: {alice.library: [b, c, b, c, b, c, b, c, b]}\n");
+  uint64_t b_id = f.g->objs[1].id;
+  int cap = f.g->order_cap;
+  assert_int_equal(step(&f, 0, NULL), ZO_OUTCOME_MOVED);
+  assert_true(f.g->order_cap > cap); /* the scratch grew to the order list */
+  const zo_zone *lib = &f.g->zones[f.g->objs[0].zone];
+  assert_int_equal(lib->n, 3);
+  assert_int_equal(lib->objs[0], 2); /* c arrived on top */
+  assert_int_equal(lib->objs[1], 0); /* a and b kept their places */
+  assert_int_equal(lib->objs[2], 1);
+  assert_true(f.g->objs[1].id == b_id);
+  stop(&f);
+}
+
+/* A copy of a spell that resolves becomes a token where the rule set says
+ * so (CR 110.5 of 2011), and stays a copy where it is silent (mtg-2004). */
+static void test_resolving_copy_becomes_token(void **state) {
+  (void)state;
+  fixture f = start("mtg-2011", HEAD("mtg-2011")
+                    "cards:\n  x: {owner: alice, zone: stack, kind: copy, types: [creature]}\n"
+                    "steps:\n  - move: {card: x, to: battlefield}\n  - move: {card: x, to: graveyard}\n");
+  assert_int_equal(f.g->objs[0].kind, ZK_COPY);
+  assert_int_equal(step(&f, 0, NULL), ZO_OUTCOME_MOVED);
+  assert_int_equal(f.g->objs[0].kind, ZK_TOKEN);
+  assert_int_equal(hits_of(&f, "CR 110.5"), 1);
+  assert_int_equal(step(&f, 1, NULL), ZO_OUTCOME_MOVED);
+  assert_true(f.g->objs[0].left_arena); /* 110.5g applies from now on */
+  stop(&f);
+  f = start("mtg-2004", "id: t/x\ntitle: t\nrulesets: [mtg-2004]\nrules: [\"CR 217.1c\"]\n"
+            "players: [alice, bob]\n"
+            "cards:\n  x: {owner: alice, zone: stack, kind: copy, types: [creature]}\n"
+            "steps:\n  - move: {card: x, to: in_play}\n");
+  assert_int_equal(step(&f, 0, NULL), ZO_OUTCOME_MOVED);
+  assert_int_equal(f.g->objs[0].kind, ZK_COPY);
+  stop(&f);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_every_mtg_move_is_a_new_object),
@@ -367,6 +416,8 @@ int main(void) {
       cmocka_unit_test(test_embedded_rulesets_cite_only_listed_rules),
       cmocka_unit_test(test_watch_and_replace_honour_the_player),
       cmocka_unit_test(test_final_expect_without_steps_is_compared),
+      cmocka_unit_test(test_move_together_orders_only_arrivals),
+      cmocka_unit_test(test_resolving_copy_becomes_token),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

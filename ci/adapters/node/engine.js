@@ -827,6 +827,8 @@ class MtgGame {
     // CR 400.7: a new object; a permanent spell becoming a permanent keeps
     // what 400.7a and 400.7c carry over
     this.renew(o, origin === 'stack' && dest === 'battlefield' ? KEPT_ON_RESOLVING : []);
+    // CR 111.13: a copy of a permanent spell becomes a token as it resolves
+    if (o.kind === 'copy' && origin === 'stack' && dest === 'battlefield') o.kind = 'token';
     // CR 109.4, 110.2: a controller only on the stack and the battlefield,
     // kept from the one to the other
     o.controller = CONTROLLED_ZONES.has(dest) ? (controller || o.owner) : null;

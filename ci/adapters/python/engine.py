@@ -511,16 +511,19 @@ class Game:
             t, p = self.spec(text)
             zone = t if t in SHARED else f"{p or self.obj(listed[0]).owner}.{t}"
             chosen[zone] = [self.obj(h).handle for h in listed]
-        moved = False
+        moved, arrived = False, set()
         for m in moves:
-            moved |= self.move_in_event(self.objs[m["card"]], m, res)
+            if self.move_in_event(self.objs[m["card"]], m, res):
+                moved = True
+                arrived.add(self.objs[m["card"]].handle)
         # CR 401.4, 404.3: objects arriving together in an ordered zone are
         # ordered by their owner (the case's order:, else the list order,
-        # first on top), in the places they took
+        # first on top), in the places they took; a member that did not
+        # move keeps its place (400.5)
         for zone, pile in self.zones.items():
             if ztype(zone) not in ORDERED:
                 continue
-            wanted = [h for h in chosen.get(zone, handles) if self.objs[h].zone == zone]
+            wanted = [h for h in chosen.get(zone, handles) if h in arrived and self.objs[h].zone == zone]
             slots = sorted(pile.index(h) for h in wanted)
             for i, h in zip(slots, wanted):
                 pile[i] = h

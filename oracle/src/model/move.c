@@ -284,8 +284,9 @@ ZO_COLD static zo_outcome refused_by_zone(zo_game *g, int obj, int dest, int by_
 
 /* What the destination can't take: no such zone; CR 400.4b (some cards
  * can't leave the command zone); a token that left can't come back (CR
- * 216.3, 110.5g, 111.8); CR 400.4a (an instant or sorcery stays); and the
- * zone's owner, holds and capacity (zo_zone_refuses). */
+ * 216.3, 110.5g, 111.8); nothing but a card leaves the removed-from-the-
+ * game zone (217.7a of 2004); CR 400.4a (an instant or sorcery stays); and
+ * the zone's owner, holds and capacity (zo_zone_refuses). */
 static ZO_ALWAYS_INLINE zo_outcome refused(move *m) {
   zo_game *g = m->g;
   zo_obj *o = m->o;
@@ -318,6 +319,15 @@ static ZO_ALWAYS_INLINE zo_outcome refused(move *m) {
     *m->err = ZO_E_TOKEN_LEFT;
     return ZO_OUTCOME_STAYED;
   }
+  /* CR 217.7a (2004): an object that isn't a card (a token, a copy of a
+     spell) can't be returned from the removed-from-the-game zone in any
+     way: it stays there until it ceases */
+  if (SW(g, SW_EXILED_NONCARDS) == ZS_STAYS && origin >= 0 && ZT(g, origin)->role == ZR_EXILE &&
+      (o->kind != ZK_CARD || is_token(g, o))) {
+    HITSW(g, SW_EXILED_NONCARDS);
+    *m->err = ZO_E_CANNOT_HOLD;
+    return ZO_OUTCOME_STAYED;
+  }
   /* CR 400.4a: an instant or sorcery that would enter the battlefield stays */
   if ((zt->holds.value & ZH_NO_INSTANTS) && (o->types & g->classes.instant_sorcery)) {
     hit(g, &zt->holds);
@@ -336,7 +346,9 @@ static ZO_ALWAYS_INLINE zo_outcome refused(move *m) {
  * destination; a new object or not (CR 400.7: every zone change; FaB
  * 3.0.9: entering a zone outside the arena that is not the stack, or a
  * public object becoming private), with its history (3.0.9c), controller
- * (CR 109.4, FaB 1.2.1b) and visibility. Returns whether it became new. */
+ * (CR 109.4, FaB 1.2.1b) and visibility; a copy of a spell resolving onto
+ * the battlefield becomes a token (CR 110.5 of 2011, 111.13). Returns
+ * whether it became new. */
 static ZO_ALWAYS_INLINE int transfer(move *m) {
   zo_game *g = m->g;
   zo_obj *o = m->o;
@@ -367,6 +379,13 @@ static ZO_ALWAYS_INLINE int transfer(move *m) {
     if (!g->zones[dest].ordered) pos = ZO_POS_BOTTOM; /* unordered: arrival order */
     zone_insert(g, dest, obj, pos);
     if (o->types & g->classes.two_handed) zo_twoh_equip_second(g, dest, obj);
+  }
+  /* CR 110.5 (2011), 111.13: a copy of a permanent spell that resolves
+     becomes a token, and follows the token rules from then on */
+  if (o->kind == ZK_COPY && dest >= 0 && ZT(g, dest)->role == ZR_BATTLEFIELD &&
+      is_stack(g, origin) && SW(g, SW_COPY_BECOMES_TOKEN) == ZS_YES) {
+    HITSW(g, SW_COPY_BECOMES_TOKEN);
+    o->kind = ZK_TOKEN;
   }
   if (newobj) {
     int keep = SW(g, SW_KEEPS) != ZS_NONE && is_stack(g, origin) &&
@@ -506,33 +525,49 @@ static zo_outcome tallied(int moved, zo_outcome first) {
   return moved ? ZO_OUTCOME_MOVED : first != ZO_OUTCOME_NONE ? first : ZO_OUTCOME_NO_MOVE;
 }
 
-/* g->order_scratch with room for n arrivals and n positions. */
+/* g->order_scratch with room for n arrivals, n positions and n arrival
+ * flags (one per move of the step). */
 static int *order_scratch(zo_game *g, int n) {
   if (n > g->order_cap) {
     g->order_cap = n;
-    g->order_scratch = zo_xrealloc(g->order_scratch, 2 * (size_t)n * sizeof *g->order_scratch);
+    g->order_scratch = zo_xrealloc(g->order_scratch, 3 * (size_t)n * sizeof *g->order_scratch);
   }
   return g->order_scratch;
 }
 
+/* Did handle h arrive in zone z in step s (arrived[i]: move i of s took
+ * its object to a new place)? A member that did not move (a move to the
+ * zone it is in, Z.1.Ruling.4, FaB 3.0.7b; or one that failed or stayed)
+ * is not an arrival, even where it already sits in z. */
+static int arrived_in(const zo_game *g, const zo_step *s, const int *arrived, int h, int z) {
+  const zo_obj *o = &g->objs[h];
+  if (!o->exists || o->zone != z || o->under >= 0) return 0;
+  for (int i = 0; i < s->nmoves; i++)
+    if (s->moves[i].card == h && arrived[i]) return 1;
+  return 0;
+}
+
 /* Place the arrivals of ordered zone z in the chosen order (default: the
- * list order, first on top) in the positions they took (CR 401.4 / 404.3:
- * the owner orders; Z.1.4: the order comes from the case). */
-static void order_arrivals(zo_game *g, const zo_step *s, int z) {
+ * list order, first on top) in the positions they took (CR 401.4 / 404.3,
+ * 217.2d, Z.6.6, FaB 4.4.3c: only the cards put there are ordered; Z.1.4:
+ * the order comes from the case). Objects of z that did not arrive in
+ * this step keep their places (CR 400.5: the rest of a library keeps its
+ * order), and a handle of the chosen order that did not arrive is left
+ * where it is. g->order_scratch holds room for the step (order_scratch)
+ * and the arrival flags after its two first parts. */
+static void order_arrivals(zo_game *g, const zo_step *s, int z, const int *arrived) {
   zo_zone *zn = &g->zones[z];
-  int need = s->norder > s->nmoves ? s->norder : s->nmoves;
-  int *order = order_scratch(g, need), *pos = order + g->order_cap, n = 0;
+  int *order = g->order_scratch, *pos = order + g->order_cap, n = 0;
   if (s->norder && spec_matches(g, &s->order_zone, z, -1) &&
       (s->order_zone.player >= 0 || zn->player < 0 ||
        zn->player == g->objs[s->order_zone_handles[0]].owner)) {
     for (int i = 0; i < s->norder; i++)
-      if (g->objs[s->order_zone_handles[i]].zone == z) order[n++] = s->order_zone_handles[i];
+      if (arrived_in(g, s, arrived, s->order_zone_handles[i], z))
+        order[n++] = s->order_zone_handles[i];
     HITSW(g, SW_ORDER_CHOOSER);
   } else {
-    for (int i = 0; i < s->nmoves; i++) {
-      int h = s->moves[i].card;
-      if (g->objs[h].exists && g->objs[h].zone == z && g->objs[h].under < 0) order[n++] = h;
-    }
+    for (int i = 0; i < s->nmoves; i++)
+      if (arrived[i] && arrived_in(g, s, arrived, s->moves[i].card, z)) order[n++] = s->moves[i].card;
   }
   if (n < 2) return;
   int k = 0;
@@ -551,14 +586,20 @@ void zo_step_move_together(zo_game *g, const zo_step *s, int obj, zo_step_result
   (void)obj;
   int moved = 0;
   zo_outcome first = ZO_OUTCOME_NONE;
+  int need = s->norder > s->nmoves ? s->norder : s->nmoves;
+  int *arrived = order_scratch(g, need) + 2 * g->order_cap;
   /* CR 401.4 / 404.3 (owner orders) or Z.1.4: the order comes from the case */
   for (int i = 0; i < s->nmoves; i++) {
     zo_step_error e;
     zo_outcome o = move_each(g, s->moves[i].card, &s->moves[i], &e, r);
+    /* an arrival: it went somewhere new (a clear is a move to the
+       graveyard, FaB 3.0.12) */
+    arrived[i] = o == ZO_OUTCOME_MOVED || o == ZO_OUTCOME_REDIRECTED ||
+                 o == ZO_OUTCOME_REPLACED || o == ZO_OUTCOME_CLEARED;
     tally_move(r, s->moves[i].card, o, &moved, &first);
   }
   for (int z = 0; z < g->nzones; z++)
-    if (g->rs->zones[g->zones[z].type].ordered.value) order_arrivals(g, s, z);
+    if (g->rs->zones[g->zones[z].type].ordered.value) order_arrivals(g, s, z, arrived);
   r->outcome = tallied(moved, first);
 }
 

@@ -34,17 +34,43 @@ void zo_obj_drop_marks(zo_game *g, int obj, int keep_spell_marks) {
   }
 }
 
-/* FaB 3.0.12: clear = to its owner's graveyard; a token, macro or non-card
- * layer just ceases to exist (3.0.12a). */
+/* Does an object that is private or public (pub) moving to a zone whose
+ * objects are public or private (dest_pub) move with its properties (FaB
+ * 3.0.7a: a private mover has none; the flip step, 3.0.8, gives it its
+ * destination visibility first)? As move.c's dest_visibility. */
+static int moves_with_properties(zo_game *g, int pub, int dest_pub) {
+  if (SW(g, SW_VISIBILITY) != ZS_PER_OBJECT || SW(g, SW_NO_PROPERTIES) != ZS_YES) return 1;
+  return SW(g, SW_FLIP_STEP) == ZS_YES ? dest_pub : pub;
+}
+
+/* FaB 3.0.12: clear = move it to its owner's graveyard, a move like any
+ * other: a zone-change trigger on it fires and may find the new object
+ * there (3.0.9a). A card already in that graveyard does not move (3.0.7b:
+ * a move to where it is does not happen; a private card only becomes
+ * public, as the flip step would make it, 3.0.8). A token, macro or
+ * non-card layer leaves its zone and just ceases to exist (3.0.12a): a
+ * trigger on its leaving sees that, one on its arriving in a graveyard
+ * does not. */
 zo_outcome zo_obj_clear(zo_game *g, int obj, zo_step_result *r) {
   zo_obj *o = &g->objs[obj];
   HITSW(g, SW_CLEAR);
   int gy = zo_zone_of_role(g, ZR_GRAVEYARD, o->owner);
+  int origin = o->zone, ctrl = o->controller;
   if (o->kind != ZK_CARD || is_token(g, o)) {
+    if (g->ntrig) zo_watches_fire(g, obj, origin, -1, moves_with_properties(g, o->pub, o->pub), ctrl);
     zo_obj_cease(g, obj, r);
     return ZO_OUTCOME_CEASED;
   }
-  int origin = o->zone;
+  if (gy >= 0 && o->under < 0 && origin == gy) {
+    HITSW(g, SW_SAME_ZONE); /* 3.0.7b */
+    if (SW(g, SW_VISIBILITY) == ZS_PER_OBJECT && !o->pub && ZT(g, gy)->pub.value) {
+      o->pub = 1;
+      o->face_down = 0;
+    }
+    event(r, obj, ZO_OUTCOME_NO_MOVE);
+    return ZO_OUTCOME_NO_MOVE;
+  }
+  int was_pub = o->pub;
   if (gy < 0) {
     /* no graveyard left to clear it to (its zone ceased, 3.0.10b): the
        card is removed from the game, as FaB says of objects with no place
@@ -57,6 +83,7 @@ zo_outcome zo_obj_clear(zo_game *g, int obj, zo_step_result *r) {
     zo_obj_drop_marks(g, obj, 0);
     o->controller = -1;
     o->pub = 0;
+    if (g->ntrig) zo_watches_fire(g, obj, origin, ZO_ZONE_OUTSIDE, 1, ctrl);
     event(r, obj, ZO_OUTCOME_CLEARED);
     return ZO_OUTCOME_CLEARED;
   }
@@ -72,6 +99,7 @@ zo_outcome zo_obj_clear(zo_game *g, int obj, zo_step_result *r) {
   o->face_down = !o->pub;
   o->phased_out = 0;
   o->came_from = SW(g, SW_HISTORY) == ZS_KEPT ? origin : -1;
+  if (g->ntrig) zo_watches_fire(g, obj, origin, gy, moves_with_properties(g, was_pub, o->pub), ctrl);
   event(r, obj, ZO_OUTCOME_CLEARED);
   return ZO_OUTCOME_CLEARED;
 }
@@ -140,6 +168,11 @@ void zo_step_create(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
   if (s->face == 1) o->pub = 0;
   o->face_down = s->face == 1 || (SW(g, SW_VISIBILITY) == ZS_PER_OBJECT && !o->pub);
   if (ZT(g, zone)->controller.value) o->controller = s->controller >= 0 ? s->controller : s->owner;
+  /* a copy of a spell on the battlefield is a token where the rule set
+     says so (CR 110.5 of 2011, 111.13) */
+  if (o->kind == ZK_COPY && ZT(g, zone)->role == ZR_BATTLEFIELD &&
+      SW(g, SW_COPY_BECOMES_TOKEN) == ZS_YES)
+    o->kind = ZK_TOKEN;
   /* FaB 8.1.8a: a token exists only in the arena; 1.6.2b-c: layers only on
      the stack */
   if (is_token(g, o) && !ZT(g, zone)->arena.value && SW(g, SW_TOKEN_LEAVES) == ZS_IMMEDIATELY) {

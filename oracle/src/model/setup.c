@@ -245,6 +245,10 @@ static zo_status place_card(zo_game *g, const zo_card_setup *cs, zo_error *err) 
   zone_insert(g, zone, cs->handle, pos);
   zo_twoh_equip_second(g, zone, cs->handle);
   if (zt->role == ZR_PHASED_OUT) o->phased_out = 1;
+  /* a copy of a spell at rest on the battlefield resolved there: it is a
+     token where the rule set says so (CR 110.5 of 2011, 111.13) */
+  if (o->kind == ZK_COPY && zt->role == ZR_BATTLEFIELD && SW(g, SW_COPY_BECOMES_TOKEN) == ZS_YES)
+    o->kind = ZK_TOKEN;
   if (zt->controller.value) o->controller = cs->controller >= 0 ? cs->controller : o->owner;
   /* per object (FaB 3.0.3): face down is private, face up (written) is
      public, else the zone's default; a deck is always private (3.7.5) */
@@ -369,7 +373,7 @@ static void make_zones(zo_game *g) {
   g->zone_scratch = zo_xmalloc((size_t)g->capzones * sizeof *g->zone_scratch);
   /* room for every object's arrival (more only for a step that lists one twice) */
   g->order_cap = g->nobjs + 1;
-  g->order_scratch = zo_xmalloc(2 * (size_t)g->order_cap * sizeof *g->order_scratch);
+  g->order_scratch = zo_xmalloc(3 * (size_t)g->order_cap * sizeof *g->order_scratch);
   for (int t = 0; t < rs->nzones; t++) {
     const zo_zone_type *zt = &rs->zones[t];
     g->first_zone[t] = g->nzones;

@@ -195,6 +195,7 @@ zo_cited *zo_zone_cited(zo_zone_type *t, zo_zone_attr a);
   X(SW_TOKEN_LEAVES, "token_leaves", (ZS_NONE, ZS_AT_STATE_CHECK, ZS_IMMEDIATELY))               \
   X(SW_TOKEN_RETURN, "token_return", (ZS_NONE, ZS_NOT_BATTLEFIELD, ZS_CANNOT_MOVE))              \
     /* 110.5g; 111.8 */                                                                          \
+  X(SW_EXILED_NONCARDS, "exiled_noncards", (ZS_NONE, ZS_STAYS)) /* 217.7a of 2004 */              \
   X(SW_PHASING, "phasing", (ZS_NONE, ZS_STATUS, ZS_ZONE)) /* 217.8a */                           \
   X(SW_PHASED_TOKENS, "phased_tokens", (ZS_NONE, ZS_CEASE, ZS_SURVIVE))                          \
   X(SW_KEEPS, "keeps", (ZS_NONE, ZS_SPELL_CHARACTERISTICS, ZS_SPELL_TO_PERMANENT))               \
@@ -209,6 +210,7 @@ zo_cited *zo_zone_cited(zo_zone_type *t, zo_zone_attr a);
   X(SW_REPLACE_CHOOSER, "replace_chooser", (ZS_CONTROLLER_OR_OWNER, ZS_TURN_PLAYER))             \
   X(SW_DRAW_EMPTY, "draw_empty", (ZS_LOSE_AT_STATE_CHECK, ZS_FAILS))                             \
   X(SW_COPIES, "copies", (ZS_NONE, ZS_CEASE_OFF_STACK)) /* 704.5e */                             \
+  X(SW_COPY_BECOMES_TOKEN, "copy_becomes_token", (ZS_NONE, ZS_YES)) /* 110.5 (2011); 111.13 */     \
   X(SW_ABILITIES, "abilities", (ZS_STACK_ONLY))                                                  \
   X(SW_ANTE, "ante", (ZS_NONE, ZS_WINNER_OWNS))                                                  \
   X(SW_STACK_LAYERS, "stack_layers", (ZS_NONE, ZS_YES)) /* FaB 3.15.4-6 */                       \

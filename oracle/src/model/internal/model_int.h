@@ -139,8 +139,9 @@ struct zo_game {
      step allocates nothing (owned by g): repl_used[nrepl] marks the
      replacement effects one move has used (replace.c) or one choice has
      named; zone_scratch[capzones] lists the instances of a zone type
-     (zones.c), grown with the zone table; order_scratch[2 * order_cap] the
-     arrivals of a move_together in one zone and their positions (move.c),
+     (zones.c), grown with the zone table; order_scratch[3 * order_cap] the
+     arrivals of a move_together in one zone, their positions and the
+     step's arrival flags, one per move (move.c),
      grown to a step's moves and order */
   unsigned char *repl_used;
   int *zone_scratch;
@@ -318,8 +319,11 @@ void zo_step_draw_mill(zo_game *g, const zo_step *s, int obj, zo_step_result *r)
 void zo_obj_drop_marks(zo_game *g, int obj, int keep_spell_marks);
 /* obj ceases to exist (its sub-cards are cleared, FaB 3.0.14e); an event. */
 void zo_obj_cease(zo_game *g, int obj, zo_step_result *r);
-/* FaB 3.0.12: clear obj (to its owner's graveyard; a token, macro or
- * non-card layer ceases). Returns its outcome (cleared or ceased). */
+/* FaB 3.0.12: clear obj: move it to its owner's graveyard, firing the
+ * watches on that move (3.0.9a); a token, macro or non-card layer leaves
+ * its zone (watches to `any` fire) and ceases (3.0.12a); a card already in
+ * that graveyard does not move (3.0.7b). Returns its outcome (cleared,
+ * ceased or no_move). */
 zo_outcome zo_obj_clear(zo_game *g, int obj, zo_step_result *r);
 /* Steps: create an object (CR 111.5, 400.4a; FaB 8.1.8a), mark one. */
 void zo_step_create(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
