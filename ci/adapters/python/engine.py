@@ -438,6 +438,8 @@ class Game:
         # across a move between them (the spell's controller, 110.2)
         o.controller = (controller or o.owner) if dest in CONTROLLED else None
         o.face_down, o.phased_out = face_down, False
+        if o.kind == "copy" and origin == "stack" and dest == "battlefield":
+            o.kind = "token"                  # CR 111.13: a resolved permanent spell's copy
         if origin == "battlefield" and o.kind == "token":
             o.left_battlefield = True         # CR 111.8: tokens only
         if isinstance(eff.get("shuffle"), list):   # the result, top first
