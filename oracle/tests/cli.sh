@@ -92,7 +92,7 @@ echo "usage errors: exit 2, each naming the option and value"
 # --- no silent limit: 600 case files as 600 paths ------------------------
 mkdir -p "$work/many"
 template="$src/cases/mtg/400.3-aven-fisher-goes-to-owner-graveyard.yaml"
-[ -f "$template" ] || template=$(ls "$src"/cases/mtg/*.yaml | head -1)
+[ -f "$template" ] || template=$(ls "$src"/cases/mtg/*.yaml | sed -n 1p)
 for i in $(seq 1 600); do
   sed "s|^id: .*|id: cli/many-$i|" "$template" > "$work/many/c$i.yaml"
 done

@@ -32,7 +32,7 @@ rc=$?
 [ "$rc" -eq 4 ] || { echo "nozcp: exit $rc, expected 4"; exit 1; }
 echo "nozcp: exit 4"
 # expected failures: a listed failing case is xfail (exit 0); a listed passing one xpass (exit 1)
-first=$(grep -m1 '^id:' "$(ls "$cases"/*.yaml | head -1)" | cut -d' ' -f2)
+first=$(grep -m1 '^id:' "$(ls "$cases"/*.yaml | sed -n 1p)" | cut -d' ' -f2)
 printf -- '- {id: %s, reason: "known gap"}\n' "$first" > "$work/xfail.yaml"
 "$bin" gate --engine "$bin serve" --expect-failures "$work/xfail.yaml" --quiet --report-dir "$work/r-xpass" "$cases" >/dev/null 2>&1
 rc=$?
