@@ -49,6 +49,18 @@ static void row_html(FILE *f, const json_t *row, size_t span) {
     zo_report_xml_text(f, str(row, "state_check"));
     fputs(" at the state check", f);
   }
+  const json_t *br = json_object_get(row, "by_rule");
+  if (br) { /* what the same move by a rule does (FaB 3.0.11) */
+    fputs("; by a rule: ", f);
+    zo_report_xml_text(f, str(br, "outcome"));
+    if (*str(br, "ends_in")) {
+      fputs(" to ", f);
+      zo_report_xml_text(f, str(br, "ends_in"));
+    }
+    fputs(" (", f);
+    join(f, json_object_get(br, "rules"), ", ");
+    fputs(")", f);
+  }
   const json_t *n = json_object_get(row, "new_object");
   fprintf(f, "</td><td>%s</td><td>", !n ? "-" : json_is_true(n) ? "yes" : "no");
   zo_report_xml_text(f, *str(row, "ends_in") ? str(row, "ends_in") : "gone");

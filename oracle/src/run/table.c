@@ -37,7 +37,7 @@
  * [{object, kind, types, status, same_as?, unreachable: [{from, why}],
  * origins: [{from: [...], via?, rows: [{to: [...], outcome, error?,
  * state_check?, new_object?, ends_in, position?, sees, controller, keeps,
- * rules, by}]}]}]}. */
+ * rules, by, by_rule?}]}]}]}. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -524,9 +524,31 @@ static void observe_into(const zo_game *g, const zo_case *c, int x, int s, uint6
   zo_observation_free(&ob);
 }
 
-/* One cell: the game of case c, x moved to d by an effect, then a state
- * check. */
-static json_t *cell_run(builder *b, const zo_case *c, const tzone *d) {
+/* Where the model counts no rule for a cell, the switch whose value
+ * decided it, looked up: outside the game (a move to or from it that left
+ * nothing to decide, or an object that is not a card ceasing as it
+ * leaves the game), or new_object (a move that made no new object, FaB
+ * 3.0.9's arena and stack). Its citations into rules, its name into by. */
+static void looked_up(const builder *b, const json_t *cell, const tzone *d, json_t *rules, json_t *by) {
+  const char *out = json_string_value(json_object_get(cell, "outcome"));
+  int sw = -1;
+  if (d->type == -1 || !strcmp(json_string_value(json_object_get(cell, "ends_in")), "outside"))
+    sw = SW_OUTSIDE;
+  else if (out && (!strcmp(out, "moved") || !strcmp(out, "redirected")) &&
+           json_is_false(json_object_get(cell, "new_object")))
+    sw = SW_NEW_OBJECT;
+  int slot = sw < 0 ? -1 : b->rs->sw[sw].slot;
+  if (slot < 0 || slot >= b->nslots || !b->slot_rules[slot]) return;
+  json_array_extend(rules, b->slot_rules[slot]);
+  char name[64];
+  snprintf(name, sizeof name, "%s (looked up%s)", zo_switch_names[sw],
+           json_array_size(b->slot_rules[slot]) ? "" : ": it cites no rule");
+  json_array_append_new(by, json_string(name));
+}
+
+/* One cell: the game of case c, x moved to d by an effect (by_rule: by a
+ * rule), then a state check. */
+static json_t *cell_run(builder *b, const zo_case *c, const tzone *d, int by_rule) {
   char why[600], origin[64];
   zo_game *g = prepared(b, c, "", why, sizeof why);
   json_t *cell = json_object();
@@ -547,6 +569,7 @@ static json_t *cell_run(builder *b, const zo_case *c, const tzone *d) {
   mv.to.type = d->type == -1 ? ZO_ZT_OUTSIDE : d->type == -2 ? ZO_ZT_ARENA : case_ztype(c, b->rs, d->type);
   mv.to.player = d->player;
   mv.position = d->position;
+  mv.by_rule = by_rule;
   zo_step_result r = {0};
   zo_game_apply(g, &mv, &r);
   json_object_set_new(cell, "outcome", json_string(zo_outcome_name(r.outcome)));
@@ -563,15 +586,7 @@ static json_t *cell_run(builder *b, const zo_case *c, const tzone *d) {
   const char *e = json_string_value(json_object_get(cell, "ends_in"));
   int there = e && (!strcmp(e, "there") || !strcmp(e, "the owner's instead"));
   json_t *by = json_array(), *rules = rules_of(b, h0, zo_game_hits(g), d, there, by);
-  if (!json_array_size(rules) && d->type == -1 && !zo_game_obj_exists(g, x)) {
-    /* the model counts no rule for an object that is not a card ceasing
-       as it leaves the game: the rule set's citation for outside the game */
-    int slot = b->rs->sw[SW_OUTSIDE].slot;
-    if (slot >= 0 && slot < b->nslots && b->slot_rules[slot]) {
-      json_array_extend(rules, b->slot_rules[slot]);
-      json_array_append_new(by, json_string("outside (looked up)"));
-    }
-  }
+  if (!json_array_size(rules)) looked_up(b, cell, d, rules, by);
   json_object_set_new(cell, "rules", rules);
   json_object_set_new(cell, "by", by);
   free(h0);
@@ -579,12 +594,30 @@ static json_t *cell_run(builder *b, const zo_case *c, const tzone *d) {
   return cell;
 }
 
+/* A cell, and where an effect's move fails but a rule's would clear the
+ * object (FaB 3.0.11, switch clear), what the same move by a rule does:
+ * by_rule {outcome, error?, ends_in, rules, by}. */
+static json_t *cell_both(builder *b, const zo_case *c, const tzone *d) {
+  json_t *cell = cell_run(b, c, d, 0);
+  const char *out = json_string_value(json_object_get(cell, "outcome"));
+  if (b->rs->sw[SW_CLEAR].value == ZS_NONE || !out || strcmp(out, "failed")) return cell;
+  json_t *r = cell_run(b, c, d, 1), *br = json_object();
+  const char *keys[] = {"outcome", "error", "ends_in", "rules", "by"};
+  for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
+    if (json_object_get(r, keys[k])) json_object_set(br, keys[k], json_object_get(r, keys[k]));
+  json_object_set_new(cell, "by_rule", br);
+  json_decref(r);
+  return cell;
+}
+
 /* ---- an object from each origin, grouped ------------------------------ */
 
 /* The cells of object o from origin f, one per destination (an array), or
  * NULL with why: the set-up refuses it there and no move from its home
- * leaves it there. *via: it was moved there from its home. */
-static json_t *origin_cells(builder *b, const tobj *o, const tzone *f, int *via, char *why, size_t cap) {
+ * leaves it there. *via: it was moved there from its home; now: the zone
+ * it is in once set up (phasing out may have moved it). */
+static json_t *origin_cells(builder *b, const tobj *o, const tzone *f, int *via, char now[64], char *why,
+                            size_t cap) {
   const char *cands[MAX_OBJS];
   int nc = 0;
   if (o->sub || o->has_sub) { /* the first card that can be (or carry) a top-card there */
@@ -622,11 +655,12 @@ static json_t *origin_cells(builder *b, const tobj *o, const tzone *f, int *via,
         zo_case_free(c);
         continue;
       }
+      zo_game_zone_name(g, zo_game_obj_zone(g, handle_of(c, "x")), now, 64);
       zo_game_free(g);
       *via = v;
       json_t *cells = json_array();
       for (int d = 0; d < b->nto; d++)
-        json_array_append_new(cells, json_pack("{s:o}", "cell", cell_run(b, c, &b->to[d])));
+        json_array_append_new(cells, json_pack("{s:o}", "cell", cell_both(b, c, &b->to[d])));
       zo_case_free(c);
       return cells;
     }
@@ -665,13 +699,15 @@ static json_t *object_json(builder *b, const tobj *o, json_t *sigs, long *ncells
     if (o->phased && (b->from[f].type < 0 || b->rs->zones[b->from[f].type].role != ZR_BATTLEFIELD))
       continue; /* phasing acts on the battlefield only */
     int via = 0;
-    json_t *cells = origin_cells(b, o, &b->from[f], &via, why, sizeof why);
+    char now[64]; /* where the object is once set up (phased out: its zone) */
+    json_t *cells = origin_cells(b, o, &b->from[f], &via, now, why, sizeof why);
     if (!cells) {
       json_array_append_new(unreachable, json_pack("{s:s,s:s}", "from", b->from[f].name, "why", why));
       continue;
     }
     *ncells += (long)json_array_size(cells);
     if (via) snprintf(fname, sizeof fname, "%s (via %s)", b->from[f].name, b->rs->zones[o->home].name);
+    else if (strcmp(now, b->from[f].zone)) snprintf(fname, sizeof fname, "%s (now in %s)", b->from[f].name, now);
     else snprintf(fname, sizeof fname, "%s", b->from[f].name);
     zo_table_add_origin(b->to, b->nto, &b->from[f], fname, cells, bykey, order);
     json_decref(cells);

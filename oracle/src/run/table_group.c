@@ -29,6 +29,11 @@ static json_t *strip(const json_t *cell) {
   json_object_del(c, "position");
   json_object_del(c, "rules");
   json_object_del(c, "by");
+  json_t *br = json_object_get(c, "by_rule");
+  if (br) {
+    json_object_del(br, "rules");
+    json_object_del(br, "by");
+  }
   return c;
 }
 
@@ -74,6 +79,17 @@ static json_t *merge_positions(const tzone *to, json_t *cells, int i, int n) {
     }
     json_object_set_new(m, "rules", rules);
     json_object_set_new(m, "by", by);
+    json_t *br = json_object_get(m, "by_rule");
+    if (br) { /* the rules of each position's move by a rule */
+      json_t *brules = json_array(), *bby = json_array();
+      for (int k = 0; k < n; k++) {
+        json_t *c = json_object_get(json_object_get(json_array_get(cells, (size_t)(i + k)), "cell"), "by_rule");
+        union_into(brules, json_object_get(c, "rules"));
+        union_into(bby, json_object_get(c, "by"));
+      }
+      json_object_set_new(br, "rules", brules);
+      json_object_set_new(br, "by", bby);
+    }
   }
   json_decref(s0);
   return m;

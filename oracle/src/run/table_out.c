@@ -13,7 +13,6 @@ static const char *str(const json_t *o, const char *k) {
   return s ? s : "";
 }
 
-/* The strings of array a joined with sep into f ("-" when empty). */
 static void join(FILE *f, const json_t *a, const char *sep) {
   size_t i;
   json_t *v;
@@ -21,12 +20,24 @@ static void join(FILE *f, const json_t *a, const char *sep) {
   json_array_foreach(a, i, v) fprintf(f, "%s%s", i ? sep : "", json_string_value(v));
 }
 
+/* The strings of array a joined with sep into f ("-" when empty). */
+static void join(FILE *f, const json_t *a, const char *sep);
+
 /* A row's outcome: "stayed (token_left)", "moved, then ceased at the state
- * check". */
+ * check", and what the same move by a rule does where it differs ("; by a
+ * rule: cleared to owner.graveyard (FaB 3.0.12)"). */
 static void outcome(FILE *f, const json_t *row) {
   fputs(str(row, "outcome"), f);
   if (*str(row, "error")) fprintf(f, " (%s)", str(row, "error"));
   if (*str(row, "state_check")) fprintf(f, ", then %s at the state check", str(row, "state_check"));
+  const json_t *br = json_object_get(row, "by_rule");
+  if (!br) return;
+  fprintf(f, "; by a rule: %s", str(br, "outcome"));
+  if (*str(br, "error")) fprintf(f, " (%s)", str(br, "error"));
+  if (*str(br, "ends_in")) fprintf(f, " to %s", str(br, "ends_in"));
+  fputs(" (", f);
+  join(f, json_object_get(br, "rules"), ", ");
+  fputs(")", f);
 }
 
 /* Where it ends up: "there (top)", "gone". */
