@@ -57,6 +57,7 @@ static void row_html(FILE *f, const json_t *row, size_t span) {
       fputs(" to ", f);
       zo_report_xml_text(f, str(br, "ends_in"));
     }
+    if (json_is_true(json_object_get(br, "new_object"))) fputs(" as a new object", f);
     fputs(" (", f);
     join(f, json_object_get(br, "rules"), ", ");
     fputs(")", f);

@@ -253,11 +253,12 @@ static void object_rows(builder *b) {
   int fab = b->cls.deck_card != 0;
   int bf = zone_of_role(rs, ZR_BATTLEFIELD), stack = zone_of_role(rs, ZR_STACK);
   card_rows(b);
+  int ncards = b->nobjs;
   tobj *o = obj_add(b, "token", "token", "");
   if (o) o->home = bf;
   if (fab) obj_add(b, "token card", "card", "token");
   char label[64];
-  for (int i = 0; i < 2; i++) { /* copies of the first two cards */
+  for (int i = 0; i < 2 && i < ncards; i++) { /* copies of the first two cards */
     snprintf(label, sizeof label, "copy of a spell (%s)", b->objs[i].types);
     if ((o = obj_add(b, label, "copy", b->objs[i].types))) o->home = stack;
   }
@@ -596,13 +597,13 @@ static json_t *cell_run(builder *b, const zo_case *c, const tzone *d, int by_rul
 
 /* A cell, and where an effect's move fails but a rule's would clear the
  * object (FaB 3.0.11, switch clear), what the same move by a rule does:
- * by_rule {outcome, error?, ends_in, rules, by}. */
+ * by_rule {outcome, error?, new_object?, ends_in, rules, by}. */
 static json_t *cell_both(builder *b, const zo_case *c, const tzone *d) {
   json_t *cell = cell_run(b, c, d, 0);
   const char *out = json_string_value(json_object_get(cell, "outcome"));
   if (b->rs->sw[SW_CLEAR].value == ZS_NONE || !out || strcmp(out, "failed")) return cell;
   json_t *r = cell_run(b, c, d, 1), *br = json_object();
-  const char *keys[] = {"outcome", "error", "ends_in", "rules", "by"};
+  const char *keys[] = {"outcome", "error", "new_object", "ends_in", "rules", "by"};
   for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
     if (json_object_get(r, keys[k])) json_object_set(br, keys[k], json_object_get(r, keys[k]));
   json_object_set_new(cell, "by_rule", br);
@@ -709,7 +710,9 @@ static json_t *object_json(builder *b, const tobj *o, json_t *sigs, long *ncells
     if (via) snprintf(fname, sizeof fname, "%s (via %s)", b->from[f].name, b->rs->zones[o->home].name);
     else if (strcmp(now, b->from[f].zone)) snprintf(fname, sizeof fname, "%s (now in %s)", b->from[f].name, now);
     else snprintf(fname, sizeof fname, "%s", b->from[f].name);
-    zo_table_add_origin(b->to, b->nto, &b->from[f], fname, cells, bykey, order);
+    /* "its own zone" is the origin's, unless the set-up moved it */
+    zo_table_add_origin(b->to, b->nto, strcmp(now, b->from[f].zone) ? NULL : &b->from[f], fname, cells,
+                        bykey, order);
     json_decref(cells);
   }
   json_t *rows = zo_table_rows(bykey, order);

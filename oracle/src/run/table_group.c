@@ -111,7 +111,7 @@ void zo_table_add_origin(const tzone *to, int nto, const tzone *f, const char *f
       const tzone *t = &to[d + k];
       json_t *cell = merged ? merged : json_object_get(json_array_get(cells, (size_t)(d + k)), "cell");
       char name[80];
-      const char *zone = t->type == f->type && t->player == f->player && t->type >= 0 ? "its own zone" : t->zone;
+      const char *zone = f && t->type == f->type && t->player == f->player && t->type >= 0 ? "its own zone" : t->zone;
       if (merged || !strcmp(t->name, t->zone)) snprintf(name, sizeof name, "%s", zone);
       else snprintf(name, sizeof name, "%s%s", zone, t->name + strlen(t->zone));
       char *key = json_dumps(cell, JSON_COMPACT | JSON_SORT_KEYS);

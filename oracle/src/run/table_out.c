@@ -35,6 +35,7 @@ static void outcome(FILE *f, const json_t *row) {
   fprintf(f, "; by a rule: %s", str(br, "outcome"));
   if (*str(br, "error")) fprintf(f, " (%s)", str(br, "error"));
   if (*str(br, "ends_in")) fprintf(f, " to %s", str(br, "ends_in"));
+  if (json_is_true(json_object_get(br, "new_object"))) fputs(" as a new object", f);
   fputs(" (", f);
   join(f, json_object_get(br, "rules"), ", ");
   fputs(")", f);

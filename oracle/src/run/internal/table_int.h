@@ -23,7 +23,8 @@ typedef struct {
  * zone (consecutive destinations of one zone) become one destination
  * named after the zone when they say the same (all alike, or each put
  * where it was asked: position "as asked", the rules of all); a
- * destination that is the origin's own zone is called "its own zone". */
+ * destination that is the origin's own zone is called "its own zone"
+ * (f NULL: none is, the set-up moved the object out of it). */
 void zo_table_add_origin(const tzone *to, int nto, const tzone *f, const char *fname, json_t *cells,
                          json_t *bykey, json_t *order);
 
