@@ -26,6 +26,14 @@ static void join(FILE *f, const json_t *a, const char *sep) {
   }
 }
 
+/* Whether array a holds a value equal to v. */
+static int in_array(const json_t *a, const json_t *v) {
+  size_t i;
+  json_t *x;
+  json_array_foreach(a, i, x) if (json_equal(x, v)) return 1;
+  return 0;
+}
+
 /* One row of an object's table; span: the rows from here on with the same
  * origins (their cell is this row's), 0 when an earlier row has it. */
 static void row_html(FILE *f, const json_t *row, size_t span) {
@@ -58,8 +66,14 @@ static void row_html(FILE *f, const json_t *row, size_t span) {
       zo_report_xml_text(f, str(br, "ends_in"));
     }
     if (json_is_true(json_object_get(br, "new_object"))) fputs(" as a new object", f);
-    fputs(" (", f);
-    join(f, json_object_get(br, "rules"), ", ");
+    fputs(" (also ", f); /* the rules the effect's move did not apply */
+    size_t i, n = 0;
+    json_t *r;
+    json_array_foreach(json_object_get(br, "rules"), i, r) {
+      if (in_array(json_object_get(row, "rules"), r)) continue;
+      if (n++) fputs(", ", f);
+      zo_report_xml_text(f, json_string_value(r));
+    }
     fputs(")", f);
   }
   const json_t *n = json_object_get(row, "new_object");

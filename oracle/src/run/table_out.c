@@ -25,7 +25,8 @@ static void join(FILE *f, const json_t *a, const char *sep);
 
 /* A row's outcome: "stayed (token_left)", "moved, then ceased at the state
  * check", and what the same move by a rule does where it differs ("; by a
- * rule: cleared to owner.graveyard (FaB 3.0.12)"). */
+ * rule: cleared to owner.graveyard as a new object (also FaB 3.0.12)": the
+ * rules beyond the effect's). */
 static void outcome(FILE *f, const json_t *row) {
   fputs(str(row, "outcome"), f);
   if (*str(row, "error")) fprintf(f, " (%s)", str(row, "error"));
@@ -36,8 +37,14 @@ static void outcome(FILE *f, const json_t *row) {
   if (*str(br, "error")) fprintf(f, " (%s)", str(br, "error"));
   if (*str(br, "ends_in")) fprintf(f, " to %s", str(br, "ends_in"));
   if (json_is_true(json_object_get(br, "new_object"))) fputs(" as a new object", f);
-  fputs(" (", f);
-  join(f, json_object_get(br, "rules"), ", ");
+  fputs(" (also ", f); /* the rules the effect's move did not apply */
+  size_t i, j, n = 0;
+  json_t *r, *q;
+  json_array_foreach(json_object_get(br, "rules"), i, r) {
+    int seen = 0;
+    json_array_foreach(json_object_get(row, "rules"), j, q) seen |= json_equal(q, r);
+    if (!seen) fprintf(f, "%s%s", n++ ? ", " : "", json_string_value(r));
+  }
   fputs(")", f);
 }
 
