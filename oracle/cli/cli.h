@@ -159,8 +159,9 @@ char *zo_cli_read_file(const char *path, int allow_fifo, size_t *size);
 zo_engine *zo_cli_engine_open(const char *cmd, const char *plugin,
                               const zo_engine_process_options *eo);
 
-/* The commands (cmd_run.c, cmd_gate.c, cmd_tools.c, cmd_site.c, smoke.c, main.c): each
- * parses argv (argv[0] its name) and returns the exit code. */
+/* The commands (cmd_run.c, cmd_gate.c, cmd_tools.c, cmd_site.c, cmd_table.c,
+ * smoke.c, main.c): each parses argv (argv[0] its name) and returns the
+ * exit code. */
 int zo_cli_cmd_run(const zo_cli_command *cmd, int argc, char **argv);
 int zo_cli_cmd_check(const zo_cli_command *cmd, int argc, char **argv);
 int zo_cli_cmd_rulesets(const zo_cli_command *cmd, int argc, char **argv);
@@ -174,6 +175,7 @@ int zo_cli_cmd_diff(const zo_cli_command *cmd, int argc, char **argv);
 int zo_cli_cmd_smoke(const zo_cli_command *cmd, int argc, char **argv);
 int zo_cli_cmd_site(const zo_cli_command *cmd, int argc, char **argv);
 int zo_cli_cmd_known_gaps(const zo_cli_command *cmd, int argc, char **argv);
+int zo_cli_cmd_table(const zo_cli_command *cmd, int argc, char **argv);
 
 /* The known-gaps file (--expect-failures FILE, cmd_known_gaps.c;
  * ci/protocol/known-gaps.schema.json): a YAML list of maps {id, reason,

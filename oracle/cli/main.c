@@ -3,7 +3,7 @@
  *
  * The commands live in cmd_run.c (run, check, rulesets, rules, mutants),
  * cmd_gate.c (gate), cmd_tools.c (replay, corpus, serve, diff), cmd_site.c
- * (site) and smoke.c (smoke), over the option parser of options.c
+ * (site), cmd_table.c (table) and smoke.c (smoke), over the option parser of options.c
  * (getopt_long, one table of options, each command accepting its own).
  *
  * Exit codes: 0 pass, 1 conformance failures (or no case ran), 2 usage or
@@ -268,6 +268,25 @@ const zo_cli_command zo_cli_commands[] = {
      "exit: 0 valid (and up to date, or written), 1 not up to date with the\n"
      "      records, 2 usage or I/O, an invalid FILE or a file that is not a run\n"
      "      record\n"},
+    {"table", zo_cli_cmd_table, ZO_OPT_RULESET | ZO_OPT_RULESET_FILE | ZO_OPT_MUTANT, 0, 0,
+     "table --ruleset ID [--format text|markdown|json]",
+     "what a move does, per kind of object and pair of zones",
+     "The transition table of a rule set: for each kind of object it knows (each card\n"
+     "type its zones read, token, copy, ability, face-down, phased-out, macro,\n"
+     "sub-card...) and each pair of zones (each position of an ordered zone), what a\n"
+     "move by an effect does: outcome, new object or not, where it ends up, who may\n"
+     "look at it, what it keeps, and the rules the model applied. Every cell is a\n"
+     "game of the oracle, so the table is what the oracle does; identical cells are\n"
+     "grouped. `zoneoracle run` puts the same tables in index.html.\n"
+     "\n"
+     "options:\n"
+     "  --ruleset ID        the rule set (required; zoneoracle rulesets lists them)\n"
+     "  --format F          text (default), markdown or json\n"
+     "  --ruleset-file FILE load a rule set of your own first (repeatable)\n"
+     "  --mutant NAME       the oracle plays one rule wrong (repeatable)\n"
+     "  -h, --help          this help\n"
+     "\n"
+     "exit: 0, 2 usage (an unknown rule set) or I/O\n"},
     {"version", cmd_version, 0, 0, 0, "version", "print the version, the suite's commit and where it is",
      "Prints the version, the git commit of the source tree the case suite comes\n"
      "from, and where the suite is (or 'not found').\n"

@@ -6,7 +6,8 @@
  *   case files; the known gaps; the skips counted by reason; the rule sets;
  *   era scenarios side by side (one row per scenario, a column per era);
  *   then, collapsed, the conformance matrix of each game (its declared rule
- *   sets only), the switches, and the cases of each rule set.
+ *   sets only), the switches, the transition table of each rule set
+ *   (table_html.c) and the cases of each rule set.
  *
  * Everything is computed in passes over the record that are linear in its
  * size (cells are looked up in hash maps, not searched), so a run of
@@ -445,6 +446,8 @@ void zo_report_html_body(FILE *f, zo_record *rec) {
         "tr.msg td{border-top:none;background:#fafafa}pre{margin:0;white-space:pre-wrap}\n"
         "details{margin:.3em 0}summary{cursor:pointer;font-weight:bold}\n"
         "code{font-size:12px}.seed{font-weight:bold}\n"
+        "details.ttable{margin-left:1em}details.tobj{margin-left:1.5em}.by{color:#666;font-weight:normal}\n"
+        "table.transitions td{font-size:12px}\n"
         "</style></head><body>\n", f);
   fprintf(f, "<h1>zoneoracle: <span class=\"verdict %s\">", !strcmp(verdict, "failing") ? "v-failing"
                                                            : !strcmp(verdict, "passing") ? "v-passing"
@@ -520,6 +523,7 @@ void zo_report_html_body(FILE *f, zo_record *rec) {
   json_array_foreach(games, i, rsn) matrix(f, details, declared, json_string_value(rsn), cells);
   json_decref(cells);
   switches(f, details, declared);
+  zo_report_html_tables(f, rec);
   case_lists(f, rec);
   fputs("</body></html>\n", f);
   json_decref(declared);

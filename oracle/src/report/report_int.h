@@ -51,6 +51,11 @@ zo_status zo_report_render(const char *jsonl, const char *path, zo_error *err,
 
 /* The HTML page's body for rec (render_html.c). */
 void zo_report_html_body(FILE *f, zo_record *rec);
+/* The page's transition tables (table_html.c): a heading, then one
+ * collapsed section per rule set of rec's header that the oracle knows
+ * (zo_ruleset_find), its table built by run/table.h (each cell a game of
+ * the model); nothing when it knows none. */
+void zo_report_html_tables(FILE *f, zo_record *rec);
 
 /* What every report opens with, from one pass over a record: the totals
  * of its footer, the cases that make the run fail (fail, error, crash,
