@@ -51,7 +51,6 @@
 #include "types.h"
 #include "util.h"
 
-#define MAX_OBJS 48
 #define MAX_DESTS (4 * 2 * ZO_MAX_ZONE_TYPES + 4)
 enum { OWNER = 0, OTHER = 1 };
 static const char *const players[2] = {"owner", "other"};
@@ -59,9 +58,9 @@ static const char *const mark_kinds[4] = {"counter", "effect", "characteristic",
 
 /* One kind of object: a row of the table. */
 typedef struct {
-  char label[64];
+  char label[200];
   const char *kind;  /* the case's kind word */
-  char types[96];    /* its type words, ", "-separated, or "" */
+  char types[160];   /* its type words, ", "-separated, or "" */
   int face_down, phased, sub, has_sub;
   int home;          /* zone type it starts in when its origin refuses it, -1 */
 } tobj;
@@ -75,7 +74,7 @@ typedef struct {
   char **slot_name;      /* [nslots]: "new_object", "exile.same_zone_new" */
   unsigned char *decisive, *ordered_slot; /* [nslots] */
   zo_type_classes cls;
-  tobj objs[MAX_OBJS]; int nobjs;
+  tobj *objs; int nobjs, capobjs; /* grown as rows are added: no limit */
   tzone from[ZO_MAX_ZONE_TYPES + 1]; int nfrom;
   tzone to[MAX_DESTS]; int nto;
   char filler[96];       /* the types of the cards that fill ordered zones */
@@ -169,6 +168,7 @@ static void probe_free(builder *b) {
   free(b->slot_name);
   free(b->decisive);
   free(b->ordered_slot);
+  free(b->objs);
   if (b->probe) free(b->probe->rules);
   free(b->probe);
 }
@@ -176,7 +176,15 @@ static void probe_free(builder *b) {
 /* ---- objects, origins, destinations ---------------------------------- */
 
 static tobj *obj_add(builder *b, const char *label, const char *kind, const char *types) {
-  if (b->nobjs == MAX_OBJS) return NULL;
+  char l[sizeof b->objs->label], t[sizeof b->objs->types]; /* they may point into objs */
+  snprintf(l, sizeof l, "%s", label);
+  snprintf(t, sizeof t, "%s", types);
+  label = l;
+  types = t;
+  if (b->nobjs == b->capobjs) {
+    b->capobjs = b->capobjs ? 2 * b->capobjs : 32;
+    b->objs = zo_xrealloc(b->objs, (size_t)b->capobjs * sizeof *b->objs);
+  }
   tobj *o = &b->objs[b->nobjs++];
   memset(o, 0, sizeof *o);
   snprintf(o->label, sizeof o->label, "%s", label);
@@ -202,7 +210,7 @@ static int zone_of_role(const zo_ruleset *rs, zo_zone_role role) {
 /* A card of every type word in `bits` (a zone's equip: or keeps:), once
  * each: "WORD card". */
 static void word_cards(builder *b, uint64_t bits, uint64_t *seen) {
-  char label[64];
+  char label[200];
   for (int i = 0; i < 64; i++) {
     uint64_t bit = (uint64_t)1 << i;
     const char *w = type_word(b->rs, i);
@@ -238,7 +246,7 @@ static void card_rows(builder *b) {
         pick = i;
     const char *w = pick < 0 ? NULL : type_word(rs, pick);
     if (!w) continue;
-    char label[64], types[96];
+    char label[200], types[160];
     snprintf(label, sizeof label, "two-handed %s card", w);
     snprintf(types, sizeof types, "%s, 2h", w);
     obj_add(b, label, "card", types);
@@ -257,7 +265,7 @@ static void object_rows(builder *b) {
   tobj *o = obj_add(b, "token", "token", "");
   if (o) o->home = bf;
   if (fab) obj_add(b, "token card", "card", "token");
-  char label[64];
+  char label[200];
   for (int i = 0; i < 2 && i < ncards; i++) { /* copies of the first two cards */
     snprintf(label, sizeof label, "copy of a spell (%s)", b->objs[i].types);
     if ((o = obj_add(b, label, "copy", b->objs[i].types))) o->home = stack;
@@ -619,7 +627,7 @@ static json_t *cell_both(builder *b, const zo_case *c, const tzone *d) {
  * it is in once set up (phasing out may have moved it). */
 static json_t *origin_cells(builder *b, const tobj *o, const tzone *f, int *via, char now[64], char *why,
                             size_t cap) {
-  const char *cands[MAX_OBJS];
+  const char **cands = zo_xcalloc((size_t)b->nobjs + 1, sizeof *cands);
   int nc = 0;
   if (o->sub || o->has_sub) { /* the first card that can be (or carry) a top-card there */
     for (int i = 0; i < b->nobjs; i++)
@@ -663,9 +671,11 @@ static json_t *origin_cells(builder *b, const tobj *o, const tzone *f, int *via,
       for (int d = 0; d < b->nto; d++)
         json_array_append_new(cells, json_pack("{s:o}", "cell", cell_both(b, c, &b->to[d])));
       zo_case_free(c);
+      free(cands);
       return cells;
     }
   }
+  free(cands);
   return NULL;
 }
 
@@ -695,7 +705,7 @@ static json_t *object_json(builder *b, const tobj *o, json_t *sigs, long *ncells
     if (flags[i]) json_array_append_new(status, json_string(st[i]));
   json_object_set_new(oj, "status", status);
   json_t *unreachable = json_array(), *bykey = json_object(), *order = json_array();
-  char why[1400], fname[96];
+  char why[1400], fname[256];
   for (int f = 0; f < b->nfrom; f++) {
     if (o->phased && (b->from[f].type < 0 || b->rs->zones[b->from[f].type].role != ZR_BATTLEFIELD))
       continue; /* phasing acts on the battlefield only */
