@@ -2,7 +2,8 @@
 # The HTML report renders in a real browser: run two case folders, render
 # index.html in headless Chromium (Debian's chromium; no network), take a
 # screenshot and dump the DOM Chromium built, and check the matrix is there
-# with a passing cell for a rule each rule set is known to cover.
+# with a passing cell for a rule each rule set is known to cover, and the
+# transition tables.
 set -euo pipefail
 bin=$1 src=$2 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -25,5 +26,13 @@ done
 grep -A0 -E '<td class="seed">FaB 3.0.7b</td>' "$work/dom.html" | grep -q 'class="cell pass"' \
   || { echo "FaB 3.0.7b row has no passing cell"; exit 1; }
 grep -q 'href="#c-fab-fab-3-0-7b' "$work/dom.html" || { echo "cells do not link to cases"; exit 1; }
+# the transition tables (zoneoracle table) of every rule set of the run,
+# as Chromium built them: a token leaving the battlefield ceases at the
+# state check in mtg-current (CR 704.5d), and leaving the arena in FaB
+for rs in fab mtg-current; do
+  grep -q "<details class=\"ttable\" id=\"table-$rs\">" "$work/dom.html" || { echo "no transition table of $rs"; exit 1; }
+done
+grep -q 'CR 704.5d' "$work/dom.html" || { echo "the mtg-current table does not show CR 704.5d"; exit 1; }
+grep -q 'FaB 8.1.8a' "$work/dom.html" || { echo "the fab table does not show FaB 8.1.8a"; exit 1; }
 ! grep -qiE '<script|https?://' "$work/r/index.html" || { echo "page is not self-contained"; exit 1; }
-echo "rendered: screenshot $size bytes, matrix present"
+echo "rendered: screenshot $size bytes, matrix and transition tables present"
