@@ -932,6 +932,16 @@ class MtgGame {
       if (!ORDERED_ZONES.has(zoneType(zone))) continue;
       const chosen = wanted.get(zone) || [];
       const ranked = [...chosen.filter((h) => handles.includes(h)), ...handles.filter((h) => !chosen.includes(h))];
+      if (zone === 'stack') {
+        // CR 405.3: the active player's (players[0]) lowest, then each other
+        // player's in turn order; each player orders only their own (a
+        // stable sort keeps their chosen order)
+        const rank = (h) => {
+          const o = this.s.objects.get(h);
+          return this.s.players.indexOf(o.controller || o.owner);
+        };
+        ranked.sort((a, b) => rank(b) - rank(a));
+      }
       const pile = this.s.zones.get(zone);
       const slots = handles.map((h) => pile.indexOf(h)).sort((a, b) => a - b);
       slots.forEach((slot, k) => { pile[slot] = ranked[k]; });

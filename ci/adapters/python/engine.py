@@ -526,6 +526,14 @@ class Game:
             if ztype(zone) not in ORDERED:
                 continue
             wanted = [h for h in chosen.get(zone, handles) if h in arrived and self.objs[h].zone == zone]
+            if zone == "stack":
+                # CR 405.3: the active player's (players[0]) lowest, then each
+                # other player's in turn order; each orders only their own
+                # (arrivals order: leaves out follow in list order)
+                wanted += [h for h in handles if h in arrived and h not in wanted
+                           and self.objs[h].zone == zone]
+                rank = {p: i for i, p in enumerate(self.players)}
+                wanted.sort(key=lambda h: -rank[self.objs[h].controller or self.objs[h].owner])
             slots = sorted(pile.index(h) for h in wanted)
             for i, h in zip(slots, wanted):
                 pile[i] = h
