@@ -5,7 +5,8 @@
  * files with `extends` and their errors, watches and replacements that name
  * a player's zone, the final expect of a case without steps, the order of
  * the arrivals of a move_together, a resolving copy becoming a token, and
- * the APNAP order of objects put on the stack together. */
+ * the APNAP order of objects put on the stack together, and an effect
+ * rearranging a library. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -437,6 +438,30 @@ static void test_stack_arrivals_apnap(void **state) {
   stop(&f);
 }
 
+/* An effect may rearrange a library that no player may (CR 400.5; by:
+ * effect): the same objects, in the new order, and the citation of
+ * effect_reorder counts the hit; a player's reorder is refused. */
+static void test_effect_reorders_library(void **state) {
+  (void)state;
+  fixture f = start("mtg-2011", "id: t/x\ntitle: t\nrulesets: [mtg-2011]\nrules: [\"CR 400.5\"]\n"
+                    "players: [alice, bob]\n"
+                    "cards:\n  a: {owner: alice, zone: library}\n  b: {owner: alice, zone: library}\n"
+                    "steps:\n  - reorder: {zone: alice.library, order: [b, a]}\n"
+                    "  - reorder: {zone: alice.library, order: [b, a], by: effect}\n");
+  uint64_t ida = f.g->objs[0].id, idb = f.g->objs[1].id;
+  zo_step_error e;
+  assert_int_equal(step(&f, 0, &e), ZO_OUTCOME_REJECTED);
+  assert_int_equal(e, ZO_E_ORDERED);
+  int before = hits_of(&f, "CR 400.5");
+  assert_int_equal(step(&f, 1, &e), ZO_OUTCOME_NO_MOVE);
+  int lib = f.g->objs[0].zone;
+  assert_int_equal(f.g->zones[lib].objs[0], 1);
+  assert_int_equal(f.g->zones[lib].objs[1], 0);
+  assert_true(f.g->objs[0].id == ida && f.g->objs[1].id == idb); /* no new object */
+  assert_int_equal(hits_of(&f, "CR 400.5"), before + 1);
+  stop(&f);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_every_mtg_move_is_a_new_object),
@@ -452,6 +477,7 @@ int main(void) {
       cmocka_unit_test(test_move_together_orders_only_arrivals),
       cmocka_unit_test(test_resolving_copy_becomes_token),
       cmocka_unit_test(test_stack_arrivals_apnap),
+      cmocka_unit_test(test_effect_reorders_library),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

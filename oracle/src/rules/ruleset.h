@@ -101,7 +101,8 @@ typedef enum {
   X(ZA_REORDER, reorder, "reorder", AV_BOOL, 6) /* owner may rearrange */             \
   X(ZA_SAME_ZONE_NEW, same_zone_new, "same_zone_new", AV_BOOL, 7) /* 400.8 */         \
   X(ZA_KEEPS, keeps, "keeps", AV_KEEPS, 0) /* 400.4b: some cards can't leave */       \
-  X(ZA_FACE_DOWN_NEW, face_down_new, "face_down_new", AV_BOOL, 8) /* 400.9 */
+  X(ZA_FACE_DOWN_NEW, face_down_new, "face_down_new", AV_BOOL, 8) /* 400.9 */         \
+  X(ZA_EFFECT_REORDER, effect_reorder, "effect_reorder", AV_BOOL, 10) /* 400.5 */
 
 /* The cited zone attributes (ZO_ZONE_ATTRS). */
 typedef enum { ZO_ZONE_ATTRS(ZO_ROW_ID) ZA_COUNT } zo_zone_attr;
@@ -122,6 +123,8 @@ typedef struct {
   zo_cited same_zone_new; /* same-zone move makes a new object (400.8) */
   zo_cited keeps;       /* 400.4b: some cards can't leave it */
   zo_cited face_down_new; /* 400.9: turning face down = new object */
+  zo_cited effect_reorder; /* 400.5: an effect may rearrange it (players
+                              may only where `reorder` says) */
   zo_cited equip;       /* the citation of `equip:` (its value is equip_types) */
   uint64_t equip_types; /* ZH_EQUIP: types/subtypes that may be equipped
                            (rule set bits: vocabulary and zo_ruleset.xtypes) */
