@@ -4,7 +4,9 @@
  * rule hits, the invariant checker catching a broken state, rule set
  * files with `extends` and their errors, watches and replacements that name
  * a player's zone, the final expect of a case without steps, the order of
- * the arrivals of a move_together, and a resolving copy becoming a token. */
+ * the arrivals of a move_together, a resolving copy becoming a token, and
+ * the APNAP order of objects put on the stack together, and an effect
+ * rearranging a library. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -404,6 +406,62 @@ static void test_resolving_copy_becomes_token(void **state) {
   stop(&f);
 }
 
+/* Objects put on the stack together: APNAP order in mtg-current (CR
+ * 405.3), the active player's lowest whatever the list says, each player's
+ * own in their chosen order; the list order in mtg-2011, whose text is
+ * silent (and counts no hit). */
+static void test_stack_arrivals_apnap(void **state) {
+  (void)state;
+  const char *body = "players: [alice, bob, carol]\n"
+                     "cards:\n  a1: {owner: alice, zone: hand}\n  b1: {owner: bob, zone: hand}\n"
+                     "  a2: {owner: alice, zone: hand}\n  c1: {owner: carol, zone: hand}\n"
+                     "steps:\n  - move_together:\n      moves: [{card: c1, to: stack}, "
+                     "{card: a1, to: stack}, {card: b1, to: stack}, {card: a2, to: stack}]\n"
+                     "      order: {stack: [a1, c1, a2]}\n";
+  char text[1024];
+  snprintf(text, sizeof text, "id: t/x\ntitle: t\nrulesets: [mtg-current]\nrules: [\"CR 405.3\"]\n%s", body);
+  fixture f = start("mtg-current", text);
+  assert_int_equal(step(&f, 0, NULL), ZO_OUTCOME_MOVED);
+  int stack = f.g->objs[0].zone;
+  const int want[] = {3, 1, 0, 2}; /* c1, b1, a1, a2: a1 above a2 as chosen */
+  assert_int_equal(f.g->zones[stack].n, 4);
+  for (int i = 0; i < 4; i++) assert_int_equal(f.g->zones[stack].objs[i], want[i]);
+  assert_int_equal(hits_of(&f, "CR 405.3"), 1);
+  stop(&f);
+  snprintf(text, sizeof text, "id: t/x\ntitle: t\nrulesets: [mtg-2011]\nrules: [\"CR 405.2\"]\n%s", body);
+  f = start("mtg-2011", text);
+  assert_int_equal(step(&f, 0, NULL), ZO_OUTCOME_MOVED);
+  stack = f.g->objs[0].zone;
+  /* the chosen order as it is (a1, c1, a2), b1 left where it arrived */
+  const int listed[] = {0, 1, 3, 2};
+  for (int i = 0; i < 4; i++) assert_int_equal(f.g->zones[stack].objs[i], listed[i]);
+  stop(&f);
+}
+
+/* An effect may rearrange a library that no player may (CR 400.5; by:
+ * effect): the same objects, in the new order, and the citation of
+ * effect_reorder counts the hit; a player's reorder is refused. */
+static void test_effect_reorders_library(void **state) {
+  (void)state;
+  fixture f = start("mtg-2011", "id: t/x\ntitle: t\nrulesets: [mtg-2011]\nrules: [\"CR 400.5\"]\n"
+                    "players: [alice, bob]\n"
+                    "cards:\n  a: {owner: alice, zone: library}\n  b: {owner: alice, zone: library}\n"
+                    "steps:\n  - reorder: {zone: alice.library, order: [b, a]}\n"
+                    "  - reorder: {zone: alice.library, order: [b, a], by: effect}\n");
+  uint64_t ida = f.g->objs[0].id, idb = f.g->objs[1].id;
+  zo_step_error e;
+  assert_int_equal(step(&f, 0, &e), ZO_OUTCOME_REJECTED);
+  assert_int_equal(e, ZO_E_ORDERED);
+  int before = hits_of(&f, "CR 400.5");
+  assert_int_equal(step(&f, 1, &e), ZO_OUTCOME_NO_MOVE);
+  int lib = f.g->objs[0].zone;
+  assert_int_equal(f.g->zones[lib].objs[0], 1);
+  assert_int_equal(f.g->zones[lib].objs[1], 0);
+  assert_true(f.g->objs[0].id == ida && f.g->objs[1].id == idb); /* no new object */
+  assert_int_equal(hits_of(&f, "CR 400.5"), before + 1);
+  stop(&f);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_every_mtg_move_is_a_new_object),
@@ -418,6 +476,8 @@ int main(void) {
       cmocka_unit_test(test_final_expect_without_steps_is_compared),
       cmocka_unit_test(test_move_together_orders_only_arrivals),
       cmocka_unit_test(test_resolving_copy_becomes_token),
+      cmocka_unit_test(test_stack_arrivals_apnap),
+      cmocka_unit_test(test_effect_reorders_library),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -86,7 +86,7 @@ export type Step =
   | { control: ObjectNamed & { player: Player } }
   | { phase: ObjectNamed & { out?: boolean } }
   | { turn_face: ObjectNamed & { face: Face } }
-  | { reorder: { zone: string; order: Handle[] } }
+  | { reorder: { zone: string; order: Handle[]; by?: 'player' | 'effect' } }
   /** order: the result, top first, every object of the zone once (else the
    * step fails, not_in_zone); without it any order is right */
   | { shuffle: { zone: string; order?: Handle[]; seed?: number } }

@@ -932,6 +932,16 @@ class MtgGame {
       if (!ORDERED_ZONES.has(zoneType(zone))) continue;
       const chosen = wanted.get(zone) || [];
       const ranked = [...chosen.filter((h) => handles.includes(h)), ...handles.filter((h) => !chosen.includes(h))];
+      if (zone === 'stack') {
+        // CR 405.3: the active player's (players[0]) lowest, then each other
+        // player's in turn order; each player orders only their own (a
+        // stable sort keeps their chosen order)
+        const rank = (h) => {
+          const o = this.s.objects.get(h);
+          return this.s.players.indexOf(o.controller || o.owner);
+        };
+        ranked.sort((a, b) => rank(b) - rank(a));
+      }
       const pile = this.s.zones.get(zone);
       const slots = handles.map((h) => pile.indexOf(h)).sort((a, b) => a - b);
       slots.forEach((slot, k) => { pile[slot] = ranked[k]; });
@@ -1045,8 +1055,14 @@ class MtgGame {
     const zone = this.zoneOfStep(opts.zone, 'reorder: zone');
     if (!Array.isArray(opts.order)) throw badRequest('reorder: order lists handles, top first');
     const order = opts.order.map((h) => this.object(h).handle);
+    if (opts.by !== undefined && opts.by !== 'player' && opts.by !== 'effect') {
+      throw badRequest('reorder: by is player or effect');
+    }
     const pile = this.s.zones.get(zone);
-    if (ORDERED_ZONES.has(zoneType(zone))) result.set('rejected', 'ordered'); // CR 400.5, 401.2, 404.2, 405.2
+    // CR 400.5: nobody may rearrange a library, graveyard or stack (401.2,
+    // 404.2, 405.2), but an effect may; nothing changes zones, so every
+    // object stays the same object and nothing triggers
+    if (ORDERED_ZONES.has(zoneType(zone)) && opts.by !== 'effect') result.set('rejected', 'ordered');
     else if (!MtgGame.namesExactly(order, pile)) result.set('failed', 'not_in_zone');
     else pile.splice(0, pile.length, ...order);
   }
@@ -1286,7 +1302,7 @@ const STEP_KINDS = new Map(Object.entries({
   control: { options: ['card', 'ref', 'player'], run: MtgGame.prototype.stepControl },
   phase: { options: ['card', 'ref', 'out'], run: MtgGame.prototype.stepPhase },
   turn_face: { options: ['card', 'ref', 'face'], run: MtgGame.prototype.stepTurnFace },
-  reorder: { options: ['zone', 'order'], run: MtgGame.prototype.stepReorder },
+  reorder: { options: ['zone', 'order', 'by'], run: MtgGame.prototype.stepReorder },
   shuffle: { options: ['zone', 'order', 'seed'], run: MtgGame.prototype.stepShuffle },
   draw: { options: ['player', 'count'], run: MtgGame.prototype.stepDraw },
   mill: { options: ['player', 'count', 'to'], run: MtgGame.prototype.stepMill },

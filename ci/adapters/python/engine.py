@@ -49,7 +49,7 @@ STEP_KEYS = {
     "move": MOVE_KEYS, "move_together": {"moves", "order"},
     "create": {"as", "kind", "owner", "zone", "types", "subtypes", "controller", "face"},
     "control": {"card", "ref", "player"}, "phase": {"card", "ref", "out"},
-    "turn_face": {"card", "ref", "face"}, "reorder": {"zone", "order"},
+    "turn_face": {"card", "ref", "face"}, "reorder": {"zone", "order", "by"},
     "shuffle": {"zone", "order", "seed"}, "draw": {"player", "count"},
     "mill": {"player", "count", "to"}, "put_under": {"card", "ref", "under"},
     "zone_create": {"zone"}, "zone_remove": {"zone", "choose"}, "state_check": set(),
@@ -526,6 +526,14 @@ class Game:
             if ztype(zone) not in ORDERED:
                 continue
             wanted = [h for h in chosen.get(zone, handles) if h in arrived and self.objs[h].zone == zone]
+            if zone == "stack":
+                # CR 405.3: the active player's (players[0]) lowest, then each
+                # other player's in turn order; each orders only their own
+                # (arrivals order: leaves out follow in list order)
+                wanted += [h for h in handles if h in arrived and h not in wanted
+                           and self.objs[h].zone == zone]
+                rank = {p: i for i, p in enumerate(self.players)}
+                wanted.sort(key=lambda h: -rank[self.objs[h].controller or self.objs[h].owner])
             slots = sorted(pile.index(h) for h in wanted)
             for i, h in zip(slots, wanted):
                 pile[i] = h
@@ -625,7 +633,12 @@ class Game:
         order = opts.get("order")
         need(isinstance(order, list), "reorder: order is a list of handles")
         order = [self.obj(h).handle for h in order]
-        if ztype(zone) in ORDERED:
+        by = opts.get("by", "player")
+        need(by in ("player", "effect"), "reorder: by is player or effect")
+        # CR 400.5: only an effect (or rule) may change the order of a
+        # library, a graveyard or the stack; nothing changes zones, so each
+        # object stays the same object and nothing triggers
+        if ztype(zone) in ORDERED and by != "effect":
             res.set("rejected", "ordered")         # CR 400.5, 401.2, 404.2
         elif sorted(order) != sorted(self.zones[zone]):
             res.set("failed", "not_in_zone")

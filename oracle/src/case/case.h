@@ -117,7 +117,9 @@ typedef struct zo_step {
   zo_zone_spec to, from, zone;
   int position;        /* ZO_POS_TOP default */
   int face;            /* -1 unset, 0 up, 1 down */
-  int by_rule;
+  int by_rule;         /* move: by: rule (FaB 3.0.11: a rule clears) */
+  int by_effect;       /* reorder: by: effect, an effect rearranges the zone
+                          (CR 400.5); 0: a player does (by: player) */
   char cause[ZO_NAME];
   int choose;          /* 1-based, 0 unset */
   int shuffle;         /* move: 1 shuffle the destination; ZO_SHUFFLE_ORDER (move

@@ -257,6 +257,12 @@ static zo_status parse_reorder(cr_parser *p, const yd_node *opts, const yd_node 
   zo_status st;
   if (!(v = yd_get(opts, "zone"))) return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "reorder needs zone:");
   if ((st = cr_zone(p, v, "zone", 0, &s->zone))) return st;
+  if ((v = yd_get(opts, "by"))) { /* CR 400.5: a player, or an effect */
+    if ((st = yr_want(&p->r, v, YD_SCALAR, "by"))) return st;
+    if (!strcmp(v->str, "effect")) s->by_effect = 1;
+    else if (strcmp(v->str, "player"))
+      return yr_fail(&p->r, v, ZO_ERR_SCHEMA, "expected player or effect for by");
+  }
   if (!(v = yd_get(opts, "order")))
     return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "reorder needs order: (handles top first)");
   return cr_handle_list(p, v, "order", &s->order_zone_handles, &s->norder);

@@ -547,6 +547,42 @@ static int arrived_in(const zo_game *g, const zo_step *s, const int *arrived, in
   return 0;
 }
 
+/* The rank of object h in turn order from the active player: the case
+ * lists its players in turn order, the active player first (CR 101.4). */
+static int turn_rank(const zo_game *g, int h) {
+  const zo_obj *o = &g->objs[h];
+  return o->controller >= 0 ? o->controller : o->owner;
+}
+
+/* CR 405.3: objects an effect puts on the stack together go on in APNAP
+ * order, the active player's lowest, then each other player's in turn
+ * order; each player orders only their own. order[*n] lists the arrivals
+ * top first, as chosen (order:, else the list); under `apnap` the arrivals
+ * the choice left out join it in list order, and it is sorted by
+ * controller, last in turn order on top, keeping each player's relative
+ * order: the part of a chosen order that mixes players is no choice the
+ * rule leaves them, so the rule's order stands. Under `listed` (the other
+ * rule sets, where the text is silent) the chosen order stands as it is. */
+static void stack_apnap(zo_game *g, const zo_step *s, int z, const int *arrived, int *order,
+                        int *n) {
+  if (SW(g, SW_STACK_ARRIVAL) != ZS_APNAP) {
+    if (*n > 1) HITSW(g, SW_STACK_ARRIVAL);
+    return;
+  }
+  for (int i = 0; i < s->nmoves; i++) {
+    int h = s->moves[i].card, listed = 0;
+    if (!arrived[i] || !arrived_in(g, s, arrived, h, z)) continue;
+    for (int j = 0; j < *n; j++) listed |= order[j] == h;
+    if (!listed) order[(*n)++] = h;
+  }
+  if (*n > 1) HITSW(g, SW_STACK_ARRIVAL);
+  for (int i = 1; i < *n; i++) {
+    int h = order[i], rank = turn_rank(g, h), j = i;
+    for (; j > 0 && turn_rank(g, order[j - 1]) < rank; j--) order[j] = order[j - 1];
+    order[j] = h;
+  }
+}
+
 /* Place the arrivals of ordered zone z in the chosen order (default: the
  * list order, first on top) in the positions they took (CR 401.4 / 404.3,
  * 217.2d, Z.6.6, FaB 4.4.3c: only the cards put there are ordered; Z.1.4:
@@ -569,6 +605,7 @@ static void order_arrivals(zo_game *g, const zo_step *s, int z, const int *arriv
     for (int i = 0; i < s->nmoves; i++)
       if (arrived[i] && arrived_in(g, s, arrived, s->moves[i].card, z)) order[n++] = s->moves[i].card;
   }
+  if (zn->stack) stack_apnap(g, s, z, arrived, order, &n);
   if (n < 2) return;
   int k = 0;
   for (int i = 0; i < zn->n && k < n; i++)

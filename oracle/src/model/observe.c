@@ -114,12 +114,10 @@ const int *zo_game_hits(const zo_game *g) {
   memset(m->hits, 0, (size_t)g->rs->nrules * sizeof *m->hits);
   for (int z = 0; z < g->rs->nzones; z++) {
     const zo_zone_type *t = &g->rs->zones[z];
-    const zo_cited *f[] = {&t->per_player, &t->count,      &t->pub,      &t->ordered,
-                           &t->arena,      &t->controller, &t->capacity, &t->owner_only,
-                           &t->holds,      &t->reorder,    &t->same_zone_new, &t->keeps,
-                           &t->face_down_new};
-    for (size_t i = 0; i < sizeof f / sizeof *f; i++)
-      for (int k = 0; k < f[i]->nrules; k++) m->hits[f[i]->rules[k]] += g->slot_hits[f[i]->slot];
+    for (int a = 0; a < ZA_COUNT; a++) {
+      const zo_cited *f = zo_zone_cited((zo_zone_type *)t, (zo_zone_attr)a);
+      for (int k = 0; k < f->nrules; k++) m->hits[f->rules[k]] += g->slot_hits[f->slot];
+    }
   }
   for (int s = 0; s < SW_COUNT; s++)
     for (int k = 0; k < g->rs->sw[s].nrules; k++)

@@ -263,7 +263,11 @@ int zo_game_order_zone(zo_game *g, int zone, const zo_step *s) {
 }
 
 /* CR 400.5, 401.4: the owner rearranges a zone that allows it; the order
- * names every object in it. */
+ * names every object in it. By an effect (by: effect), also a zone whose
+ * order only effects and rules may change (CR 400.5, 217.1b, Z.6.3). Either
+ * way nothing changes zones: every object stays the object it was, and no
+ * zone-change trigger fires (CR 400.7 and FaB 3.0.9 speak of zone
+ * changes; Z.6.Ruling.2: the cards stay in the library throughout). */
 void zo_step_reorder(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
   (void)obj;
   int z = step_zone(g, &s->zone, 0);
@@ -273,7 +277,15 @@ void zo_step_reorder(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
     return;
   }
   const zo_zone_type *zt = ZT(g, z);
-  hit(g, &zt->reorder);
+  if (s->by_effect && !zt->reorder.value) {
+    hit(g, &zt->effect_reorder);
+    if (zt->effect_reorder.value) {
+      put_in_order(g, s, z, r);
+      return;
+    }
+  } else {
+    hit(g, &zt->reorder);
+  }
   if (!zt->reorder.value) {
     r->outcome = ZO_OUTCOME_REJECTED;
     r->error = ZO_E_ORDERED;

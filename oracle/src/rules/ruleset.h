@@ -101,7 +101,8 @@ typedef enum {
   X(ZA_REORDER, reorder, "reorder", AV_BOOL, 6) /* owner may rearrange */             \
   X(ZA_SAME_ZONE_NEW, same_zone_new, "same_zone_new", AV_BOOL, 7) /* 400.8 */         \
   X(ZA_KEEPS, keeps, "keeps", AV_KEEPS, 0) /* 400.4b: some cards can't leave */       \
-  X(ZA_FACE_DOWN_NEW, face_down_new, "face_down_new", AV_BOOL, 8) /* 400.9 */
+  X(ZA_FACE_DOWN_NEW, face_down_new, "face_down_new", AV_BOOL, 8) /* 400.9 */         \
+  X(ZA_EFFECT_REORDER, effect_reorder, "effect_reorder", AV_BOOL, 10) /* 400.5 */
 
 /* The cited zone attributes (ZO_ZONE_ATTRS). */
 typedef enum { ZO_ZONE_ATTRS(ZO_ROW_ID) ZA_COUNT } zo_zone_attr;
@@ -122,6 +123,8 @@ typedef struct {
   zo_cited same_zone_new; /* same-zone move makes a new object (400.8) */
   zo_cited keeps;       /* 400.4b: some cards can't leave it */
   zo_cited face_down_new; /* 400.9: turning face down = new object */
+  zo_cited effect_reorder; /* 400.5: an effect may rearrange it (players
+                              may only where `reorder` says) */
   zo_cited equip;       /* the citation of `equip:` (its value is equip_types) */
   uint64_t equip_types; /* ZH_EQUIP: types/subtypes that may be equipped
                            (rule set bits: vocabulary and zo_ruleset.xtypes) */
@@ -178,7 +181,9 @@ zo_cited *zo_zone_cited(zo_zone_type *t, zo_zone_attr a);
   X(ZS_ZONE, "zone")                                   \
   X(ZS_SPELL_CHARACTERISTICS, "spell_characteristics") \
   X(ZS_CANNOT_MOVE, "cannot_move")                     \
-  X(ZS_REMOVED_IS_OUTSIDE, "removed_is_outside")
+  X(ZS_REMOVED_IS_OUTSIDE, "removed_is_outside")       \
+  X(ZS_LISTED, "listed")                               \
+  X(ZS_APNAP, "apnap")
 
 /* ZO_SWITCHES(X): X(id, name, values): the policy switches
  * (oracle/rulesets/RULESETS.md, Switches; the same lists as
@@ -217,7 +222,8 @@ zo_cited *zo_zone_cited(zo_zone_type *t, zo_zone_attr a);
   X(SW_MACROS, "macros", (ZS_NONE, ZS_LEAVE_ARENA_REMOVED)) /* FaB 1.5.3 */                      \
   X(SW_ARENA_DEFAULT, "arena_default", (ZS_NONE, ZS_PERMANENT_ZONE)) /* FaB 3.0.5a */            \
   X(SW_LOOK, "look", (ZS_HAND_OWNER, ZS_OWNER_NOT_DECK)) /* 400.2; FaB 3.0.3a */                 \
-  X(SW_OUTSIDE, "outside", (ZS_NOT_A_ZONE, ZS_REMOVED_IS_OUTSIDE)) /* 400.10; 217.1e */
+  X(SW_OUTSIDE, "outside", (ZS_NOT_A_ZONE, ZS_REMOVED_IS_OUTSIDE)) /* 400.10; 217.1e */         \
+  X(SW_STACK_ARRIVAL, "stack_arrival", (ZS_LISTED, ZS_APNAP)) /* 405.3 */
 
 /* Policy switches (ZO_SWITCHES). */
 typedef enum { ZO_SWITCHES(ZO_ROW_ID) SW_COUNT } zo_switch;
