@@ -8,6 +8,7 @@
  * fixed reserve declared in the case, so the game can size its tables once.
  */
 #include "decoder.h"
+#include "layout.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -19,21 +20,25 @@
 
 static const char *const player_names[] = {"alice", "bob", "carol", "dave"};
 
+#define mtg_types zo_fuzz_mtg_types
+#define fab_types zo_fuzz_fab_types
+#define causes zo_fuzz_causes
+#define NMTG ZO_FUZZ_NMTG
+#define NFAB ZO_FUZZ_NFAB
+#define NCAUSES ZO_FUZZ_NCAUSES
+
 /* Type palettes: what a decoded object may be, per game. */
-static const char *const mtg_types[][3] = {
+const char *const zo_fuzz_mtg_types[ZO_FUZZ_NMTG][3] = {
     {"creature"}, {"instant"}, {"sorcery"}, {"artifact"}, {"enchantment", "aura"},
     {"land"}, {"plane"}, {"artifact", "creature"}};
-static const char *const fab_types[][3] = {
+const char *const zo_fuzz_fab_types[ZO_FUZZ_NFAB][3] = {
     {"action"}, {"instant"}, {"attack_reaction"}, {"action", "aura"}, {"action", "item"},
     {"action", "ally"}, {"weapon", "1h"}, {"weapon", "2h", "bow"}, {"equipment", "quiver"},
     {"equipment", "off-hand"}, {"equipment", "head"}, {"equipment", "chest"},
     {"equipment", "arms"}, {"equipment", "legs"}, {"hero"}, {"resource"}};
-#define NMTG ((int)(sizeof mtg_types / sizeof *mtg_types))
-#define NFAB ((int)(sizeof fab_types / sizeof *fab_types))
 
-static const char *const causes[] = {"", "destroy", "discard", "exile", "draw",
-                                     "resolve", "sacrifice", "counter", "banish"};
-#define NCAUSES ((int)(sizeof causes / sizeof *causes))
+const char *const zo_fuzz_causes[ZO_FUZZ_NCAUSES] = {"", "destroy", "discard", "exile", "draw",
+                                                     "resolve", "sacrifice", "counter", "banish"};
 
 static int is_fab(const zo_fuzz *f) { return strcmp(f->rs->game, "fab") == 0; }
 
@@ -267,15 +272,6 @@ static void move_from(zo_fuzz *f, zo_step *s, uint8_t q) {
     s->kind = ST_STATE_CHECK; \
     return;                  \
   }
-
-enum {
-  OP_MOVE, OP_MOVE2, OP_MOVE3, OP_MOVE4, OP_TOGETHER, OP_CREATE, OP_CONTROL, OP_PHASE,
-  OP_TURN, OP_REORDER, OP_SHUFFLE, OP_DRAW, OP_MILL, OP_PUT_UNDER, OP_ZONE_CREATE,
-  OP_ZONE_REMOVE, OP_STATE_CHECK, OP_STATE_CHECK2, OP_END_GAME, OP_WATCH, OP_RESOLVE,
-  OP_REMEMBER, OP_REPLACE, OP_CHOOSE, OP_MARK,
-  OP_SEQ_TRIGGER, OP_SEQ_REPLACE, OP_SEQ_OUTSIDE, /* sequences: several steps on one object */
-  OP_COUNT
-};
 
 /* The step kind each opcode makes (its feature is the opcode's). */
 static const zo_step_kind op_kind[OP_COUNT] = {
@@ -710,97 +706,4 @@ void zo_fuzz_free(zo_fuzz *f) {
   f->c->cards_json = NULL;
   f->c = NULL;
   f->g = NULL;
-}
-
-/* ---- the inverse: a loaded case as decoder input -------------------- */
-
-typedef struct {
-  uint8_t *b;
-  size_t n, cap;
-} bytes;
-
-static void put(bytes *o, int v) {
-  if (o->n == o->cap) o->b = zo_xrealloc(o->b, o->cap = o->cap ? o->cap * 2 : 256);
-  o->b[o->n++] = (uint8_t)v;
-}
-
-/* The palette row whose types the card has (most types matched). */
-static int palette_of(int fab, uint64_t types) {
-  int best = 0, bestn = -1, rows = fab ? NFAB : NMTG;
-  for (int i = 0; i < rows; i++) {
-    const char *const *row = fab ? fab_types[i] : mtg_types[i];
-    int n = 0, ok = 1;
-    for (int k = 0; k < 3 && row[k]; k++) {
-      if (types & zo_type_bit(row[k])) n++;
-      else ok = 0;
-    }
-    if (ok && n > bestn) best = i, bestn = n;
-  }
-  return best;
-}
-
-static int rs_zone(const zo_ruleset *rs, const zo_case *c, int ztype) {
-  if (ztype < 0 || ztype >= c->nztypes) return 0;
-  int z = zo_ruleset_zone(rs, c->ztypes[ztype]);
-  return z < 0 ? 0 : z;
-}
-
-uint8_t *zo_fuzz_encode(const zo_case *c, int rs_index, size_t *size) {
-  const zo_ruleset *rs = zo_ruleset_at((size_t)rs_index);
-  int fab = strcmp(rs->game, "fab") == 0;
-  bytes o = {0};
-  put(&o, rs_index);
-  int np = c->nplayers < 2 ? 2 : c->nplayers > 4 ? 4 : c->nplayers;
-  put(&o, np - 2);
-  int n = c->ncards < 1 ? 1 : c->ncards > NCARDS_MAX ? NCARDS_MAX : c->ncards;
-  put(&o, n - 1);
-  for (int i = 0; i < n; i++) {
-    const zo_card_setup *cs = i < c->ncards ? &c->cards[i] : NULL;
-    int kind = !cs ? 0 : cs->kind == ZK_TOKEN ? 5 : cs->kind == ZK_CARD ? 0 : 6;
-    int extra = cs && (cs->kind == ZK_MACRO || cs->kind == ZK_COPY) ? 0x40 : 0;
-    put(&o, kind | ((cs ? cs->owner % np : 0) << 3) | extra);
-    put(&o, cs ? rs_zone(rs, c, cs->zone.type) : 0);
-    put(&o, (cs ? palette_of(fab, cs->types) : 0) | (cs && cs->face_down ? 0x80 : 0));
-  }
-  for (int i = 0; i < c->nsteps; i++) {
-    const zo_step *s = &c->steps[i];
-    int h = s->card >= 0 ? s->card : 0;
-    switch (s->kind) {
-    case ST_MOVE: {
-      put(&o, OP_MOVE);
-      put(&o, h);
-      put(&o, s->to.type == ZO_ZT_OUTSIDE ? 22 : rs_zone(rs, c, s->to.type));
-      int cause = 0;
-      for (int k = 0; k < NCAUSES; k++)
-        if (!strcmp(causes[k], s->cause)) cause = k;
-      put(&o, (cause << 4) | (s->to.player >= 0 ? 3 | (s->to.player << 2) : 0));
-      int pos = s->position == ZO_POS_BOTTOM ? 1 : s->position >= 0 ? 2 | ((s->position & 3) << 2) : 0;
-      int face = s->face == 0 ? 0x10 : s->face == 1 ? 0x20 : 0;
-      put(&o, pos | face | (s->by_rule ? 0x40 : 0));
-      break;
-    }
-    case ST_STATE_CHECK: put(&o, OP_STATE_CHECK); break;
-    case ST_DRAW:
-    case ST_MILL:
-      put(&o, s->kind == ST_DRAW ? OP_DRAW : OP_MILL);
-      put(&o, s->player);
-      put(&o, s->count > 0 ? s->count - 1 : 0);
-      break;
-    case ST_PHASE: put(&o, OP_PHASE); put(&o, h); put(&o, s->out ? 0 : 1); break;
-    case ST_TURN_FACE: put(&o, OP_TURN); put(&o, h); put(&o, s->face); break;
-    case ST_CONTROL: put(&o, OP_CONTROL); put(&o, h); put(&o, s->player); break;
-    case ST_MARK: put(&o, OP_MARK); put(&o, h); put(&o, s->mark_kind); break;
-    case ST_REMEMBER: put(&o, OP_REMEMBER); put(&o, h); break;
-    case ST_WATCH:
-      put(&o, OP_WATCH);
-      put(&o, h);
-      put(&o, s->from.type == ZO_ZT_ANY ? 1 : rs_zone(rs, c, s->from.type) << 1);
-      put(&o, s->to.type == ZO_ZT_ANY ? 1 : rs_zone(rs, c, s->to.type) << 1);
-      break;
-    case ST_PUT_UNDER: put(&o, OP_PUT_UNDER); put(&o, h); put(&o, s->under); break;
-    default: break; /* steps the byte layout has no exact form for */
-    }
-  }
-  *size = o.n;
-  return o.b;
 }
