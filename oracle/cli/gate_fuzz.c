@@ -427,6 +427,7 @@ int zo_cli_gate_fuzz(zo_engine *e, const char *engine_name, const zo_cli_opts *o
          fr.skipped - fr.unsupported, fr.unsupported, run,
          fr.games ? 100.0 * (double)run / (double)fr.games : 0.0, fr.steps, (double)fr.steps / secs,
          fr.differing, fr.written, out_dir, fr.known, fr.repeats, fr.unreproduced);
+  zo_diff_engine_free(&x);
   for (int k = 0; k < nseen; k++) free(seen[k].key);
   free(seen);
   known_free(&kd);

@@ -65,12 +65,18 @@ static zo_status replay_play(played *p) {
   return ZO_OK;
 }
 
-static void played_free(played *p) {
+/* Empty p for the next game (its storage kept). */
+static void played_clear(played *p) {
   for (int i = 0; i < p->nob; i++) {
     zo_observation_free(&p->ob[i]);
     zo_step_result_free(&p->rb[i]);
   }
+  p->nob = 0;
   zo_fuzz_free(&p->f);
+}
+
+static void played_free(played *p) {
+  played_clear(p);
   free(p);
 }
 
@@ -213,7 +219,13 @@ static zo_diff_status compare(zo_diff_engine *x, played *p, zo_diff_result *out)
 void zo_diff_engine_init(zo_diff_engine *x, zo_engine *e, int batch) {
   x->e = e;
   x->batch = batch;
+  x->scratch = NULL;
   zo_fuzz_profile_make(&x->prof, e->ops->has, e->self);
+}
+
+void zo_diff_engine_free(zo_diff_engine *x) {
+  if (x->scratch) played_free(x->scratch);
+  x->scratch = NULL;
 }
 
 static void result_init(zo_diff_result *out, const zo_fuzz_profile *prof) {
@@ -224,7 +236,8 @@ static void result_init(zo_diff_result *out, const zo_fuzz_profile *prof) {
 
 zo_diff_status zo_diff_run(zo_diff_engine *x, const uint8_t *data, size_t size, zo_diff_result *out) {
   result_init(out, &x->prof);
-  played *p = zo_xcalloc(1, sizeof *p);
+  if (!x->scratch) x->scratch = zo_xcalloc(1, sizeof(played)); /* zeroed once: cleared after each game */
+  played *p = x->scratch;
   decode_play(p, &x->prof, data, size);
   snprintf(out->ruleset, sizeof out->ruleset, "%s", p->f.rs->id);
   out->nsteps = p->f.c->nsteps;
@@ -232,7 +245,7 @@ zo_diff_status zo_diff_run(zo_diff_engine *x, const uint8_t *data, size_t size, 
   compare(x, p, out);
   out->used = size;
   if (out->status == ZO_DIFF_DIFFERS) out->used = p->ends[out->step < out->nsteps ? out->step : out->nsteps];
-  played_free(p);
+  played_clear(p);
   return out->status;
 }
 
@@ -240,7 +253,9 @@ zo_diff_status zo_diff_input(zo_engine *e, const uint8_t *data, size_t size, int
                              zo_diff_result *out) {
   zo_diff_engine x;
   zo_diff_engine_init(&x, e, batch);
-  return zo_diff_run(&x, data, size, out);
+  zo_diff_status st = zo_diff_run(&x, data, size, out);
+  zo_diff_engine_free(&x);
+  return st;
 }
 
 /* A monotonic clock, in seconds. */

@@ -47,17 +47,20 @@ typedef struct {
 } zo_diff_result;
 
 /* An engine to compare with the oracle, and what its games may use: the
- * caller's storage; nothing to free (the engine stays the caller's). */
+ * caller's storage (zo_diff_engine_free); the engine stays the caller's. */
 typedef struct {
   zo_engine *e;            /* borrowed */
   int batch;               /* send each game as one zcp/1 `run` when e is a
                               process or plugin (the fast path); otherwise
                               one step and one observe per step */
   zo_fuzz_profile prof;    /* e's rule sets and features (zo_fuzz_profile_make) */
+  void *scratch;           /* one game's storage, reused from input to input */
 } zo_diff_engine;
 
 /* Fill x for engine e (its profile read once from e's `has`). */
 void zo_diff_engine_init(zo_diff_engine *x, zo_engine *e, int batch);
+/* Free what x holds (not its engine); x may be initialized again. */
+void zo_diff_engine_free(zo_diff_engine *x);
 
 /* Run input data on the oracle and on x's engine. Never fails: an engine
  * error is a ZO_DIFF_DIFFERS result naming it, at the step that caused it
