@@ -6,7 +6,9 @@
                draws: an engine that declares a step kind only in part;
   batch-only   changes the first step's outcome in `run` answers only, so
                a difference shows in batch mode and never step by step;
-  crash-mill   exits when asked to mill (in a step or in a run).
+  crash-mill   exits when asked to mill (in a step or in a run);
+  no-run       answers `unsupported` to every `run`: an engine without the
+               batch operation, driven one step at a time instead.
 
 Everything else is passed through to serve unchanged, one line each way."""
 import json
@@ -46,6 +48,10 @@ for line in sys.stdin:
     if mode == "unsupported" and has(req, "draw"):
         print(json.dumps({"id": req.get("id"), "ok": False,
                           "error": {"code": "unsupported", "message": "this engine cannot draw"}}), flush=True)
+        continue
+    if mode == "no-run" and req.get("op") == "run":
+        print(json.dumps({"id": req.get("id"), "ok": False,
+                          "error": {"code": "unsupported", "message": "no run"}}), flush=True)
         continue
     if mode == "crash-mill" and has(req, "mill"):
         sys.exit(3)

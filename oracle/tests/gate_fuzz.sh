@@ -2,7 +2,8 @@
 # gate --fuzz fits the engine in front of it (oracle/cli/gate_fuzz.c,
 # oracle/src/gen/diff.h), with engines that misbehave on purpose
 # (fuzz_proxy.py: `serve` behind a proxy):
-#  - an `unsupported` answer to a step is a skip, never a difference;
+#  - an `unsupported` answer to a step is a skip, never a difference, and
+#    an engine that answers `run` itself unsupported is driven step by step;
 #  - a difference that does not fail the same way under plain gate (here:
 #    one only in batch mode) is counted and not written;
 #  - an engine crash is a finding at the step that caused it (its number,
@@ -25,6 +26,13 @@ rc=$?
 grep -q ' 0 differed' <<<"$out" || fail "unsupported answers counted as differences: $out"
 [ "$(count '[0-9]* unsupported)' "$out")" -gt 0 ] || fail "no unsupported skip counted: $out"
 echo "unsupported steps: skips, no difference"
+
+out=$("$bin" gate --engine "$proxy no-run $bin" --fuzz 2 --seed 2 --out "$work/nr" 2>&1)
+rc=$?
+[ "$rc" -eq 0 ] || fail "no-run: exit $rc: $out"
+grep -q ' 0 skipped.* 0 differed' <<<"$out" || fail "no-run: games skipped or differing: $out"
+[ "$(count '[0-9]* steps compared' "$out")" -gt 100 ] || fail "no-run: too few steps compared: $out"
+echo "an engine without run: driven step by step, nothing skipped"
 
 out=$("$bin" gate --engine "$proxy batch-only $bin" --fuzz 3 --seed 2 --out "$work/b" 2>&1)
 rc=$?

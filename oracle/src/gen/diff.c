@@ -137,26 +137,34 @@ static int step_by_step(zo_engine *e, const zo_case *c, zo_observation *ea, zo_s
 
 /* The engine's side of p (set up already), observations into ea/ra: all
  * n+1 of them, or fewer with the failing step in *failed. A batch that
- * fails is played again step by step, so an error names its step. */
+ * fails is played again step by step, so an error names its step; when
+ * the steps then all pass, the batch's own error is kept in *batch_err
+ * (an engine that answers `run` unsupported is driven step by step from
+ * then on: it lacks the operation, not a step). */
 static int engine_play(zo_diff_engine *x, played *p, zo_observation *ea, zo_step_result *ra,
-                       int *failed, zo_error *ferr) {
+                       int *failed, zo_error *ferr, zo_error *batch_err) {
   zo_engine *e = x->e;
   const zo_case *c = p->f.c;
   int n = c->nsteps;
   if (!x->batch) return step_by_step(e, c, ea, ra, failed, ferr);
-  zo_error err = {0};
-  if (zo_engine_process_run(e, c, ra, ea, &err) == ZO_OK) return n + 1;
+  if (zo_engine_process_run(e, c, ra, ea, batch_err) == ZO_OK) return n + 1;
   for (int i = 0; i <= n; i++) {
     zo_observation_free(&ea[i]);
     zo_step_result_free(&ra[i]);
     memset(&ea[i], 0, sizeof ea[i]);
     memset(&ra[i], 0, sizeof ra[i]);
   }
-  if (err.message[0] && e->ops->setup(e->self, p->f.rs, c, ferr)) { /* again, from the start */
+  if (!batch_err->message[0]) { /* not a zcp/1 engine: nothing was sent */
+    x->batch = 0;
+    return step_by_step(e, c, ea, ra, failed, ferr);
+  }
+  if (e->ops->setup(e->self, p->f.rs, c, ferr)) { /* again, from the start */
     *failed = 0;
     return 0;
   }
-  return step_by_step(e, c, ea, ra, failed, ferr);
+  int got = step_by_step(e, c, ea, ra, failed, ferr);
+  if (got == n + 1 && batch_err->engine_fault == ZO_ENGINE_FAULT_UNSUPPORTED) x->batch = 0;
+  return got;
 }
 
 /* The first difference between the engine's observations (got of them)
@@ -198,13 +206,20 @@ static zo_diff_status compare(zo_diff_engine *x, played *p, zo_diff_result *out)
   int n = c->nsteps, failed = -1;
   zo_observation *ea = zo_xcalloc((size_t)n + 1, sizeof *ea);
   zo_step_result *ra = zo_xcalloc((size_t)n + 1, sizeof *ra);
-  int got = engine_play(x, p, ea, ra, &failed, &err);
+  zo_error berr = {0};
+  int got = engine_play(x, p, ea, ra, &failed, &err, &berr);
   out->status = first_difference(p, ea, ra, got, out);
   if (out->status == ZO_DIFF_SAME && failed >= 0) {
     if (err.engine_fault == ZO_ENGINE_FAULT_UNSUPPORTED) /* a skip, never a difference */
       skip(out, 1, "unsupported at step %d (%s): %s", failed,
            failed ? zo_step_kind_name(c->steps[failed - 1].kind) : "setup", err.message);
     else engine_failed(out, c, failed, &err);
+  } else if (out->status == ZO_DIFF_SAME && berr.message[0] && x->batch) {
+    /* the run failed, the same steps one at a time did not */
+    zo_error e2 = berr;
+    snprintf(e2.message, sizeof e2.message, "%.400s (answering run; the steps one at a time agree)",
+             berr.message);
+    engine_failed(out, c, 0, &e2);
   }
   for (int i = 0; i <= n; i++) {
     zo_observation_free(&ea[i]);
