@@ -522,6 +522,16 @@ static void gen_mark(zo_fuzz *f, zo_step *s) {
 
 /* ---- sequences: the steps a rare rule needs, on one object ----------- */
 
+/* The types handle h was given: its setup card's, or those of the create
+ * step that names it. */
+static uint64_t types_of(const zo_fuzz *f, int h) {
+  const zo_case *c = f->c;
+  if (h < c->nsetup) return c->cards[h].types;
+  for (int i = 0; i < c->nsteps; i++)
+    if (c->steps[i].kind == ST_CREATE && c->steps[i].as == h) return c->steps[i].types;
+  return 0;
+}
+
 /* watch, move, resolve on one object: whether the resolving ability finds
  * the object where the move put it (CR 603.6, 603.10, 400.7; Z.1.Ruling.3;
  * FaB 3.0.9a), which a random watch, move and resolve seldom line up for. */
@@ -550,6 +560,7 @@ static void seq_trigger(zo_fuzz *f, zo_step *s) {
   default: s->from.type = (w >> 4) % c->nztypes;
   }
   s->to.type = (w & 4) ? ZO_ZT_ANY : m->to.type;
+  if ((r & 6) == 2) s->types = types_of(f, x); /* fires only on an object with properties (FaB 3.0.7a) */
   zo_step *t = push(f);
   t->kind = ST_RESOLVE;
   t->trigger = s->as;

@@ -230,6 +230,10 @@ static void step_body(emit *e, const zo_fuzz *f, const zo_step *s) {
     kw(e, &first, "card", H(f, s->card));
     if (s->from.type != ZO_ZT_UNSET && s->from.type != ZO_ZT_ANY) kzone(e, &first, "from", f, &s->from);
     if (s->to.type != ZO_ZT_UNSET && s->to.type != ZO_ZT_ANY) kzone(e, &first, "to", f, &s->to);
+    if (s->types) {
+      key(e, &first, "types");
+      types(e, s->types);
+    }
     text(e, "}");
     return;
   case ST_RESOLVE:

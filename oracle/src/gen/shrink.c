@@ -259,6 +259,7 @@ int zo_fuzz_drop_field(zo_fuzz *f, int i, int k) {
   case ST_WATCH:
     FIELD(s->from.type != ZO_ZT_ANY, s->from.type = ZO_ZT_ANY)
     FIELD(s->to.type != ZO_ZT_ANY, s->to.type = ZO_ZT_ANY)
+    FIELD(s->types != 0, s->types = 0)
     return 0;
   case ST_CREATE:
     FIELD(s->types != 0, s->types = 0)
