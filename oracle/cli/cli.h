@@ -317,7 +317,7 @@ int zo_cli_mkdirs(const char *dir);
  * FILE lists as known differences are only counted) minimized, replayed
  * under plain gate and written under out_dir as a YAML case when it fails
  * there the same way. Prints the findings and progress (a live line on a
- * terminal, a line every 10 s otherwise; none with --quiet) and one
+ * terminal, a line every 5 s otherwise; none with --quiet) and one
  * summary line with games/s and steps/s. Returns the exit code: 0 no new
  * difference, 1 new differences written, 2 an unreadable FILE or a case
  * that could not be written. */

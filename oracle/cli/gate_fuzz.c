@@ -268,10 +268,10 @@ static void counts(const fuzz_run *fr, double t, FILE *out) {
   if (fr->written || fr->known) fprintf(out, " (%d new, %ld known)", fr->written, fr->known);
 }
 
-/* A live line on a terminal (five times a second), a plain line every 10 s
+/* A live line on a terminal (five times a second), a plain line every 5 s
  * in a log; nothing with --quiet. */
 static void progress(fuzz_run *fr, double t) {
-  if (fr->o->quiet || t - fr->last_shown < (fr->tty ? 0.2 : 10)) return;
+  if (fr->o->quiet || t - fr->last_shown < (fr->tty ? 0.2 : 5)) return;
   fr->last_shown = t;
   fputs(fr->tty ? "\r\033[K[gate --fuzz] " : "gate --fuzz: ", stdout);
   counts(fr, t, stdout);
