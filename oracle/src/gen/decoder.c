@@ -188,6 +188,11 @@ static void zone_spec(zo_fuzz *f, uint8_t b, uint8_t pb, zo_zone_spec *z) {
     z->player = -1;
     return;
   }
+  if (b % 23 == 21 && f->rs->sw[SW_ARENA_DEFAULT].value == ZS_PERMANENT_ZONE) {
+    z->type = ZO_ZT_ARENA; /* FaB 3.0.5a: "into the arena", no zone named */
+    z->player = -1;
+    return;
+  }
   z->type = b % f->c->nztypes;
   z->player = -1;
   if (f->rs->zones[z->type].per_player.value && (pb & 3) == 3)
