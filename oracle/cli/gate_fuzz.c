@@ -341,6 +341,7 @@ static int finding(fuzz_run *fr, zo_diff_engine *x, int dfd, known_diffs *kd, me
       printf("difference %d (%s, %s): %s\n  %s\n  minimized from %d cards, %d steps to %d, %d (%d games%s)\n",
              fr->written, r->ruleset, when, path, why, cards0, steps0, fd.game.c->ncards, fd.game.c->nsteps,
              fd.trials, fd.cut_short ? "; stopped at its time limit" : "");
+      fflush(stdout); /* a log shows it now, not at the next progress line */
     }
   } else if (w == 0) {
     fr->unreproduced++;
@@ -348,6 +349,7 @@ static int finding(fuzz_run *fr, zo_diff_engine *x, int dfd, known_diffs *kd, me
     if (!fr->o->quiet) {
       clear_line(fr);
       printf("not written (%s, %s): %s; %s\n", r->ruleset, when, r->message, why);
+      fflush(stdout);
     }
   }
   zo_diff_finding_free(&fd);
