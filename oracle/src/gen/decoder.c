@@ -208,16 +208,23 @@ static int zone_or_outside(const zo_fuzz *f, int v) {
 
 /* The case zone type of the zone handle h is in now, ZO_ZT_OUTSIDE outside
  * the game, or ZO_ZT_ANY when it is nowhere or in a zone a zone_create
- * added (the decoder's case names the rule set's types in order). */
-static int zone_type_of(const zo_fuzz *f, int h) {
+ * added (the decoder's case names the rule set's types in order); its
+ * player into *player (-1 shared), when player is not NULL. */
+static int zone_of(const zo_fuzz *f, int h, int *player) {
   int zone = zo_game_obj_zone(f->g, h);
+  if (player) *player = -1;
   if (zone == ZO_ZONE_OUTSIDE) return ZO_ZT_OUTSIDE;
   if (zone < 0) return ZO_ZT_ANY;
   for (int t = 0; t < f->c->nztypes; t++)
     for (int p = -1; p < f->c->nplayers; p++)
-      if (zo_game_zone_find(f->g, t, p) == zone) return t;
+      if (zo_game_zone_find(f->g, t, p) == zone) {
+        if (player) *player = p;
+        return t;
+      }
   return ZO_ZT_ANY;
 }
+
+static int zone_type_of(const zo_fuzz *f, int h) { return zone_of(f, h, NULL); }
 
 static zo_step *push(zo_fuzz *f) {
   zo_case *c = f->c;
@@ -284,7 +291,7 @@ static const zo_step_kind op_kind[OP_COUNT] = {
     ST_TURN_FACE, ST_REORDER, ST_SHUFFLE, ST_DRAW, ST_MILL, ST_PUT_UNDER, ST_ZONE_CREATE,
     ST_ZONE_REMOVE, ST_STATE_CHECK, ST_STATE_CHECK, ST_END_GAME, ST_WATCH, ST_RESOLVE,
     ST_REMEMBER, ST_REPLACE, ST_CHOOSE_REPLACEMENT, ST_MARK,
-    ST_WATCH, ST_REPLACE, ST_MOVE};
+    ST_WATCH, ST_REPLACE, ST_MOVE, ST_MARK, ST_MOVE};
 _Static_assert(OP_COUNT <= ZO_FUZZ_MAX_OPS, "zo_fuzz_profile.ops holds every opcode");
 
 /* ---- profiles --------------------------------------------------------- */
@@ -527,6 +534,15 @@ static void gen_mark(zo_fuzz *f, zo_step *s) {
 
 /* ---- sequences: the steps a rare rule needs, on one object ----------- */
 
+/* The owner handle h was given: its setup card's, or the create step's. */
+static int owner_of(const zo_fuzz *f, int h) {
+  const zo_case *c = f->c;
+  if (h < c->nsetup) return c->cards[h].owner;
+  for (int i = 0; i < c->nsteps; i++)
+    if (c->steps[i].kind == ST_CREATE && c->steps[i].as == h) return c->steps[i].owner;
+  return -1;
+}
+
 /* The types handle h was given: its setup card's, or those of the create
  * step that names it. */
 static uint64_t types_of(const zo_fuzz *f, int h) {
@@ -624,6 +640,73 @@ static void seq_outside(zo_fuzz *f, zo_step *s) {
   m->from.player = -1;
 }
 
+/* a mark, then a move of the marked object: which marks a new object
+ * keeps, e.g. a permanent spell's characteristic edits as it resolves
+ * from the stack (CR 400.7a-c; Z.9.7; FaB 3.0.9), made likelier by
+ * putting it on the stack first. */
+static void seq_mark_move(zo_fuzz *f, zo_step *s) {
+  zo_case *c = f->c;
+  OR_STATE_CHECK(f->marks >= RESERVE || c->nsteps + 2 > ZO_FUZZ_MAX_STEPS)
+  uint8_t h = next(f), a = next(f), b = next(f);
+  int x = live_handle(f, h);
+  zo_step *m = s;
+  if (a & 1) { /* onto the stack first */
+    s->kind = ST_MOVE;
+    s->card = x;
+    s->to.type = role_type(f->rs, ZR_STACK);
+    s->to.player = -1;
+    m = push(f);
+  }
+  m->kind = ST_MARK;
+  m->card = x;
+  m->as = f->marks++;
+  m->mark_kind = (zo_mark_kind)((a >> 1) % MK_COUNT);
+  zo_step *t = push(f);
+  t->kind = ST_MOVE;
+  t->card = x;
+  t->to.type = (a & 8) ? role_type(f->rs, ZR_BATTLEFIELD) : b % c->nztypes;
+  t->to.player = -1;
+  if (a & 0x10) t->face = 1; /* face down: private, so a new object (FaB 3.0.9) */
+}
+
+/* two objects of the same types into one zone: what a zone's capacity
+ * (FaB 3.0.6: one hero, one weapon of a kind, one piece of equipment a
+ * slot) and its holds decide for the second. */
+static void seq_pair(zo_fuzz *f, zo_step *s) {
+  zo_case *c = f->c;
+  OR_STATE_CHECK(c->nsteps + 1 > ZO_FUZZ_MAX_STEPS)
+  uint8_t h = next(f), a = next(f), b = next(f);
+  int x = live_handle(f, h), y = -1;
+  uint64_t tx = types_of(f, x);
+  for (int same_owner = 1; same_owner >= 0 && y < 0; same_owner--)
+    for (int k = 1; k < c->nhandles && y < 0; k++) { /* the next live object of x's types */
+      int cand = (x + k) % c->nhandles;
+      if (zo_game_obj_exists(f->g, cand) && types_of(f, cand) == tx &&
+          (!same_owner || owner_of(f, cand) == owner_of(f, x)))
+        y = cand;
+    }
+  if (y < 0) y = live_handle(f, b);
+  int player, type = zone_of(f, x, &player);
+  if (type < 0 || !(a & 1)) { /* x goes first into a zone of the byte's type */
+    type = b % c->nztypes;
+    int ncap = 0, cap[ZO_MAX_ZONE_TYPES];
+    for (int t = 0; t < c->nztypes; t++)
+      if (f->rs->zones[t].capacity.value > 0) cap[ncap++] = t;
+    if ((a & 2) && ncap) type = cap[b % ncap]; /* often a zone with a capacity */
+    player = -1;
+    s->kind = ST_MOVE;
+    s->card = x;
+    s->to.type = type;
+    s->to.player = -1;
+    s = push(f);
+    player = owner_of(f, x); /* the owner's zone of the type, where x went */
+  }
+  s->kind = ST_MOVE;
+  s->card = y;
+  s->to.type = type;
+  s->to.player = f->rs->zones[type].per_player.value ? player : -1;
+}
+
 /* ---- the dispatch ------------------------------------------------------ */
 
 static void free_step(zo_step *s) {
@@ -693,6 +776,8 @@ static void decode_op(zo_fuzz *f) {
   case OP_SEQ_TRIGGER: seq_trigger(f, s); break;
   case OP_SEQ_REPLACE: seq_replace(f, s); break;
   case OP_SEQ_OUTSIDE: seq_outside(f, s); break;
+  case OP_SEQ_MARK_MOVE: seq_mark_move(f, s); break;
+  case OP_SEQ_PAIR: seq_pair(f, s); break;
   case OP_MARK: default: gen_mark(f, s); break;
   }
   if (p->all) return;
