@@ -1,12 +1,14 @@
 /* fuzz_diff: differential fuzzing. Each input is decoded into a game
- * (decoder.h) and run on the oracle and on the engine plugin that
- * ZO_DIFF_ENGINE names (a zo_engine_v1 shared library, zo_engine.h); their
- * observations are compared after the setup and after every step. A
- * difference prints the step, the property and both values, then aborts,
- * so the crash input replays into a YAML case:
+ * (decoder.h) within the rule sets and features the engine plugin that
+ * ZO_DIFF_ENGINE names declares (a zo_engine_v1 shared library,
+ * zo_engine.h), straight into the case the plugin is sent, and run on the
+ * oracle and on the plugin; their observations are compared after the
+ * setup and after every step (diff.h). A difference prints the step, the
+ * property and both values, then aborts, so the crash input replays into a
+ * YAML case:
  *   zoneoracle replay --harness diff --engine-plugin LIB.so crash-...
- * Inputs needing a rule set or feature the engine does not declare are
- * skipped. The corpus is fuzz_moves' (same decoder). */
+ * An `unsupported` answer makes the input a skip. The corpus is
+ * fuzz_moves' (same decoder). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -15,9 +17,10 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 
-static zo_engine *engine(void) {
+static zo_diff_engine *engine(void) {
+  static zo_diff_engine x;
   static zo_engine *e;
-  if (e) return e;
+  if (e) return &x;
   const char *path = getenv("ZO_DIFF_ENGINE");
   int builtin = 0;
 #ifdef ZO_DIFF_BUILTIN_ENGINE
@@ -47,7 +50,8 @@ static zo_engine *engine(void) {
     fprintf(stderr, "fuzz_diff: %s: %s\n", builtin ? "the built-in plugin" : path, err.message);
     exit(2);
   }
-  return e;
+  zo_diff_engine_init(&x, e, 1); /* its profile, once */
+  return &x;
 }
 
 /* Load the plugin before fuzzing starts (AFL++: before its fork server). */
@@ -60,7 +64,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   zo_diff_result r;
-  if (zo_diff_input(engine(), data, size, 1, &r) == ZO_DIFF_DIFFERS) {
+  if (zo_diff_run(engine(), data, size, &r) == ZO_DIFF_DIFFERS) {
     fprintf(stderr, "zoneoracle fuzz_diff: difference (%s) %s\n", r.ruleset, r.message);
     abort();
   }

@@ -88,9 +88,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!reorders) snap(f.g, &before);
     zo_game_apply_again(f.g, s, &r);
     if (zo_game_check(f.g, s->kind == ST_STATE_CHECK || fab, &v))
-      broken(&f, v.invariant, v.rule, f.c->nsteps, s, v.detail);
+      broken(&f, v.invariant, v.rule, f.given, s, v.detail);
     if (!reorders && !order_kept(f.g, &before, &r))
-      broken(&f, "order-kept", "CR 400.5; Z.3.4; 217.2b", f.c->nsteps, s,
+      broken(&f, "order-kept", "CR 400.5; Z.3.4; 217.2b", f.given, s,
              "an ordered zone changed the order of objects the step did not touch");
   }
   zo_step_result_free(&r);

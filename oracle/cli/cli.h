@@ -311,14 +311,18 @@ const char *zo_cli_suite_commit(void);
 /* mkdir -p: 0, or -1 with errno set (options.c). */
 int zo_cli_mkdirs(const char *dir);
 
-/* gate --engine CMD --fuzz SECONDS --seed S [--out DIR] (gate_fuzz.c):
- * decoded random games on engine e (already started; borrowed) and on the
- * oracle, compared after every step over the protocol's batch `run`; each
- * difference (one per rule set and property) minimized and written as a
- * YAML case under out_dir. Prints one summary line with games/s and
- * steps/s. Returns the exit code: 0 no difference, 1 differences, 2 when a
- * case could not be written. */
-int zo_cli_gate_fuzz(zo_engine *e, const char *engine_name, double seconds,
-                     uint64_t seed, const char *out_dir, int quiet);
+/* gate --engine CMD --fuzz SECONDS --seed S [--out DIR] [--expect-failures
+ * FILE] [--quiet] (gate_fuzz.c), from o: decoded random games within the
+ * rule sets and features engine e declares (already started; borrowed),
+ * on e and on the oracle, compared after every step over the protocol's
+ * batch `run`; each new difference (one per rule set and property; those
+ * FILE lists as known differences are only counted) minimized, replayed
+ * under plain gate and written under out_dir as a YAML case when it fails
+ * there the same way. Prints the findings and progress (a live line on a
+ * terminal, a line every 5 s otherwise; none with --quiet) and one
+ * summary line with games/s and steps/s. Returns the exit code: 0 no new
+ * difference, 1 new differences written, 2 an unreadable FILE or a case
+ * that could not be written. */
+int zo_cli_gate_fuzz(zo_engine *e, const char *engine_name, const zo_cli_opts *o);
 
 #endif

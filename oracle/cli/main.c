@@ -58,9 +58,12 @@ static int cmd_version(const zo_cli_command *cmd, int argc, char **argv);
   "  --strict            also compare every observable property with the oracle\n"            \
   "                      after every step; report the first difference\n"                     \
   "  --fuzz SECONDS      differential fuzzing instead of the suite (no PATH):\n"             \
-  "                      decoded random games sent in batch (zcp/1 run), compared\n"          \
-  "                      with the oracle after every step; each difference\n"                 \
-  "                      minimized into a YAML case; exit 1 on a difference\n"                \
+  "                      random games within the engine's rule sets and features,\n"          \
+  "                      sent in batch (zcp/1 run), compared with the oracle after\n"        \
+  "                      every step (unsupported: a skip); each new difference\n"            \
+  "                      minimized into a YAML case, kept if it fails under gate\n"          \
+  "                      too; --expect-failures FILE: known differences, a YAML\n"           \
+  "                      list of {what, reason[, ruleset]}; exit 1 on a new one\n"           \
   "  --seed S            --fuzz: the games' generator seed, a whole number >= 0\n"            \
   "                      (default 1)\n"                                                        \
   "  --out DIR           --fuzz: where the cases go (default reports/fuzz-diff)\n"

@@ -17,7 +17,7 @@ out=$("$bin" gate --engine "$bin serve" --fuzz 2 --seed 3 --out "$work/same" 2>&
 rc=$?
 [ "$rc" -eq 0 ] || fail "serve against itself: exit $rc: $out"
 grep -q ' 0 differed' <<<"$out" || fail "serve against itself: $out"
-games=$(grep -o '[0-9]* run,' <<<"$out" | grep -o '^[0-9]*')
+games=$(grep -o '[0-9]* run (' <<<"$out" | grep -o '^[0-9]*')
 [ "${games:-0}" -gt 10 ] || fail "too few games: $out"
 echo "gate --fuzz, serve vs oracle: $games games, no difference"
 
@@ -32,7 +32,15 @@ case=$(ls "$work"/mut/diff-mtg-2011-*.yaml 2>/dev/null | head -1)
 [ $? -eq 1 ] || fail "the case passes on the mutant"
 steps=$(grep -c '^  - ' "$case")
 [ "$steps" -le 3 ] || fail "not minimized: $steps steps in $case"
-echo "gate --fuzz, mutant $m: difference written as a $steps-step case that passes on the oracle, fails on the mutant"
+# a one-object difference gives a one-card case (minimized over cards too)
+cards=$(sed -n '/^cards:/,/^steps:/p' "$case" | grep -c '^  c[0-9]*:')
+[ "$cards" -eq 1 ] || fail "not minimized: $cards cards in $case"
+# its note says when (game, seconds, seed) and which step (number, kind, line)
+grep -q '^title: "gate --fuzz finding (mtg-2011), game [0-9]* at [0-9.]* s, seed 3: after step [0-9]* ([a-z_]*, line [0-9]*): ' "$case" ||
+  fail "the note does not say when and where: $(sed -n 2p "$case")"
+line=$(sed -n 's/^title: .*, line \([0-9]*\)).*/\1/p' "$case")
+sed -n "${line}p" "$case" | grep -q '^  - ' || fail "line $line of $case is not the step"
+echo "gate --fuzz, mutant $m: difference written as a $steps-step, one-card case that passes on the oracle, fails on the mutant"
 
 found=""
 for f in "$src"/corpus/fuzz_moves/*; do

@@ -8,6 +8,7 @@
  * fixed reserve declared in the case, so the game can size its tables once.
  */
 #include "decoder.h"
+#include "layout.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -19,23 +20,32 @@
 
 static const char *const player_names[] = {"alice", "bob", "carol", "dave"};
 
+#define mtg_types zo_fuzz_mtg_types
+#define fab_types zo_fuzz_fab_types
+#define causes zo_fuzz_causes
+#define NMTG ZO_FUZZ_NMTG
+#define NFAB ZO_FUZZ_NFAB
+#define NCAUSES ZO_FUZZ_NCAUSES
+
 /* Type palettes: what a decoded object may be, per game. */
-static const char *const mtg_types[][3] = {
+const char *const zo_fuzz_mtg_types[ZO_FUZZ_NMTG][3] = {
     {"creature"}, {"instant"}, {"sorcery"}, {"artifact"}, {"enchantment", "aura"},
     {"land"}, {"plane"}, {"artifact", "creature"}};
-static const char *const fab_types[][3] = {
+const char *const zo_fuzz_fab_types[ZO_FUZZ_NFAB][3] = {
     {"action"}, {"instant"}, {"attack_reaction"}, {"action", "aura"}, {"action", "item"},
     {"action", "ally"}, {"weapon", "1h"}, {"weapon", "2h", "bow"}, {"equipment", "quiver"},
     {"equipment", "off-hand"}, {"equipment", "head"}, {"equipment", "chest"},
     {"equipment", "arms"}, {"equipment", "legs"}, {"hero"}, {"resource"}};
-#define NMTG ((int)(sizeof mtg_types / sizeof *mtg_types))
-#define NFAB ((int)(sizeof fab_types / sizeof *fab_types))
 
-static const char *const causes[] = {"", "destroy", "discard", "exile", "draw",
-                                     "resolve", "sacrifice", "counter", "banish"};
-#define NCAUSES ((int)(sizeof causes / sizeof *causes))
+const char *const zo_fuzz_causes[ZO_FUZZ_NCAUSES] = {"", "destroy", "discard", "exile", "draw",
+                                                     "resolve", "sacrifice", "counter", "banish"};
 
 static int is_fab(const zo_fuzz *f) { return strcmp(f->rs->game, "fab") == 0; }
+
+/* May the game use feature ft? */
+static int allowed(const zo_fuzz *f, zo_feature ft) {
+  return (f->prof->features >> ft) & 1u;
+}
 
 /* Type bits of palette row i, looked up once per process. */
 static uint64_t palette(const zo_fuzz *f, int i) {
@@ -78,15 +88,22 @@ static int fallback_zone(const zo_ruleset *rs, zo_kind k) {
 }
 
 void zo_fuzz_start(zo_fuzz *f, const uint8_t *data, size_t size) {
+  static zo_fuzz_profile all;
+  if (!all.all) zo_fuzz_profile_all(&all);
+  zo_fuzz_start_in(f, &all, data, size);
+}
+
+void zo_fuzz_start_in(zo_fuzz *f, const zo_fuzz_profile *p, const uint8_t *data, size_t size) {
   /* only the scalars: the tables are filled as far as they are used */
   f->at = 0;
   f->c = NULL;
   f->g = NULL;
   f->created = f->watches = f->refs = f->repls = f->marks = 0;
+  f->given = 0;
+  f->prof = p;
   f->data = data;
   f->size = size;
-  size_t nrs = zo_ruleset_count();
-  f->rs = zo_ruleset_at(next(f) % nrs);
+  f->rs = zo_ruleset_at((size_t)p->rulesets[next(f) % p->nrulesets]);
   zo_case *c = &f->kase;
   memset(c, 0, sizeof *c);
   f->c = c;
@@ -97,7 +114,7 @@ void zo_fuzz_start(zo_fuzz *f, const uint8_t *data, size_t size) {
   c->rulesets = f->rs_name;
   c->nrulesets = 1;
   c->nplayers = 2 + next(f) % 3;
-  for (int p = 0; p < c->nplayers; p++) c->players[p] = (char *)player_names[p];
+  for (int i = 0; i < c->nplayers; i++) c->players[i] = (char *)player_names[i];
   /* zone types: the case names every zone of the rule set, in order */
   c->nztypes = f->rs->nzones;
   for (int z = 0; z < c->nztypes; z++) f->ztypes[z] = (char *)f->rs->zones[z].name;
@@ -133,7 +150,7 @@ void zo_fuzz_start(zo_fuzz *f, const uint8_t *data, size_t size) {
     cs->zone.player = -1;
     cs->zone.index = 0;
     cs->types = palette(f, t & 0x7f);
-    cs->face_down = (t & 0x80) != 0;
+    cs->face_down = (t & 0x80) != 0 && allowed(f, FT_FACE_DOWN);
     cs->controller = -1;
     cs->visibility = -1;
     cs->position = -1;
@@ -154,7 +171,6 @@ void zo_fuzz_start(zo_fuzz *f, const uint8_t *data, size_t size) {
 
 /* ---- steps ----------------------------------------------------------- */
 
-
 /* A setup card: always declared, so a printed case never names a token
  * before its create step. */
 static int handle_of(zo_fuzz *f, uint8_t b) { return b % f->c->nsetup; }
@@ -172,11 +188,43 @@ static void zone_spec(zo_fuzz *f, uint8_t b, uint8_t pb, zo_zone_spec *z) {
     z->player = -1;
     return;
   }
+  if (b % 23 == 21 && f->rs->sw[SW_ARENA_DEFAULT].value == ZS_PERMANENT_ZONE) {
+    z->type = ZO_ZT_ARENA; /* FaB 3.0.5a: "into the arena", no zone named */
+    z->player = -1;
+    return;
+  }
   z->type = b % f->c->nztypes;
   z->player = -1;
   if (f->rs->zones[z->type].per_player.value && (pb & 3) == 3)
     z->player = (pb >> 2) % f->c->nplayers; /* sometimes another player's */
 }
+
+/* A watch's zone filter: a zone type, or outside the game (v past the
+ * types). */
+static int zone_or_outside(const zo_fuzz *f, int v) {
+  v %= f->c->nztypes + 1;
+  return v == f->c->nztypes ? ZO_ZT_OUTSIDE : v;
+}
+
+/* The case zone type of the zone handle h is in now, ZO_ZT_OUTSIDE outside
+ * the game, or ZO_ZT_ANY when it is nowhere or in a zone a zone_create
+ * added (the decoder's case names the rule set's types in order); its
+ * player into *player (-1 shared), when player is not NULL. */
+static int zone_of(const zo_fuzz *f, int h, int *player) {
+  int zone = zo_game_obj_zone(f->g, h);
+  if (player) *player = -1;
+  if (zone == ZO_ZONE_OUTSIDE) return ZO_ZT_OUTSIDE;
+  if (zone < 0) return ZO_ZT_ANY;
+  for (int t = 0; t < f->c->nztypes; t++)
+    for (int p = -1; p < f->c->nplayers; p++)
+      if (zo_game_zone_find(f->g, t, p) == zone) {
+        if (player) *player = p;
+        return t;
+      }
+  return ZO_ZT_ANY;
+}
+
+static int zone_type_of(const zo_fuzz *f, int h) { return zone_of(f, h, NULL); }
 
 static zo_step *push(zo_fuzz *f) {
   zo_case *c = f->c;
@@ -196,7 +244,9 @@ static zo_step *then_of(zo_step *s, zo_step_kind kind) {
   return s->then;
 }
 
-static void move_opts(zo_fuzz *f, zo_step *s) {
+/* A move's options from 3 bytes; returns the third (its bit 7 is the
+ * top-level move's from:). */
+static uint8_t move_opts(zo_fuzz *f, zo_step *s) {
   uint8_t a = next(f), b = next(f), p = next(f);
   zone_spec(f, a, b, &s->to);
   switch (p & 3) {
@@ -210,6 +260,21 @@ static void move_opts(zo_fuzz *f, zo_step *s) {
   memcpy(s->cause, cause, strlen(cause) + 1);
   if (f->rs->zones[s->to.type >= 0 ? s->to.type : 0].count.value > 1 && (a & 0x80))
     s->choose = 1 + (a >> 5 & 1);
+  return p;
+}
+
+/* A move's from: (one byte): outside the game (where the rule set may count
+ * an exile zone as outside, CR 217.1e of 2004), the zone the object is in,
+ * or any zone type. */
+static void move_from(zo_fuzz *f, zo_step *s, uint8_t q) {
+  s->from.player = -1;
+  s->from.index = 0;
+  switch (q & 3) {
+  case 0: s->from.type = ZO_ZT_OUTSIDE; break;
+  case 1: s->from.type = zone_type_of(f, s->card); break;
+  default: s->from.type = (q >> 2) % f->c->nztypes;
+  }
+  if (s->from.type == ZO_ZT_ANY) s->from.type = ZO_ZT_UNSET; /* nowhere to name */
 }
 
 /* A step whose names or objects ran out becomes a state check (always
@@ -220,12 +285,59 @@ static void move_opts(zo_fuzz *f, zo_step *s) {
     return;                  \
   }
 
-enum {
-  OP_MOVE, OP_MOVE2, OP_MOVE3, OP_MOVE4, OP_TOGETHER, OP_CREATE, OP_CONTROL, OP_PHASE,
-  OP_TURN, OP_REORDER, OP_SHUFFLE, OP_DRAW, OP_MILL, OP_PUT_UNDER, OP_ZONE_CREATE,
-  OP_ZONE_REMOVE, OP_STATE_CHECK, OP_STATE_CHECK2, OP_END_GAME, OP_WATCH, OP_RESOLVE,
-  OP_REMEMBER, OP_REPLACE, OP_CHOOSE, OP_MARK, OP_COUNT
-};
+/* The step kind each opcode makes (its feature is the opcode's). */
+static const zo_step_kind op_kind[OP_COUNT] = {
+    ST_MOVE, ST_MOVE, ST_MOVE, ST_MOVE, ST_MOVE_TOGETHER, ST_CREATE, ST_CONTROL, ST_PHASE,
+    ST_TURN_FACE, ST_REORDER, ST_SHUFFLE, ST_DRAW, ST_MILL, ST_PUT_UNDER, ST_ZONE_CREATE,
+    ST_ZONE_REMOVE, ST_STATE_CHECK, ST_STATE_CHECK, ST_END_GAME, ST_WATCH, ST_RESOLVE,
+    ST_REMEMBER, ST_REPLACE, ST_CHOOSE_REPLACEMENT, ST_MARK,
+    ST_WATCH, ST_REPLACE, ST_MOVE, ST_MARK, ST_MOVE};
+_Static_assert(OP_COUNT <= ZO_FUZZ_MAX_OPS, "zo_fuzz_profile.ops holds every opcode");
+
+/* ---- profiles --------------------------------------------------------- */
+
+static void profile_ops(zo_fuzz_profile *p) {
+  p->nops = 0;
+  for (int op = 0; op < OP_COUNT; op++) {
+    zo_feature ft = zo_step_kind_feature(op_kind[op]);
+    if (ft == FT_NONE || ((p->features >> ft) & 1u)) p->ops[p->nops++] = (uint8_t)op;
+  }
+}
+
+void zo_fuzz_profile_all(zo_fuzz_profile *p) {
+  zo_fuzz_profile_make(p, NULL, NULL);
+}
+
+_Static_assert(FT_COUNT <= 32, "a profile holds the features as bits of a uint32_t");
+
+void zo_fuzz_profile_make(zo_fuzz_profile *p, int (*has)(void *self, const char *what, int ruleset),
+                          void *self) {
+  memset(p, 0, sizeof *p);
+  size_t nrs = zo_ruleset_count();
+  for (size_t i = 0; i < nrs && p->nrulesets < ZO_FUZZ_MAX_RULESETS; i++)
+    if (!has || has(self, zo_ruleset_at(i)->id, 1)) p->rulesets[p->nrulesets++] = (int)i;
+  if (!p->nrulesets) /* none declared: every game is skipped anyway */
+    for (size_t i = 0; i < nrs && p->nrulesets < ZO_FUZZ_MAX_RULESETS; i++) p->rulesets[p->nrulesets++] = (int)i;
+  for (int ft = 0; ft < FT_COUNT; ft++) { /* a part is declared by its name or its whole's */
+    zo_feature whole = zo_feature_whole((zo_feature)ft);
+    if (!has || has(self, zo_feature_name((zo_feature)ft), 0) ||
+        (whole != FT_NONE && has(self, zo_feature_name(whole), 0)))
+      p->features |= 1u << ft;
+  }
+  p->all = !has || (p->nrulesets == (int)nrs && p->features == (1u << FT_COUNT) - 1);
+  profile_ops(p);
+}
+
+uint32_t zo_fuzz_step_features(const zo_step *s) {
+  uint32_t m = 0;
+  zo_feature ft = zo_step_kind_feature(s->kind); /* the whole: a generated step may use any part */
+  if (ft != FT_NONE) m |= 1u << ft;
+  if (s->expect && s->expect->nvisible) m |= 1u << FT_VISIBILITY;
+  if (s->face == 1) m |= 1u << FT_FACE_DOWN;
+  if (s->then) m |= zo_fuzz_step_features(s->then);
+  for (int i = 0; i < s->nmoves; i++) m |= zo_fuzz_step_features(&s->moves[i]);
+  return m;
+}
 
 /* ---- one generator per opcode: each reads its bytes and fills s ---- */
 
@@ -233,13 +345,14 @@ static void gen_move(zo_fuzz *f, zo_step *s) {
   s->kind = ST_MOVE;
   uint8_t h = next(f);
   s->card = live_handle(f, h);
-  move_opts(f, s);
+  uint8_t p = move_opts(f, s);
   if ((h & 0xC0) == 0xC0 && f->marks < RESERVE) {
     /* the rest of the same effect marks the moved object (then:) */
     zo_step *t = then_of(s, ST_MARK);
     t->as = f->marks++;
     t->mark_kind = MK_EFFECT;
   }
+  if (p & 0x80) move_from(f, s, next(f));
 }
 
 static void gen_together(zo_fuzz *f, zo_step *s) {
@@ -322,6 +435,18 @@ static void gen_shuffle(zo_fuzz *f, zo_step *s) {
   s->zone.type = z % c->nztypes;
   s->zone.player = f->rs->zones[s->zone.type].per_player.value ? p % c->nplayers : -1;
   s->seed = next(f);
+  /* the result is part of the step (PROTOCOL.md, Choices), so that no
+     engine needs a generator: the zone now, rotated by the seed, reversed
+     by its top bit */
+  const int *objs;
+  int nz = zo_game_zone_contents(f->g, zo_game_zone_find(f->g, s->zone.type, s->zone.player), &objs);
+  s->order_zone_handles = zo_xcalloc((size_t)nz + 1, sizeof(int));
+  for (int i = 0; i < nz; i++) {
+    int k = (int)((s->seed + (uint64_t)i) % (uint64_t)nz);
+    s->order_zone_handles[(s->seed & 0x80) ? nz - 1 - i : i] = objs[k];
+  }
+  s->norder = nz;
+  s->shuffle = ZO_SHUFFLE_ORDER;
 }
 
 static void gen_draw_mill(zo_fuzz *f, zo_step *s, uint8_t op) {
@@ -363,14 +488,13 @@ static void gen_end_game(zo_fuzz *f, zo_step *s) {
 }
 
 static void gen_watch(zo_fuzz *f, zo_step *s) {
-  zo_case *c = f->c;
   OR_STATE_CHECK(f->watches >= RESERVE)
   s->kind = ST_WATCH;
   s->as = f->watches++;
   s->card = live_handle(f, next(f));
   uint8_t a = next(f), b = next(f);
-  s->from.type = (a & 1) ? ZO_ZT_ANY : (a >> 1) % c->nztypes;
-  s->to.type = (b & 1) ? ZO_ZT_ANY : (b >> 1) % c->nztypes;
+  s->from.type = (a & 1) ? ZO_ZT_ANY : zone_or_outside(f, a >> 1);
+  s->to.type = (b & 1) ? ZO_ZT_ANY : zone_or_outside(f, b >> 1);
   s->from.player = s->to.player = -1;
 }
 
@@ -426,9 +550,227 @@ static void gen_mark(zo_fuzz *f, zo_step *s) {
   s->mark_kind = (zo_mark_kind)(next(f) % 4);
 }
 
-const zo_step *zo_fuzz_next(zo_fuzz *f) {
-  if (f->at >= f->size || f->c->nsteps >= ZO_FUZZ_MAX_STEPS) return NULL;
-  uint8_t op = next(f) % OP_COUNT;
+
+/* ---- sequences: the steps a rare rule needs, on one object ----------- */
+
+/* The owner handle h was given: its setup card's, or the create step's. */
+static int owner_of(const zo_fuzz *f, int h) {
+  const zo_case *c = f->c;
+  if (h < c->nsetup) return c->cards[h].owner;
+  for (int i = 0; i < c->nsteps; i++)
+    if (c->steps[i].kind == ST_CREATE && c->steps[i].as == h) return c->steps[i].owner;
+  return -1;
+}
+
+/* The types handle h was given: its setup card's, or those of the create
+ * step that names it. */
+static uint64_t types_of(const zo_fuzz *f, int h) {
+  const zo_case *c = f->c;
+  if (h < c->nsetup) return c->cards[h].types;
+  for (int i = 0; i < c->nsteps; i++)
+    if (c->steps[i].kind == ST_CREATE && c->steps[i].as == h) return c->steps[i].types;
+  return 0;
+}
+
+/* watch, move, resolve on one object: whether the resolving ability finds
+ * the object where the move put it (CR 603.6, 603.10, 400.7; Z.1.Ruling.3;
+ * FaB 3.0.9a), which a random watch, move and resolve seldom line up for. */
+static void seq_trigger(zo_fuzz *f, zo_step *s) {
+  zo_case *c = f->c;
+  OR_STATE_CHECK(f->watches >= RESERVE || c->nsteps + 2 > ZO_FUZZ_MAX_STEPS)
+  uint8_t h = next(f), d = next(f), w = next(f), r = next(f);
+  int x = live_handle(f, h);
+  s->kind = ST_WATCH;
+  s->as = f->watches++;
+  s->card = x;
+  zo_step *m = push(f);
+  m->kind = ST_MOVE;
+  m->card = x;
+  m->to.type = d % c->nztypes; /* its owner's zone of the type, or another player's */
+  m->to.player = -1;
+  if (f->rs->zones[m->to.type].per_player.value && (d & 0x80)) m->to.player = (d >> 5 & 3) % c->nplayers;
+  m->face = (d >> 3 & 3) == 1 ? 1 : (d >> 3 & 3) == 2 ? 0 : -1;
+  const char *cause = causes[(w >> 4) % NCAUSES];
+  memcpy(m->cause, cause, strlen(cause) + 1);
+  s->from.player = s->to.player = -1;
+  switch (w & 3) {
+  case 0: s->from.type = ZO_ZT_ANY; break;
+  case 1: s->from.type = zone_type_of(f, x); break;
+  case 2: s->from.type = ZO_ZT_OUTSIDE; break;
+  default: s->from.type = (w >> 4) % c->nztypes;
+  }
+  s->to.type = (w & 4) ? ZO_ZT_ANY : m->to.type;
+  if ((r & 6) == 2) s->types = types_of(f, x); /* fires only on an object with properties (FaB 3.0.7a) */
+  zo_step *t = push(f);
+  t->kind = ST_RESOLVE;
+  t->trigger = s->as;
+  if (r & 1) move_opts(f, then_of(t, ST_MOVE));
+}
+
+/* a replacement effect on an object, sometimes the order of replacements
+ * chosen by a player, then a move it applies to (CR 614.1, 616.1, 400.6;
+ * FaB 6.5: who may choose). */
+static void seq_replace(zo_fuzz *f, zo_step *s) {
+  zo_case *c = f->c;
+  OR_STATE_CHECK(f->repls >= RESERVE || c->nsteps + 1 > ZO_FUZZ_MAX_STEPS)
+  uint8_t h = next(f), a = next(f), b = next(f);
+  int x = live_handle(f, h);
+  s->kind = ST_REPLACE;
+  s->as = f->repls++;
+  if (a & 1) s->replace_any = 1;
+  else s->card = x;
+  s->when_to.type = (a & 2) ? ZO_ZT_ANY : (a >> 2) % c->nztypes;
+  s->when_to.player = s->when_from.player = -1;
+  s->when_from.type = ZO_ZT_ANY;
+  move_opts(f, then_of(s, ST_MOVE));
+  if ((b & 1) && c->nsteps + 2 <= ZO_FUZZ_MAX_STEPS) {
+    zo_step *ch = push(f);
+    ch->kind = ST_CHOOSE_REPLACEMENT;
+    ch->order_zone_handles = zo_xcalloc((size_t)f->repls, sizeof(int));
+    for (int i = 0; i < f->repls; i++) ch->order_zone_handles[i] = (i + (b >> 1)) % f->repls;
+    ch->norder = f->repls;
+    ch->player = (b >> 4) % c->nplayers;
+    ch->card = x;
+  }
+  zo_step *m = push(f);
+  m->kind = ST_MOVE;
+  m->card = x;
+  m->to.type = s->when_to.type == ZO_ZT_ANY ? (b >> 2) % c->nztypes : s->when_to.type;
+  m->to.player = -1;
+}
+
+/* an object put into the exile zone or outside the game, then moved from
+ * outside the game (CR 400.10, 400.11; CR 217.1e of 2004: the
+ * removed-from-the-game zone counts as outside). */
+static void seq_outside(zo_fuzz *f, zo_step *s) {
+  zo_case *c = f->c;
+  OR_STATE_CHECK(c->nsteps + 1 > ZO_FUZZ_MAX_STEPS)
+  uint8_t h = next(f), a = next(f);
+  int x = live_handle(f, h);
+  s->kind = ST_MOVE;
+  s->card = x;
+  s->to.type = (a & 1) ? ZO_ZT_OUTSIDE : role_type(f->rs, ZR_EXILE);
+  s->to.player = -1;
+  zo_step *m = push(f);
+  m->kind = ST_MOVE;
+  m->card = x;
+  move_opts(f, m);
+  m->from.type = ZO_ZT_OUTSIDE;
+  m->from.player = -1;
+}
+
+/* a mark, then a move of the marked object: which marks a new object
+ * keeps, e.g. a permanent spell's characteristic edits as it resolves
+ * from the stack (CR 400.7a-c; Z.9.7; FaB 3.0.9), made likelier by
+ * putting it on the stack first. */
+static void seq_mark_move(zo_fuzz *f, zo_step *s) {
+  zo_case *c = f->c;
+  OR_STATE_CHECK(f->marks >= RESERVE || c->nsteps + 2 > ZO_FUZZ_MAX_STEPS)
+  uint8_t h = next(f), a = next(f), b = next(f);
+  int x = live_handle(f, h);
+  zo_step *m = s;
+  if (a & 1) { /* onto the stack first */
+    s->kind = ST_MOVE;
+    s->card = x;
+    s->to.type = role_type(f->rs, ZR_STACK);
+    s->to.player = -1;
+    m = push(f);
+  }
+  m->kind = ST_MARK;
+  m->card = x;
+  m->as = f->marks++;
+  m->mark_kind = (zo_mark_kind)((a >> 1) % MK_COUNT);
+  zo_step *t = push(f);
+  t->kind = ST_MOVE;
+  t->card = x;
+  t->to.type = (a & 8) ? role_type(f->rs, ZR_BATTLEFIELD) : b % c->nztypes;
+  t->to.player = -1;
+  if (a & 0x10) t->face = 1; /* face down: private, so a new object (FaB 3.0.9) */
+}
+
+/* two objects of the same types into one zone: what a zone's capacity
+ * (FaB 3.0.6: one hero, one weapon of a kind, one piece of equipment a
+ * slot) and its holds decide for the second. */
+static void seq_pair(zo_fuzz *f, zo_step *s) {
+  zo_case *c = f->c;
+  OR_STATE_CHECK(c->nsteps + 1 > ZO_FUZZ_MAX_STEPS)
+  uint8_t h = next(f), a = next(f), b = next(f);
+  int x = live_handle(f, h), y = -1;
+  uint64_t tx = types_of(f, x);
+  for (int same_owner = 1; same_owner >= 0 && y < 0; same_owner--)
+    for (int k = 1; k < c->nhandles && y < 0; k++) { /* the next live object of x's types */
+      int cand = (x + k) % c->nhandles;
+      if (zo_game_obj_exists(f->g, cand) && types_of(f, cand) == tx &&
+          (!same_owner || owner_of(f, cand) == owner_of(f, x)))
+        y = cand;
+    }
+  if (y < 0) y = live_handle(f, b);
+  int player, type = zone_of(f, x, &player);
+  if (type < 0 || !(a & 1)) { /* x goes first into a zone of the byte's type */
+    type = b % c->nztypes;
+    int ncap = 0, cap[ZO_MAX_ZONE_TYPES];
+    for (int t = 0; t < c->nztypes; t++)
+      if (f->rs->zones[t].capacity.value > 0) cap[ncap++] = t;
+    if ((a & 2) && ncap) type = cap[b % ncap]; /* often a zone with a capacity */
+    player = -1;
+    s->kind = ST_MOVE;
+    s->card = x;
+    s->to.type = type;
+    s->to.player = -1;
+    s = push(f);
+    player = owner_of(f, x); /* the owner's zone of the type, where x went */
+  }
+  s->kind = ST_MOVE;
+  s->card = y;
+  s->to.type = type;
+  s->to.player = f->rs->zones[type].per_player.value ? player : -1;
+}
+
+/* ---- the dispatch ------------------------------------------------------ */
+
+static void free_step(zo_step *s) {
+  if (s->then) {
+    free_step(s->then);
+    free(s->then);
+    s->then = NULL;
+  }
+  free(s->moves);
+  s->moves = NULL;
+  free(s->order_zone_handles);
+  s->order_zone_handles = NULL;
+  free(s->json);
+  s->json = NULL;
+}
+
+static void strip_face(zo_step *s) {
+  if (s->face == 1) s->face = -1;
+  if (s->then) strip_face(s->then);
+  for (int i = 0; i < s->nmoves; i++) strip_face(&s->moves[i]);
+}
+
+/* Whether step s fits the profile, after leaving out what it may go
+ * without: face: down without face_down, a then:/do: needing a feature
+ * the profile lacks (an instead: is required, so it stays). */
+static int fit(zo_fuzz *f, zo_step *s) {
+  uint32_t have = f->prof->features;
+  if (!(zo_fuzz_step_features(s) & ~have)) return 1;
+  if (!allowed(f, FT_FACE_DOWN)) strip_face(s);
+  if (s->then && s->kind != ST_REPLACE && (zo_fuzz_step_features(s->then) & ~have)) {
+    free_step(s->then);
+    free(s->then);
+    s->then = NULL;
+  }
+  return !(zo_fuzz_step_features(s) & ~have);
+}
+
+/* Decode one opcode and its bytes into zero or more steps appended to the
+ * case: none when what it made does not fit the profile. */
+static void decode_op(zo_fuzz *f) {
+  const zo_fuzz_profile *p = f->prof;
+  zo_case *c = f->c;
+  int first = c->nsteps;
+  int saved[5] = {f->created, f->watches, f->refs, f->repls, f->marks};
+  uint8_t op = p->ops[next(f) % p->nops];
   if (op == OP_END_GAME && (next(f) & 7)) op = OP_STATE_CHECK; /* rare */
   zo_step *s = push(f);
   switch (op) { /* one generator per opcode */
@@ -450,117 +792,38 @@ const zo_step *zo_fuzz_next(zo_fuzz *f) {
   case OP_REMEMBER: gen_remember(f, s); break;
   case OP_REPLACE: gen_replace(f, s); break;
   case OP_CHOOSE: gen_choose(f, s); break;
+  case OP_SEQ_TRIGGER: seq_trigger(f, s); break;
+  case OP_SEQ_REPLACE: seq_replace(f, s); break;
+  case OP_SEQ_OUTSIDE: seq_outside(f, s); break;
+  case OP_SEQ_MARK_MOVE: seq_mark_move(f, s); break;
+  case OP_SEQ_PAIR: seq_pair(f, s); break;
   case OP_MARK: default: gen_mark(f, s); break;
   }
-  return s;
+  if (p->all) return;
+  int fits = 1;
+  for (int i = first; i < c->nsteps; i++) fits &= fit(f, &c->steps[i]);
+  if (fits) return;
+  for (int i = first; i < c->nsteps; i++) free_step(&c->steps[i]);
+  c->nsteps = first;
+  f->created = saved[0], f->watches = saved[1], f->refs = saved[2], f->repls = saved[3],
+  f->marks = saved[4];
 }
 
-static void free_step(zo_step *s) {
-  if (s->then) {
-    free_step(s->then);
-    free(s->then);
+const zo_step *zo_fuzz_next(zo_fuzz *f) {
+  zo_case *c = f->c;
+  while (f->given >= c->nsteps) {
+    if (f->at >= f->size || c->nsteps >= ZO_FUZZ_MAX_STEPS) return NULL;
+    decode_op(f);
   }
-  free(s->moves);
-  free(s->order_zone_handles);
+  return &c->steps[f->given++];
 }
 
 void zo_fuzz_free(zo_fuzz *f) {
   if (!f->c) return;
   zo_game_free(f->g);
   for (int i = 0; i < f->c->nsteps; i++) free_step(&f->c->steps[i]);
+  free(f->c->cards_json);
+  f->c->cards_json = NULL;
   f->c = NULL;
   f->g = NULL;
-}
-
-/* ---- the inverse: a loaded case as decoder input -------------------- */
-
-typedef struct {
-  uint8_t *b;
-  size_t n, cap;
-} bytes;
-
-static void put(bytes *o, int v) {
-  if (o->n == o->cap) o->b = zo_xrealloc(o->b, o->cap = o->cap ? o->cap * 2 : 256);
-  o->b[o->n++] = (uint8_t)v;
-}
-
-/* The palette row whose types the card has (most types matched). */
-static int palette_of(int fab, uint64_t types) {
-  int best = 0, bestn = -1, rows = fab ? NFAB : NMTG;
-  for (int i = 0; i < rows; i++) {
-    const char *const *row = fab ? fab_types[i] : mtg_types[i];
-    int n = 0, ok = 1;
-    for (int k = 0; k < 3 && row[k]; k++) {
-      if (types & zo_type_bit(row[k])) n++;
-      else ok = 0;
-    }
-    if (ok && n > bestn) best = i, bestn = n;
-  }
-  return best;
-}
-
-static int rs_zone(const zo_ruleset *rs, const zo_case *c, int ztype) {
-  if (ztype < 0 || ztype >= c->nztypes) return 0;
-  int z = zo_ruleset_zone(rs, c->ztypes[ztype]);
-  return z < 0 ? 0 : z;
-}
-
-uint8_t *zo_fuzz_encode(const zo_case *c, int rs_index, size_t *size) {
-  const zo_ruleset *rs = zo_ruleset_at((size_t)rs_index);
-  int fab = strcmp(rs->game, "fab") == 0;
-  bytes o = {0};
-  put(&o, rs_index);
-  int np = c->nplayers < 2 ? 2 : c->nplayers > 4 ? 4 : c->nplayers;
-  put(&o, np - 2);
-  int n = c->ncards < 1 ? 1 : c->ncards > NCARDS_MAX ? NCARDS_MAX : c->ncards;
-  put(&o, n - 1);
-  for (int i = 0; i < n; i++) {
-    const zo_card_setup *cs = i < c->ncards ? &c->cards[i] : NULL;
-    int kind = !cs ? 0 : cs->kind == ZK_TOKEN ? 5 : cs->kind == ZK_CARD ? 0 : 6;
-    int extra = cs && (cs->kind == ZK_MACRO || cs->kind == ZK_COPY) ? 0x40 : 0;
-    put(&o, kind | ((cs ? cs->owner % np : 0) << 3) | extra);
-    put(&o, cs ? rs_zone(rs, c, cs->zone.type) : 0);
-    put(&o, (cs ? palette_of(fab, cs->types) : 0) | (cs && cs->face_down ? 0x80 : 0));
-  }
-  for (int i = 0; i < c->nsteps; i++) {
-    const zo_step *s = &c->steps[i];
-    int h = s->card >= 0 ? s->card : 0;
-    switch (s->kind) {
-    case ST_MOVE: {
-      put(&o, OP_MOVE);
-      put(&o, h);
-      put(&o, s->to.type == ZO_ZT_OUTSIDE ? 22 : rs_zone(rs, c, s->to.type));
-      int cause = 0;
-      for (int k = 0; k < NCAUSES; k++)
-        if (!strcmp(causes[k], s->cause)) cause = k;
-      put(&o, (cause << 4) | (s->to.player >= 0 ? 3 | (s->to.player << 2) : 0));
-      int pos = s->position == ZO_POS_BOTTOM ? 1 : s->position >= 0 ? 2 | ((s->position & 3) << 2) : 0;
-      int face = s->face == 0 ? 0x10 : s->face == 1 ? 0x20 : 0;
-      put(&o, pos | face | (s->by_rule ? 0x40 : 0));
-      break;
-    }
-    case ST_STATE_CHECK: put(&o, OP_STATE_CHECK); break;
-    case ST_DRAW:
-    case ST_MILL:
-      put(&o, s->kind == ST_DRAW ? OP_DRAW : OP_MILL);
-      put(&o, s->player);
-      put(&o, s->count > 0 ? s->count - 1 : 0);
-      break;
-    case ST_PHASE: put(&o, OP_PHASE); put(&o, h); put(&o, s->out ? 0 : 1); break;
-    case ST_TURN_FACE: put(&o, OP_TURN); put(&o, h); put(&o, s->face); break;
-    case ST_CONTROL: put(&o, OP_CONTROL); put(&o, h); put(&o, s->player); break;
-    case ST_MARK: put(&o, OP_MARK); put(&o, h); put(&o, s->mark_kind); break;
-    case ST_REMEMBER: put(&o, OP_REMEMBER); put(&o, h); break;
-    case ST_WATCH:
-      put(&o, OP_WATCH);
-      put(&o, h);
-      put(&o, s->from.type == ZO_ZT_ANY ? 1 : rs_zone(rs, c, s->from.type) << 1);
-      put(&o, s->to.type == ZO_ZT_ANY ? 1 : rs_zone(rs, c, s->to.type) << 1);
-      break;
-    case ST_PUT_UNDER: put(&o, OP_PUT_UNDER); put(&o, h); put(&o, s->under); break;
-    default: break; /* steps the byte layout has no exact form for */
-    }
-  }
-  *size = o.n;
-  return o.b;
 }

@@ -23,9 +23,40 @@
 
 #define ZO_FUZZ_MAX_CARDS 12
 #define ZO_FUZZ_RESERVE 4
+#define ZO_FUZZ_MAX_RULESETS 64
+#define ZO_FUZZ_MAX_OPS 32
+
+/* What the decoder may choose from: the rule sets and protocol features an
+ * engine declares (gate --fuzz, fuzz_diff), so that every game it makes is
+ * one the engine can play. Filled by zo_fuzz_profile_all or
+ * zo_fuzz_profile_make; plain data, no ownership. */
+typedef struct zo_fuzz_profile {
+  int nrulesets;                         /* >= 1 */
+  int rulesets[ZO_FUZZ_MAX_RULESETS];    /* registry indices (zo_ruleset_at), in order */
+  uint32_t features;                     /* bit 1u << FT_x: the feature may be used */
+  int nops;                              /* opcodes whose steps fit (>= 1: move needs none) */
+  uint8_t ops[ZO_FUZZ_MAX_OPS];
+  int all;                               /* every rule set and feature: decodes as ever */
+} zo_fuzz_profile;
+
+/* The profile of everything (fuzz_moves, replay): the byte layout of
+ * fuzz/README.md unchanged. */
+void zo_fuzz_profile_all(zo_fuzz_profile *p);
+
+/* The profile of an engine: has(self, name, 1) says whether it declares a
+ * rule set, has(self, name, 0) a feature (engine.h's `has`; NULL: it has
+ * everything). With no declared rule set the profile keeps every one (the
+ * caller skips the games). */
+void zo_fuzz_profile_make(zo_fuzz_profile *p, int (*has)(void *self, const char *what, int ruleset),
+                          void *self);
+
+/* The features (bits 1u << FT_x) step s needs, its then:/do: step and
+ * move_together's moves included (a face: down anywhere needs face_down). */
+uint32_t zo_fuzz_step_features(const zo_step *s);
 
 /* A decoded game in progress. Owns its game and step storage; the case
- * lives inside it and points at static names (no per-input copies). */
+ * lives inside it and points at static names (no per-input copies) except
+ * for the JSON text zo_fuzz_jsonify adds (owned, freed by zo_fuzz_free). */
 typedef struct zo_fuzz {
   zo_case kase;
   char *handles[ZO_FUZZ_MAX_CARDS + ZO_FUZZ_RESERVE];
@@ -40,19 +71,68 @@ typedef struct zo_fuzz {
   const zo_ruleset *rs;
   int created;            /* reserved handles used by create */
   int watches, refs, repls, marks;
+  const zo_fuzz_profile *prof; /* borrowed; never NULL after zo_fuzz_start */
+  int given;              /* steps returned by zo_fuzz_next so far (<= c->nsteps) */
 } zo_fuzz;
 
 /* Decode the starting position from data (never fails: an impossible
  * placement falls back to a zone that can always hold the object). The
- * bytes are borrowed until zo_fuzz_free. */
+ * bytes are borrowed until zo_fuzz_free. Every rule set and feature. */
 void zo_fuzz_start(zo_fuzz *f, const uint8_t *data, size_t size);
+
+/* zo_fuzz_start within profile p (borrowed until zo_fuzz_free): the rule
+ * set byte chooses among p's rule sets, each opcode byte among the
+ * opcodes whose steps need only p's features, a face-down card or step
+ * only with face_down; a step that still needs more is dropped (its bytes
+ * are used up). With zo_fuzz_profile_all it decodes as zo_fuzz_start. */
+void zo_fuzz_start_in(zo_fuzz *f, const zo_fuzz_profile *p, const uint8_t *data, size_t size);
 
 /* Decode the next step into f->c->steps (appended) and return it, or NULL
  * when the input is used up or ZO_FUZZ_MAX_STEPS is reached. The caller
- * applies it with zo_game_apply. */
+ * applies it with zo_game_apply before asking for the next. A sequence
+ * opcode (watch, move, resolve on one object; a replacement, then a move
+ * it applies to) decodes several steps at once, planned on the state
+ * before the first; the later ones are returned by the next calls
+ * without reading bytes. */
 const zo_step *zo_fuzz_next(zo_fuzz *f);
 
+/* Free what f owns (its game, the steps' lists and JSON text); f may be
+ * started again. */
 void zo_fuzz_free(zo_fuzz *f);
+
+/* dst := a copy of src's case (cards, steps, names, deep), without a game
+ * (dst->g NULL: zo_fuzz_replay makes one) and without input bytes. dst
+ * owns its copy (zo_fuzz_free). */
+void zo_fuzz_copy(zo_fuzz *dst, const zo_fuzz *src);
+
+/* Play f's case from the start on a new game (f->g replaced; strict
+ * placement, as a loaded case is placed): the outcome and error of each
+ * step into outcomes/errors (may be NULL; ZO_FUZZ_MAX_STEPS entries).
+ * ZO_OK, or the game's setup error (err may be NULL). */
+zo_status zo_fuzz_replay(zo_fuzz *f, zo_outcome *outcomes, zo_step_error *errors, zo_error *err);
+
+/* Give f's case the JSON text an engine is sent (zcp/1 setup cards and
+ * each step, as a loaded case carries them: c->cards_json, steps[i].json),
+ * written by the same printer as the YAML case, so what an engine plays
+ * and what a finding's case says agree. Replaces text set before. */
+void zo_fuzz_jsonify(zo_fuzz *f);
+
+/* Shrinking a decoded game (shrink.c), for minimizing a finding. Each
+ * keeps the case consistent and returns 1 when it changed something, 0
+ * when there was nothing to remove; f->g is stale afterwards
+ * (zo_fuzz_replay). */
+/* Drop setup card `card` (0-based), every step acting on it, and renumber
+ * the handles after it. */
+int zo_fuzz_drop_card(zo_fuzz *f, int card);
+/* Drop step i (0-based) and the steps that depend on it (a resolve of its
+ * watch, uses of the token it creates...). */
+int zo_fuzz_drop_step(zo_fuzz *f, int i);
+/* Set the k-th optional field of step i (0-based; a then:/do:, a face,
+ * a position, a cause, a member of move_together...) back to its default.
+ * 0 when step i has fewer than k+1 fields that are not at their default. */
+int zo_fuzz_drop_field(zo_fuzz *f, int i, int k);
+/* The same for setup card `card` (0-based): its types, its face down. */
+int zo_fuzz_drop_card_field(zo_fuzz *f, int card, int k);
 
 /* Print the decoded case as YAML (rule set, setup, steps; each step with the
  * outcome the oracle gave, and a final expect of every object's zone).

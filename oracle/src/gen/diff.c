@@ -1,240 +1,401 @@
-/* diff.c: differential runs of decoded fuzz inputs (diff.h). */
+/* diff.c: differential runs of decoded fuzz inputs (diff.h): one game on
+ * the oracle and on an engine, compared after every step; a finding kept
+ * as a game and minimized over its cards, steps and fields. */
 #include "diff.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "runner.h"
 #include "util.h"
 
-/* A decoded input, its steps' outcomes and byte boundaries, and the case
- * `replay` prints for it, loaded back (so it carries the JSON an engine
- * is sent). */
+/* A game and the oracle's side of it: its outcomes, results and
+ * observations after the setup (index 0) and after each step (1..n), and
+ * where each step's bytes end in the input (ends[0]: the header). */
 typedef struct {
   zo_fuzz f;
   zo_outcome outcomes[ZO_FUZZ_MAX_STEPS];
   zo_step_error errors[ZO_FUZZ_MAX_STEPS];
-  size_t ends[ZO_FUZZ_MAX_STEPS + 1]; /* ends[0]: the header; ends[i]: step i */
-  zo_case *c;
-} decoded;
+  size_t ends[ZO_FUZZ_MAX_STEPS + 1];
+  zo_step_result rb[ZO_FUZZ_MAX_STEPS + 1];
+  zo_observation ob[ZO_FUZZ_MAX_STEPS + 1];
+  int nob;                 /* entries of ob and rb filled: 0..n+1 */
+} played;
 
-static void decode(decoded *x, const uint8_t *data, size_t size) {
-  zo_fuzz_start(&x->f, data, size);
-  x->ends[0] = x->f.at;
+/* Step i (0-based) just applied on the oracle: keep its result and what
+ * the oracle observes after it. */
+static void keep(played *p, int i) {
+  p->outcomes[i] = p->rb[i + 1].outcome;
+  p->errors[i] = p->rb[i + 1].error;
+  zo_game_observe(p->f.g, &p->ob[i + 1]);
+  p->nob = i + 2;
+}
+
+/* Decode data within prof, playing each step on the oracle as it comes
+ * (the decoder reads the game to choose what exists). */
+static void decode_play(played *p, const zo_fuzz_profile *prof, const uint8_t *data, size_t size) {
+  zo_fuzz_start_in(&p->f, prof, data, size);
+  p->ends[0] = p->f.at;
+  zo_game_observe(p->f.g, &p->ob[0]);
+  p->nob = 1;
   const zo_step *s;
-  zo_step_result r = {0};
-  while ((s = zo_fuzz_next(&x->f))) {
-    int i = x->f.c->nsteps - 1;
-    zo_game_apply_again(x->f.g, s, &r);
-    x->outcomes[i] = r.outcome;
-    x->errors[i] = r.error;
-    x->ends[i + 1] = x->f.at < size ? x->f.at : size;
+  while ((s = zo_fuzz_next(&p->f))) {
+    int i = p->f.given - 1;
+    zo_game_apply(p->f.g, s, &p->rb[i + 1]);
+    keep(p, i);
+    p->ends[i + 1] = p->f.at < size ? p->f.at : size;
   }
-  zo_step_result_free(&r);
 }
 
-/* Print the decoded case and load it back. 0, or -1 with why in msg. */
-static int load_back(decoded *x, char *msg, size_t cap) {
-  char *text = NULL;
-  size_t len = 0;
-  FILE *mem = open_memstream(&text, &len);
-  if (!mem) {
-    snprintf(msg, cap, "out of memory");
-    return -1;
+/* Play p->f's case again from the start (a changed copy). ZO_OK, or the
+ * setup error: the model refuses the case. */
+static zo_status replay_play(played *p) {
+  zo_game_free(p->f.g);
+  p->f.g = NULL;
+  zo_status st = zo_game_new(p->f.rs, p->f.c, &p->f.g, NULL);
+  if (st) return st;
+  zo_game_observe(p->f.g, &p->ob[0]);
+  p->nob = 1;
+  for (int i = 0; i < p->f.c->nsteps; i++) {
+    zo_game_apply(p->f.g, &p->f.c->steps[i], &p->rb[i + 1]);
+    keep(p, i);
   }
-  zo_fuzz_print_yaml(&x->f, x->outcomes, x->errors, "fuzz/diff", NULL, NULL, mem);
-  fclose(mem);
-  zo_error err;
-  int rc = zo_case_load_mem("fuzz-input.yaml", text, len, &x->c, &err);
-  free(text);
-  if (rc != ZO_OK) {
-    /* the decoder printed a case the loader refuses: a bug of ours */
-    snprintf(msg, cap, "the decoded case does not load: %d:%d: %s", err.line, err.column,
-             err.message);
-    x->c = NULL;
-    return -1;
-  }
-  return 0;
+  return ZO_OK;
 }
 
-static void undecode(decoded *x) {
-  zo_case_free(x->c);
-  zo_fuzz_free(&x->f);
+/* Empty p for the next game (its storage kept). */
+static void played_clear(played *p) {
+  for (int i = 0; i < p->nob; i++) {
+    zo_observation_free(&p->ob[i]);
+    zo_step_result_free(&p->rb[i]);
+  }
+  p->nob = 0;
+  zo_fuzz_free(&p->f);
+}
+
+static void played_free(played *p) {
+  played_clear(p);
+  free(p);
+}
+
+/* ---- one game on the engine --------------------------------------------- */
+
+static zo_diff_status skip(zo_diff_result *out, int unsupported, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static zo_diff_status skip(zo_diff_result *out, int unsupported, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(out->message, sizeof out->message, fmt, ap);
+  va_end(ap);
+  out->status = ZO_DIFF_SKIP;
+  out->unsupported = unsupported;
+  return out->status;
+}
+
+/* "after step 3 (move)" or "after the setup" into buf. */
+static const char *where(const zo_case *c, int step, char *buf, size_t cap) {
+  if (step) snprintf(buf, cap, "after step %d (%s)", step, zo_step_kind_name(c->steps[step - 1].kind));
+  else snprintf(buf, cap, "after the setup");
+  return buf;
 }
 
 static zo_diff_status engine_failed(zo_diff_result *out, const zo_case *c, int step,
                                     const zo_error *err) {
-  (void)c;
+  char w[96];
   out->status = ZO_DIFF_DIFFERS;
   out->step = step;
   snprintf(out->d.what, sizeof out->d.what, "engine");
   snprintf(out->d.engine, sizeof out->d.engine, "%.120s", err->message);
-  snprintf(out->message, sizeof out->message, "engine %.32s at %s %d: %.400s",
-           err->context[0] ? err->context : "error", step ? "step" : "setup", step,
-           err->message);
+  snprintf(out->detail, sizeof out->detail, "engine %.32s: %.400s",
+           err->context[0] ? err->context : "error", err->message);
+  snprintf(out->message, sizeof out->message, "%s: %s", where(c, step, w, sizeof w), out->detail);
   return out->status;
 }
 
-/* Step-by-step comparison of loaded case c on the oracle and on e. */
-static zo_diff_status compare_steps(zo_engine *e, zo_engine *o, const zo_ruleset *rs,
-                                    const zo_case *c, int batch, zo_diff_result *out) {
-  zo_error err = {0};
-  if (e->ops->setup(e->self, rs, c, &err)) {
-    if (err.engine_fault == ZO_ENGINE_FAULT_UNSUPPORTED) {
-      out->status = ZO_DIFF_SKIP;
-      snprintf(out->message, sizeof out->message, "unsupported: %s", err.message);
-      return out->status;
-    }
-    return engine_failed(out, c, 0, &err);
+/* Observe the engine after the setup and after each step, one request
+ * each, into ea/ra; the steps it got through (0..n+1 observations) and, on
+ * an error, the step (0 = setup) in *failed with the error in ferr. */
+static int step_by_step(zo_engine *e, const zo_case *c, zo_observation *ea, zo_step_result *ra,
+                        int *failed, zo_error *ferr) {
+  if (e->ops->observe(e->self, &ea[0], ferr)) {
+    *failed = 0;
+    return 0;
   }
-  if (o->ops->setup(o->self, rs, c, &err)) { /* the printed case always sets up */
-    snprintf(out->message, sizeof out->message, "the oracle refuses the decoded case: %s",
-             err.message);
+  for (int i = 0; i < c->nsteps; i++)
+    if (e->ops->step(e->self, &c->steps[i], &ra[i + 1], ferr) ||
+        e->ops->observe(e->self, &ea[i + 1], ferr)) {
+      *failed = i + 1;
+      return i + 1;
+    }
+  return c->nsteps + 1;
+}
+
+/* The engine's side of p (set up already), observations into ea/ra: all
+ * n+1 of them, or fewer with the failing step in *failed. A batch that
+ * fails is played again step by step, so an error names its step; when
+ * the steps then all pass, the batch's own error is kept in *batch_err
+ * (an engine that answers `run` unsupported is driven step by step from
+ * then on: it lacks the operation, not a step). */
+static int engine_play(zo_diff_engine *x, played *p, zo_observation *ea, zo_step_result *ra,
+                       int *failed, zo_error *ferr, zo_error *batch_err) {
+  zo_engine *e = x->e;
+  const zo_case *c = p->f.c;
+  int n = c->nsteps;
+  if (!x->batch) return step_by_step(e, c, ea, ra, failed, ferr);
+  if (zo_engine_process_run(e, c, ra, ea, batch_err) == ZO_OK) return n + 1;
+  for (int i = 0; i <= n; i++) {
+    zo_observation_free(&ea[i]);
+    zo_step_result_free(&ra[i]);
+    memset(&ea[i], 0, sizeof ea[i]);
+    memset(&ra[i], 0, sizeof ra[i]);
+  }
+  if (!batch_err->message[0]) { /* not a zcp/1 engine: nothing was sent */
+    x->batch = 0;
+    return step_by_step(e, c, ea, ra, failed, ferr);
+  }
+  if (e->ops->setup(e->self, p->f.rs, c, ferr)) { /* again, from the start */
+    *failed = 0;
+    return 0;
+  }
+  int got = step_by_step(e, c, ea, ra, failed, ferr);
+  if (got == n + 1 && batch_err->engine_fault == ZO_ENGINE_FAULT_UNSUPPORTED) x->batch = 0;
+  return got;
+}
+
+/* The first difference between the engine's observations (got of them)
+ * and the oracle's, into out; SAME when they agree. */
+static zo_diff_status first_difference(const played *p, const zo_observation *ea,
+                                       const zo_step_result *ra, int got, zo_diff_result *out) {
+  const zo_case *c = p->f.c;
+  for (int i = 0; i < got; i++) {
+    if (!zo_observation_diff(c, &ea[i], &p->ob[i], i ? &ea[i - 1] : NULL, i ? &p->ob[i - 1] : NULL,
+                             i ? &ra[i] : NULL, i ? &p->rb[i] : NULL, &out->d))
+      continue;
+    char w[96];
     out->status = ZO_DIFF_DIFFERS;
-    snprintf(out->d.what, sizeof out->d.what, "oracle");
+    out->step = i;
+    zo_obs_difference_format(c, &out->d, out->detail, sizeof out->detail);
+    snprintf(out->message, sizeof out->message, "%s: %s", where(c, i, w, sizeof w), out->detail);
+    if (out->d.handle >= 0 && out->d.handle < c->nhandles)
+      snprintf(out->handle, sizeof out->handle, "%s", c->handles[out->d.handle]);
     return out->status;
   }
-  int n = c->nsteps;
-  zo_observation *ea = zo_xcalloc((size_t)n + 1, sizeof *ea);
-  zo_observation *ob = zo_xcalloc((size_t)n + 1, sizeof *ob);
-  zo_step_result *ra = zo_xcalloc((size_t)n + 1, sizeof *ra);
-  zo_step_result *rb = zo_xcalloc((size_t)n + 1, sizeof *rb);
-  int got = 0; /* engine observations filled: 0..n+1 */
-  out->status = ZO_DIFF_SAME;
-  if (batch && zo_engine_process_run(e, c, ra, ea, &err) == ZO_OK) {
-    got = n + 1;
-  } else if (batch && err.message[0]) {
-    engine_failed(out, c, 0, &err);
-  } else {
-    if (e->ops->observe(e->self, &ea[0], &err)) engine_failed(out, c, 0, &err);
-    else got = 1;
-    for (int i = 0; i < n && out->status == ZO_DIFF_SAME; i++) {
-      if (e->ops->step(e->self, &c->steps[i], &ra[i + 1], &err) ||
-          e->ops->observe(e->self, &ea[i + 1], &err))
-        engine_failed(out, c, i + 1, &err);
-      else got = i + 2;
-    }
+  return ZO_DIFF_SAME;
+}
+
+/* p (played on the oracle, its case with its JSON) on x's engine. */
+static zo_diff_status compare(zo_diff_engine *x, played *p, zo_diff_result *out) {
+  zo_engine *e = x->e;
+  const zo_case *c = p->f.c;
+  const zo_ruleset *rs = p->f.rs;
+  if (e->ops->has && !e->ops->has(e->self, rs->id, 1))
+    return skip(out, 0, "the engine does not declare rule set %s", rs->id);
+  const char *missing = zo_case_missing_feature(e, c);
+  if (missing) return skip(out, 0, "the engine does not declare feature %s", missing);
+  zo_error err = {0};
+  if (e->ops->setup(e->self, rs, c, &err)) {
+    if (err.engine_fault == ZO_ENGINE_FAULT_UNSUPPORTED)
+      return skip(out, 1, "unsupported at the setup: %s", err.message);
+    return engine_failed(out, c, 0, &err);
   }
-  /* the oracle, and the comparison, as far as the engine got */
-  o->ops->observe(o->self, &ob[0], &err);
-  for (int i = 0; i <= n && out->status == ZO_DIFF_SAME; i++) {
-    if (i > 0) {
-      o->ops->step(o->self, &c->steps[i - 1], &rb[i], &err);
-      o->ops->observe(o->self, &ob[i], &err);
-    }
-    if (i >= got) break;
-    if (zo_observation_diff(c, &ea[i], &ob[i], i ? &ea[i - 1] : NULL, i ? &ob[i - 1] : NULL,
-                            i ? &ra[i] : NULL, i ? &rb[i] : NULL, &out->d)) {
-      out->status = ZO_DIFF_DIFFERS;
-      out->step = i;
-      char what[400];
-      zo_obs_difference_format(c, &out->d, what, sizeof what);
-      if (i)
-        snprintf(out->message, sizeof out->message, "after step %d (%s, line %d): %s", i,
-                 zo_step_kind_name(c->steps[i - 1].kind), c->steps[i - 1].line, what);
-      else snprintf(out->message, sizeof out->message, "after the setup: %s", what);
-    }
+  int n = c->nsteps, failed = -1;
+  zo_observation *ea = zo_xcalloc((size_t)n + 1, sizeof *ea);
+  zo_step_result *ra = zo_xcalloc((size_t)n + 1, sizeof *ra);
+  zo_error berr = {0};
+  int got = engine_play(x, p, ea, ra, &failed, &err, &berr);
+  out->status = first_difference(p, ea, ra, got, out);
+  if (out->status == ZO_DIFF_SAME && failed >= 0) {
+    if (err.engine_fault == ZO_ENGINE_FAULT_UNSUPPORTED) /* a skip, never a difference */
+      skip(out, 1, "unsupported at step %d (%s): %s", failed,
+           failed ? zo_step_kind_name(c->steps[failed - 1].kind) : "setup", err.message);
+    else engine_failed(out, c, failed, &err);
+  } else if (out->status == ZO_DIFF_SAME && berr.message[0] && x->batch) {
+    /* the run failed, the same steps one at a time did not */
+    zo_error e2 = berr;
+    snprintf(e2.message, sizeof e2.message, "%.400s (answering run; the steps one at a time agree)",
+             berr.message);
+    engine_failed(out, c, 0, &e2);
   }
   for (int i = 0; i <= n; i++) {
     zo_observation_free(&ea[i]);
-    zo_observation_free(&ob[i]);
     zo_step_result_free(&ra[i]);
-    zo_step_result_free(&rb[i]);
   }
   free(ea);
-  free(ob);
   free(ra);
-  free(rb);
   e->ops->teardown(e->self);
-  o->ops->teardown(o->self);
+  return out->status;
+}
+
+void zo_diff_engine_init(zo_diff_engine *x, zo_engine *e, int batch) {
+  x->e = e;
+  x->batch = batch;
+  x->scratch = NULL;
+  zo_fuzz_profile_make(&x->prof, e->ops->has, e->self);
+}
+
+void zo_diff_engine_free(zo_diff_engine *x) {
+  if (x->scratch) played_free(x->scratch);
+  x->scratch = NULL;
+}
+
+static void result_init(zo_diff_result *out, const zo_fuzz_profile *prof) {
+  memset(out, 0, sizeof *out);
+  out->d.handle = -1;
+  out->prof = *prof;
+}
+
+zo_diff_status zo_diff_run(zo_diff_engine *x, const uint8_t *data, size_t size, zo_diff_result *out) {
+  result_init(out, &x->prof);
+  if (!x->scratch) x->scratch = zo_xcalloc(1, sizeof(played)); /* zeroed once: cleared after each game */
+  played *p = x->scratch;
+  decode_play(p, &x->prof, data, size);
+  snprintf(out->ruleset, sizeof out->ruleset, "%s", p->f.rs->id);
+  out->nsteps = p->f.c->nsteps;
+  zo_fuzz_jsonify(&p->f);
+  compare(x, p, out);
+  out->used = size;
+  if (out->status == ZO_DIFF_DIFFERS) out->used = p->ends[out->step < out->nsteps ? out->step : out->nsteps];
+  played_clear(p);
   return out->status;
 }
 
 zo_diff_status zo_diff_input(zo_engine *e, const uint8_t *data, size_t size, int batch,
                              zo_diff_result *out) {
-  static zo_engine *oracle;
-  if (!oracle) oracle = zo_engine_oracle_new(); /* kept for the process's life */
-  memset(out, 0, sizeof *out);
-  out->d.handle = -1;
-  decoded x;
-  decode(&x, data, size);
-  snprintf(out->ruleset, sizeof out->ruleset, "%s", x.f.rs->id);
-  out->nsteps = x.f.c->nsteps;
-  if (load_back(&x, out->message, sizeof out->message)) {
-    out->status = ZO_DIFF_DIFFERS;
-    snprintf(out->d.what, sizeof out->d.what, "decoder");
-    undecode(&x);
-    return out->status;
-  }
-  const char *missing = NULL;
-  if (e->ops->has && !e->ops->has(e->self, x.f.rs->id, 1)) missing = x.f.rs->id;
-  else missing = zo_case_missing_feature(e, x.c);
-  if (missing) {
-    out->status = ZO_DIFF_SKIP;
-    snprintf(out->message, sizeof out->message, "the engine does not declare %s", missing);
-  } else {
-    compare_steps(e, oracle, x.f.rs, x.c, batch, out);
-  }
-  if (out->status == ZO_DIFF_DIFFERS) {
-    int k = out->step < x.c->nsteps ? out->step : x.c->nsteps;
-    out->used = x.ends[k];
-  } else {
-    out->used = size;
-  }
-  undecode(&x);
-  return out->status;
+  zo_diff_engine x;
+  zo_diff_engine_init(&x, e, batch);
+  zo_diff_status st = zo_diff_run(&x, data, size, out);
+  zo_diff_engine_free(&x);
+  return st;
 }
 
-size_t zo_diff_minimize(zo_engine *e, uint8_t *data, size_t size, int batch,
-                        zo_diff_result *res) {
-  zo_diff_result r;
-  if (zo_diff_input(e, data, size, batch, &r) != ZO_DIFF_DIFFERS) {
-    *res = r;
-    return size;
+/* A monotonic clock, in seconds. */
+static double now_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* ---- findings ------------------------------------------------------------- */
+
+/* Keep steps [0, n) of f. */
+static void cut(zo_fuzz *f, int n) {
+  while (f->c->nsteps > n && zo_fuzz_drop_step(f, f->c->nsteps - 1)) {
   }
-  size = r.used; /* the steps after the difference add nothing */
-  *res = r;
-  uint8_t *trial = zo_xmalloc(size + 1);
-  /* drop one step's bytes at a time, last first, while a difference stays */
-  for (int again = 1; again;) {
-    again = 0;
-    decoded x;
-    decode(&x, data, size);
-    int n = x.f.c->nsteps;
-    size_t ends[ZO_FUZZ_MAX_STEPS + 1];
-    memcpy(ends, x.ends, sizeof ends);
-    zo_fuzz_free(&x.f);
-    for (int i = n; i >= 1; i--) {
-      size_t from = ends[i - 1], to = ends[i];
-      if (to <= from) continue;
-      size_t m = 0;
-      memcpy(trial, data, from);
-      m = from;
-      memcpy(trial + m, data + to, size - to);
-      m += size - to;
-      if (zo_diff_input(e, trial, m, batch, &r) == ZO_DIFF_DIFFERS) {
-        memcpy(data, trial, r.used);
-        size = r.used;
-        *res = r;
-        again = 1;
-        break;
-      }
+}
+
+void zo_diff_finding_init(zo_diff_finding *fd, const uint8_t *data, size_t size,
+                          const zo_diff_result *res) {
+  memset(fd, 0, sizeof *fd);
+  fd->r = *res;
+  zo_fuzz f;
+  zo_fuzz_start_in(&f, &fd->r.prof, data, size);
+  const zo_step *s;
+  zo_step_result r = {0};
+  while ((s = zo_fuzz_next(&f))) zo_game_apply_again(f.g, s, &r);
+  zo_step_result_free(&r);
+  zo_fuzz_copy(&fd->game, &f);
+  zo_fuzz_free(&f);
+  fd->game.prof = &fd->r.prof;
+  if (res->status == ZO_DIFF_DIFFERS) cut(&fd->game, res->step);
+}
+
+void zo_diff_finding_free(zo_diff_finding *fd) { zo_fuzz_free(&fd->game); }
+
+/* The same difference: the same property of the same object (by name). */
+static int same_difference(const zo_diff_result *a, const zo_diff_result *b) {
+  return b->status == ZO_DIFF_DIFFERS && !strcmp(a->d.what, b->d.what) &&
+         !strcmp(a->handle, b->handle) && !strcmp(a->d.name, b->d.name);
+}
+
+enum { CUT_CARD, CUT_STEP, CUT_FIELD, CUT_CARD_FIELD };
+
+/* Try one change of fd's game: -1 when there was nothing to change, 1
+ * when the changed game still shows the same difference (and is kept,
+ * cut after that step), else 0. */
+static int attempt(zo_diff_engine *x, zo_diff_finding *fd, int how, int i, int k) {
+  if (fd->deadline > 0 && now_s() > fd->deadline) fd->cut_short = 1;
+  if (fd->cut_short) return -1;
+  played *p = zo_xcalloc(1, sizeof *p);
+  zo_fuzz_copy(&p->f, &fd->game);
+  int changed = how == CUT_CARD ? zo_fuzz_drop_card(&p->f, i)
+                : how == CUT_STEP ? zo_fuzz_drop_step(&p->f, i)
+                : how == CUT_FIELD ? zo_fuzz_drop_field(&p->f, i, k)
+                                   : zo_fuzz_drop_card_field(&p->f, i, k);
+  int kept = changed ? 0 : -1;
+  if (changed && replay_play(p) == ZO_OK) {
+    zo_diff_result r;
+    result_init(&r, &fd->r.prof);
+    snprintf(r.ruleset, sizeof r.ruleset, "%s", fd->r.ruleset);
+    r.nsteps = p->f.c->nsteps;
+    zo_fuzz_jsonify(&p->f);
+    compare(x, p, &r);
+    fd->trials++;
+    if (same_difference(&fd->r, &r)) {
+      zo_fuzz_free(&fd->game);
+      cut(&p->f, r.step);
+      zo_fuzz_copy(&fd->game, &p->f);
+      fd->game.prof = &fd->r.prof;
+      r.used = 0; /* no longer a byte string */
+      fd->r = r;
+      kept = 1;
     }
   }
-  free(trial);
-  return size;
+  played_free(p);
+  return kept;
+}
+
+/* Every field of every step (how CUT_FIELD) or card (CUT_CARD_FIELD), last
+ * first; 1 when one was dropped. */
+static int drop_fields(zo_diff_engine *x, zo_diff_finding *fd, int how) {
+  int any = 0;
+  int n = how == CUT_FIELD ? fd->game.c->nsteps : fd->game.c->ncards;
+  for (int i = n - 1; i >= 0; i--)
+    for (int k = 0;;) {
+      int limit = how == CUT_FIELD ? fd->game.c->nsteps : fd->game.c->ncards;
+      if (i >= limit) break;
+      int r = attempt(x, fd, how, i, k);
+      if (r < 0) break;
+      if (r) any = 1; /* the fields after it moved down: try the same k */
+      else k++;
+    }
+  return any;
+}
+
+void zo_diff_minimize(zo_diff_engine *x, zo_diff_finding *fd, double seconds) {
+  fd->deadline = seconds > 0 ? now_s() + seconds : 0;
+  for (int again = 1; again && !fd->cut_short;) {
+    again = 0;
+    for (int k = fd->game.c->ncards - 1; k >= 0; k--)
+      if (k < fd->game.c->ncards && attempt(x, fd, CUT_CARD, k, 0) == 1) again = 1;
+    for (int i = fd->game.c->nsteps - 1; i >= 0; i--)
+      if (i < fd->game.c->nsteps && attempt(x, fd, CUT_STEP, i, 0) == 1) again = 1;
+    again |= drop_fields(x, fd, CUT_FIELD);
+    again |= drop_fields(x, fd, CUT_CARD_FIELD);
+  }
+}
+
+int zo_diff_finding_print(zo_diff_finding *fd, const char *id, const char *note, int *lines,
+                          FILE *out) {
+  if (zo_fuzz_replay(&fd->game, fd->outcomes, fd->errors, NULL)) return -1;
+  const zo_obs_difference *d = fd->r.status == ZO_DIFF_DIFFERS ? &fd->r.d : NULL;
+  return zo_fuzz_print_yaml_ex(&fd->game, fd->outcomes, fd->errors, id, NULL, note, d, fd->r.step,
+                               lines, out);
 }
 
 int zo_diff_print_yaml(const uint8_t *data, size_t size, const zo_diff_result *res,
                        const char *id, FILE *out) {
-  decoded x;
-  decode(&x, data, size);
+  zo_diff_finding fd;
+  zo_diff_finding_init(&fd, data, size, res);
   char note[700];
-  snprintf(note, sizeof note, "fuzz_diff finding (%s): %s", x.f.rs->id, res->message);
+  snprintf(note, sizeof note, "fuzz_diff finding (%s): %s", res->ruleset, res->message);
   for (char *p = note; *p; p++) /* the note goes between double quotes */
     if (*p == '"' || *p == '\\' || (unsigned char)*p < 0x20) *p = '\'';
-  const zo_obs_difference *d = res->status == ZO_DIFF_DIFFERS ? &res->d : NULL;
-  int rc = zo_fuzz_print_yaml_ex(&x.f, x.outcomes, x.errors, id, NULL, note, d, res->step, out);
-  zo_fuzz_free(&x.f);
+  int rc = zo_diff_finding_print(&fd, id, res->status == ZO_DIFF_DIFFERS ? note : NULL, NULL, out);
+  zo_diff_finding_free(&fd);
   return rc;
 }

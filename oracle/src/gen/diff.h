@@ -1,11 +1,15 @@
 /* diff.h: differential runs of decoded fuzz inputs (fuzz_diff, `zoneoracle
  * replay --harness diff`, `zoneoracle gate --fuzz`).
  *
- * An input is decoded on the oracle (decoder.h), printed as the YAML case
- * `replay` would print, loaded back, and run on the oracle and on an
- * engine under test: the engine sees exactly the messages the case runner
- * sends. The observations are compared after the setup and after every
- * step (obs_diff.h); the first difference is the finding.
+ * An input is decoded within the engine's profile (decoder.h: only the
+ * rule sets and features the engine declares) straight into the case the
+ * engine is sent (zo_fuzz_jsonify: no YAML printed and loaded back), played
+ * on the oracle as it is decoded, and run on the engine under test, which
+ * sees exactly the messages the case runner would send for that case. The
+ * observations are compared after the setup and after every step
+ * (obs_diff.h); the first difference is the finding. An `unsupported`
+ * answer, to the setup or to a step, makes the game a skip, never a
+ * difference.
  */
 #ifndef ZO_FUZZ_DIFF_H
 #define ZO_FUZZ_DIFF_H
@@ -21,7 +25,8 @@
 typedef enum {
   ZO_DIFF_SAME = 0,     /* the engine agreed after every step */
   ZO_DIFF_DIFFERS = 1,  /* a difference (or the engine failed): see the result */
-  ZO_DIFF_SKIP = 2      /* the engine lacks the rule set or a feature the game needs */
+  ZO_DIFF_SKIP = 2      /* the engine lacks the rule set or a feature the game needs,
+                           or answered unsupported */
 } zo_diff_status;
 
 typedef struct {
@@ -31,38 +36,94 @@ typedef struct {
   int nsteps;              /* steps the input decodes into */
   zo_obs_difference d;     /* the difference (d.what "engine" for an engine error) */
   char ruleset[32];
-  char message[600];       /* one line for people; the skip's reason for a skip */
+  char handle[48];         /* d.handle's name, or "" */
+  char message[600];       /* one line for people ("after step 3 (move): ..."); the
+                              skip's reason for a skip */
+  char detail[480];        /* a difference without where it showed ("c1.zone: engine
+                              alice.hand, oracle alice.graveyard"; "crash: ...") */
+  int unsupported;         /* a skip: 1 when the engine answered unsupported, 0
+                              when the game needed what it does not declare */
+  zo_fuzz_profile prof;    /* the profile the input was decoded in */
 } zo_diff_result;
 
-/* Run input data on the oracle and on engine e (any zo_engine: plugin,
- * process or oracle). batch: send the steps as one zcp/1 `run` request
- * when e is a process or plugin engine (the fast path over a pipe);
- * otherwise one `step` and one `observe` per step. Never fails: an engine
- * error is a ZO_DIFF_DIFFERS result naming it. out is owned by the caller. */
+/* An engine to compare with the oracle, and what its games may use: the
+ * caller's storage (zo_diff_engine_free); the engine stays the caller's. */
+typedef struct {
+  zo_engine *e;            /* borrowed */
+  int batch;               /* send each game as one zcp/1 `run` when e is a
+                              process or plugin (the fast path); otherwise
+                              one step and one observe per step */
+  zo_fuzz_profile prof;    /* e's rule sets and features (zo_fuzz_profile_make) */
+  void *scratch;           /* one game's storage, reused from input to input */
+} zo_diff_engine;
+
+/* Fill x for engine e (its profile read once from e's `has`). */
+void zo_diff_engine_init(zo_diff_engine *x, zo_engine *e, int batch);
+/* Free what x holds (not its engine); x may be initialized again. */
+void zo_diff_engine_free(zo_diff_engine *x);
+
+/* Run input data on the oracle and on x's engine. Never fails: an engine
+ * error is a ZO_DIFF_DIFFERS result naming it, at the step that caused it
+ * (a batch that fails is played again step by step to find it). out is
+ * owned by the caller. */
+zo_diff_status zo_diff_run(zo_diff_engine *x, const uint8_t *data, size_t size, zo_diff_result *out);
+
+/* zo_diff_engine_init and zo_diff_run in one call (replay, tests). */
 zo_diff_status zo_diff_input(zo_engine *e, const uint8_t *data, size_t size, int batch,
                              zo_diff_result *out);
 
-/* Shrink a differing input: cut it after the step that differs, then drop
- * each step's bytes in turn while some difference remains (the same test
- * the fuzzers' minimizers use: still failing, any way). Returns the new
- * size; data is rewritten in place and *res describes the minimized input. */
-size_t zo_diff_minimize(zo_engine *e, uint8_t *data, size_t size, int batch,
-                        zo_diff_result *res);
+/* A finding as a game: the decoded case (owned), the difference it shows,
+ * and what the oracle answered to each step (for the printed case). */
+typedef struct {
+  zo_fuzz game;                         /* owned: zo_diff_finding_free */
+  zo_diff_result r;
+  zo_outcome outcomes[ZO_FUZZ_MAX_STEPS];
+  zo_step_error errors[ZO_FUZZ_MAX_STEPS];
+  int trials;                           /* games played while minimizing */
+  int cut_short;                        /* minimizing stopped at its time limit */
+  double deadline;                      /* monotonic seconds, 0 none (zo_diff_minimize) */
+} zo_diff_finding;
 
-/* Print a differing input as a YAML case: the decoded game up to the step
- * that differs, each step expecting the oracle's outcome, that step also
- * expecting the oracle's value of the property that differed, and a final
- * expect of every object's zone. The case passes on the oracle and fails
- * on the engine. Returns 0, or -1 on a write error. */
+/* Decode input data (as zo_diff_run did, in res->prof) into fd, cut after
+ * the step res describes. res is copied. */
+void zo_diff_finding_init(zo_diff_finding *fd, const uint8_t *data, size_t size,
+                          const zo_diff_result *res);
+
+/* Minimize fd in place against x's engine until nothing more can be
+ * removed: drop a setup card and the steps acting on it, drop a step (and
+ * the steps depending on it), set an optional field of a step or a card to
+ * its default; a change is kept when the game still shows the same
+ * difference (same property, same object by name; the oracle plays each
+ * candidate again for the expectations). fd->r is updated; fd->trials
+ * counts the games played. seconds > 0 bounds the time it takes (against
+ * a slow engine): fd->cut_short says it stopped there. */
+void zo_diff_minimize(zo_diff_engine *x, zo_diff_finding *fd, double seconds);
+
+/* Print fd as a YAML case (id, note for its title and source): the game up
+ * to the step that differs, each step expecting the oracle's outcome, that
+ * step also expecting the oracle's value of the property that differed,
+ * and a final expect of every object's zone. lines (may be NULL;
+ * ZO_FUZZ_MAX_STEPS + 1 entries) receives each step's line in the file.
+ * The case passes on the oracle and fails on the engine. Returns 0, or -1
+ * on a write error (or when the oracle refuses the game's setup). */
+int zo_diff_finding_print(zo_diff_finding *fd, const char *id, const char *note, int *lines,
+                          FILE *out);
+
+void zo_diff_finding_free(zo_diff_finding *fd);
+
+/* Print a differing input as a YAML case (zo_diff_finding_print of the
+ * input decoded in res->prof, cut at res->step, not minimized), its note
+ * naming the difference. Returns 0, or -1 on a write error. */
 int zo_diff_print_yaml(const uint8_t *data, size_t size, const zo_diff_result *res,
                        const char *id, FILE *out);
 
 /* zo_fuzz_print_yaml (decoder.h) with one more expectation: d's
  * reference value at step dstep (1-based; 0 = the final expect). d may be
- * NULL. Returns 0, or -1 on a write error. */
+ * NULL; lines as for zo_diff_finding_print. f->g must be the game after
+ * the last step. Returns 0, or -1 on a write error. */
 int zo_fuzz_print_yaml_ex(const zo_fuzz *f, const zo_outcome *outcomes,
                           const zo_step_error *errors, const char *id, const char *rule,
                           const char *note, const zo_obs_difference *d, int dstep,
-                          FILE *out);
+                          int *lines, FILE *out);
 
 #endif

@@ -24,14 +24,17 @@ int zo_gen_replay_moves(const uint8_t *data, size_t size, const char *id, FILE *
   while (!broken && (s = zo_fuzz_next(&fz))) {
     zo_step_result res;
     zo_game_apply(fz.g, s, &res);
-    outcomes[fz.c->nsteps - 1] = res.outcome;
-    errors[fz.c->nsteps - 1] = res.error;
+    outcomes[fz.given - 1] = res.outcome; /* its index: a sequence decodes ahead */
+    errors[fz.given - 1] = res.error;
     zo_step_result_free(&res);
     if (zo_game_check(fz.g, s->kind == ST_STATE_CHECK || fab, &v)) broken = 1;
   }
   if (broken) {
+    /* the case stops at the step that broke it (a sequence decodes ahead) */
+    while (fz.c->nsteps > fz.given && zo_fuzz_drop_step(&fz, fz.c->nsteps - 1)) {
+    }
     snprintf(note, cap, "fuzz_moves finding: invariant %s (%s) broken at step %d: %s",
-             v.invariant, v.rule, fz.c->nsteps, v.detail);
+             v.invariant, v.rule, fz.given, v.detail);
     /* cite the first of the invariant's rules that the rule set lists
        ("CR 704.5d; FaB 8.1.8a" under fab: FaB 8.1.8a) */
     char rules[128];

@@ -1,0 +1,213 @@
+/* encode.c: a loaded case as decoder input (zo_fuzz_encode, decoder.h),
+ * the inverse of decoder.c for the steps the byte layout can express
+ * (layout.h, fuzz/README.md), so `zoneoracle corpus` seeds the fuzzers
+ * with every behaviour the suite knows: its watch-move-resolve and
+ * replacement sequences included. Where the layout picks an object among
+ * those that exist (the k-th live handle), the handle is written as k:
+ * exact while the objects before it exist, close otherwise. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "decoder.h"
+#include "layout.h"
+#include "util.h"
+
+typedef struct {
+  uint8_t *b;
+  size_t n, cap;
+} bytes;
+
+static void put(bytes *o, int v) {
+  if (o->n == o->cap) o->b = zo_xrealloc(o->b, o->cap = o->cap ? o->cap * 2 : 256);
+  o->b[o->n++] = (uint8_t)v;
+}
+
+/* The palette row whose types the card has (most types matched). */
+static int palette_of(int fab, uint64_t types) {
+  int best = 0, bestn = -1, rows = fab ? ZO_FUZZ_NFAB : ZO_FUZZ_NMTG;
+  for (int i = 0; i < rows; i++) {
+    const char *const *row = fab ? zo_fuzz_fab_types[i] : zo_fuzz_mtg_types[i];
+    int n = 0, ok = 1;
+    for (int k = 0; k < 3 && row[k]; k++) {
+      if (types & zo_type_bit(row[k])) n++;
+      else ok = 0;
+    }
+    if (ok && n > bestn) best = i, bestn = n;
+  }
+  return best;
+}
+
+static int rs_zone(const zo_ruleset *rs, const zo_case *c, int ztype) {
+  if (ztype < 0 || ztype >= c->nztypes) return 0;
+  int z = zo_ruleset_zone(rs, c->ztypes[ztype]);
+  return z < 0 ? 0 : z;
+}
+
+/* What an encoding needs besides the bytes. */
+typedef struct {
+  const zo_ruleset *rs;
+  const zo_case *c;
+  int np, watches, repls;
+} enc;
+
+/* A move's three option bytes (decoder.c, move_opts): destination and
+ * choose; cause and player; position, face, by and (bit 7) from:. */
+static void move_bytes(bytes *o, const enc *x, const zo_step *s, int with_from) {
+  int cause = 0;
+  for (int k = 0; k < ZO_FUZZ_NCAUSES; k++)
+    if (!strcmp(zo_fuzz_causes[k], s->cause)) cause = k;
+  int zone = s->to.type == ZO_ZT_OUTSIDE ? 22 : rs_zone(x->rs, x->c, s->to.type), a = zone;
+  for (int v = 128; s->choose && zone != 22 && v < 256; v++) /* bit 7 and bit 5: choose 1 or 2 */
+    if (v % 23 != 22 && v % x->rs->nzones == zone && ((v >> 5) & 1) == s->choose - 1) {
+      a = v;
+      break;
+    }
+  put(o, a);
+  put(o, (cause << 4) | (s->to.player >= 0 ? 3 | (s->to.player << 2) : 0));
+  int pos = s->position == ZO_POS_BOTTOM ? 1 : s->position >= 0 ? 2 | ((s->position & 3) << 2) : 0;
+  int face = s->face == 0 ? 0x10 : s->face == 1 ? 0x20 : 0;
+  int from = with_from && s->from.type != ZO_ZT_UNSET && s->from.type != ZO_ZT_ANY;
+  put(o, pos | face | (s->by_rule ? 0x40 : 0) | (from ? 0x80 : 0));
+  if (from) put(o, s->from.type == ZO_ZT_OUTSIDE ? 0 : 2 | (rs_zone(x->rs, x->c, s->from.type) << 2));
+}
+
+/* A watch's zone filter byte: bit 0 any, else the type (or outside, past
+ * the types) shifted by one. */
+static int watch_zone(const enc *x, const zo_zone_spec *z) {
+  if (z->type == ZO_ZT_ANY || z->type == ZO_ZT_UNSET) return 1;
+  if (z->type == ZO_ZT_OUTSIDE) return x->rs->nzones << 1;
+  return rs_zone(x->rs, x->c, z->type) << 1;
+}
+
+/* create's zone byte: low two bits 0 (no fallback), the type modulo the
+ * rule set's count. */
+static int create_zone(const enc *x, int type) {
+  for (int m = 0; m < 4; m++) {
+    int z = type + m * x->rs->nzones;
+    if (z % 4 == 0 && z < 256) return z;
+  }
+  return 1; /* the kind's fallback zone */
+}
+
+/* One step; 0 when the layout has no form for it. */
+static int step_bytes(bytes *o, enc *x, const zo_step *s) {
+  int fab = strcmp(x->rs->game, "fab") == 0;
+  int h = s->card >= 0 ? s->card : 0;
+  switch (s->kind) {
+  case ST_MOVE:
+    put(o, OP_MOVE);
+    put(o, h);
+    move_bytes(o, x, s, 1);
+    return 1;
+  case ST_MOVE_TOGETHER:
+    if (!s->nmoves) return 0;
+    put(o, OP_TOGETHER);
+    put(o, s->nmoves > 2 ? 1 : 0);
+    put(o, s->moves[0].card >= 0 ? s->moves[0].card : 0);
+    move_bytes(o, x, &s->moves[0], 0);
+    return 1;
+  case ST_CREATE: {
+    int k = s->kind_of == ZK_ABILITY ? 3 : s->kind_of == ZK_COPY && !fab ? 2 : 0;
+    put(o, OP_CREATE);
+    put(o, k | ((s->owner >= 0 ? s->owner : 0) << 2));
+    put(o, create_zone(x, rs_zone(x->rs, x->c, s->zone.type)));
+    put(o, palette_of(fab, s->types));
+    return 1;
+  }
+  case ST_STATE_CHECK: put(o, OP_STATE_CHECK); return 1;
+  case ST_END_GAME:
+    put(o, OP_END_GAME);
+    put(o, 0); /* not turned into a state check */
+    put(o, s->winner >= 0 ? s->winner : 0);
+    return 1;
+  case ST_DRAW:
+  case ST_MILL:
+    put(o, s->kind == ST_DRAW ? OP_DRAW : OP_MILL);
+    put(o, s->player);
+    put(o, s->count > 0 ? s->count - 1 : 0);
+    return 1;
+  case ST_SHUFFLE:
+    put(o, OP_SHUFFLE);
+    put(o, rs_zone(x->rs, x->c, s->zone.type));
+    put(o, s->zone.player >= 0 ? s->zone.player : 0);
+    put(o, (int)(s->seed & 0xff));
+    return 1;
+  case ST_ZONE_CREATE:
+  case ST_ZONE_REMOVE: {
+    put(o, s->kind == ST_ZONE_CREATE ? OP_ZONE_CREATE : OP_ZONE_REMOVE);
+    put(o, rs_zone(x->rs, x->c, s->zone.type));
+    int pl = s->zone.player >= 0 ? s->zone.player : 0, p = pl;
+    for (int v = 128; s->choose && v < 256; v++) /* bit 7 and bit 5: choose 1 or 2 */
+      if (v % x->np == pl && ((v >> 5) & 1) == s->choose - 1) {
+        p = v;
+        break;
+      }
+    put(o, p);
+    return 1;
+  }
+  case ST_PHASE: put(o, OP_PHASE); put(o, h); put(o, s->out ? 0 : 1); return 1;
+  case ST_TURN_FACE: put(o, OP_TURN); put(o, h); put(o, s->face); return 1;
+  case ST_CONTROL: put(o, OP_CONTROL); put(o, h); put(o, s->player); return 1;
+  case ST_MARK: put(o, OP_MARK); put(o, h); put(o, s->mark_kind); return 1;
+  case ST_REMEMBER: put(o, OP_REMEMBER); put(o, h); return 1;
+  case ST_PUT_UNDER: put(o, OP_PUT_UNDER); put(o, h); put(o, s->under); return 1;
+  case ST_WATCH:
+    put(o, OP_WATCH);
+    put(o, h);
+    put(o, watch_zone(x, &s->from));
+    put(o, watch_zone(x, &s->to));
+    x->watches++;
+    return 1;
+  case ST_RESOLVE:
+    if (!x->watches) return 0;
+    put(o, OP_RESOLVE);
+    put(o, (s->trigger >= 0 ? s->trigger % x->watches : 0) | (s->then ? 0x80 : 0));
+    if (s->then) move_bytes(o, x, s->then, 0);
+    return 1;
+  case ST_REPLACE:
+    if (!s->then) return 0;
+    put(o, OP_REPLACE);
+    put(o, s->replace_any ? 1 : h << 1);
+    put(o, s->when_to.type == ZO_ZT_ANY ? 1 : rs_zone(x->rs, x->c, s->when_to.type) << 1);
+    move_bytes(o, x, s->then, 0);
+    x->repls++;
+    return 1;
+  case ST_CHOOSE_REPLACEMENT: {
+    if (!x->repls || !s->norder) return 0;
+    /* the order is a rotation starting at order[0]; bit 7 adds player and card */
+    int base = s->player >= 0 ? 128 : 0, first = s->order_zone_handles[0] % x->repls, a = base;
+    while (a % x->repls != first) a++;
+    put(o, OP_CHOOSE);
+    put(o, a);
+    if (s->player >= 0) {
+      put(o, s->player);
+      put(o, h);
+    }
+    return 1;
+  }
+  default: return 0; /* reorder: its order comes from the zone as decoded */
+  }
+}
+
+uint8_t *zo_fuzz_encode(const zo_case *c, int rs_index, size_t *size) {
+  const zo_ruleset *rs = zo_ruleset_at((size_t)rs_index);
+  int fab = strcmp(rs->game, "fab") == 0;
+  bytes o = {0};
+  put(&o, rs_index);
+  int np = c->nplayers < 2 ? 2 : c->nplayers > 4 ? 4 : c->nplayers;
+  put(&o, np - 2);
+  int n = c->ncards < 1 ? 1 : c->ncards > ZO_FUZZ_MAX_CARDS ? ZO_FUZZ_MAX_CARDS : c->ncards;
+  put(&o, n - 1);
+  for (int i = 0; i < n; i++) {
+    const zo_card_setup *cs = i < c->ncards ? &c->cards[i] : NULL;
+    int kind = !cs ? 0 : cs->kind == ZK_TOKEN ? 5 : cs->kind == ZK_CARD ? 0 : 6;
+    int extra = cs && (cs->kind == ZK_MACRO || cs->kind == ZK_COPY) ? 0x40 : 0;
+    put(&o, kind | ((cs ? cs->owner % np : 0) << 3) | extra);
+    put(&o, cs ? rs_zone(rs, c, cs->zone.type) : 0);
+    put(&o, (cs ? palette_of(fab, cs->types) : 0) | (cs && cs->face_down ? 0x80 : 0));
+  }
+  enc x = {.rs = rs, .c = c, .np = np};
+  for (int i = 0; i < c->nsteps; i++) step_bytes(&o, &x, &c->steps[i]);
+  *size = o.n;
+  return o.b;
+}
