@@ -651,6 +651,7 @@ class MtgGame {
     if (kind === 'token' && type !== 'battlefield') throw badRequest(`token ${handle}: a token exists only on the battlefield here (CR 111.7)`);
     if (kind === 'ability' && type !== 'stack') throw badRequest(`ability ${handle}: an ability exists only on the stack`);
     if (kind === 'copy' && !CONTROLLED_ZONES.has(type)) throw badRequest(`copy ${handle}: a copy is on the stack or the battlefield (CR 704.5e)`);
+    if (kind === 'copy' && type === 'battlefield') o.kind = 'token'; // CR 111.13: a copy of a permanent is a token
     if (type === 'battlefield' && MtgGame.isInstantOrSorcery(o)) {
       throw badRequest(`card ${handle}: an instant or sorcery can't be on the battlefield (CR 400.4a)`);
     }
@@ -996,6 +997,7 @@ class MtgGame {
     } else if (opts.controller !== undefined) {
       throw badRequest(`create: objects in ${zone} have no controller (CR 109.4)`);
     }
+    if (o.kind === 'copy' && zone === 'battlefield') o.kind = 'token'; // CR 111.13
     this.s.objects.set(handle, o);
     if (zone === 'battlefield' && MtgGame.isInstantOrSorcery(o)) { // CR 400.4a: it never comes to be
       o.exists = false;

@@ -303,6 +303,8 @@ class Game:
         need(kind != "token" or t == "battlefield", f"token {handle}: only on the battlefield")
         need(kind != "ability" or t == "stack", f"ability {handle}: only on the stack")
         need(kind != "copy" or t in CONTROLLED, f"copy {handle}: only on the stack or battlefield")
+        if kind == "copy" and t == "battlefield":
+            o.kind = "token"                # CR 111.13: a copy of a permanent is a token
         need(not (t == "battlefield" and o.instant_or_sorcery()),
              f"card {handle}: an instant or sorcery can't be on the battlefield (CR 400.4a)")
         if t in CONTROLLED:                 # CR 109.4
@@ -561,6 +563,8 @@ class Game:
         need("zone" in opts, "create: zone is required")
         zone, _ = self.zone_of(self.spec(opts["zone"]), o.owner)
         need(opts.get("face", "up") in ("up", "down"), "create: face is up or down")
+        if kind == "copy" and zone == "battlefield":
+            o.kind = "token"                  # CR 111.13: a copy of a permanent is a token
         self.objs[handle] = o
         if zone == "battlefield" and o.instant_or_sorcery():
             o.exists = False                  # CR 111.5, 400.4a: never created
