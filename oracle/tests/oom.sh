@@ -43,7 +43,8 @@ one_line() {
 # N: small ones, then spread over the whole run (deterministic), until a run succeeds
 ns="0 1 2 3 5 8 13 21 34 55 89 144 233 377 610 987"
 x=1597
-while [ "$x" -lt 400000 ]; do ns="$ns $x $((x + x / 3))"; x=$((x * 2)); done
+# (a run also computes the report's transition tables: thousands of games)
+while [ "$x" -lt 4000000 ]; do ns="$ns $x $((x + x / 3))"; x=$((x * 2)); done
 declare -A seen
 ooms=0
 prev=$(set_id) || fail "the first set is not whole"

@@ -100,11 +100,16 @@ class Rules(unittest.TestCase):
         s.step("move", card="t", to="command")
         self.assertEqual(s.step("move", card="t", to="exile"), ("stayed", "cannot_hold"))
 
-    def test_a_copy_is_no_token_for_111_8(self):                           # CR 111.8, 704.5e
+    def test_a_copy_on_the_battlefield_is_a_token(self):                   # CR 111.13, 111.8
         s = Session({"c": {"owner": "alice", "zone": "battlefield", "kind": "copy",
                            "types": ["artifact"]}})
         s.step("move", card="c", to="library")
-        self.assertEqual(s.step("draw", player="alice"), ("moved", None))
+        self.assertEqual(s.step("draw", player="alice"), ("stayed", None))
+
+    def test_a_copy_of_a_spell_is_no_token_for_111_8(self):                # CR 111.8, 704.5e
+        s = Session({"c": {"owner": "alice", "zone": "stack", "kind": "copy",
+                           "types": ["instant"]}})
+        self.assertEqual(s.step("move", card="c", to="exile"), ("moved", None))
 
     def test_phased_out_is_checked_before_already(self):                     # CR 702.26b
         s = Session({"x": {"owner": "alice", "zone": "battlefield", "types": ["creature"]}})
