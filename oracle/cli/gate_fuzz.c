@@ -383,7 +383,10 @@ int zo_cli_gate_fuzz(zo_engine *e, const char *engine_name, const zo_cli_opts *o
   const char *out_dir = o->out ? o->out : "reports/fuzz-diff";
   known_diffs kd = {0};
   int rc;
-  if (o->expect_failures && (rc = known_load(o->expect_failures, &kd)) >= 0) return rc;
+  if (o->expect_failures && (rc = known_load(o->expect_failures, &kd)) >= 0) {
+    known_free(&kd); /* what a bad file left parsed */
+    return rc;
+  }
   int lockfd = -1, dfd = -1;
   if ((rc = open_out(out_dir, &lockfd, &dfd)) >= 0) {
     known_free(&kd);
