@@ -414,6 +414,7 @@ static void gen_reorder(zo_fuzz *f, zo_step *s) {
   uint8_t z = next(f), p = next(f);
   s->zone.type = z % c->nztypes;
   s->zone.player = f->rs->zones[s->zone.type].per_player.value ? p % c->nplayers : -1;
+  s->by_effect = (z & 0x80) != 0; /* an effect rearranges it (CR 400.5), else its owner */
   /* the order: the zone's contents now, rotated by a byte */
   const int *objs;
   int nz = zo_game_zone_contents(f->g, zo_game_zone_find(f->g, s->zone.type, s->zone.player),

@@ -208,6 +208,7 @@ static void step_body(emit *e, const zo_fuzz *f, const zo_step *s) {
       key(e, &first, "order");
       names(e, f, NULL, s->order_zone_handles, s->norder);
     }
+    if (s->kind == ST_REORDER && s->by_effect) kw(e, &first, "by", "effect");
     if (s->kind == ST_SHUFFLE) kint(e, &first, "seed", (long long)s->seed);
     if (s->choose) kint(e, &first, "choose", s->choose);
     text(e, "}");
