@@ -113,14 +113,12 @@ def _(G):
      "a copy of a permanent spell that resolved is not treated as a token once it leaves the battlefield")
 def _(G):
     def move(self, o, opts, res):
-        if o.kind != "copy" or o.zone != "battlefield":
-            return Base.move(self, o, opts, res)
-        o.kind = "card"                      # a "card" now: it may move on and stays
+        was_copy = o.kind == "copy"
         try:
             return Base.move(self, o, opts, res)
         finally:
-            o.kind = "copy"
-            o.left_battlefield = False
+            if was_copy and o.kind == "token":
+                o.kind = "copy"              # it resolved, but stays a copy
     G.move = move
 
 
