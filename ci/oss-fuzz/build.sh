@@ -27,7 +27,7 @@ for h in fuzz_moves fuzz_case_load fuzz_ruleset_load fuzz_protocol fuzz_diff; do
   [ "$h" = fuzz_diff ] && seeds=fuzz_moves
   cp "$build/bin/$h" "$OUT/"
   rm -f "$OUT/${h}_seed_corpus.zip"
-  (cd "$src/corpus/$seeds" && zip -q -r "$OUT/${h}_seed_corpus.zip" .)
+  (cd "$src/corpus/$seeds" && zip -q -r -X "$OUT/${h}_seed_corpus.zip" .)
   options="[libfuzzer]\ntimeout = 10\n"
   if [ -f "$src/fuzz/$h.dict" ]; then
     cp "$src/fuzz/$h.dict" "$OUT/"
