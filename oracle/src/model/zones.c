@@ -248,12 +248,9 @@ static int names_zone(const zo_game *g, const zo_step *s, int z) {
 /* Zone z put in the step's order, which must name every object in it
  * once: else failed, not_in_zone, and nothing changes. */
 static void put_in_order(zo_game *g, const zo_step *s, int z, zo_step_result *r) {
-  if (!names_zone(g, s, z)) {
-    r->outcome = ZO_OUTCOME_FAILED;
-    r->error = ZO_E_NOT_IN_ZONE;
-    return;
-  }
-  for (int i = 0; i < s->norder; i++) g->zones[z].objs[i] = s->order_zone_handles[i];
+  if (zo_game_order_zone(g, z, s)) return;
+  r->outcome = ZO_OUTCOME_FAILED;
+  r->error = ZO_E_NOT_IN_ZONE;
 }
 
 int zo_game_order_zone(zo_game *g, int zone, const zo_step *s) {
