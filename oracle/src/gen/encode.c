@@ -185,7 +185,23 @@ static int step_bytes(bytes *o, enc *x, const zo_step *s) {
     }
     return 1;
   }
-  default: return 0; /* reorder: its order comes from the zone as decoded */
+  case ST_REORDER: {
+    /* zone byte: the type modulo the rule set's count, bit 7 by: effect
+       (decoder.c, gen_reorder); the order is the zone as decoded, rotated
+       by one (the top object to the bottom), the commonest rearrangement */
+    int z = rs_zone(x->rs, x->c, s->zone.type), zb = z;
+    for (int v = 0; v < 256; v++)
+      if (v % x->rs->nzones == z && ((v >> 7) & 1) == (s->by_effect != 0)) {
+        zb = v;
+        break;
+      }
+    put(o, OP_REORDER);
+    put(o, zb);
+    put(o, s->zone.player >= 0 ? s->zone.player : 0);
+    put(o, 1);
+    return 1;
+  }
+  default: return 0;
   }
 }
 
