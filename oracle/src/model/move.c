@@ -356,7 +356,6 @@ static ZO_ALWAYS_INLINE int transfer(move *m) {
   int was_pub = o->pub;
   o->phased_out = 0;
   int was_arena = m->was_arena = m->origin_arena && o->under < 0;
-  int was_sub = o->under >= 0;
   if (o->under >= 0) o->under = -1;
   else zone_remove_obj(g, obj);
   int newobj;
@@ -364,7 +363,11 @@ static ZO_ALWAYS_INLINE int transfer(move *m) {
     /* FaB 3.0.9: new when entering a zone outside the arena that is not the
        stack, or when a public object becomes private */
     newobj = (dest == ZO_ZONE_OUTSIDE) || (!m->dest_arena && !is_stack(g, dest)) ||
-             (m->per_object && was_pub && !m->dest_pub) || was_sub;
+             (m->per_object && was_pub && !m->dest_pub);
+    /* a sub-card that leaves its top-card for the stack or an arena zone,
+       staying public, is no new object: 3.0.9 lists the only resets, and
+       3.0.14b makes a card new when it becomes a sub-card, not when it
+       stops being one */
   } else {
     newobj = 1; /* CR 400.7: every zone change */
   }
