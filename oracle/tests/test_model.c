@@ -462,6 +462,44 @@ static void test_effect_reorders_library(void **state) {
   stop(&f);
 }
 
+/* replace category: self: an applicable self-replacement effect goes before
+ * one made earlier (CR 616.1a; FaB 6.5), which then no longer applies, and
+ * counts a hit on the switch's rule; in mtg-1999 (replace_order none,
+ * unspecified) the order of creation alone decides. A self-replacement
+ * that another one makes applicable still applies after it (CR 616.2). */
+static void test_self_replacement_goes_first(void **state) {
+  (void)state;
+  static const char *const body =
+      "cards:\n  x: {owner: alice, zone: hand}\n  y: {owner: alice, zone: hand}\n"
+      "steps:\n  - replace: {as: other, card: any, when: {to: graveyard}, instead: {to: library}}\n"
+      "  - replace: {as: own, card: x, category: self, when: {to: graveyard}, instead: {to: hand}}\n"
+      "  - replace: {as: back, card: y, category: self, when: {to: library}, instead: {to: hand}}\n"
+      "  - move: {card: x, to: graveyard}\n"
+      "  - move: {card: y, to: graveyard}\n";
+  char text[1024];
+  snprintf(text, sizeof text, "%s%s", HEAD("mtg-current"), body);
+  fixture f = start("mtg-current", text);
+  for (int i = 0; i < 3; i++) step(&f, i, NULL);
+  int before = hits_of(&f, "CR 616.1a");
+  assert_int_equal(step(&f, 3, NULL), ZO_OUTCOME_NO_MOVE); /* own: back to its hand */
+  char z[64];
+  zone_of(&f, 0, z, sizeof z);
+  assert_string_equal(z, "alice.hand");
+  assert_true(hits_of(&f, "CR 616.1a") > before);
+  assert_int_equal(step(&f, 4, NULL), ZO_OUTCOME_NO_MOVE); /* other, then back (616.2) */
+  zone_of(&f, 1, z, sizeof z);
+  assert_string_equal(z, "alice.hand");
+  stop(&f);
+  snprintf(text, sizeof text, "%s%s",
+           "id: t/x\ntitle: t\nrulesets: [mtg-1999]\nrules: [\"Z.6.5\"]\nplayers: [alice, bob]\n", body);
+  f = start("mtg-1999", text);
+  for (int i = 0; i < 3; i++) step(&f, i, NULL);
+  assert_int_equal(step(&f, 3, NULL), ZO_OUTCOME_REPLACED); /* other first: the library */
+  zone_of(&f, 0, z, sizeof z);
+  assert_string_equal(z, "alice.library");
+  stop(&f);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_every_mtg_move_is_a_new_object),
@@ -478,6 +516,7 @@ int main(void) {
       cmocka_unit_test(test_resolving_copy_becomes_token),
       cmocka_unit_test(test_stack_arrivals_apnap),
       cmocka_unit_test(test_effect_reorders_library),
+      cmocka_unit_test(test_self_replacement_goes_first),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

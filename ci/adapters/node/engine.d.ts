@@ -100,7 +100,7 @@ export type Step =
   | { watch: { as: string; card: Handle; from?: string; to?: string; types?: string[] } }
   | { resolve: { trigger: string; do?: Step } }
   | { remember: ObjectNamed & { as: string } }
-  | { replace: { as: string; card: Handle | 'any'; instead: MoveOptions; when?: { to?: string; from?: string; cause?: string }; controller?: Player } }
+  | { replace: { as: string; card: Handle | 'any'; instead: MoveOptions; when?: { to?: string; from?: string; cause?: string }; controller?: Player; category?: 'self' | 'other' } }
   | { choose_replacement: { order: string[]; player?: Player; card?: Handle } }
   | { mark: ObjectNamed & { as: string; kind: 'counter' | 'effect' | 'characteristic' | 'prevention' } };
 

@@ -482,7 +482,7 @@ class MtgGame {
       lastId: 0,
       triggers: new Map(), // name -> {handle, from, to, words, fired, found, controller, id}
       refs: new Map(), // name -> {handle, id}; handle null when it saw nothing
-      replacements: new Map(), // name -> {card, when: {to, from, cause}, instead}, in creation order
+      replacements: new Map(), // name -> {card, when: {to, from, cause}, instead, category}, in creation order
       chosenOrder: /** @type {string[]} */ ([]), // replacement names a choose_replacement put first
       markNames: new Set(),
       drewFromEmpty: new Set(), // CR 704.5b, until the next state check
@@ -855,12 +855,14 @@ class MtgGame {
     let zone = dest;
     let cause = opts.cause;
     for (;;) {
-      const name = this.replacementOrder().find((n) => {
+      const applicable = this.replacementOrder().filter((n) => {
         const r = this.s.replacements.get(n);
         return !used.has(n) && (r.card === 'any' || r.card === o.handle)
           && MtgGame.fits(r.when.to, zone) && MtgGame.fits(r.when.from, origin)
           && (r.when.cause === undefined || r.when.cause === cause);
       });
+      // CR 616.1a: a self-replacement effect (614.15) must be chosen first
+      const name = applicable.find((n) => this.s.replacements.get(n).category === 'self') ?? applicable[0];
       if (name === undefined) return { zone, how, replaced: used.size > 0 };
       used.add(name);
       how = this.s.replacements.get(name).instead;
@@ -1183,6 +1185,8 @@ class MtgGame {
     this.checkMove(instead, 'replace: instead');
     if (when.cause !== undefined && typeof when.cause !== 'string') throw badRequest('replace: when: cause is a word');
     if (opts.controller !== undefined) this.player(opts.controller, 'replace: controller'); // recorded by the case, unused
+    const category = opts.category === undefined ? 'other' : opts.category;
+    if (category !== 'self' && category !== 'other') throw badRequest('replace: category is self or other');
     const special = [OUTSIDE, 'any'];
     this.s.replacements.set(name, {
       card,
@@ -1192,6 +1196,7 @@ class MtgGame {
         cause: when.cause,
       },
       instead: structuredClone(instead),
+      category,
     });
   }
 
@@ -1316,7 +1321,7 @@ const STEP_KINDS = new Map(Object.entries({
   watch: { options: ['as', 'card', 'from', 'to', 'types'], run: MtgGame.prototype.stepWatch },
   resolve: { options: ['trigger', 'do'], run: MtgGame.prototype.stepResolve },
   remember: { options: ['as', 'card', 'ref'], run: MtgGame.prototype.stepRemember },
-  replace: { options: ['as', 'card', 'when', 'instead', 'controller'], run: MtgGame.prototype.stepReplace },
+  replace: { options: ['as', 'card', 'when', 'instead', 'controller', 'category'], run: MtgGame.prototype.stepReplace },
   choose_replacement: { options: ['order', 'player', 'card'], run: MtgGame.prototype.stepChooseReplacement },
   mark: { options: ['card', 'ref', 'as', 'kind'], run: MtgGame.prototype.stepMark },
 }));

@@ -696,6 +696,14 @@ def _(G):
     G.do_choose_replacement = do_choose_replacement
 
 
+@bug("self-replacement-not-first", "replacement-order-and-chooser", "CR 616.1a, 614.15",
+     "a self-replacement effect waits its turn in the chosen or creation order instead of applying first")
+def _(G):
+    def do_replace(self, opts, obj, res):
+        Base.do_replace(self, {k: v for k, v in opts.items() if k != "category"}, obj, res)
+    G.do_replace = do_replace
+
+
 # ---- library actions, ante -------------------------------------------------------
 @bug("draw-from-bottom", "ordered-zone-position", "CR 121.1, 401.2",
      "a draw takes the bottom card of the library")

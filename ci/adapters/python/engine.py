@@ -55,7 +55,7 @@ STEP_KEYS = {
     "zone_create": {"zone"}, "zone_remove": {"zone", "choose"}, "state_check": set(),
     "end_game": {"winner"}, "watch": {"as", "card", "from", "to", "types"},
     "resolve": {"trigger", "do"}, "remember": {"as", "card", "ref"},
-    "replace": {"as", "card", "when", "instead", "controller"},
+    "replace": {"as", "card", "when", "instead", "controller", "category"},
     "choose_replacement": {"order", "player", "card"}, "mark": {"card", "ref", "as", "kind"},
 }
 CARD_KEYS = {"owner", "zone", "kind", "types", "subtypes", "controller", "face",
@@ -133,8 +133,9 @@ class Trigger:
 
 
 class Replacement:
-    def __init__(self, card, to, frm, cause, instead):
+    def __init__(self, card, to, frm, cause, instead, category="other"):
         self.card, self.to, self.frm, self.cause, self.instead = card, to, frm, cause, instead
+        self.category = category           # "self": a self-replacement effect (CR 614.15)
 
 
 class Game:
@@ -473,20 +474,28 @@ class Game:
         replacement applied (the cause stays the original event's)."""
         eff, replaced, used, cause = opts, False, set(), opts.get("cause")
         while True:
-            for name in self.replacement_order:
+            applicable = [name for name in self.replacement_order
+                          if self.replacement_applies(name, used, o, origin, dest, cause)]
+            # CR 616.1a: a self-replacement effect must be chosen first
+            selfs = [n for n in applicable if self.replacements[n].category == "self"]
+            for name in selfs or applicable:
                 r = self.replacements[name]
-                if name in used or (r.card != "any" and r.card != o.handle):
-                    continue
-                if not self.type_matches(r.to, dest) or not self.type_matches(r.frm, origin):
-                    continue
-                if r.cause is not None and r.cause != cause:
-                    continue
                 used.add(name)
                 dest, _ = self.zone_of(self.spec(r.instead["to"], (OUTSIDE,)), o.owner)
                 eff, replaced = r.instead, True
                 break
             else:
                 return dest, eff, replaced
+
+    def replacement_applies(self, name, used, o, origin, dest, cause):
+        """CR 614.1, 614.5: replacement `name` applies to this event and has
+        not applied to it yet."""
+        r = self.replacements[name]
+        if name in used or (r.card != "any" and r.card != o.handle):
+            return False
+        if not self.type_matches(r.to, dest) or not self.type_matches(r.frm, origin):
+            return False
+        return r.cause is None or r.cause == cause
 
     def fire_triggers(self, o, origin, dest, controller):
         for t in self.triggers.values():
@@ -777,10 +786,12 @@ class Game:
              "replace: instead holds move options")
         self.move_options(instead)
         need(when.get("cause") is None or isinstance(when["cause"], str), "replace: cause is text")
+        category = opts.get("category", "other")
+        need(category in ("self", "other"), "replace: category is self or other")
         special = (OUTSIDE, "any")
         self.replacements[name] = Replacement(card, self.spec(when.get("to", "any"), special),
                                               self.spec(when.get("from", "any"), special),
-                                              when.get("cause"), instead)
+                                              when.get("cause"), instead, category)
         self.replacement_order.append(name)        # creation order by default
 
     def do_choose_replacement(self, opts, obj, res):

@@ -49,6 +49,7 @@ int zo_step_error_parse(const char *name) {
 const char *const zo_kind_names[ZK_COUNT] = {ZO_OBJECT_KINDS(ROW_NAME)};
 const char *const zo_feature_names[FT_COUNT] = {ZO_FEATURES(ROW_NAME)};
 const char *const zo_mark_kind_names[MK_COUNT] = {ZO_MARK_KINDS(ROW_NAME)};
+const char *const zo_repl_category_names[RC_COUNT] = {ZO_REPL_CATEGORIES(ROW_NAME)};
 const char *const zo_obj_expect_keys[OX_COUNT] = {ZO_OBJ_EXPECT_KEYS(ROW_NAME)};
 const char *const zo_step_kind_names[ST_COUNT] = {ZO_STEP_KINDS(ROW_WORD)};
 static const zo_feature step_features[ST_COUNT] = {ZO_STEP_KINDS(ROW_FEATURE)};
@@ -139,6 +140,7 @@ static uint64_t kind_features(const zo_case *c, const zo_step *s) {
     f |= BIT(k);
   }
   if (s->face == 1) f |= BIT(FT_FACE_DOWN);
+  if (s->kind == ST_REPLACE && s->repl_category != RC_OTHER) f |= BIT(FT_REPLACEMENT_CATEGORY);
   for (int i = 0; i < s->nmoves; i++) f |= kind_features(c, &s->moves[i]);
   if (s->then) f |= kind_features(c, s->then);
   return f;

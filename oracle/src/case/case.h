@@ -106,6 +106,11 @@ typedef enum { ZO_MARK_KINDS(ZO_ROW_ID) MK_COUNT } zo_mark_kind;
 /* Their words, by zo_mark_kind; static storage. */
 extern const char *const zo_mark_kind_names[MK_COUNT];
 
+/* The categories of replacement effect (steps.def, ZO_REPL_CATEGORIES). */
+typedef enum { ZO_REPL_CATEGORIES(ZO_ROW_ID) RC_COUNT } zo_repl_category;
+/* Their words, by zo_repl_category; static storage. */
+extern const char *const zo_repl_category_names[RC_COUNT];
+
 typedef struct zo_expect zo_expect;
 
 /* One step. Fields not used by a kind are zero / -1. */
@@ -141,6 +146,7 @@ typedef struct zo_step {
   int replace_any;     /* replace: card any */
   zo_zone_spec when_to, when_from;
   char when_cause[ZO_NAME];
+  zo_repl_category repl_category; /* replace: category (RC_OTHER unwritten) */
   zo_expect *expect;
   char *json;          /* the step as written, as JSON (protocol), or NULL */
 } zo_step;

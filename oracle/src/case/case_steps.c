@@ -402,6 +402,18 @@ static zo_status replace_when(cr_parser *p, const yd_node *w, zo_step *s) {
   return ZO_OK;
 }
 
+/* replace: category: one of ZO_REPL_CATEGORIES (CR 616.1a-c; FaB 6.5). */
+static zo_status replace_category(cr_parser *p, const yd_node *v, zo_step *s) {
+  zo_status st;
+  if ((st = yr_want(&p->r, v, YD_SCALAR, "category"))) return st;
+  int k = yr_index(v->str, zo_repl_category_names, RC_COUNT);
+  if (k < 0)
+    return yr_unknown(&p->r, v, ZO_ERR_UNKNOWN, "replacement category", v->str, NULL,
+                      zo_repl_category_names, RC_COUNT);
+  s->repl_category = (zo_repl_category)k;
+  return ZO_OK;
+}
+
 static zo_status parse_replace(cr_parser *p, const yd_node *opts, const yd_node *at, int nested,
                                zo_step *s) {
   const yd_node *v, *w, *ins;
@@ -412,6 +424,7 @@ static zo_status parse_replace(cr_parser *p, const yd_node *opts, const yd_node 
   else if ((st = cr_handle(p, v, "card", &s->card))) return st;
   if ((v = yd_get(opts, "controller")) && (st = cr_player(p, v, "controller", &s->controller)))
     return st;
+  if ((v = yd_get(opts, "category")) && (st = replace_category(p, v, s))) return st;
   s->when_to.type = s->when_from.type = ZO_ZT_ANY;
   if ((w = yd_get(opts, "when")) && (st = replace_when(p, w, s))) return st;
   if (!(ins = yd_get(opts, "instead")))

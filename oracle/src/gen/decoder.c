@@ -334,6 +334,7 @@ uint32_t zo_fuzz_step_features(const zo_step *s) {
   if (ft != FT_NONE) m |= 1u << ft;
   if (s->expect && s->expect->nvisible) m |= 1u << FT_VISIBILITY;
   if (s->face == 1) m |= 1u << FT_FACE_DOWN;
+  if (s->kind == ST_REPLACE && s->repl_category != RC_OTHER) m |= 1u << FT_REPLACEMENT_CATEGORY;
   if (s->then) m |= zo_fuzz_step_features(s->then);
   for (int i = 0; i < s->nmoves; i++) m |= zo_fuzz_step_features(&s->moves[i]);
   return m;
@@ -526,6 +527,8 @@ static void gen_replace(zo_fuzz *f, zo_step *s) {
   s->when_to.player = -1;
   s->when_from.type = ZO_ZT_ANY;
   s->when_from.player = -1;
+  /* bits 6-7: the category (CR 616.1a; FaB 6.5); encode.c keeps the zone */
+  s->repl_category = (zo_repl_category)((w >> 6) % RC_COUNT);
   move_opts(f, then_of(s, ST_MOVE));
 }
 
@@ -623,6 +626,7 @@ static void seq_replace(zo_fuzz *f, zo_step *s) {
   s->when_to.type = (a & 2) ? ZO_ZT_ANY : (a >> 2) % c->nztypes;
   s->when_to.player = s->when_from.player = -1;
   s->when_from.type = ZO_ZT_ANY;
+  s->repl_category = (zo_repl_category)((h >> 7) % RC_COUNT); /* CR 616.1a; FaB 6.5 */
   move_opts(f, then_of(s, ST_MOVE));
   if ((b & 1) && c->nsteps + 2 <= ZO_FUZZ_MAX_STEPS) {
     zo_step *ch = push(f);
@@ -756,6 +760,7 @@ static int fit(zo_fuzz *f, zo_step *s) {
   uint32_t have = f->prof->features;
   if (!(zo_fuzz_step_features(s) & ~have)) return 1;
   if (!allowed(f, FT_FACE_DOWN)) strip_face(s);
+  if (!allowed(f, FT_REPLACEMENT_CATEGORY)) s->repl_category = RC_OTHER;
   if (s->then && s->kind != ST_REPLACE && (zo_fuzz_step_features(s->then) & ~have)) {
     free_step(s->then);
     free(s->then);

@@ -50,6 +50,17 @@ typedef struct {
   int np, watches, repls;
 } enc;
 
+/* The byte of a replace's when: to and category, as gen_replace reads it:
+ * bit 0 any, else bits 1-5 the zone modulo the zone count, bits 6-7 the
+ * category (CR 616.1a; FaB 6.5). */
+static int replace_when_byte(const enc *x, const zo_step *s) {
+  int cat = (int)s->repl_category % RC_COUNT;
+  if (s->when_to.type == ZO_ZT_ANY) return 1 | cat << 6;
+  int n = x->rs->nzones > 0 ? x->rs->nzones : 1, z = rs_zone(x->rs, x->c, s->when_to.type);
+  int v = cat * 32 + ((z - cat * 32) % n + n) % n; /* v % n == z, v >> 5 == cat */
+  return v << 1;
+}
+
 /* A move's three option bytes (decoder.c, move_opts): destination and
  * choose; cause and player; position, face, by and (bit 7) from:. */
 static void move_bytes(bytes *o, const enc *x, const zo_step *s, int with_from) {
@@ -168,7 +179,7 @@ static int step_bytes(bytes *o, enc *x, const zo_step *s) {
     if (!s->then) return 0;
     put(o, OP_REPLACE);
     put(o, s->replace_any ? 1 : h << 1);
-    put(o, s->when_to.type == ZO_ZT_ANY ? 1 : rs_zone(x->rs, x->c, s->when_to.type) << 1);
+    put(o, replace_when_byte(x, s));
     move_bytes(o, x, s->then, 0);
     x->repls++;
     return 1;

@@ -261,6 +261,8 @@ static void step_body(emit *e, const zo_fuzz *f, const zo_step *s) {
     text(e, "{");
     kw(e, &first, "as", c->replacements[s->as]);
     kw(e, &first, "card", s->replace_any ? "any" : H(f, s->card));
+    if (s->repl_category != RC_OTHER)
+      kw(e, &first, "category", zo_repl_category_names[s->repl_category]);
     key(e, &first, "when");
     text(e, "{");
     kzone(e, &inner, "to", f, &s->when_to);

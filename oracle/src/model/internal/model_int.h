@@ -103,6 +103,7 @@ typedef struct {
   int when_to_index, when_from_index; /* 0: any of that type and player */
   char when_cause[ZO_NAME];
   const zo_step *instead;
+  zo_repl_category category;  /* which must apply first (replace_order) */
 } zo_replacement;
 
 typedef struct { int alive, obj; zo_mark_kind kind; } zo_mark;
