@@ -1132,7 +1132,7 @@ class MtgGame {
     o.shown = shown;
   }
 
-  /** CR 701.16a: a revealed object is shown to every player until it leaves
+  /** CR 701.20a: a revealed object is shown to every player until it leaves
    * its zone or becomes a new object (400.7), or end: true. */
   stepReveal(opts, result, followed) {
     const o = this.target(opts, result, followed, 'reveal');
@@ -1308,7 +1308,7 @@ class MtgGame {
 
   /** CR 400.2: public when in a public zone and face up. */
   static isPublic(o) {
-    if (o.exists && o.zone !== OUTSIDE && MtgGame.shown(o) && MtgGame.shown(o).all) return true; // CR 701.16a
+    if (o.exists && o.zone !== OUTSIDE && MtgGame.shown(o) && MtgGame.shown(o).all) return true; // CR 701.20a
     return o.exists && isPublicZone(o.zone) && o.face === 'up';
   }
 

@@ -260,7 +260,7 @@ class Game:
 
     def public(self, o):
         """CR 400.2: public when its zone is public and it is face up, or
-        while revealed (CR 701.16a)."""
+        while revealed (CR 701.20a)."""
         if o.exists and o.zone != OUTSIDE and self.shown(o) and self.shown(o)["all"]:
             return True
         return o.exists and o.zone != OUTSIDE and ztype(o.zone) not in HIDDEN and not o.face_down
@@ -419,7 +419,7 @@ class Game:
         self.show(o)["players"].add(player)
 
     def do_reveal(self, opts, obj, res):
-        """CR 701.16a: shown to every player until it leaves its zone or
+        """CR 701.20a: shown to every player until it leaves its zone or
         becomes a new object (400.7), or end: true."""
         need(isinstance(opts.get("end", False), bool), "reveal: end is true or false")
         o = self.target(opts, obj, res)

@@ -492,7 +492,7 @@ static zo_status parse_look(cr_parser *p, const yd_node *opts, const yd_node *at
 }
 
 /* reveal: {card|ref, end}: the object is shown to every player until it
- * leaves its zone or a reveal with end: true (CR 701.16a, 217.2e). */
+ * leaves its zone or a reveal with end: true (CR 701.20a, 217.2e). */
 static zo_status parse_reveal(cr_parser *p, const yd_node *opts, const yd_node *at, int nested,
                               zo_step *s) {
   const yd_node *v;

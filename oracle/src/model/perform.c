@@ -137,7 +137,7 @@ void zo_step_look(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
   ob->look_zone = ob->zone;
 }
 
-/* CR 701.16a, 217.2e, Z.4.Ruling.2: the object is shown to every player
+/* CR 701.20a, 217.2e, Z.4.Ruling.2: the object is shown to every player
  * until it leaves its zone (CR 400.7) or a reveal with end: true. FaB's
  * chapter 3 has no reveal (an object is made public, 3.0.4c-d, which is
  * turn_face): rejected, unsupported. */

@@ -407,7 +407,7 @@ int zo_perform_reorder_ok(zo_game *g, const zo_step *s, int z, zo_step_result *r
  * revealed by a reveal step still in force (same object, same zone)? */
 int zo_obj_looks(const zo_game *g, int obj, int player);
 int zo_obj_revealed(const zo_game *g, int obj);
-/* Steps: look (CR 406.3, 217.7b; FaB 3.7.4), reveal (CR 701.16a, 217.2e). */
+/* Steps: look (CR 406.3, 217.7b; FaB 3.7.4), reveal (CR 701.20a, 217.2e). */
 void zo_step_look(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
 void zo_step_reveal(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
 
