@@ -329,6 +329,47 @@ static const builtin builtins[] = {
      "    expect:\n"
      "      bottom: {layer: 1}\n"
      "      top: {layer: 2}\n"},
+    /* issue 12: G3 the performing player, G5 look, G7 reveal */
+    {"performer",
+     "id: smoke/performer\n"
+     "title: \"smoke: only a card's owner may ante it\"\n"
+     "rulesets: [mtg-current, mtg-2011]\n"
+     "rules: [\"CR 407.4\"]\n"
+     "players: [alice, bob]\n"
+     "cards:\n"
+     "  card: {owner: alice, zone: library}\n"
+     "steps:\n"
+     "  - move: {card: card, to: ante, player: bob}\n"
+     "    expect: {outcome: rejected, error: wrong_player}\n"
+     "  - move: {card: card, to: ante, player: alice}\n"
+     "    expect: {outcome: moved, card: {zone: ante}}\n"},
+    {"look",
+     "id: smoke/look\n"
+     "title: \"smoke: an instruction lets a player look at a face-down exiled card\"\n"
+     "rulesets: [mtg-current, mtg-2011]\n"
+     "rules: [\"CR 406.3\"]\n"
+     "players: [alice, bob]\n"
+     "cards:\n"
+     "  card: {owner: alice, zone: exile, face: down}\n"
+     "steps:\n"
+     "  - look: {card: card, player: bob}\n"
+     "    expect:\n"
+     "      outcome: no_move\n"
+     "      visible: {bob: {sees: [card]}, alice: {hidden: [card]}}\n"},
+    {"reveal",
+     "id: smoke/reveal\n"
+     "title: \"smoke: a card revealed from a hand is seen by every player\"\n"
+     "rulesets: [mtg-current, mtg-2011]\n"
+     "rules: [\"CR 402.3\"]\n"
+     "players: [alice, bob]\n"
+     "cards:\n"
+     "  card: {owner: alice, zone: hand}\n"
+     "steps:\n"
+     "  - reveal: {card: card}\n"
+     "    expect:\n"
+     "      outcome: no_move\n"
+     "      card: {visibility: public}\n"
+     "      visible: {bob: {sees: [card]}}\n"},
 };
 
 /* ci/protocol/PROTOCOL.md, Features, in its order. */

@@ -5,8 +5,9 @@
  * files with `extends` and their errors, watches and replacements that name
  * a player's zone, the final expect of a case without steps, the order of
  * the arrivals of a move_together, a resolving copy becoming a token, and
- * the APNAP order of objects put on the stack together, and an effect
- * rearranging a library. */
+ * the APNAP order of objects put on the stack together, an effect
+ * rearranging a library, and (issue 12) a step's performing player, a
+ * look at a face-down exiled card and a revealed library card. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -500,6 +501,75 @@ static void test_self_replacement_goes_first(void **state) {
   stop(&f);
 }
 
+/* ---- issue 12: the performing player (G3), look (G5), reveal (G7) ---- */
+
+/* Only the owner antes (CR 217.9d): bob's move of alice's card is
+ * rejected and nothing changes, the citation of owner_puts counts; who
+ * arranges cards bob puts on alice's library together: bob in mtg-2004
+ * (217.2.Ruling.1, putter_orders), alice in mtg-2011 (401.4). */
+static void test_performing_player(void **state) {
+  (void)state;
+  const char *text = "id: t/x\ntitle: t\nrulesets: [mtg-2004, mtg-2011]\nrules: [\"CR 401.4\"]\n"
+                     "players: [alice, bob]\n"
+                     "cards:\n  a: {owner: alice, zone: graveyard}\n  b: {owner: alice, zone: graveyard}\n"
+                     "steps:\n  - move: {card: a, to: ante, player: bob}\n"
+                     "  - move_together: {player: bob, order_by: bob, order: {alice.library: [b, a]},"
+                     " moves: [{card: a, to: library}, {card: b, to: library}]}\n";
+  fixture f = start("mtg-2004", text);
+  uint64_t id = f.g->objs[0].id;
+  int gy = f.g->objs[0].zone;
+  zo_step_error e;
+  int before = hits_of(&f, "CR 217.9d");
+  assert_int_equal(step(&f, 0, &e), ZO_OUTCOME_REJECTED);
+  assert_int_equal(e, ZO_E_WRONG_PLAYER);
+  assert_true(f.g->objs[0].id == id && f.g->objs[0].zone == gy);
+  assert_int_equal(hits_of(&f, "CR 217.9d"), before + 1);
+  assert_int_equal(step(&f, 1, &e), ZO_OUTCOME_MOVED); /* bob arranges: 217.2.Ruling.1 */
+  int lib = f.g->objs[0].zone;
+  assert_int_equal(f.g->zones[lib].objs[0], 1);
+  assert_int_equal(f.g->zones[lib].objs[1], 0);
+  stop(&f);
+  f = start("mtg-2011", text);
+  assert_int_equal(step(&f, 1, &e), ZO_OUTCOME_REJECTED); /* alice arranges: 401.4 */
+  assert_int_equal(e, ZO_E_WRONG_PLAYER);
+  assert_int_equal(f.g->objs[0].zone, gy);
+  stop(&f);
+}
+
+/* A look shows a face-down exiled card to one player until it is exiled
+ * again (a new object, CR 400.8); mtg-1999 refuses it (Z.8.4). A reveal
+ * makes a library card public to all, and drawing it ends that (400.7). */
+static void test_look_and_reveal(void **state) {
+  (void)state;
+  fixture f = start("mtg-2011", "id: t/x\ntitle: t\nrulesets: [mtg-2011]\nrules: [\"CR 406.3\"]\n"
+                    "players: [alice, bob]\n"
+                    "cards:\n  x: {owner: alice, zone: exile, face: down}\n  top: {owner: bob, zone: library}\n"
+                    "steps:\n  - look: {card: x, player: bob}\n  - move: {card: x, to: exile, face: down}\n"
+                    "  - reveal: {card: top}\n  - draw: {player: bob}\n");
+  assert_false(zo_game_sees(f.g, 1, 0));
+  assert_int_equal(step(&f, 0, NULL), ZO_OUTCOME_NO_MOVE);
+  assert_true(zo_game_sees(f.g, 1, 0));
+  assert_false(zo_game_sees(f.g, 0, 0));
+  assert_false(zo_game_obj_public(f.g, 0));
+  assert_int_equal(step(&f, 1, NULL), ZO_OUTCOME_NEW_OBJECT_IN_PLACE);
+  assert_false(zo_game_sees(f.g, 1, 0));
+  assert_int_equal(step(&f, 2, NULL), ZO_OUTCOME_NO_MOVE); /* deck-hidden lets it be seen */
+  assert_true(zo_game_obj_public(f.g, 1) && zo_game_sees(f.g, 0, 1));
+  assert_int_equal(step(&f, 3, NULL), ZO_OUTCOME_MOVED);
+  assert_false(zo_game_obj_public(f.g, 1));
+  assert_false(zo_game_sees(f.g, 0, 1));
+  stop(&f);
+  f = start("mtg-1999", "id: t/x\ntitle: t\nrulesets: [mtg-1999]\nrules: [\"Z.8.4\"]\n"
+            "players: [alice, bob]\n"
+            "cards:\n  x: {owner: alice, zone: removed, face: down}\n"
+            "steps:\n  - look: {card: x, player: bob}\n");
+  zo_step_error e;
+  assert_int_equal(step(&f, 0, &e), ZO_OUTCOME_REJECTED);
+  assert_int_equal(e, ZO_E_UNSUPPORTED);
+  assert_false(zo_game_sees(f.g, 1, 0));
+  stop(&f);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_every_mtg_move_is_a_new_object),
@@ -517,6 +587,8 @@ int main(void) {
       cmocka_unit_test(test_stack_arrivals_apnap),
       cmocka_unit_test(test_effect_reorders_library),
       cmocka_unit_test(test_self_replacement_goes_first),
+      cmocka_unit_test(test_performing_player),
+      cmocka_unit_test(test_look_and_reveal),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,10 +14,11 @@ export type Handle = string;
 /** A player name from the setup's players (no "."). */
 export type Player = string;
 
-/** The twelve features (PROTOCOL.md, "Features"). */
+/** The fifteen features (PROTOCOL.md, "Features"). */
 export type Feature =
   | 'triggers' | 'replacement' | 'phasing' | 'face_down' | 'sub_cards' | 'zone_lifecycle'
-  | 'ante' | 'visibility' | 'reorder' | 'stack_layers' | 'state_check' | 'marks';
+  | 'ante' | 'visibility' | 'reorder' | 'stack_layers' | 'state_check' | 'marks'
+  | 'performer' | 'look' | 'reveal';
 
 /** What a step did (PROTOCOL.md, "Outcomes and step error codes"). */
 export type Outcome =
@@ -71,6 +72,8 @@ export interface MoveOptions {
   shuffle?: boolean;
   seed?: number;
   then?: Step;
+  /** who performs the move (not in then:, instead: or moves:) */
+  player?: Player;
 }
 
 /** One object named by handle or by a reference (neither in then:/do:). */
@@ -81,12 +84,12 @@ interface ObjectNamed { card?: Handle; ref?: string }
  * {} or null. */
 export type Step =
   | { move: MoveOptions }
-  | { move_together: { moves: MoveOptions[]; order?: Record<string, Handle[]> } }
+  | { move_together: { moves: MoveOptions[]; order?: Record<string, Handle[]>; player?: Player; order_by?: Player } }
   | { create: { as: Handle; owner: Player; zone: string; kind?: Kind; types?: string[]; subtypes?: string[]; controller?: Player; face?: Face } }
   | { control: ObjectNamed & { player: Player } }
   | { phase: ObjectNamed & { out?: boolean } }
   | { turn_face: ObjectNamed & { face: Face } }
-  | { reorder: { zone: string; order: Handle[]; by?: 'player' | 'effect' } }
+  | { reorder: { zone: string; order: Handle[]; by?: 'player' | 'effect'; player?: Player } }
   /** order: the result, top first, every object of the zone once (else the
    * step fails, not_in_zone); without it any order is right */
   | { shuffle: { zone: string; order?: Handle[]; seed?: number } }
@@ -102,7 +105,9 @@ export type Step =
   | { remember: ObjectNamed & { as: string } }
   | { replace: { as: string; card: Handle | 'any'; instead: MoveOptions; when?: { to?: string; from?: string; cause?: string }; controller?: Player; category?: 'self' | 'other' } }
   | { choose_replacement: { order: string[]; player?: Player; card?: Handle } }
-  | { mark: ObjectNamed & { as: string; kind: 'counter' | 'effect' | 'characteristic' | 'prevention' } };
+  | { mark: ObjectNamed & { as: string; kind: 'counter' | 'effect' | 'characteristic' | 'prevention' } }
+  | { look: ObjectNamed & { player: Player } }
+  | { reveal: ObjectNamed & { end?: boolean } };
 
 // ---- results and observations ------------------------------------------------------
 

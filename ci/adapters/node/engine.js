@@ -35,6 +35,7 @@ const PROTOCOLS = Object.freeze(['zcp/1', 'zcp/2']);
 const KNOWN_FEATURES = Object.freeze([
   'triggers', 'replacement', 'phasing', 'face_down', 'sub_cards', 'zone_lifecycle',
   'ante', 'visibility', 'reorder', 'stack_layers', 'state_check', 'marks',
+  'performer', 'look', 'reveal',
 ]);
 
 /** The feature a step kind belongs to (PROTOCOL.md, "Features"). */
@@ -44,7 +45,7 @@ const STEP_FEATURE = new Map([
   ['phase', 'phasing'], ['turn_face', 'face_down'], ['put_under', 'sub_cards'],
   ['zone_create', 'zone_lifecycle'], ['zone_remove', 'zone_lifecycle'],
   ['end_game', 'ante'], ['reorder', 'reorder'], ['state_check', 'state_check'],
-  ['mark', 'marks'],
+  ['mark', 'marks'], ['look', 'look'], ['reveal', 'reveal'],
 ]);
 
 /** A request that gets an error answer: code is bad_request, unsupported or
@@ -86,6 +87,8 @@ function featuresOfStep(step, found = new Set(), depth = 0) {
     if (!isObject(opts)) continue;
     const carried = [opts, opts.instead, ...(Array.isArray(opts.moves) ? opts.moves : [])];
     if (carried.some((o) => isObject(o) && o.face === 'down')) found.add('face_down');
+    if (opts.player !== undefined && ['move', 'move_together', 'reorder'].includes(name)) found.add('performer');
+    if (opts.order_by !== undefined) found.add('performer');
     featuresOfStep(opts.then, found, depth + 1);
     featuresOfStep(opts.do, found, depth + 1);
   }
@@ -403,7 +406,7 @@ const KINDS = ['card', 'token', 'ability', 'copy'];
 const ARRIVALS = new Set(['moved', 'redirected', 'replaced']); // a real change of zone
 
 /** Options of a move (also each of move_together's, and replace's instead:). */
-const MOVE_OPTIONS = ['card', 'ref', 'to', 'from', 'position', 'face', 'by', 'cause', 'choose', 'shuffle', 'seed', 'then'];
+const MOVE_OPTIONS = ['card', 'ref', 'to', 'from', 'position', 'face', 'by', 'cause', 'choose', 'shuffle', 'seed', 'then', 'player'];
 const CARD_KEYS = ['owner', 'zone', 'kind', 'types', 'subtypes', 'controller', 'face', 'position', 'visibility', 'under'];
 
 /** 'alice.hand' -> 'hand'; 'exile' -> 'exile'. */
@@ -777,8 +780,10 @@ class MtgGame {
   stepMove(opts, result, followed) {
     this.checkMove(opts, 'move');
     if (opts.then !== undefined && opts.then !== null && !isObject(opts.then)) throw badRequest('move: then: is one step');
+    if (opts.player !== undefined && followed !== null) throw badRequest('move: player: is not allowed in then:/do:');
     const o = this.target(opts, result, followed, 'move');
     if (o === null) return;
+    if (!this.mayPut(opts.player, o, opts, result)) return;
     const { outcome, error } = this.move(o, opts, result);
     result.set(outcome, error);
     if (opts.then === undefined || opts.then === null || outcome === 'failed' || outcome === 'stayed') return;
@@ -901,7 +906,7 @@ class MtgGame {
     const objects = moves.map((m, i) => {
       const what = `move_together: move ${i + 1}`;
       if (!isObject(m)) throw badRequest(`${what}: expected an object`);
-      const unknown = Object.keys(m).filter((k) => !MOVE_OPTIONS.includes(k) || k === 'ref' || k === 'then');
+      const unknown = Object.keys(m).filter((k) => !MOVE_OPTIONS.includes(k) || k === 'ref' || k === 'then' || k === 'player');
       if (unknown.length) throw badRequest(`${what}: option ${unknown[0]} is not allowed here`);
       this.checkMove(m, what);
       return this.object(m.card);
@@ -915,6 +920,24 @@ class MtgGame {
       const listed = handles.map((h) => this.object(h));
       const ref = this.zoneRef(text, 'move_together: order');
       wanted.set(this.zoneFor(ref, ref.player || listed[0].owner).zone, listed.map((o) => o.handle));
+    }
+    // who performs it (CR 407.4: only the owner antes) and who arranged
+    // order: (CR 401.4: the owner of a library's cards, whoever puts them)
+    if (objects.some((o, i) => o.exists && o.born && !this.mayPut(opts.player, o, moves[i], null))) {
+      result.set('rejected', 'wrong_player');
+      return;
+    }
+    if (opts.order_by !== undefined) {
+      const by = this.player(opts.order_by, 'move_together: order_by');
+      if (wanted.size === 0) throw badRequest('move_together: order_by needs order');
+      for (const [zone, handles] of wanted) {
+        const owners = new Set(handles.map((h) => this.s.objects.get(h).owner));
+        const chooser = zonePlayer(zone) || (owners.size === 1 ? [...owners][0] : null);
+        if (chooser !== by) {
+          result.set('rejected', 'wrong_player');
+          return;
+        }
+      }
     }
     const arrivedIn = new Map(); // zone -> handles that arrived there
     const outcomes = objects.map((o, i) => {
@@ -1067,8 +1090,67 @@ class MtgGame {
     // 404.2, 405.2), but an effect may; nothing changes zones, so every
     // object stays the same object and nothing triggers
     if (ORDERED_ZONES.has(zoneType(zone)) && opts.by !== 'effect') result.set('rejected', 'ordered');
-    else if (!MtgGame.namesExactly(order, pile)) result.set('failed', 'not_in_zone');
+    else if (opts.player !== undefined && opts.by !== 'effect' && !this.mayArrange(this.player(opts.player, 'reorder: player'), zone, order)) {
+      result.set('rejected', 'wrong_player');
+    } else if (!MtgGame.namesExactly(order, pile)) result.set('failed', 'not_in_zone');
     else pile.splice(0, pile.length, ...order);
+  }
+
+  /** CR 400.5, 402.3: a player arranges their own zone, or in a shared
+   * zone only their own objects (those whose place changes). */
+  mayArrange(player, zone, order) {
+    const owner = zonePlayer(zone);
+    if (owner) return owner === player;
+    const pile = this.s.zones.get(zone);
+    return pile.every((h, i) => h === order[i] || (this.s.objects.get(h).owner === player && this.s.objects.get(order[i] || h).owner === player));
+  }
+
+  /** CR 407.4: only an object's owner may ante it. False (with the result
+   * rejected, wrong_player, when result is given) when `name` may not put
+   * o where move opts sends it. */
+  mayPut(name, o, opts, result) {
+    if (name === undefined) return true;
+    const player = this.player(name, 'player');
+    if (typeof opts.to !== 'string' || zoneType(opts.to) !== 'ante' || o.owner === player) return true;
+    if (result) {
+      result.set('rejected', 'wrong_player');
+      result.event(o.handle, 'rejected');
+    }
+    return false;
+  }
+
+  /** CR 406.3: an instruction lets a player look at a face-down exiled card
+   * (or a library or hand card) while it stays that object in that zone. */
+  stepLook(opts, result, followed) {
+    const player = this.player(opts.player, 'look: player');
+    const o = this.target(opts, result, followed, 'look');
+    if (o === null) return;
+    if (o.zone === OUTSIDE) {
+      result.set('rejected', 'unsupported');
+      return;
+    }
+    const shown = MtgGame.shown(o) || { id: o.id, zone: o.zone, players: new Set(), all: false };
+    shown.players.add(player);
+    o.shown = shown;
+  }
+
+  /** CR 701.20a: a revealed object is shown to every player until it leaves
+   * its zone or becomes a new object (400.7), or end: true. */
+  stepReveal(opts, result, followed) {
+    const o = this.target(opts, result, followed, 'reveal');
+    if (o === null) return;
+    if (o.zone === OUTSIDE) {
+      result.set('rejected', 'unsupported');
+      return;
+    }
+    const shown = MtgGame.shown(o) || { id: o.id, zone: o.zone, players: new Set(), all: false };
+    shown.all = opts.end !== true;
+    o.shown = shown;
+  }
+
+  /** What a look or reveal still shows of o (same object, same zone), or null. */
+  static shown(o) {
+    return o.shown && o.shown.id === o.id && o.shown.zone === o.zone ? o.shown : null;
   }
 
   /** Does `order` name every handle of `pile` exactly once, and nothing else? */
@@ -1230,7 +1312,10 @@ class MtgGame {
   // ---- what the players see ------------------------------------------------------
 
   /** CR 400.2: public when in a public zone and face up. */
-  static isPublic(o) { return o.exists && isPublicZone(o.zone) && o.face === 'up'; }
+  static isPublic(o) {
+    if (o.exists && o.zone !== OUTSIDE && MtgGame.shown(o) && MtgGame.shown(o).all) return true; // CR 701.20a
+    return o.exists && isPublicZone(o.zone) && o.face === 'up';
+  }
 
   /** May `player` look at `o`? Public objects: everyone; a hand: its owner
    * (CR 402.3); a face-down spell or permanent: its controller (CR 708.5);
@@ -1239,6 +1324,7 @@ class MtgGame {
   static sees(player, o) {
     if (!o.exists || o.zone === OUTSIDE) return false;
     if (MtgGame.isPublic(o)) return true;
+    if (MtgGame.shown(o) && MtgGame.shown(o).players.has(player)) return true; // CR 406.3
     const type = zoneType(o.zone);
     if (type === 'hand') return zonePlayer(o.zone) === player;
     return CONTROLLED_ZONES.has(type) && o.controller === player;
@@ -1304,12 +1390,12 @@ const notInMagic = (what) => /** @this {MtgGame} */ function run(opts, result, f
  * @type {Map<string, {options: string[], run: (this: MtgGame, opts: any, result: StepResult, followed: any) => void}>} */
 const STEP_KINDS = new Map(Object.entries({
   move: { options: MOVE_OPTIONS, run: MtgGame.prototype.stepMove },
-  move_together: { options: ['moves', 'order'], run: MtgGame.prototype.stepMoveTogether },
+  move_together: { options: ['moves', 'order', 'player', 'order_by'], run: MtgGame.prototype.stepMoveTogether },
   create: { options: ['as', 'kind', 'owner', 'zone', 'types', 'subtypes', 'controller', 'face'], run: MtgGame.prototype.stepCreate },
   control: { options: ['card', 'ref', 'player'], run: MtgGame.prototype.stepControl },
   phase: { options: ['card', 'ref', 'out'], run: MtgGame.prototype.stepPhase },
   turn_face: { options: ['card', 'ref', 'face'], run: MtgGame.prototype.stepTurnFace },
-  reorder: { options: ['zone', 'order', 'by'], run: MtgGame.prototype.stepReorder },
+  reorder: { options: ['zone', 'order', 'by', 'player'], run: MtgGame.prototype.stepReorder },
   shuffle: { options: ['zone', 'order', 'seed'], run: MtgGame.prototype.stepShuffle },
   draw: { options: ['player', 'count'], run: MtgGame.prototype.stepDraw },
   mill: { options: ['player', 'count', 'to'], run: MtgGame.prototype.stepMill },
@@ -1324,6 +1410,8 @@ const STEP_KINDS = new Map(Object.entries({
   replace: { options: ['as', 'card', 'when', 'instead', 'controller', 'category'], run: MtgGame.prototype.stepReplace },
   choose_replacement: { options: ['order', 'player', 'card'], run: MtgGame.prototype.stepChooseReplacement },
   mark: { options: ['card', 'ref', 'as', 'kind'], run: MtgGame.prototype.stepMark },
+  look: { options: ['card', 'ref', 'player'], run: MtgGame.prototype.stepLook },
+  reveal: { options: ['card', 'ref', 'end'], run: MtgGame.prototype.stepReveal },
 }));
 
 /** The rules half as the protocol half sees it.
@@ -1334,7 +1422,8 @@ const mtgCurrent = {
   rulesets: ['mtg-current'],
   // everything mtg-current has but sub_cards, zone_lifecycle and
   // stack_layers, which belong to Flesh and Blood
-  features: ['triggers', 'replacement', 'phasing', 'face_down', 'ante', 'visibility', 'reorder', 'state_check', 'marks'],
+  features: ['triggers', 'replacement', 'phasing', 'face_down', 'ante', 'visibility', 'reorder', 'state_check', 'marks',
+    'performer', 'look', 'reveal'],
   newGame: (ruleset, players, cards) => new MtgGame(players, cards),
 };
 

@@ -27,7 +27,7 @@ RULESET = "mtg-current"
 # Protocol features this engine implements completely for mtg-current. Not
 # declared: sub_cards, zone_lifecycle, stack_layers (Flesh and Blood only).
 FEATURES = ["triggers", "replacement", "phasing", "face_down", "ante", "visibility",
-            "reorder", "state_check", "marks"]
+            "reorder", "state_check", "marks", "performer", "look", "reveal"]
 
 # ---- the zones of mtg-current ---------------------------------------------
 PER_PLAYER = ("library", "hand", "graveyard")                    # CR 400.1
@@ -46,10 +46,10 @@ ARRIVED = ("moved", "replaced", "redirected")                    # a real zone c
 MOVE_KEYS = {"card", "ref", "to", "from", "position", "face", "by", "cause", "choose",
              "shuffle", "seed", "then"}
 STEP_KEYS = {
-    "move": MOVE_KEYS, "move_together": {"moves", "order"},
+    "move": MOVE_KEYS | {"player"}, "move_together": {"moves", "order", "player", "order_by"},
     "create": {"as", "kind", "owner", "zone", "types", "subtypes", "controller", "face"},
     "control": {"card", "ref", "player"}, "phase": {"card", "ref", "out"},
-    "turn_face": {"card", "ref", "face"}, "reorder": {"zone", "order", "by"},
+    "turn_face": {"card", "ref", "face"}, "reorder": {"zone", "order", "by", "player"},
     "shuffle": {"zone", "order", "seed"}, "draw": {"player", "count"},
     "mill": {"player", "count", "to"}, "put_under": {"card", "ref", "under"},
     "zone_create": {"zone"}, "zone_remove": {"zone", "choose"}, "state_check": set(),
@@ -57,6 +57,7 @@ STEP_KEYS = {
     "resolve": {"trigger", "do"}, "remember": {"as", "card", "ref"},
     "replace": {"as", "card", "when", "instead", "controller", "category"},
     "choose_replacement": {"order", "player", "card"}, "mark": {"card", "ref", "as", "kind"},
+    "look": {"card", "ref", "player"}, "reveal": {"card", "ref", "end"},
 }
 CARD_KEYS = {"owner", "zone", "kind", "types", "subtypes", "controller", "face",
              "position", "visibility", "under"}
@@ -259,14 +260,26 @@ class Game:
         res.event(o.handle, "ceased")
 
     def public(self, o):
-        """CR 400.2: public when its zone is public and it is face up."""
+        """CR 400.2: public when its zone is public and it is face up, or
+        while revealed (CR 701.20a)."""
+        if o.exists and o.zone != OUTSIDE and self.shown(o) and self.shown(o)["all"]:
+            return True
         return o.exists and o.zone != OUTSIDE and ztype(o.zone) not in HIDDEN and not o.face_down
+
+    @staticmethod
+    def shown(o):
+        """What a look or reveal still shows of o: the same object in the same
+        zone (CR 400.7), or None."""
+        s = getattr(o, "shown", None)
+        return s if s and s["id"] == o.id and s["zone"] == o.zone else None
 
     def sees(self, player, o):
         if not o.exists or o.zone == OUTSIDE:
             return False
         if self.public(o):
             return True
+        if self.shown(o) and player in self.shown(o)["players"]:
+            return True                    # CR 406.3: an instruction lets them look
         t = ztype(o.zone)
         if t == "hand":                    # CR 402.3: its owner looks at a hand
             return zplayer(o.zone) == player
@@ -374,9 +387,49 @@ class Game:
         return o
 
     def do_move(self, opts, obj, res):
+        need(obj is None or "player" not in opts, "move: player is not allowed in then:/do:")
         o = self.target(opts, obj, res)
-        if o is not None:
+        if o is not None and self.may_put(opts.get("player"), o, opts):
             res.set(*self.move(o, opts, res))
+        elif o is not None:
+            res.set("rejected", "wrong_player")
+            res.event(o.handle, "rejected")
+
+    def may_put(self, name, o, opts):
+        """CR 407.4: only an object's owner may ante it."""
+        if name is None:
+            return True
+        player = self.player(name)
+        return not (isinstance(opts.get("to"), str) and opts["to"] == "ante" and o.owner != player)
+
+    def show(self, o):
+        s = self.shown(o) or {"id": o.id, "zone": o.zone, "players": set(), "all": False}
+        o.shown = s
+        return s
+
+    def do_look(self, opts, obj, res):
+        """CR 406.3: an instruction lets a player look at a face-down exiled
+        card (or a library or hand card) while it stays that object there."""
+        player = self.player(opts.get("player"))
+        o = self.target(opts, obj, res)
+        if o is None:
+            return
+        if o.zone == OUTSIDE:
+            res.set("rejected", "unsupported")
+            return
+        self.show(o)["players"].add(player)
+
+    def do_reveal(self, opts, obj, res):
+        """CR 701.20a: shown to every player until it leaves its zone or
+        becomes a new object (400.7), or end: true."""
+        need(isinstance(opts.get("end", False), bool), "reveal: end is true or false")
+        o = self.target(opts, obj, res)
+        if o is None:
+            return
+        if o.zone == OUTSIDE:
+            res.set("rejected", "unsupported")
+            return
+        self.show(o)["all"] = not opts.get("end", False)
 
     def move_options(self, opts):
         """Check a move's options (move, move_together, replace instead:)."""
@@ -516,6 +569,7 @@ class Game:
             self.move_options(m)
         handles = [self.obj(m.get("card")).handle for m in moves]
         need(len(set(handles)) == len(handles), "move_together: a card moves at most once")
+        need(all("player" not in m for m in moves), "move_together: player goes beside moves")
         order = opts.get("order") or {}
         need(isinstance(order, dict) and len(order) <= 1, "move_together: order names one zone")
         chosen = {}
@@ -524,6 +578,21 @@ class Game:
             t, p = self.spec(text)
             zone = t if t in SHARED else f"{p or self.obj(listed[0]).owner}.{t}"
             chosen[zone] = [self.obj(h).handle for h in listed]
+        # CR 407.4: only the owner antes; CR 401.4: the owner of a library's
+        # cards arranges them, whoever puts them there
+        if any(self.objs[h].exists and not self.may_put(opts.get("player"), self.objs[h], m)
+               for h, m in zip(handles, moves)):
+            res.set("rejected", "wrong_player")
+            return
+        if "order_by" in opts:
+            by = self.player(opts["order_by"])
+            need(chosen, "move_together: order_by needs order")
+            for zone, listed in chosen.items():
+                owners = {self.objs[h].owner for h in listed}
+                chooser = zplayer(zone) if "." in zone else (owners.pop() if len(owners) == 1 else None)
+                if chooser != by:
+                    res.set("rejected", "wrong_player")
+                    return
         moved, arrived = False, set()
         for m in moves:
             if self.move_in_event(self.objs[m["card"]], m, res):
@@ -653,10 +722,21 @@ class Game:
         # object stays the same object and nothing triggers
         if ztype(zone) in ORDERED and by != "effect":
             res.set("rejected", "ordered")         # CR 400.5, 401.2, 404.2
+        elif "player" in opts and by != "effect" and not self.may_arrange(self.player(opts["player"]), zone, order):
+            res.set("rejected", "wrong_player")    # CR 400.5, 402.3: their own only
         elif sorted(order) != sorted(self.zones[zone]):
             res.set("failed", "not_in_zone")
         else:
             self.zones[zone][:] = order            # CR 400.5: arranged by the owner
+
+    def may_arrange(self, player, zone, order):
+        """CR 400.5, 402.3: a player arranges their own zone, or in a shared
+        zone only their own objects (those whose place changes)."""
+        if "." in zone:
+            return zplayer(zone) == player
+        pile = self.zones[zone]
+        return all(h == n or (self.objs[h].owner == player and self.objs[n].owner == player)
+                   for h, n in zip(pile, order))
 
     def do_shuffle(self, opts, obj, res):
         """A shuffle's result is chance, so the step carries it: `order`, the

@@ -141,6 +141,10 @@ static uint64_t kind_features(const zo_case *c, const zo_step *s) {
   }
   if (s->face == 1) f |= BIT(FT_FACE_DOWN);
   if (s->kind == ST_REPLACE && s->repl_category != RC_OTHER) f |= BIT(FT_REPLACEMENT_CATEGORY);
+  /* issue 12, G3: a step that names its performing player */
+  if ((s->kind == ST_MOVE || s->kind == ST_MOVE_TOGETHER || s->kind == ST_REORDER) &&
+      (s->player >= 0 || s->order_by >= 0))
+    f |= BIT(FT_PERFORMER);
   for (int i = 0; i < s->nmoves; i++) f |= kind_features(c, &s->moves[i]);
   if (s->then) f |= kind_features(c, s->then);
   return f;
@@ -160,6 +164,7 @@ void zo_step_init(zo_step *s) {
   memset(s, 0, sizeof *s);
   s->card = s->ref = s->as = s->trigger = -1;
   s->owner = s->controller = s->player = s->winner = -1;
+  s->order_by = -1;
   s->position = ZO_POS_TOP;
   s->face = -1;
   s->count = 1;

@@ -149,6 +149,11 @@ typedef struct zo_step {
   zo_repl_category repl_category; /* replace: category (RC_OTHER unwritten) */
   zo_expect *expect;
   char *json;          /* the step as written, as JSON (protocol), or NULL */
+  /* issue 12: `player` is also the performing player of a move,
+     move_together or reorder (-1 not written); order_by: who arranged
+     move_together's order (-1 not written); end: reveal: end: true */
+  int order_by;
+  int end;
 } zo_step;
 
 /* ZO_OBJ_EXPECT_KEYS(X): X(id, name): the properties an expectation may

@@ -146,7 +146,11 @@ static zo_status parse_move_opts(cr_parser *p, const yd_node *opts, const yd_nod
       s->shuffle = ZO_SHUFFLE_ORDER;
     } else if (!strcmp(k, "shuffle")) st = yr_bool(&p->r, v, "shuffle (true, false or the resulting order)", &s->shuffle);
     else if (!strcmp(k, "seed")) st = seed_of(p, v, s);
-    else if (!strcmp(k, "then")) {
+    else if (!strcmp(k, "player")) { /* issue 12, G3: who performs it */
+      if (nested) st = yr_fail(&p->r, v, ZO_ERR_SCHEMA, "player: names who performs a step: "
+                               "write it on the step, not in then:, do:, instead: or moves:");
+      else st = cr_player(p, v, "player", &s->player);
+    } else if (!strcmp(k, "then")) {
       if (nested > 0) st = yr_fail(&p->r, v, ZO_ERR_SCHEMA, "then: can't be nested in then:/do:");
       else st = nested_step(p, v, "then", &s->then);
     }
@@ -190,6 +194,9 @@ static zo_status parse_move_together(cr_parser *p, const yd_node *opts, const yd
     if ((st = yr_want(&p->r, m, YD_MAP, "a move"))) return st;
     s->nmoves++; /* counted first so a half-parsed move is freed too */
     if ((st = inner_move(p, m, m, 0, mv))) return st;
+    if (mv->player >= 0)
+      return yr_fail(&p->r, yd_get(m, "player"), ZO_ERR_SCHEMA, "player: names who performs "
+                     "the whole event: write it beside moves:, not in one move");
     if (mv->then) return yr_fail(&p->r, m, ZO_ERR_SCHEMA, "then: is not allowed inside move_together");
     if (mv->card < 0) return yr_fail(&p->r, m, ZO_ERR_SCHEMA, "moves inside move_together name card:");
     for (size_t j = 0; j < i; j++)
@@ -197,7 +204,16 @@ static zo_status parse_move_together(cr_parser *p, const yd_node *opts, const yd
         return yr_fail(&p->r, m, ZO_ERR_SCHEMA, "card '%s' moves twice in one event",
                        p->c->handles[mv->card]);
   }
-  if (!(v = yd_get(opts, "order"))) return ZO_OK;
+  /* issue 12, G3: who performs it, and who arranged order: */
+  if ((v = yd_get(opts, "player")) && (st = cr_player(p, v, "player", &s->player))) return st;
+  if ((v = yd_get(opts, "order_by")) && (st = cr_player(p, v, "order_by", &s->order_by)))
+    return st;
+  if (!(v = yd_get(opts, "order"))) {
+    if (s->order_by >= 0)
+      return yr_fail(&p->r, yd_get(opts, "order_by"), ZO_ERR_SCHEMA,
+                     "order_by: names who chose order:; write order: too");
+    return ZO_OK;
+  }
   if ((st = yr_want(&p->r, v, YD_MAP, "order"))) return st;
   if (v->n != 1) return yr_fail(&p->r, v, ZO_ERR_SCHEMA, "order: names one destination zone");
   if ((st = cr_zone(p, YD_KEY(v, 0), "order zone", 0, &s->order_zone))) return st;
@@ -263,6 +279,8 @@ static zo_status parse_reorder(cr_parser *p, const yd_node *opts, const yd_node 
     else if (strcmp(v->str, "player"))
       return yr_fail(&p->r, v, ZO_ERR_SCHEMA, "expected player or effect for by");
   }
+  /* issue 12, G3: the player who arranges it */
+  if ((v = yd_get(opts, "player")) && (st = cr_player(p, v, "player", &s->player))) return st;
   if (!(v = yd_get(opts, "order")))
     return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "reorder needs order: (handles top first)");
   return cr_handle_list(p, v, "order", &s->order_zone_handles, &s->norder);
@@ -470,6 +488,31 @@ static zo_status parse_mark(cr_parser *p, const yd_node *opts, const yd_node *at
   s->mark_kind = (zo_mark_kind)k;
   if (!(v = yd_get(opts, "as"))) return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "mark needs as: (its name)");
   return cr_new_name(p, v, "mark", &p->c->marknames, &p->c->nmarknames, &s->as);
+}
+
+/* ---- issue 12: G5 permission to look, G7 a revealed card ------------------ */
+
+/* look: {card|ref, player}: an instruction lets player look at the object
+ * (CR 406.3, 217.7b; FaB 3.7.4). */
+static zo_status parse_look(cr_parser *p, const yd_node *opts, const yd_node *at, int nested,
+                            zo_step *s) {
+  const yd_node *v;
+  zo_status st = object_of(p, opts, at, nested, s);
+  if (st) return st;
+  if (!(v = yd_get(opts, "player")))
+    return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "look needs player: (who may look)");
+  return cr_player(p, v, "player", &s->player);
+}
+
+/* reveal: {card|ref, end}: the object is shown to every player until it
+ * leaves its zone or a reveal with end: true (CR 701.20a, 217.2e). */
+static zo_status parse_reveal(cr_parser *p, const yd_node *opts, const yd_node *at, int nested,
+                              zo_step *s) {
+  const yd_node *v;
+  zo_status st = object_of(p, opts, at, nested, s);
+  if (st) return st;
+  if ((v = yd_get(opts, "end"))) return yr_bool(&p->r, v, "end", &s->end);
+  return ZO_OK;
 }
 
 /* ---- a case's steps, and one more ----------------------------------------- */

@@ -291,7 +291,8 @@ static const zo_step_kind op_kind[OP_COUNT] = {
     ST_TURN_FACE, ST_REORDER, ST_SHUFFLE, ST_DRAW, ST_MILL, ST_PUT_UNDER, ST_ZONE_CREATE,
     ST_ZONE_REMOVE, ST_STATE_CHECK, ST_STATE_CHECK, ST_END_GAME, ST_WATCH, ST_RESOLVE,
     ST_REMEMBER, ST_REPLACE, ST_CHOOSE_REPLACEMENT, ST_MARK,
-    ST_WATCH, ST_REPLACE, ST_MOVE, ST_MARK, ST_MOVE};
+    ST_WATCH, ST_REPLACE, ST_MOVE, ST_MARK, ST_MOVE,
+    ST_MOVE, ST_MOVE_TOGETHER, ST_LOOK, ST_REVEAL};
 _Static_assert(OP_COUNT <= ZO_FUZZ_MAX_OPS, "zo_fuzz_profile.ops holds every opcode");
 
 /* ---- profiles --------------------------------------------------------- */
@@ -300,6 +301,7 @@ static void profile_ops(zo_fuzz_profile *p) {
   p->nops = 0;
   for (int op = 0; op < OP_COUNT; op++) {
     zo_feature ft = zo_step_kind_feature(op_kind[op]);
+    if (op == OP_MOVE_BY || op == OP_TOGETHER_BY) ft = FT_PERFORMER; /* player:, order_by: */
     if (ft == FT_NONE || ((p->features >> ft) & 1u)) p->ops[p->nops++] = (uint8_t)op;
   }
 }
@@ -335,6 +337,9 @@ uint32_t zo_fuzz_step_features(const zo_step *s) {
   if (s->expect && s->expect->nvisible) m |= 1u << FT_VISIBILITY;
   if (s->face == 1) m |= 1u << FT_FACE_DOWN;
   if (s->kind == ST_REPLACE && s->repl_category != RC_OTHER) m |= 1u << FT_REPLACEMENT_CATEGORY;
+  if ((s->kind == ST_MOVE || s->kind == ST_MOVE_TOGETHER || s->kind == ST_REORDER) &&
+      (s->player >= 0 || s->order_by >= 0))
+    m |= 1u << FT_PERFORMER;
   if (s->then) m |= zo_fuzz_step_features(s->then);
   for (int i = 0; i < s->nmoves; i++) m |= zo_fuzz_step_features(&s->moves[i]);
   return m;
@@ -554,6 +559,41 @@ static void gen_mark(zo_fuzz *f, zo_step *s) {
   s->mark_kind = (zo_mark_kind)(next(f) % 4);
 }
 
+
+/* ---- issue 12: the performing player (G3), look (G5), reveal (G7) ----- */
+
+/* A move, then the player who performs it (owner_puts: the ante). */
+static void gen_move_by(zo_fuzz *f, zo_step *s) {
+  gen_move(f, s);
+  s->player = next(f) % f->c->nplayers;
+}
+
+/* A move_together, then who performs it and, where its destination is a
+ * zone, who arranged its members in reverse list order there
+ * (putter_orders, order_chooser). */
+static void gen_together_by(zo_fuzz *f, zo_step *s) {
+  gen_together(f, s);
+  uint8_t a = next(f);
+  s->player = a % f->c->nplayers;
+  if (s->nmoves < 2 || s->moves[0].to.type < 0 || !(a & 0x80)) return;
+  s->order_zone = s->moves[0].to;
+  s->order_zone_handles = zo_xcalloc((size_t)s->nmoves, sizeof(int));
+  for (int i = 0; i < s->nmoves; i++) s->order_zone_handles[i] = s->moves[s->nmoves - 1 - i].card;
+  s->norder = s->nmoves;
+  s->order_by = (a >> 3) % f->c->nplayers;
+}
+
+static void gen_look(zo_fuzz *f, zo_step *s) {
+  s->kind = ST_LOOK;
+  s->card = live_handle(f, next(f));
+  s->player = next(f) % f->c->nplayers;
+}
+
+static void gen_reveal(zo_fuzz *f, zo_step *s) {
+  s->kind = ST_REVEAL;
+  s->card = live_handle(f, next(f));
+  s->end = next(f) & 1;
+}
 
 /* ---- sequences: the steps a rare rule needs, on one object ----------- */
 
@@ -803,6 +843,10 @@ static void decode_op(zo_fuzz *f) {
   case OP_SEQ_OUTSIDE: seq_outside(f, s); break;
   case OP_SEQ_MARK_MOVE: seq_mark_move(f, s); break;
   case OP_SEQ_PAIR: seq_pair(f, s); break;
+  case OP_MOVE_BY: gen_move_by(f, s); break;
+  case OP_TOGETHER_BY: gen_together_by(f, s); break;
+  case OP_LOOK: gen_look(f, s); break;
+  case OP_REVEAL: gen_reveal(f, s); break;
   case OP_MARK: default: gen_mark(f, s); break;
   }
   if (p->all) return;

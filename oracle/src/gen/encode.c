@@ -106,17 +106,31 @@ static int step_bytes(bytes *o, enc *x, const zo_step *s) {
   int h = s->card >= 0 ? s->card : 0;
   switch (s->kind) {
   case ST_MOVE:
-    put(o, OP_MOVE);
+    put(o, s->player >= 0 ? OP_MOVE_BY : OP_MOVE);
     put(o, h);
     move_bytes(o, x, s, 1);
+    if (s->player >= 0) put(o, s->player); /* issue 12, G3 */
     return 1;
-  case ST_MOVE_TOGETHER:
+  case ST_MOVE_TOGETHER: {
     if (!s->nmoves) return 0;
-    put(o, OP_TOGETHER);
+    int by = s->player >= 0 || s->order_by >= 0;
+    put(o, by ? OP_TOGETHER_BY : OP_TOGETHER);
     put(o, s->nmoves > 2 ? 1 : 0);
     put(o, s->moves[0].card >= 0 ? s->moves[0].card : 0);
     move_bytes(o, x, &s->moves[0], 0);
+    if (by) { /* issue 12, G3: player, and (bit 7) order_by in bits 3-6 */
+      int p = s->player >= 0 ? s->player : 0, a = p;
+      for (int v = 128; s->order_by >= 0 && v < 256; v++)
+        if (v % x->np == p && (v >> 3) % x->np == s->order_by) {
+          a = v;
+          break;
+        }
+      put(o, a);
+    }
     return 1;
+  }
+  case ST_LOOK: put(o, OP_LOOK); put(o, h); put(o, s->player >= 0 ? s->player : 0); return 1;
+  case ST_REVEAL: put(o, OP_REVEAL); put(o, h); put(o, s->end ? 1 : 0); return 1;
   case ST_CREATE: {
     int k = s->kind_of == ZK_ABILITY ? 3 : s->kind_of == ZK_COPY && !fab ? 2 : 0;
     put(o, OP_CREATE);

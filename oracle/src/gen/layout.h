@@ -15,6 +15,9 @@ enum {
   OP_REMEMBER, OP_REPLACE, OP_CHOOSE, OP_MARK,
   OP_SEQ_TRIGGER, OP_SEQ_REPLACE, OP_SEQ_OUTSIDE, /* sequences: several steps on one object */
   OP_SEQ_MARK_MOVE, OP_SEQ_PAIR,
+  /* issue 12: a move and a move_together with their performing player
+     (G3; the latter with order_by:), look (G5), reveal (G7) */
+  OP_MOVE_BY, OP_TOGETHER_BY, OP_LOOK, OP_REVEAL,
   OP_COUNT
 };
 

@@ -154,6 +154,7 @@ static void move_body(emit *e, const zo_fuzz *f, const zo_step *s, int with_card
     key(e, &first, "then");
     mark_then(e, f, s->then);
   }
+  if (s->player >= 0 && with_card) kw(e, &first, "player", f->c->players[s->player]);
   text(e, "}");
 }
 
@@ -180,7 +181,19 @@ static void step_body(emit *e, const zo_fuzz *f, const zo_step *s) {
       if (i) text(e, ", ");
       move_body(e, f, &s->moves[i], 1);
     }
-    text(e, "]}");
+    text(e, "]");
+    if (s->norder) { /* issue 12, G3 */
+      int inner = 1;
+      char b[96];
+      key(e, &first, "order");
+      text(e, "{");
+      key(e, &inner, zname(f, &s->order_zone, b, sizeof b));
+      names(e, f, NULL, s->order_zone_handles, s->norder);
+      text(e, "}");
+    }
+    if (s->player >= 0) kw(e, &first, "player", c->players[s->player]);
+    if (s->order_by >= 0) kw(e, &first, "order_by", c->players[s->order_by]);
+    text(e, "}");
     return;
   case ST_CREATE:
     text(e, "{");
@@ -280,6 +293,8 @@ static void step_body(emit *e, const zo_fuzz *f, const zo_step *s) {
     if (s->player >= 0 && s->card >= 0) kw(e, &first, "card", H(f, s->card));
     text(e, "}");
     return;
+  case ST_LOOK: card_and(e, f, s, "player", c->players[s->player], 0); return; /* issue 12 */
+  case ST_REVEAL: card_and(e, f, s, "end", s->end ? "true" : "false", 1); return;
   case ST_MARK:
     text(e, "{");
     kw(e, &first, "card", H(f, s->card));

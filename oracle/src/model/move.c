@@ -501,6 +501,7 @@ void zo_game_apply_to(zo_game *g, const zo_step *s, int obj, zo_step_result *r) 
     if (s->ref < 0 && s->card >= 0 && g->objs[s->card].exists) o = s->card;
     else if ((o = zo_step_object(g, s, r)) < 0) return;
   }
+  if (s->player >= 0 && !zo_perform_move_ok(g, s, o, r)) return; /* issue 12, G3 */
   zo_step_error e;
   r->outcome = move_one(g, o, s, &e, r);
   r->error = e;
@@ -628,6 +629,7 @@ void zo_step_move_together(zo_game *g, const zo_step *s, int obj, zo_step_result
   zo_outcome first = ZO_OUTCOME_NONE;
   int need = s->norder > s->nmoves ? s->norder : s->nmoves;
   int *arrived = order_scratch(g, need) + 2 * g->order_cap;
+  if ((s->player >= 0 || s->order_by >= 0) && !zo_perform_together_ok(g, s, r)) return;
   /* CR 401.4 / 404.3 (owner orders) or Z.1.4: the order comes from the case */
   for (int i = 0; i < s->nmoves; i++) {
     zo_step_error e;

@@ -12,6 +12,7 @@ int zo_game_obj_public(const zo_game *g, int obj) {
   if (o->zone == ZO_ZONE_OUTSIDE) return 0;
   if (o->zone < 0) return 0;
   if (SW(g, SW_VISIBILITY) == ZS_PER_OBJECT) return o->pub;
+  if (o->revealed && zo_obj_revealed(g, obj)) return 1; /* CR 701.20a, 217.2e */
   return ZT(g, o->zone)->pub.value && !o->face_down;
 }
 
@@ -20,6 +21,7 @@ int zo_game_sees(const zo_game *g, int player, int obj) {
   const zo_obj *o = &g->objs[obj];
   if (!o->exists || o->zone < 0) return 0;
   if (zo_game_obj_public(g, obj)) return 1;
+  if (o->look_mask && zo_obj_looks(g, obj, player)) return 1; /* CR 406.3; FaB 3.7.4 */
   const zo_zone_type *zt = ZT(g, o->zone);
   if (SW(g, SW_LOOK) == ZS_OWNER_NOT_DECK) {
     if (zt->role == ZR_LIBRARY) return 0;

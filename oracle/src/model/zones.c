@@ -288,6 +288,7 @@ void zo_step_reorder(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
     r->error = ZO_E_ORDERED;
     return;
   }
+  if (!zo_perform_reorder_ok(g, s, z, r)) return; /* issue 12, G3 */
   put_in_order(g, s, z, r);
 }
 

@@ -102,7 +102,10 @@ typedef enum {
   X(ZA_SAME_ZONE_NEW, same_zone_new, "same_zone_new", AV_BOOL, 7) /* 400.8 */         \
   X(ZA_KEEPS, keeps, "keeps", AV_KEEPS, 0) /* 400.4b: some cards can't leave */       \
   X(ZA_FACE_DOWN_NEW, face_down_new, "face_down_new", AV_BOOL, 8) /* 400.9 */         \
-  X(ZA_EFFECT_REORDER, effect_reorder, "effect_reorder", AV_BOOL, 10) /* 400.5 */
+  X(ZA_EFFECT_REORDER, effect_reorder, "effect_reorder", AV_BOOL, 10) /* 400.5 */       \
+  /* issue 12, G3: who performs a step */                                             \
+  X(ZA_OWNER_PUTS, owner_puts, "owner_puts", AV_BOOL, 11) /* 217.9d, 407.4: ante */   \
+  X(ZA_PUTTER_ORDERS, putter_orders, "putter_orders", AV_BOOL, 12) /* 217.2.Ruling.1 */
 
 /* The cited zone attributes (ZO_ZONE_ATTRS). */
 typedef enum { ZO_ZONE_ATTRS(ZO_ROW_ID) ZA_COUNT } zo_zone_attr;
@@ -125,6 +128,12 @@ typedef struct {
   zo_cited face_down_new; /* 400.9: turning face down = new object */
   zo_cited effect_reorder; /* 400.5: an effect may rearrange it (players
                               may only where `reorder` says) */
+  /* issue 12, G3 (a step's performing player, `player:`) */
+  zo_cited owner_puts;  /* only an object's owner may put it here (ante:
+                           CR 217.9d, 407.4) */
+  zo_cited putter_orders; /* cards one player puts together into another
+                             player's zone of this type are ordered by the
+                             player who puts them (217.2.Ruling.1) */
   zo_cited equip;       /* the citation of `equip:` (its value is equip_types) */
   uint64_t equip_types; /* ZH_EQUIP: types/subtypes that may be equipped
                            (rule set bits: vocabulary and zo_ruleset.xtypes) */
@@ -225,7 +234,10 @@ zo_cited *zo_zone_cited(zo_zone_type *t, zo_zone_attr a);
   X(SW_LOOK, "look", (ZS_HAND_OWNER, ZS_OWNER_NOT_DECK)) /* 400.2; FaB 3.0.3a */                 \
   X(SW_OUTSIDE, "outside", (ZS_NOT_A_ZONE, ZS_REMOVED_IS_OUTSIDE)) /* 400.10; 217.1e */         \
   X(SW_STACK_ARRIVAL, "stack_arrival", (ZS_LISTED, ZS_APNAP)) /* 405.3 */                      \
-  X(SW_REPLACE_ORDER, "replace_order", (ZS_NONE, ZS_SELF_FIRST)) /* 616.1a; 419.6d; FaB 6.5 */
+  X(SW_REPLACE_ORDER, "replace_order", (ZS_NONE, ZS_SELF_FIRST)) /* 616.1a; 419.6d; FaB 6.5 */ \
+  /* issue 12, G5: an instruction may let a player look at a face-down */                        \
+  /* object in a public zone (217.7b, 406.3); none: nobody (Z.7.3, Z.8.4) */                     \
+  X(SW_LOOK_FACE_DOWN, "look_face_down", (ZS_NONE, ZS_YES))
 
 /* Policy switches (ZO_SWITCHES). */
 typedef enum { ZO_SWITCHES(ZO_ROW_ID) SW_COUNT } zo_switch;

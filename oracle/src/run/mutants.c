@@ -34,8 +34,11 @@ int zo_mutants_list(zo_mutant **out) {
     for (int s = 0; s < SW_COUNT; s++) {
       if (!rs->sw[s].nrules) continue; /* unspecified: not tested */
       /* Equivalent mutants (no case can tell them apart) are not listed:
-         - the order of simultaneous arrivals always comes from the case
-           (ci/protocol/PROTOCOL.md): who chooses it changes nothing observable;
+         - who orders simultaneous arrivals: in a per-player zone they are
+           its owner's (redirect, owner-only zones), so `owner` and
+           `zone_controller` name the same player (move_together order_by:
+           is checked against it; the zone attribute putter_orders is
+           what an era changes, issue 12 G3);
          - where phasing is a zone, a phased-out token is a token outside
            play and token_leaves already ends it (217.8d follows 216.3);
          - cannot_hold acts only on a zone that refuses an object, and no

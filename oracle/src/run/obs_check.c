@@ -89,6 +89,9 @@ zo_obs_checker *zo_obs_checker_new(const zo_ruleset *rs, const zo_case *c) {
   k->ev_head = zo_xcalloc(n1, sizeof *k->ev_head);
   k->scratch = zo_xcalloc(2 * n1, sizeof *k->scratch);
   k->pairs = zo_xcalloc(n1, sizeof *k->pairs);
+  k->shown_mask = zo_xcalloc(n1, sizeof *k->shown_mask);
+  k->shown_id = zo_xcalloc(n1, sizeof *k->shown_id);
+  k->shown_zid = zo_xcalloc(n1, sizeof *k->shown_zid);
   k->before_n = -1;
   for (int h = 0; h < k->n; h++) k->kind[h] = k->zid[h] = k->prev_zid[h] = k->ev_head[h] = -1;
   for (int i = 0; i < c->ncards; i++) {
@@ -107,6 +110,9 @@ zo_obs_checker *zo_obs_checker_new(const zo_ruleset *rs, const zo_case *c) {
 
 void zo_obs_checker_free(zo_obs_checker *k) {
   if (!k) return;
+  free(k->shown_mask);
+  free(k->shown_id);
+  free(k->shown_zid);
   free(k->kind);
   free(k->types);
   free(k->prev);
@@ -178,6 +184,34 @@ static int is_token(const zo_obs_checker *k, int h) {
 #define MOVED_SET (O(MOVED) | O(REDIRECTED) | O(REPLACED))
 
 /* ---- the check -------------------------------------------------------- */
+
+/* issue 12 (G5, G7): the players a look or reveal step still shows handle
+ * h to (~0u: every player, a reveal), while it is the identity, in the
+ * zone, it was shown as (CR 400.7; FaB 3.0.9). shown_mask: a bit per
+ * player a look allowed, and SHOWN_ALL while a reveal lasts. */
+#define SHOWN_ALL (1u << 31)
+static unsigned shown_to(const zo_obs_checker *k, const zo_observation *ob, int h) {
+  if (!k->shown_mask[h] || ob->objs[h].object != k->shown_id[h] || k->zid[h] != k->shown_zid[h])
+    return 0;
+  return k->shown_mask[h] & SHOWN_ALL ? ~0u : k->shown_mask[h];
+}
+
+/* Remember what an accepted look or reveal step (no_move) shows: its
+ * object as observed now. A reveal with end: true takes the reveal back;
+ * looks granted stay. */
+static void learn_shown(zo_obs_checker *k, const zo_step *s, const zo_step_result *r,
+                        const zo_observation *ob) {
+  if (!s || !r || (s->kind != ST_LOOK && s->kind != ST_REVEAL) || r->outcome != ZO_OUTCOME_NO_MOVE)
+    return;
+  int h = s->ref >= 0 ? (k->ref_set[s->ref] ? k->ref_handle[s->ref] : -1) : s->card;
+  if (h < 0 || h >= k->n || h >= ob->nhandles || !ob->objs[h].exists) return;
+  unsigned m = shown_to(k, ob, h) ? k->shown_mask[h] : 0;
+  if (s->kind == ST_REVEAL) m = s->end ? m & ~SHOWN_ALL : m | SHOWN_ALL;
+  else if (s->player >= 0 && s->player < 31) m |= 1u << s->player;
+  k->shown_mask[h] = m;
+  k->shown_id[h] = ob->objs[h].object;
+  k->shown_zid[h] = k->zid[h];
+}
 
 /* Invariants of one existing object h (zone parsed into k->ztype/zplayer). */
 static int check_object(zo_obs_checker *k, const zo_observation *ob, int h, int at_rest, int ended,
@@ -276,12 +310,13 @@ static int check_object(zo_obs_checker *k, const zo_observation *ob, int h, int 
         return viol(v, "can-hold", "FaB 3.0.11; CR 400.4a", c, h, "a %s in %s, which %s", kname(kind),
                     o->zone, why);
     }
-    /* deck-hidden */
+    /* deck-hidden, but for what a look or reveal step shows (shown_to) */
     if (zt->role == ZR_LIBRARY) {
-      if (o->visibility)
+      unsigned shown = shown_to(k, ob, h);
+      if (o->visibility && shown != ~0u)
         return viol(v, "deck-hidden", "CR 401.2; Z.6.2; FaB 3.7.4", c, h, "public in %s", o->zone);
       for (int p = 0; p < ob->nplayers && ob->sees; p++)
-        if (ob->sees[p * ob->nhandles + h])
+        if (ob->sees[p * ob->nhandles + h] && !(shown >> p & 1u))
           return viol(v, "deck-hidden", "CR 401.2; Z.6.2; FaB 3.7.4", c, h,
                       "%s may look at it in %s", pname(c, p), o->zone);
     }
@@ -574,6 +609,7 @@ int zo_observation_check(zo_obs_checker *k, const zo_step *s, const zo_step_resu
     if (k->twin[f] < 0) k->twin[f] = j;
   }
   zo_obsx_events_index(k, s ? r : NULL);
+  learn_shown(k, s, r, ob);
   for (int h = 0; h < n && !bad; h++) {
     if (!ob->objs[h].exists) {
       if (k->kind[h] == ZK_CARD && k->prev[h].exists) vanished = h;

@@ -48,8 +48,10 @@
  *                    is in the same zone, the sub-card has no position, and
  *                    the rule set has sub-cards; FaB 3.0.14
  *   deck-hidden      no object in a library/deck is public or seen by any
- *                    player (the case language has no reveal step, so no
- *                    look is ever allowed); CR 401.2; Z.6.2; FaB 3.7.4
+ *                    player, but for what an accepted look (that player)
+ *                    or reveal (everyone) step shows while the object is
+ *                    the identity in the zone it was (issue 12); CR 401.2;
+ *                    Z.6.2; FaB 3.7.4; CR 701.20a, 400.7
  *   order-kept       in an ordered zone, the objects a step has no event for
  *                    keep their relative order (not after reorder, shuffle,
  *                    a move with shuffle, or, in a case with a shuffling

@@ -83,6 +83,12 @@ typedef struct {
   int left_arena;      /* a token that left the battlefield (CR 110.5g) */
   int came_from;       /* FaB 3.0.9c: zone it came from as it became new */
   int phase_controller;/* controller it phased out under (CR 502.15h) */
+  /* issue 12 (perform.c): players allowed to look at it (bit per player,
+     G5) and whether it is revealed (G7), each while it is the object
+     (look_id, reveal_id) in the zone (look_zone, reveal_zone) it was */
+  unsigned look_mask;
+  uint64_t look_id, reveal_id;
+  int look_zone, reveal_zone, revealed;
 } zo_obj;
 
 typedef struct {
@@ -387,6 +393,24 @@ void zo_step_phase(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
 void zo_step_turn_face(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
 void zo_step_end_game(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
 void zo_step_state_check(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
+
+/* ---- the performing player, looks and reveals (perform.c; issue 12) ------ */
+
+/* G3: may the step's performing player (s->player, -1 none) do move s to
+ * obj / move_together s / reorder s of zone z? 1 yes; 0 with r's outcome
+ * rejected, error wrong_player (CR 217.9d, 407.4: only the owner antes;
+ * Z.6.6, 217.2d, 217.2.Ruling.1, 401.4: who arranges cards put together;
+ * CR 400.5, 217.1b: a player arranges only their own objects). */
+int zo_perform_move_ok(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
+int zo_perform_together_ok(zo_game *g, const zo_step *s, zo_step_result *r);
+int zo_perform_reorder_ok(zo_game *g, const zo_step *s, int z, zo_step_result *r);
+/* G5, G7: may player look at obj by a look step still in force; is obj
+ * revealed by a reveal step still in force (same object, same zone)? */
+int zo_obj_looks(const zo_game *g, int obj, int player);
+int zo_obj_revealed(const zo_game *g, int obj);
+/* Steps: look (CR 406.3, 217.7b; FaB 3.7.4), reveal (CR 701.20a, 217.2e). */
+void zo_step_look(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
+void zo_step_reveal(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
 
 /* ---- steps (steps.c) ----------------------------------------------------- */
 

@@ -114,6 +114,13 @@ struct zo_obs_checker {
   const zo_step_result *ev_r;
   int *scratch;      /* [2 * (n + 1)] check_order's lists */
   zone_pos *pairs;   /* [n + 1] group_sorted's fallback sort */
+  /* issue 12 (G5, G7): what a look or reveal step the engine accepted
+     showed, per handle: the players (bit each; ~0u: revealed to all), the
+     identity and the zone name (zid) it was shown as; deck-hidden lets
+     those players see it there while it is that identity (CR 400.7) */
+  unsigned *shown_mask;
+  uint64_t *shown_id;
+  int *shown_zid;
 };
 
 /* ---- the indexes (obs_index.c, where each is described) ---- */

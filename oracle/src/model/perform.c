@@ -1,0 +1,156 @@
+/* perform.c: who performs a step, and what a player is shown (issue 12).
+ *
+ * G3, the performing player (`player:` on move, move_together and reorder;
+ * `order_by:` on move_together): only an object's owner may put it into a
+ * zone whose `owner_puts` says so (ante: CR 217.9d, 407.4); cards put
+ * together into a player's ordered zone are arranged by that zone's owner
+ * (Z.6.6, 217.2d, 401.4) or, where `putter_orders` says so, by the player
+ * who puts them into another player's zone (217.2.Ruling.1); a player
+ * rearranges only their own objects (CR 400.5, 217.1b, Z.4.Ruling.3). A
+ * wrong player is `rejected` (`wrong_player`) and nothing happens.
+ *
+ * G5, permission to look (`look`) and G7, a revealed object (`reveal`):
+ * each lasts while the object stays the object it was in the zone it was
+ * in (a new object has no relation to the old one, CR 400.7; FaB 3.0.9).
+ */
+#include "model_int.h"
+
+/* ---- G3: the performing player ------------------------------------------ */
+
+/* May s->player put obj into the written destination of move m (CR
+ * 217.9d, 407.4: only the owner antes)? 1 yes; 0 with r rejected. */
+static int may_put(zo_game *g, const zo_step *s, const zo_step *m, int obj, zo_step_result *r) {
+  if (s->player < 0 || obj < 0 || m->to.type < 0) return 1;
+  const zo_zone_type *zt = &g->rs->zones[g->zmap[m->to.type]];
+  if (!zt->owner_puts.nrules) return 1;
+  hit(g, &zt->owner_puts);
+  if (!zt->owner_puts.value || g->objs[obj].owner == s->player) return 1;
+  r->outcome = ZO_OUTCOME_REJECTED;
+  r->error = ZO_E_WRONG_PLAYER;
+  event(r, obj, ZO_OUTCOME_REJECTED);
+  return 0;
+}
+
+int zo_perform_move_ok(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
+  return may_put(g, s, s, obj, r);
+}
+
+/* The player who arranges the arrivals of move_together s in its order:
+ * zone: that zone's player, or the putter where putter_orders says so
+ * (217.2.Ruling.1); in a shared zone the owner of every arrival named, or
+ * -1 when they differ (nobody arranges another's objects, CR 400.5). */
+static int order_chooser(zo_game *g, const zo_step *s) {
+  const zo_zone_spec *sp = &s->order_zone;
+  const zo_zone_type *zt = &g->rs->zones[g->zmap[sp->type]];
+  HITSW(g, SW_ORDER_CHOOSER);
+  if (zt->per_player.value) {
+    int zp = sp->player >= 0 ? sp->player : g->objs[s->order_zone_handles[0]].owner;
+    if (zt->putter_orders.nrules) hit(g, &zt->putter_orders);
+    if (zt->putter_orders.value && s->player >= 0) return s->player;
+    return zp;
+  }
+  int who = g->objs[s->order_zone_handles[0]].owner;
+  for (int i = 1; i < s->norder; i++)
+    if (g->objs[s->order_zone_handles[i]].owner != who) return -1;
+  return who;
+}
+
+int zo_perform_together_ok(zo_game *g, const zo_step *s, zo_step_result *r) {
+  for (int i = 0; i < s->nmoves; i++) {
+    int h = s->moves[i].card;
+    if (!g->objs[h].exists) continue;
+    if (!may_put(g, s, &s->moves[i], h, r)) return 0;
+  }
+  if (s->order_by < 0 || s->norder == 0 || s->order_zone.type < 0) return 1;
+  if (order_chooser(g, s) == s->order_by) return 1;
+  r->outcome = ZO_OUTCOME_REJECTED;
+  r->error = ZO_E_WRONG_PLAYER;
+  return 0;
+}
+
+int zo_perform_reorder_ok(zo_game *g, const zo_step *s, int z, zo_step_result *r) {
+  if (s->player < 0 || s->by_effect) return 1;
+  const zo_zone *zn = &g->zones[z];
+  int ok = 1;
+  if (zn->player >= 0) ok = zn->player == s->player; /* their own zone (402.3, Z.4.Ruling.3) */
+  else /* a shared zone: each object that changes place must be theirs (400.5) */
+    for (int i = 0; ok && i < s->norder && i < zn->n; i++)
+      if (zn->objs[i] != s->order_zone_handles[i])
+        ok = g->objs[zn->objs[i]].owner == s->player &&
+             g->objs[s->order_zone_handles[i]].owner == s->player;
+  if (ok) return 1;
+  r->outcome = ZO_OUTCOME_REJECTED;
+  r->error = ZO_E_WRONG_PLAYER;
+  return 0;
+}
+
+/* ---- G5 and G7: what a player is shown ---------------------------------- */
+
+int zo_obj_looks(const zo_game *g, int obj, int player) {
+  const zo_obj *o = &g->objs[obj];
+  return player >= 0 && player < 32 && (o->look_mask >> player & 1u) && o->look_id == o->id &&
+         o->look_zone == o->zone;
+}
+
+int zo_obj_revealed(const zo_game *g, int obj) {
+  const zo_obj *o = &g->objs[obj];
+  return o->revealed && o->reveal_id == o->id && o->reveal_zone == o->zone;
+}
+
+/* The object a look or reveal acts on, in a zone of the game; -1 with r
+ * set when there is none (not_found) or it is outside the game
+ * (rejected, unsupported: there is nothing to show in the game). */
+static int shown_object(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
+  int o = obj >= 0 ? obj : zo_step_object(g, s, r);
+  if (o < 0) return -1;
+  if (g->objs[o].zone < 0) {
+    r->outcome = ZO_OUTCOME_REJECTED;
+    r->error = ZO_E_UNSUPPORTED;
+    return -1;
+  }
+  return o;
+}
+
+/* CR 406.3, 217.7b (face-down exiled or removed cards, as instructions
+ * allow; switch look_face_down), Z.6.2 and Z.4.2 (a library or hand when
+ * a spell or ability says so), FaB 3.7.4 (a deck when an effect says so).
+ * Z.7.3, Z.8.4: face-down cards there, never. */
+void zo_step_look(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
+  int o = shown_object(g, s, obj, r);
+  if (o < 0) return;
+  zo_obj *ob = &g->objs[o];
+  const zo_zone_type *zt = ZT(g, ob->zone);
+  int in_public = SW(g, SW_VISIBILITY) == ZS_PER_OBJECT ? zt->pub.value && !ob->pub
+                                                        : zt->pub.value && ob->face_down;
+  if (in_public) { /* a face-down (private) object in a public zone */
+    HITSW(g, SW_LOOK_FACE_DOWN);
+    if (SW(g, SW_LOOK_FACE_DOWN) != ZS_YES) {
+      r->outcome = ZO_OUTCOME_REJECTED;
+      r->error = ZO_E_UNSUPPORTED;
+      event(r, o, ZO_OUTCOME_REJECTED);
+      return;
+    }
+  }
+  if (ob->look_id != ob->id || ob->look_zone != ob->zone) ob->look_mask = 0;
+  ob->look_mask |= 1u << s->player;
+  ob->look_id = ob->id;
+  ob->look_zone = ob->zone;
+}
+
+/* CR 701.20a, 217.2e, Z.4.Ruling.2: the object is shown to every player
+ * until it leaves its zone (CR 400.7) or a reveal with end: true. FaB's
+ * chapter 3 has no reveal (an object is made public, 3.0.4c-d, which is
+ * turn_face): rejected, unsupported. */
+void zo_step_reveal(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
+  if (SW(g, SW_VISIBILITY) == ZS_PER_OBJECT) {
+    r->outcome = ZO_OUTCOME_REJECTED;
+    r->error = ZO_E_UNSUPPORTED;
+    return;
+  }
+  int o = shown_object(g, s, obj, r);
+  if (o < 0) return;
+  zo_obj *ob = &g->objs[o];
+  ob->revealed = !s->end;
+  ob->reveal_id = ob->id;
+  ob->reveal_zone = ob->zone;
+}
