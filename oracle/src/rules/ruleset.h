@@ -223,7 +223,11 @@ zo_cited *zo_zone_cited(zo_zone_type *t, zo_zone_attr a);
   X(SW_ARENA_DEFAULT, "arena_default", (ZS_NONE, ZS_PERMANENT_ZONE)) /* FaB 3.0.5a */            \
   X(SW_LOOK, "look", (ZS_HAND_OWNER, ZS_OWNER_NOT_DECK)) /* 400.2; FaB 3.0.3a */                 \
   X(SW_OUTSIDE, "outside", (ZS_NOT_A_ZONE, ZS_REMOVED_IS_OUTSIDE)) /* 400.10; 217.1e */         \
-  X(SW_STACK_ARRIVAL, "stack_arrival", (ZS_LISTED, ZS_APNAP)) /* 405.3 */
+  X(SW_STACK_ARRIVAL, "stack_arrival", (ZS_LISTED, ZS_APNAP)) /* 405.3 */                        \
+  X(SW_ATTACH, "attach", (ZS_NONE, ZS_YES)) /* 303.4, 301.5; 217.1b; Z.5.1 */                    \
+  X(SW_INDIRECT_PHASING, "indirect_phasing", (ZS_NONE, ZS_YES)) /* 702.26g; 217.8d; Z.7.2 */     \
+  X(SW_AURA_UNATTACHED, "aura_unattached", (ZS_NONE, ZS_OWNER_GRAVEYARD)) /* 704.5m; 420.5d */   \
+  X(SW_EQUIPMENT_UNATTACHED, "equipment_unattached", (ZS_STAYS, ZS_OWNER_GRAVEYARD)) /* 704.5n */
 
 /* Policy switches (ZO_SWITCHES). */
 typedef enum { ZO_SWITCHES(ZO_ROW_ID) SW_COUNT } zo_switch;
