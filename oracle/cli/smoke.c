@@ -370,6 +370,20 @@ static const builtin builtins[] = {
      "      outcome: no_move\n"
      "      card: {visibility: public}\n"
      "      visible: {bob: {sees: [card]}}\n"},
+    {"attachments",
+     "id: smoke/attachments\n"
+     "title: \"smoke: an Aura attached to a creature is attached to nothing once the creature leaves\"\n"
+     "rulesets: [mtg-current, mtg-2011]\n"
+     "rules: [\"CR 303.4\", \"CR 400.7\"]\n"
+     "players: [alice, bob]\n"
+     "cards:\n"
+     "  bear: {owner: alice, zone: battlefield, types: [creature]}\n"
+     "  rancor: {owner: alice, zone: battlefield, types: [enchantment], subtypes: [aura]}\n"
+     "steps:\n"
+     "  - attach: {card: rancor, to: bear}\n"
+     "    expect: {outcome: no_move, rancor: {attached_to: bear}}\n"
+     "  - move: {card: bear, to: graveyard, cause: destroy}\n"
+     "    expect: {outcome: moved, rancor: {zone: battlefield, attached_to: null}}\n"},
 };
 
 /* ci/protocol/PROTOCOL.md, Features, in its order. */

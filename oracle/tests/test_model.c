@@ -6,8 +6,8 @@
  * a player's zone, the final expect of a case without steps, the order of
  * the arrivals of a move_together, a resolving copy becoming a token, and
  * the APNAP order of objects put on the stack together, an effect
- * rearranging a library, and (issue 12) a step's performing player, a
- * look at a face-down exiled card and a revealed library card. */
+ * rearranging a library, attachments, and (issue 12) a step's performing
+ * player, a look at a face-down exiled card and a revealed library card. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -570,6 +570,68 @@ static void test_look_and_reveal(void **state) {
   stop(&f);
 }
 
+/* Attachments (attached.c): an attach step records both identities; in
+ * mtg-2004 what is attached goes into the phased-out zone with its
+ * permanent and back (502.15e, one hit per attachment each way); a zone
+ * change of the permanent ends the attachment without touching the
+ * attached object, and the state check then puts the Aura into its owner's
+ * graveyard and leaves the Equipment, unattached (420.5d: one hit each).
+ * FaB rejects the step. */
+static void test_attachments(void **state) {
+  (void)state;
+  fixture f = start("mtg-2004", "id: t/x\ntitle: t\nrulesets: [mtg-2004]\nrules: [\"CR 420.5d\"]\n"
+                    "players: [alice, bob]\n"
+                    "cards:\n  bear: {owner: alice, zone: in_play, types: [creature]}\n"
+                    "  aura: {owner: bob, zone: in_play, types: [enchantment], subtypes: [aura]}\n"
+                    "  sword: {owner: alice, zone: in_play, types: [artifact], subtypes: [equipment]}\n"
+                    "steps:\n  - attach: {card: aura, to: bear}\n  - attach: {card: sword, to: bear}\n"
+                    "  - phase: {card: bear, out: true}\n  - phase: {card: bear, out: false}\n"
+                    "  - move: {card: bear, to: graveyard}\n  - state_check: {}\n"
+                    "  - attach: {card: aura, to: aura}\n");
+  const int bear = 0, aura = 1, sword = 2;
+  assert_int_equal(zo_attached_to(f.g, aura), -1);
+  assert_int_equal(step(&f, 0, NULL), ZO_OUTCOME_NO_MOVE);
+  assert_int_equal(step(&f, 1, NULL), ZO_OUTCOME_NO_MOVE);
+  assert_int_equal(zo_attached_to(f.g, aura), bear);
+  assert_int_equal(zo_attached_to(f.g, bear), -1);
+  int in_play = f.g->objs[bear].zone;
+  uint64_t aura_id = f.g->objs[aura].id;
+  assert_int_equal(step(&f, 2, NULL), ZO_OUTCOME_MOVED);
+  assert_int_equal(f.g->objs[aura].zone, f.g->objs[bear].zone); /* the phased-out zone */
+  assert_int_equal(f.g->objs[aura].phased_with, bear);
+  assert_int_equal(zo_attached_to(f.g, sword), bear);
+  assert_int_equal(hits_of(&f, "CR 502.15e"), 2);
+  assert_int_equal(step(&f, 3, NULL), ZO_OUTCOME_MOVED);
+  assert_int_equal(f.g->objs[aura].zone, in_play);
+  assert_int_equal(f.g->objs[aura].phased_with, -1);
+  assert_true(f.g->objs[aura].id == aura_id); /* the same object throughout */
+  assert_int_equal(hits_of(&f, "CR 502.15e"), 4);
+  assert_int_equal(step(&f, 4, NULL), ZO_OUTCOME_MOVED);
+  assert_int_equal(f.g->objs[aura].attached, bear); /* ended by identity alone */
+  assert_int_equal(zo_attached_to(f.g, aura), -1);
+  assert_int_equal(zo_attached_to(f.g, sword), -1);
+  assert_int_equal(hits_of(&f, "CR 420.5d"), 0);
+  assert_int_equal(step(&f, 5, NULL), ZO_OUTCOME_MOVED);
+  assert_int_equal(hits_of(&f, "CR 420.5d"), 2);
+  assert_true(f.g->objs[aura].id != aura_id);
+  assert_int_equal(f.g->objs[sword].zone, in_play);
+  assert_int_equal(f.g->objs[sword].attached, -1);
+  char z[64];
+  zone_of(&f, aura, z, sizeof z);
+  assert_string_equal(z, "bob.graveyard");
+  zo_step_error e;
+  assert_int_equal(step(&f, 6, &e), ZO_OUTCOME_FAILED);
+  assert_int_equal(e, ZO_E_CANNOT_HOLD); /* itself, wherever it is */
+  stop(&f);
+  f = start("fab", "id: t/x\ntitle: t\nrulesets: [fab]\nrules: [\"FaB 3.0.9\"]\nplayers: [alice, bob]\n"
+            "cards:\n  a: {owner: alice, zone: permanent, types: [action], subtypes: [aura]}\n"
+            "  b: {owner: alice, zone: permanent, types: [action], subtypes: [ally]}\n"
+            "steps:\n  - attach: {card: a, to: b}\n");
+  assert_int_equal(step(&f, 0, &e), ZO_OUTCOME_REJECTED);
+  assert_int_equal(e, ZO_E_UNSUPPORTED);
+  stop(&f);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_every_mtg_move_is_a_new_object),
@@ -589,6 +651,7 @@ int main(void) {
       cmocka_unit_test(test_self_replacement_goes_first),
       cmocka_unit_test(test_performing_player),
       cmocka_unit_test(test_look_and_reveal),
+      cmocka_unit_test(test_attachments),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

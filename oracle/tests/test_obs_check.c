@@ -374,6 +374,41 @@ static void test_sub_cards(void **state) {
   stop(&f);
 }
 
+/* attachments: to an existing other permanent beside it (CR 303.4),
+ * phased out together (702.26g), only where the rule set attaches */
+static void test_attachments(void **state) {
+  (void)state;
+  const char *text = HEAD("mtg-current") "cards:\n"
+      "  bear: {owner: alice, zone: battlefield, types: [creature]}\n"
+      "  rancor: {owner: alice, zone: battlefield, types: [enchantment], subtypes: [aura]}\n"
+      "  gone: {owner: alice, zone: graveyard, types: [creature]}\n"
+      "steps:\n  - attach: {card: rancor, to: bear}\n  - phase: {card: bear}\n";
+  fixture f = start("mtg-current", text);
+  step(&f);
+  assert_int_equal(O(&f, "rancor")->attached_to, H(&f, "bear"));
+  sound(&f);
+  step(&f);
+  sound(&f); /* phased out together */
+  O(&f, "rancor")->phased_out = 0; /* left behind */
+  assert_caught(&f, "attachments", "rancor");
+  stop(&f);
+  f = start("mtg-current", text);
+  O(&f, "rancor")->attached_to = H(&f, "gone"); /* to a card in a graveyard */
+  assert_caught(&f, "attachments", "rancor");
+  stop(&f);
+  f = start("mtg-current", text);
+  O(&f, "rancor")->attached_to = H(&f, "rancor"); /* to itself */
+  assert_caught(&f, "attachments", "rancor");
+  stop(&f);
+  f = start("fab", FAB "cards:\n"
+            "  a: {owner: alice, zone: permanent, types: [action], subtypes: [aura]}\n"
+            "  b: {owner: alice, zone: permanent, types: [action], subtypes: [ally]}\n" NOSTEPS);
+  sound(&f);
+  O(&f, "a")->attached_to = H(&f, "b"); /* FaB attaches nothing to a permanent */
+  assert_caught(&f, "attachments", "a");
+  stop(&f);
+}
+
 static void test_deck_hidden(void **state) {
   (void)state;
   const char *text = HEAD("mtg-current") "cards:\n"
@@ -432,6 +467,7 @@ int main(void) {
       cmocka_unit_test(test_stale_refs),      cmocka_unit_test(test_stack_layers),
       cmocka_unit_test(test_no_controller),   cmocka_unit_test(test_sub_cards),
       cmocka_unit_test(test_deck_hidden),     cmocka_unit_test(test_order_kept),
+      cmocka_unit_test(test_attachments),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -18,7 +18,7 @@ export type Player = string;
 export type Feature =
   | 'triggers' | 'replacement' | 'phasing' | 'face_down' | 'sub_cards' | 'zone_lifecycle'
   | 'ante' | 'visibility' | 'reorder' | 'stack_layers' | 'state_check' | 'marks'
-  | 'performer' | 'look' | 'reveal';
+  | 'performer' | 'look' | 'reveal' | 'attachments';
 
 /** What a step did (PROTOCOL.md, "Outcomes and step error codes"). */
 export type Outcome =
@@ -107,7 +107,9 @@ export type Step =
   | { choose_replacement: { order: string[]; player?: Player; card?: Handle } }
   | { mark: ObjectNamed & { as: string; kind: 'counter' | 'effect' | 'characteristic' | 'prevention' } }
   | { look: ObjectNamed & { player: Player } }
-  | { reveal: ObjectNamed & { end?: boolean } };
+  | { reveal: ObjectNamed & { end?: boolean } }
+  /** feature attachments: attach it to the permanent `to` names (CR 301.5, 303.4) */
+  | { attach: ObjectNamed & { to: Handle } };
 
 // ---- results and observations ------------------------------------------------------
 
@@ -140,6 +142,9 @@ export interface ObjectObservation {
   /** FaB 3.0.9c: the zone it was in when it became this object; null in
    * every Magic rule set (no zone history), also right after a move */
   came_from: string | null;
+  /** feature attachments: the permanent it is attached to; left out (or
+   * null in a delta) when it is attached to nothing */
+  attached_to?: Handle | null;
 }
 
 export interface TriggerObservation { fired: boolean; found: boolean | null; controller: Player | null }

@@ -36,6 +36,7 @@ const KNOWN_FEATURES = Object.freeze([
   'triggers', 'replacement', 'phasing', 'face_down', 'sub_cards', 'zone_lifecycle',
   'ante', 'visibility', 'reorder', 'stack_layers', 'state_check', 'marks',
   'performer', 'look', 'reveal',
+  'attachments',
 ]);
 
 /** The feature a step kind belongs to (PROTOCOL.md, "Features"). */
@@ -45,7 +46,7 @@ const STEP_FEATURE = new Map([
   ['phase', 'phasing'], ['turn_face', 'face_down'], ['put_under', 'sub_cards'],
   ['zone_create', 'zone_lifecycle'], ['zone_remove', 'zone_lifecycle'],
   ['end_game', 'ante'], ['reorder', 'reorder'], ['state_check', 'state_check'],
-  ['mark', 'marks'], ['look', 'look'], ['reveal', 'reveal'],
+  ['mark', 'marks'], ['look', 'look'], ['reveal', 'reveal'], ['attach', 'attachments'],
 ]);
 
 /** A request that gets an error answer: code is bad_request, unsupported or
@@ -158,6 +159,8 @@ function observationDelta(prev, cur) {
       continue;
     }
     const changed = Object.entries(o).filter(([field, value]) => !sameJson(before[field], value));
+    // an optional field that went away (attached_to) is null now
+    for (const field of Object.keys(before)) if (!(field in o)) changed.push([field, null]);
     if (changed.length) objects[handle] = Object.fromEntries(changed);
   }
   /** @type {Record<string, any>} */
@@ -689,6 +692,13 @@ class MtgGame {
       phasedOut: false,
       leftBattlefield: false,
       marks: new Map(),
+      // attach (CR 301.5, 303.4): the permanent's handle and both identities
+      // then (a zone change of either ends it, CR 400.7); the handle it
+      // phased out with, indirectly (CR 702.26g)
+      attached: null,
+      attachedId: 0,
+      attachSelf: 0,
+      phasedWith: null,
     };
   }
 
@@ -1058,7 +1068,52 @@ class MtgGame {
     if (o === null) return;
     if (o.zone !== 'battlefield') result.set('rejected', 'unsupported'); // only permanents phase (CR 702.26a)
     else if (o.phasedOut === out) result.set('failed', 'already');
-    else o.phasedOut = out; // CR 702.26d: a status: same object, same zone, no trigger
+    else this.phaseWithAttached(o, out); // CR 702.26d: a status: same object, same zone, no trigger
+  }
+
+  /** Phase o out or in; what is attached to it phases out with it,
+   * indirectly, and back in with it, still attached (CR 702.26g). */
+  phaseWithAttached(o, out) {
+    o.phasedOut = out;
+    if (!out) o.phasedWith = null;
+    for (const a of [...this.s.objects.values()]) {
+      if (a === o || !a.exists) continue;
+      if (out && a.zone === 'battlefield' && !a.phasedOut && this.sameAttachment(a, o)) {
+        a.phasedWith = o.handle;
+        this.phaseWithAttached(a, true);
+      } else if (!out && a.phasedWith === o.handle) {
+        this.phaseWithAttached(a, false);
+      }
+    }
+  }
+
+  /** Is a attached to host, both still the objects they were then? */
+  sameAttachment(a, host) {
+    return a.attached === host.handle && a.exists && a.id === a.attachSelf && host.exists && host.id === a.attachedId;
+  }
+
+  /** The handle a is attached to, or null (CR 301.5, 303.4, 400.7). */
+  attachedTo(a) {
+    const host = a.attached === null ? undefined : this.s.objects.get(a.attached);
+    if (host === undefined || !this.sameAttachment(a, host)) return null;
+    if (a.zone !== 'battlefield' || host.zone !== 'battlefield' || a.phasedOut !== host.phasedOut) return null;
+    return host.handle;
+  }
+
+  stepAttach(opts, result, followed) {
+    const o = this.target(opts, result, followed, 'attach');
+    if (o === null) return;
+    const host = this.object(opts.to);
+    if (host === o) {
+      result.set('failed', 'cannot_hold'); // nothing is attached to itself
+      return;
+    }
+    for (const x of [o, host]) {
+      if (!x.exists) return void result.set('failed', 'not_found');
+      if (x.zone !== 'battlefield') return void result.set('failed', 'not_in_zone'); // two permanents (CR 303.4, 301.5)
+      if (x.phasedOut) return void result.set('failed', 'phased_out'); // CR 702.26b
+    }
+    Object.assign(o, { attached: host.handle, attachedId: host.id, attachSelf: o.id, phasedWith: null });
   }
 
   stepTurnFace(opts, result, followed) {
@@ -1200,12 +1255,19 @@ class MtgGame {
         if (tokenAway || copyAway) {
           this.cease(o, result);
           again = true;
+        } else if (o.attached !== null && type === 'battlefield' && !o.phasedOut && this.attachedTo(o) === null) {
+          o.attached = null;
+          if (o.words.includes('aura')) { // CR 704.5m: to its owner's graveyard
+            this.move(o, { to: 'graveyard', cause: 'state_check', by: 'rule' }, result);
+            again = true;
+          } // CR 704.5n: an Equipment or Fortification stays, unattached
         }
       }
     }
     for (const p of this.s.drewFromEmpty) this.s.lost.add(p); // CR 704.5b
     this.s.drewFromEmpty.clear();
-    result.set(result.events.length ? 'ceased' : 'no_move');
+    const arrived = result.events.length > 0 && result.events.every((e) => ['moved', 'replaced', 'redirected'].includes(e.outcome));
+    result.set(arrived ? 'moved' : result.events.length ? 'ceased' : 'no_move');
   }
 
   stepEndGame(opts) {
@@ -1355,6 +1417,8 @@ class MtgGame {
       // has no memory of the old one): null in every Magic rule set, also
       // right after a move
       came_from: null,
+      // feature attachments: only while attached (CR 301.5, 303.4)
+      ...(this.attachedTo(o) === null ? {} : { attached_to: this.attachedTo(o) }),
     };
   }
 
@@ -1412,6 +1476,7 @@ const STEP_KINDS = new Map(Object.entries({
   mark: { options: ['card', 'ref', 'as', 'kind'], run: MtgGame.prototype.stepMark },
   look: { options: ['card', 'ref', 'player'], run: MtgGame.prototype.stepLook },
   reveal: { options: ['card', 'ref', 'end'], run: MtgGame.prototype.stepReveal },
+  attach: { options: ['card', 'ref', 'to'], run: MtgGame.prototype.stepAttach },
 }));
 
 /** The rules half as the protocol half sees it.
@@ -1423,7 +1488,8 @@ const mtgCurrent = {
   // everything mtg-current has but sub_cards, zone_lifecycle and
   // stack_layers, which belong to Flesh and Blood
   features: ['triggers', 'replacement', 'phasing', 'face_down', 'ante', 'visibility', 'reorder', 'state_check', 'marks',
-    'performer', 'look', 'reveal'],
+    'performer', 'look', 'reveal',
+    'attachments'],
   newGame: (ruleset, players, cards) => new MtgGame(players, cards),
 };
 

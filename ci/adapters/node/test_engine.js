@@ -354,6 +354,31 @@ test('CR 111.8, 704.5d: a token that left the battlefield stays put, then ceases
   assert.deepEqual(s.step({ move: { card: 't', to: 'hand' } }), ['not_found', 'not_found']);
 });
 
+test('CR 303.4, 704.5m-n, 702.26g: attachments end with a zone change; an Aura then goes to the graveyard, an Equipment stays; both phase with their permanent', () => {
+  const s = new Session({
+    bear: bear(), wolf: bear(),
+    rancor: { owner: 'bob', zone: 'battlefield', types: ['enchantment'], subtypes: ['aura'] },
+    sword: { owner: 'alice', zone: 'battlefield', types: ['artifact'], subtypes: ['equipment'] },
+  });
+  assert.deepEqual(s.step({ attach: { card: 'rancor', to: 'rancor' } }), ['failed', 'cannot_hold']);
+  assert.deepEqual(s.step({ attach: { card: 'rancor', to: 'wolf' } }), ['no_move', null]);
+  assert.deepEqual(s.step({ attach: { card: 'sword', to: 'wolf' } }), ['no_move', null]);
+  assert.equal(s.obj('rancor').attached_to, 'wolf');
+  assert.equal(s.obj('wolf').attached_to, undefined);
+  s.step({ phase: { card: 'wolf', out: true } });
+  assert.deepEqual([s.obj('rancor').phased_out, s.obj('rancor').attached_to, s.obj('sword').phased_out], [true, 'wolf', true]);
+  assert.deepEqual(s.step({ state_check: {} }), ['no_move', null]);
+  s.step({ phase: { card: 'wolf', out: false } });
+  assert.deepEqual([s.obj('rancor').phased_out, s.obj('sword').attached_to], [false, 'wolf']);
+  const before = s.observe();
+  s.step({ move: { card: 'wolf', to: 'graveyard' } });
+  const after = s.observe();
+  assert.equal(after.objects.rancor.attached_to, undefined);
+  assert.equal(engine.observationDelta(before, after).objects.rancor.attached_to, null);
+  assert.deepEqual(s.step({ state_check: {} }), ['moved', null]);
+  assert.deepEqual([s.obj('rancor').zone, s.obj('sword').zone], ['bob.graveyard', 'battlefield']);
+});
+
 test('CR 704.5e: a copy of a spell off the stack ceases; CR 704.5b: drawing from an empty library loses', () => {
   const s = new Session({ copy: { owner: 'alice', zone: 'stack', kind: 'copy', types: ['instant'] } });
   s.step({ move: { card: 'copy', to: 'graveyard' } });

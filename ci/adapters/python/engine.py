@@ -27,7 +27,8 @@ RULESET = "mtg-current"
 # Protocol features this engine implements completely for mtg-current. Not
 # declared: sub_cards, zone_lifecycle, stack_layers (Flesh and Blood only).
 FEATURES = ["triggers", "replacement", "phasing", "face_down", "ante", "visibility",
-            "reorder", "state_check", "marks", "performer", "look", "reveal"]
+            "reorder", "state_check", "marks", "performer", "look", "reveal",
+            "attachments"]
 
 # ---- the zones of mtg-current ---------------------------------------------
 PER_PLAYER = ("library", "hand", "graveyard")                    # CR 400.1
@@ -58,6 +59,7 @@ STEP_KEYS = {
     "replace": {"as", "card", "when", "instead", "controller", "category"},
     "choose_replacement": {"order", "player", "card"}, "mark": {"card", "ref", "as", "kind"},
     "look": {"card", "ref", "player"}, "reveal": {"card", "ref", "end"},
+    "attach": {"card", "ref", "to"},
 }
 CARD_KEYS = {"owner", "zone", "kind", "types", "subtypes", "controller", "face",
              "position", "visibility", "under"}
@@ -102,6 +104,11 @@ class Obj:
         self.face_down, self.controller, self.phased_out = False, None, False
         self.left_battlefield = False   # CR 111.8
         self.marks = {}                  # mark name -> kind
+        # attach (CR 301.5, 303.4): the permanent's handle, both identities
+        # then (a zone change of either ends it, CR 400.7); and the handle
+        # it phased out with, indirectly (CR 702.26g)
+        self.attached, self.attached_id, self.attach_self = None, 0, 0
+        self.phased_with = None
 
     def instant_or_sorcery(self):
         return bool(self.types & {"instant", "sorcery"})
@@ -688,7 +695,57 @@ class Game:
         else:
             # CR 702.26d: a status, not a zone change: same object, same
             # controller, marks kept, no zone-change trigger; tokens survive
-            o.phased_out = out
+            self.phase_with_attached(o, out)
+
+    def phase_with_attached(self, o, out):
+        """Phase o out or in, and (CR 702.26g) what is attached to it phases
+        out with it, indirectly, and back in with it, still attached."""
+        o.phased_out = out
+        if not out:
+            o.phased_with = None
+        for a in list(self.objs.values()):
+            if a is o or not a.exists:
+                continue
+            if out and a.zone == "battlefield" and not a.phased_out and self.same_attachment(a, o):
+                a.phased_with = o.handle
+                self.phase_with_attached(a, True)
+            elif not out and a.phased_with == o.handle:
+                self.phase_with_attached(a, False)
+
+    def same_attachment(self, a, host):
+        """a is attached to host, both still the objects they were then."""
+        return (a.attached == host.handle and a.exists and a.id == a.attach_self
+                and host.exists and host.id == a.attached_id)
+
+    def attached_to(self, a):
+        """The handle a is attached to, or None (CR 301.5, 303.4, 400.7)."""
+        host = self.objs.get(a.attached) if a.attached is not None else None
+        if host is None or not self.same_attachment(a, host):
+            return None
+        if a.zone != "battlefield" or host.zone != "battlefield" or a.phased_out != host.phased_out:
+            return None
+        return host.handle
+
+    def do_attach(self, opts, obj, res):
+        o = self.target(opts, obj, res)
+        if o is None:
+            return
+        host = self.obj(opts.get("to"))
+        if host is o:
+            res.set("failed", "cannot_hold")           # nothing is attached to itself
+            return
+        for x in (o, host):
+            if not x.exists:
+                res.set("failed", "not_found")
+                return
+            if x.zone != "battlefield":
+                res.set("failed", "not_in_zone")       # both permanents (CR 303.4, 301.5)
+                return
+            if x.phased_out:
+                res.set("failed", "phased_out")        # CR 702.26b
+                return
+        o.attached, o.attached_id, o.attach_self = host.handle, host.id, o.id
+        o.phased_with = None
 
     def do_turn_face(self, opts, obj, res):
         o = self.target(opts, obj, res)
@@ -816,9 +873,18 @@ class Game:
                 if token_off or copy_off:
                     self.cease(o, res)
                     again = True
+                elif (o.attached is not None and o.zone == "battlefield" and not o.phased_out
+                      and self.attached_to(o) is None):
+                    o.attached = None
+                    if "aura" in o.types | o.subtypes:  # CR 704.5m: to its owner's graveyard
+                        self.move_in_event(o, {"to": "graveyard", "cause": "state_check", "by": "rule"}, res)
+                        again = True
+                    # CR 704.5n: an Equipment or Fortification stays, unattached
         self.lost |= self.drew_empty                 # CR 704.5b
         self.drew_empty = set()
-        res.set("ceased" if res.events else "no_move")
+        outcomes = {e["outcome"] for e in res.events}
+        res.set("moved" if outcomes and outcomes <= set(ARRIVED)
+                else "ceased" if res.events else "no_move")
 
     def do_end_game(self, opts, obj, res):
         winner = self.player(opts.get("winner"), "winner")
@@ -914,6 +980,8 @@ class Game:
                 # came_from: Magic keeps no zone history (CR 400.7), so null
                 # in every Magic rule set, also right after a move
                 "phased_out": o.phased_out, "came_from": None}
+            if o.exists and self.attached_to(o) is not None:
+                objects[h]["attached_to"] = self.attached_to(o)   # feature attachments
         triggers = {n: {"fired": t.fired, "found": t.found, "controller": t.controller}
                     for n, t in self.triggers.items()}
         refs = {}
@@ -947,6 +1015,8 @@ def delta(prev, cur):
             objects[h] = o
             continue
         changed = {k: v for k, v in o.items() if k not in before or not same(before[k], v)}
+        # an optional field that went away (attached_to) is null now
+        changed.update({k: None for k in before if k not in o})
         if changed:
             objects[h] = changed
     out = {"objects": objects}

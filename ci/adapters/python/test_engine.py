@@ -208,6 +208,34 @@ class Rules(unittest.TestCase):
         self.assertEqual(self.library(s), ["y", "x", "z"])
 
 
+class Attachments(unittest.TestCase):
+    def test_attachment_ends_with_zone_change_aura_goes_equipment_stays(self):
+        # CR 303.4, 400.7, 704.5m, 704.5n; indirect phasing, 702.26g
+        creature = {"owner": "alice", "zone": "battlefield", "types": ["creature"]}
+        s = Session({"bear": dict(creature), "wolf": dict(creature),
+                     "rancor": {"owner": "bob", "zone": "battlefield", "types": ["enchantment"],
+                                "subtypes": ["aura"]},
+                     "sword": {"owner": "alice", "zone": "battlefield", "types": ["artifact"],
+                               "subtypes": ["equipment"]}})
+        self.assertEqual(s.step("attach", card="rancor", to="rancor"), ("failed", "cannot_hold"))
+        self.assertEqual(s.step("attach", card="rancor", to="wolf"), ("no_move", None))
+        self.assertEqual(s.step("attach", card="sword", to="wolf"), ("no_move", None))
+        self.assertEqual(s.obj("rancor")["attached_to"], "wolf")
+        self.assertNotIn("attached_to", s.obj("wolf"))
+        s.step("phase", card="wolf", out=True)
+        self.assertEqual((s.obj("rancor")["phased_out"], s.obj("sword")["attached_to"]), (True, "wolf"))
+        self.assertEqual(s.step("state_check"), ("no_move", None))
+        s.step("phase", card="wolf", out=False)
+        self.assertEqual((s.obj("rancor")["phased_out"], s.obj("rancor")["attached_to"]), (False, "wolf"))
+        before = s.observe()
+        s.step("move", card="wolf", to="graveyard")
+        after = s.observe()
+        self.assertNotIn("attached_to", after["objects"]["rancor"])
+        self.assertIsNone(engine.delta(before, after)["objects"]["rancor"]["attached_to"])
+        self.assertEqual(s.step("state_check"), ("moved", None))
+        self.assertEqual((s.obj("rancor")["zone"], s.obj("sword")["zone"]), ("bob.graveyard", "battlefield"))
+
+
 class Protocol(unittest.TestCase):
     def test_hello_chooses_the_newest_version_offered(self):
         def hello(**fields):

@@ -156,6 +156,8 @@ uint64_t zo_case_step_features(const zo_case *c, const zo_step *s) {
   if (x && x->nvisible) f |= BIT(FT_VISIBILITY);
   for (int i = 0; x && i < x->nobjs; i++)
     if (x->objs[i].mask & OX_LAYER) f |= BIT(FT_STACK_LAYERS);
+  for (int i = 0; x && i < x->nobjs; i++) /* what an object is attached to */
+    if (x->objs[i].mask & OX_ATTACHED_TO) f |= BIT(FT_ATTACHMENTS);
   return f;
 }
 
@@ -163,6 +165,7 @@ uint64_t zo_case_step_features(const zo_case *c, const zo_step *s) {
 void zo_step_init(zo_step *s) {
   memset(s, 0, sizeof *s);
   s->card = s->ref = s->as = s->trigger = -1;
+  s->attach_to = -1;
   s->owner = s->controller = s->player = s->winner = -1;
   s->order_by = -1;
   s->position = ZO_POS_TOP;

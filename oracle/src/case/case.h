@@ -142,6 +142,7 @@ typedef struct zo_step {
   int owner, controller, player, winner, count, out;
   int trigger;         /* resolve */
   int under;           /* put_under: top-card handle */
+  int attach_to;       /* attach: the handle it is attached to */
   zo_mark_kind mark_kind;
   int replace_any;     /* replace: card any */
   zo_zone_spec when_to, when_from;
@@ -174,7 +175,8 @@ typedef struct zo_step {
   X(OX_UNDER, "under")           \
   X(OX_PHASED, "phased_out")     \
   X(OX_CAME_FROM, "came_from")   \
-  X(OX_LAYER, "layer")
+  X(OX_LAYER, "layer")           \
+  X(OX_ATTACHED_TO, "attached_to")
 
 #define ZO_OX_INDEX(id, name) id##_INDEX,
 enum { ZO_OBJ_EXPECT_KEYS(ZO_OX_INDEX) OX_COUNT };
@@ -193,6 +195,7 @@ typedef struct {
   char zone[48];
   int exists, is_new, same_as, position, visibility, face, controller, owner,
       under, phased, layer;
+  int attached_to;  /* handle or -1 (null) */
   char came_from[48];
   int came_from_null;
   char **marks; int nmarks;

@@ -34,6 +34,10 @@ static zo_status obj_property(cr_parser *p, int bit, const yd_node *v, zo_obj_ex
     if (yd_is_null(v)) ox->under = -1;
     else return cr_handle(p, v, "under", &ox->under);
     return ZO_OK;
+  case OX_ATTACHED_TO_INDEX: /* CR 301.5, 303.4: the handle, or null */
+    if (yd_is_null(v)) ox->attached_to = -1;
+    else return cr_handle(p, v, "attached_to", &ox->attached_to);
+    return ZO_OK;
   case OX_PHASED_INDEX: return yr_bool(&p->r, v, "phased_out", &ox->phased);
   case OX_CAME_FROM_INDEX:
     if (yd_is_null(v)) ox->came_from_null = 1;

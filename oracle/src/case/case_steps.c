@@ -333,6 +333,18 @@ static zo_status parse_put_under(cr_parser *p, const yd_node *opts, const yd_nod
   return cr_handle(p, v, "under", &s->under);
 }
 
+/* attach (CR 301.5, 303.4; 217.1b; Z.5.1): card:/ref: and to: (the handle
+ * of the permanent it becomes attached to). */
+static zo_status parse_attach(cr_parser *p, const yd_node *opts, const yd_node *at, int nested,
+                              zo_step *s) {
+  const yd_node *v;
+  zo_status st = object_of(p, opts, at, nested, s);
+  if (st) return st;
+  if (!(v = yd_get(opts, "to")))
+    return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "attach needs to: (a handle)");
+  return cr_handle(p, v, "to", &s->attach_to);
+}
+
 /* zone_create and zone_remove: a player's zone, and (remove) choose:. */
 static zo_status zone_step(cr_parser *p, const yd_node *opts, zo_step *s) {
   const char *name = zo_step_kind_name(s->kind);

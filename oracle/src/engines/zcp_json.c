@@ -20,6 +20,7 @@ enum {
   W_FIRED, W_FOUND, W_HANDLE, W_LOST,                               /* triggers, refs, players */
   W_OUTCOME, W_ERROR, W_EVENTS,                                     /* a step's result */
   W_PUBLIC, W_PRIVATE, W_UP, W_DOWN,                                /* values */
+  W_ATTACHED_TO,                                                    /* attachments */
   W_COUNT
 };
 
@@ -33,7 +34,8 @@ static const char *const words[W_COUNT] = {
     [W_FIRED] = "fired",       [W_FOUND] = "found",           [W_HANDLE] = "handle",
     [W_LOST] = "lost",         [W_OUTCOME] = "outcome",       [W_ERROR] = "error",
     [W_EVENTS] = "events",     [W_PUBLIC] = "public",         [W_PRIVATE] = "private",
-    [W_UP] = "up",             [W_DOWN] = "down"};
+    [W_UP] = "up",             [W_DOWN] = "down",
+    [W_ATTACHED_TO] = "attached_to"};
 
 /* Field w of object x. */
 static json_t *field(const json_t *x, int w) { return json_object_get(x, words[w]); }
@@ -55,7 +57,7 @@ static json_t *handle_json(const zo_case *c, int h) {
 static json_t *object_json(const zo_case *c, const zo_obj_obs *o) {
   json_t *marks = json_array();
   for (int m = 0; m < o->nmarks; m++) json_array_append_new(marks, json_string(c->marknames[o->marks[m]]));
-  return json_pack("{s:b, s:s, s:I, s:o, s:o, s:s, s:s, s:o, s:o, s:o, s:o, s:b, s:o}",
+  json_t *x = json_pack("{s:b, s:s, s:I, s:o, s:o, s:s, s:s, s:o, s:o, s:o, s:o, s:b, s:o}",
                    words[W_EXISTS], o->exists, words[W_ZONE], o->zone,
                    words[W_OBJECT], (json_int_t)o->object,
                    words[W_POSITION], o->position >= 0 ? json_integer(o->position) : json_null(),
@@ -67,6 +69,10 @@ static json_t *object_json(const zo_case *c, const zo_obj_obs *o) {
                    words[W_UNDER], handle_json(c, o->under),
                    words[W_PHASED_OUT], o->phased_out,
                    words[W_CAME_FROM], o->came_from[0] ? json_string(o->came_from) : json_null());
+  /* attachments (feature "attachments"): written only while attached, so
+     that an observation without any is what it was before the feature */
+  if (x && o->attached_to >= 0) json_object_set_new(x, words[W_ATTACHED_TO], handle_json(c, o->attached_to));
+  return x;
 }
 
 json_t *zo_zcp_observation_json(const zo_case *c, const zo_observation *ob) {
@@ -125,6 +131,7 @@ static json_t *object_delta_json(const zo_case *c, const zo_obj_obs *a, const zo
   }
   if (a->under != o->under) json_object_set_new(x, words[W_UNDER], handle_json(c, o->under));
   if (a->phased_out != o->phased_out) json_object_set_new(x, words[W_PHASED_OUT], json_boolean(o->phased_out));
+  if (a->attached_to != o->attached_to) json_object_set_new(x, words[W_ATTACHED_TO], handle_json(c, o->attached_to));
   if (strcmp(a->came_from, o->came_from))
     json_object_set_new(x, words[W_CAME_FROM], o->came_from[0] ? json_string(o->came_from) : json_null());
   return x;
@@ -135,7 +142,8 @@ static int same_object(const zo_obj_obs *a, const zo_obj_obs *b) {
   if (a->exists != b->exists || a->object != b->object || a->position != b->position ||
       a->layer != b->layer || a->visibility != b->visibility || a->face_down != b->face_down ||
       a->controller != b->controller || a->owner != b->owner || a->under != b->under ||
-      a->phased_out != b->phased_out || a->nmarks != b->nmarks || strcmp(a->zone, b->zone) ||
+      a->phased_out != b->phased_out || a->attached_to != b->attached_to || a->nmarks != b->nmarks ||
+      strcmp(a->zone, b->zone) ||
       strcmp(a->came_from, b->came_from))
     return 0;
   for (int m = 0; m < a->nmarks; m++)
@@ -331,6 +339,7 @@ static zo_status read_object_fields(zo_zcp_names *names, const zo_case *c, int h
   if ((v = field(x, W_OWNER))) o->owner = player_of(c, json_string_value(v));
   if ((v = field(x, W_UNDER))) o->under = handle_of(names, c, json_string_value(v));
   if ((v = field(x, W_PHASED_OUT))) o->phased_out = json_is_true(v);
+  if ((v = field(x, W_ATTACHED_TO))) o->attached_to = handle_of(names, c, json_string_value(v));
   if ((v = field(x, W_CAME_FROM)))
     snprintf(o->came_from, sizeof o->came_from, "%s", json_string_value(v) ? json_string_value(v) : "");
   if ((v = field(x, W_MARKS))) {
@@ -349,7 +358,7 @@ static zo_status read_object_fields(zo_zcp_names *names, const zo_case *c, int h
  * else: absent). ZO_OK, or ZO_ERR_ENGINE as read_int. */
 static zo_status read_object(zo_zcp_names *names, const zo_case *c, int h, const json_t *x, zo_obj_obs *o,
                              const char *who, zo_error *err) {
-  o->position = o->layer = o->controller = o->owner = o->under = -1;
+  o->position = o->layer = o->controller = o->owner = o->under = o->attached_to = -1;
   if (!json_is_object(x)) return ZO_OK;
   o->exists = json_is_true(field(x, W_EXISTS));
   snprintf(o->zone, sizeof o->zone, "%s", text_of(x, W_ZONE, ""));
@@ -364,6 +373,7 @@ static zo_status read_object(zo_zcp_names *names, const zo_case *c, int h, const
   o->controller = player_of(c, text_of(x, W_CONTROLLER, NULL));
   o->owner = player_of(c, text_of(x, W_OWNER, NULL));
   o->under = handle_of(names, c, text_of(x, W_UNDER, NULL));
+  o->attached_to = handle_of(names, c, text_of(x, W_ATTACHED_TO, NULL)); /* absent: null */
   o->phased_out = json_is_true(field(x, W_PHASED_OUT));
   snprintf(o->came_from, sizeof o->came_from, "%s", text_of(x, W_CAME_FROM, ""));
   size_t i;

@@ -292,7 +292,7 @@ static const zo_step_kind op_kind[OP_COUNT] = {
     ST_ZONE_REMOVE, ST_STATE_CHECK, ST_STATE_CHECK, ST_END_GAME, ST_WATCH, ST_RESOLVE,
     ST_REMEMBER, ST_REPLACE, ST_CHOOSE_REPLACEMENT, ST_MARK,
     ST_WATCH, ST_REPLACE, ST_MOVE, ST_MARK, ST_MOVE,
-    ST_MOVE, ST_MOVE_TOGETHER, ST_LOOK, ST_REVEAL};
+    ST_MOVE, ST_MOVE_TOGETHER, ST_LOOK, ST_REVEAL, ST_ATTACH};
 _Static_assert(OP_COUNT <= ZO_FUZZ_MAX_OPS, "zo_fuzz_profile.ops holds every opcode");
 
 /* ---- profiles --------------------------------------------------------- */
@@ -467,6 +467,49 @@ static void gen_put_under(zo_fuzz *f, zo_step *s) {
   s->kind = ST_PUT_UNDER;
   s->card = live_handle(f, next(f));
   s->under = live_handle(f, next(f));
+}
+
+/* attach: an object to another, both live handles (the model refuses what
+ * is not two permanents on the battlefield), as a short sequence on the
+ * permanent y it is attached to, by the bits of a third byte: bit 0 first
+ * puts y onto the battlefield; bits 1-2: then nothing (0), y phases out
+ * (1, and with bit 4 back in: indirect phasing, CR 702.26g) or leaves the
+ * battlefield for its graveyard (2, 3: the attachment ends, CR 400.7);
+ * bit 3: a state check follows (704.5m-n). Encoded cases write a 0 byte. */
+static void gen_attach(zo_fuzz *f, zo_step *s) {
+  zo_case *c = f->c;
+  uint8_t h = next(f), t = next(f), a = next(f);
+  int x = live_handle(f, h), y = live_handle(f, t);
+  OR_STATE_CHECK(c->nsteps + 4 > ZO_FUZZ_MAX_STEPS)
+  if (a & 1) { /* y onto the battlefield first */
+    s->kind = ST_MOVE;
+    s->card = y;
+    s->to.type = role_type(f->rs, ZR_BATTLEFIELD);
+    s->to.player = -1;
+    s = push(f);
+  }
+  s->kind = ST_ATTACH;
+  s->card = x;
+  s->attach_to = y;
+  int then = (a >> 1) & 3;
+  if (then == 1 && allowed(f, FT_PHASING)) {
+    s = push(f);
+    s->kind = ST_PHASE;
+    s->card = y;
+  } else if (then >= 2) {
+    s = push(f);
+    s->kind = ST_MOVE;
+    s->card = y;
+    s->to.type = role_type(f->rs, ZR_GRAVEYARD);
+    s->to.player = -1;
+  }
+  if ((a & 8) && allowed(f, FT_STATE_CHECK)) push(f)->kind = ST_STATE_CHECK;
+  if (then == 1 && (a & 16) && allowed(f, FT_PHASING)) {
+    s = push(f);
+    s->kind = ST_PHASE;
+    s->card = y;
+    s->out = 0;
+  }
 }
 
 static void gen_zone_lifecycle(zo_fuzz *f, zo_step *s, uint8_t op) {
@@ -847,6 +890,7 @@ static void decode_op(zo_fuzz *f) {
   case OP_TOGETHER_BY: gen_together_by(f, s); break;
   case OP_LOOK: gen_look(f, s); break;
   case OP_REVEAL: gen_reveal(f, s); break;
+  case OP_ATTACH: gen_attach(f, s); break;
   case OP_MARK: default: gen_mark(f, s); break;
   }
   if (p->all) return;

@@ -176,6 +176,8 @@ static int step_bytes(bytes *o, enc *x, const zo_step *s) {
   case ST_MARK: put(o, OP_MARK); put(o, h); put(o, s->mark_kind); return 1;
   case ST_REMEMBER: put(o, OP_REMEMBER); put(o, h); return 1;
   case ST_PUT_UNDER: put(o, OP_PUT_UNDER); put(o, h); put(o, s->under); return 1;
+  case ST_ATTACH: /* the third byte 0: the attach alone (gen_attach) */
+    put(o, OP_ATTACH); put(o, h); put(o, s->attach_to); put(o, 0); return 1;
   case ST_WATCH:
     put(o, OP_WATCH);
     put(o, h);

@@ -18,6 +18,7 @@ enum {
   /* issue 12: a move and a move_together with their performing player
      (G3; the latter with order_by:), look (G5), reveal (G7) */
   OP_MOVE_BY, OP_TOGETHER_BY, OP_LOOK, OP_REVEAL,
+  OP_ATTACH,
   OP_COUNT
 };
 

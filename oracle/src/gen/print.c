@@ -211,6 +211,7 @@ static void step_body(emit *e, const zo_fuzz *f, const zo_step *s) {
   case ST_PHASE: card_and(e, f, s, "out", s->out ? "true" : "false", 1); return;
   case ST_TURN_FACE: card_and(e, f, s, "face", s->face ? "down" : "up", 0); return;
   case ST_PUT_UNDER: card_and(e, f, s, "under", H(f, s->under), 0); return;
+  case ST_ATTACH: card_and(e, f, s, "to", H(f, s->attach_to), 0); return;
   case ST_REORDER:
   case ST_SHUFFLE:
   case ST_ZONE_CREATE:

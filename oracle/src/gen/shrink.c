@@ -121,6 +121,7 @@ static int acts_on(zo_step *s, int h) {
   switch (s->kind) {
   case ST_CREATE: return s->as == h;
   case ST_PUT_UNDER: return s->card == h || s->under == h;
+  case ST_ATTACH: return s->card == h || s->attach_to == h;
   case ST_REPLACE: return !s->replace_any && s->card == h;
   case ST_MOVE_TOGETHER:
     for (int i = s->nmoves - 1; i >= 0; i--)
@@ -174,6 +175,7 @@ static void renumber(zo_step *s, int h) {
   if ((x) > h) (x)--
   DOWN(s->card);
   DOWN(s->under);
+  DOWN(s->attach_to);
   if (s->kind == ST_CREATE) DOWN(s->as);
   if (s->kind == ST_REORDER)
     for (int k = 0; k < s->norder; k++) DOWN(s->order_zone_handles[k]);

@@ -136,6 +136,7 @@ void zo_step_create(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
   o->under = -1;
   o->came_from = -1;
   o->phase_controller = -1;
+  o->attached = o->phased_with = -1;
   o->types = s->types;
   o->exists = 1;
   new_identity(g, h);

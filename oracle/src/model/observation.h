@@ -22,6 +22,8 @@ typedef struct {
   int controller;         /* player index, -1 none */
   int owner;
   int under;              /* handle, -1 */
+  int attached_to;        /* handle of the permanent it is attached to, -1
+                             (CR 301.5, 303.4; zcp: attached_to) */
   int phased_out;
   char came_from[48];     /* "" = none */
   int marks[ZO_MAX_MARKS_PER_OBJ]; int nmarks; /* mark name indices */

@@ -1,4 +1,6 @@
-/* sba.c: state-based actions (CR 704) on zones: a token that is not on the
+/* sba.c: state-based actions (CR 704) on zones: an Aura attached to
+ * nothing goes to its owner's graveyard and other attachments come off
+ * (CR 704.5m-n, attached.c); a token that is not on the
  * battlefield ceases to exist (CR 704.5d; Z.3.Ruling.1; 216.3), and a
  * phased-out token where the rule set says so (702.24k, 217.8d); a copy of
  * a spell off the stack ceases (704.5e); a player who drew from an empty
@@ -30,6 +32,10 @@ static int state_check(zo_game *g, zo_step_result *r) {
         HITSW(g, SW_COPIES); /* CR 704.5e */
         zo_obj_cease(g, i, r);
         again = any = 1;
+      } else if (o->attached >= 0 && on_bf && !o->phased_out && zo_attached_to(g, i) < 0) {
+        /* CR 704.5m-n: attached to nothing any more (attached.c) */
+        if (zo_attached_state_check(g, i, r)) again = 1;
+        any = 1;
       }
     }
   }
@@ -42,9 +48,19 @@ static int state_check(zo_game *g, zo_step_result *r) {
   return any;
 }
 
-/* The state_check step: ceased when an object ceased, else no_move. */
+/* The state_check step: ceased when an object ceased; else moved when an
+ * object changed zones (an Aura put into its owner's graveyard, CR
+ * 704.5m); else no_move. */
 void zo_step_state_check(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
   (void)s;
   (void)obj;
-  r->outcome = state_check(g, r) && r->nevents ? ZO_OUTCOME_CEASED : ZO_OUTCOME_NO_MOVE;
+  int ceased = 0, moved = 0;
+  if (state_check(g, r))
+    for (int i = 0; i < r->nevents; i++) {
+      zo_outcome e = r->events[i].outcome;
+      if (e == ZO_OUTCOME_MOVED || e == ZO_OUTCOME_REPLACED) moved = 1;
+      else ceased = 1;
+    }
+  r->outcome = ceased ? ZO_OUTCOME_CEASED : moved ? ZO_OUTCOME_MOVED : ZO_OUTCOME_NO_MOVE;
+  r->error = ZO_E_NONE;
 }

@@ -393,6 +393,7 @@ static void make_zones(zo_game *g) {
     g->objs[i].controller = -1;
     g->objs[i].came_from = -1;
     g->objs[i].phase_controller = -1;
+    g->objs[i].attached = g->objs[i].phased_with = -1;
   }
 }
 

@@ -4,6 +4,8 @@
  * 3.0.9: a public object that becomes private is new), and the end of a
  * game played for ante (Z.2.2, 217.9b, 407.2).
  */
+#include <string.h>
+
 #include "model_int.h"
 
 /* CR 109.4, FaB 1.2.1b: give the object to s->player; only objects on the
@@ -72,19 +74,60 @@ static void phase_zone(zo_game *g, int o, int out, zo_step_result *r) {
   } else {
     ob->controller = ob->phase_controller >= 0 ? ob->phase_controller : ob->owner;
     ob->phased_out = 0;
+    ob->phased_with = -1;
   }
   event(r, o, ZO_OUTCOME_MOVED);
   r->outcome = ZO_OUTCOME_MOVED;
 }
 
+static void phase_one(zo_game *g, int o, int out, zo_step_result *r);
+
+/* ---- indirect phasing (CR 702.26g; 702.24f of 2011; 217.8d, 502.15 of
+ * 2004 and 2008; Z.7.2 of 1999) ------------------------------------------ */
+
+/* After `host` phased out (out) or in: what is attached to it phases out
+ * with it, "indirectly" (each once, through its own attachments too), and
+ * what phased out with it phases back in with it, still attached. Nothing
+ * where the rule set has no indirect phasing or nothing was attached. */
+static void phase_attached(zo_game *g, int host, int out, zo_step_result *r) {
+  if (!g->has_attach || SW(g, SW_INDIRECT_PHASING) != ZS_YES) return;
+  for (int i = 0; i < g->nobjs; i++) {
+    zo_obj *a = &g->objs[i];
+    if (i == host || !a->exists) continue;
+    if (out) {
+      int in_play = a->zone >= 0 && ZT(g, a->zone)->role == ZR_BATTLEFIELD && !a->phased_out;
+      if (!in_play || !zo_attached_same(g, i, host)) continue;
+      HITSW(g, SW_INDIRECT_PHASING);
+      a->phased_with = host;
+    } else if (a->phased_with == host) {
+      HITSW(g, SW_INDIRECT_PHASING);
+      a->phased_with = -1;
+    } else {
+      continue;
+    }
+    zo_step_result sub;
+    memset(&sub, 0, sizeof sub);
+    phase_one(g, i, out, &sub);
+    for (int k = 0; k < sub.nevents; k++) event(r, sub.events[k].handle, sub.events[k].outcome);
+    zo_step_result_free(&sub);
+  }
+}
+
 /* Phase the object out (s->out) or in: through the phased-out zone, or as
  * a status (CR 702.24d: no zone change, no trigger, same object), as the
- * rule set has it; rejected where it has no phasing. */
+ * rule set has it; rejected where it has no phasing. What is attached to
+ * it phases with it (phase_attached). */
 void zo_step_phase(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
   int o = obj;
   if (o < 0 && (o = zo_step_object(g, s, r)) < 0) return;
+  phase_one(g, o, s->out, r);
+}
+
+/* Phase object o out or in (zo_step_phase), with what is attached to it. */
+static void phase_one(zo_game *g, int o, int out, zo_step_result *r) {
   if (SW(g, SW_PHASING) == ZS_ZONE) {
-    phase_zone(g, o, s->out, r);
+    phase_zone(g, o, out, r);
+    if (r->outcome == ZO_OUTCOME_MOVED) phase_attached(g, o, out, r);
     return;
   }
   if (SW(g, SW_PHASING) != ZS_STATUS) {
@@ -97,14 +140,16 @@ void zo_step_phase(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
     r->error = ZO_E_UNSUPPORTED;
     return;
   }
-  if (g->objs[o].phased_out == s->out) {
+  if (g->objs[o].phased_out == out) {
     r->outcome = ZO_OUTCOME_FAILED;
     r->error = ZO_E_ALREADY;
     return;
   }
   /* CR 702.24d: a status: no zone change, no trigger, same object */
   HITSW(g, SW_PHASING);
-  g->objs[o].phased_out = s->out;
+  g->objs[o].phased_out = out;
+  if (!out) g->objs[o].phased_with = -1;
+  phase_attached(g, o, out, r);
 }
 
 /* Visibility per object (FaB 3.0.3): turning face down makes the object

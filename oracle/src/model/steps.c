@@ -52,6 +52,7 @@ void zo_step_dispatch(zo_game *g, const zo_step *s, int obj, zo_step_result *r) 
   case ST_MARK: zo_step_mark(g, s, obj, r); return;
   case ST_LOOK: zo_step_look(g, s, obj, r); return;
   case ST_REVEAL: zo_step_reveal(g, s, obj, r); return;
+  case ST_ATTACH: zo_step_attach(g, s, obj, r); return;
   default: return;
   }
 }

@@ -237,7 +237,11 @@ zo_cited *zo_zone_cited(zo_zone_type *t, zo_zone_attr a);
   X(SW_REPLACE_ORDER, "replace_order", (ZS_NONE, ZS_SELF_FIRST)) /* 616.1a; 419.6d; FaB 6.5 */ \
   /* issue 12, G5: an instruction may let a player look at a face-down */                        \
   /* object in a public zone (217.7b, 406.3); none: nobody (Z.7.3, Z.8.4) */                     \
-  X(SW_LOOK_FACE_DOWN, "look_face_down", (ZS_NONE, ZS_YES))
+  X(SW_LOOK_FACE_DOWN, "look_face_down", (ZS_NONE, ZS_YES))                                    \
+  X(SW_ATTACH, "attach", (ZS_NONE, ZS_YES)) /* 303.4, 301.5; 217.1b; Z.5.1 */                    \
+  X(SW_INDIRECT_PHASING, "indirect_phasing", (ZS_NONE, ZS_YES)) /* 702.26g; 217.8d; Z.7.2 */     \
+  X(SW_AURA_UNATTACHED, "aura_unattached", (ZS_NONE, ZS_OWNER_GRAVEYARD)) /* 704.5m; 420.5d */   \
+  X(SW_EQUIPMENT_UNATTACHED, "equipment_unattached", (ZS_STAYS, ZS_OWNER_GRAVEYARD)) /* 704.5n */
 
 /* Policy switches (ZO_SWITCHES). */
 typedef enum { ZO_SWITCHES(ZO_ROW_ID) SW_COUNT } zo_switch;

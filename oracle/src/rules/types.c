@@ -18,5 +18,6 @@ void zo_type_classes_init(zo_type_classes *t, const zo_ruleset *rs) {
   t->perm_sub = word("affliction") | word("ally") | word("ash") | word("aura") |
                 word("construct") | word("figment") | word("invocation") | word("item") |
                 word("landmark");
+  t->aura = word("aura");
   if (!rs->game || strcmp(rs->game, "fab") != 0) t->deck_card = 0; /* only FaB has deck-cards */
 }

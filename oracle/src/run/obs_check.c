@@ -253,6 +253,26 @@ static int check_object(zo_obs_checker *k, const zo_observation *ob, int h, int 
                   o->position >= 0 ? o->position : o->layer, o->zone);
   }
 
+  /* attachments: attached to an existing other permanent, both on the
+     battlefield (or both phased out), in a rule set with attachments */
+  if (o->attached_to >= 0) {
+    int to = o->attached_to;
+    if (SWV(k, SW_ATTACH) != ZS_YES)
+      return viol(v, "attachments", "CR 303.4, 301.5", c, h, "attached to %s, which rule set %s can't do",
+                  hname(c, to), rs->id);
+    if (to >= ob->nhandles || to == h || !ob->objs[to].exists)
+      return viol(v, "attachments", "CR 303.4, 400.7", c, h, "attached to %s, which does not exist",
+                  hname(c, to));
+    int tt = k->ztype[to];
+    zo_zone_role r = zt ? zt->role : ZR_NONE, rt = tt >= 0 ? rs->zones[tt].role : ZR_NONE;
+    if (r != rt || (r != ZR_BATTLEFIELD && r != ZR_PHASED_OUT) ||
+        o->phased_out != ob->objs[to].phased_out)
+      return viol(v, "attachments", "CR 303.4, 702.26g", c, h,
+                  "in %s%s, attached to %s in %s%s: both are permanents, phased in or out together",
+                  o->zone, o->phased_out ? " (phased out)" : "", hname(c, to), ob->objs[to].zone,
+                  ob->objs[to].phased_out ? " (phased out)" : "");
+  }
+
   /* one-zone: the same object shown on two handles (twin: the lowest
      other handle showing this identity, from zo_observation_check) */
   int j = k->twin[h];

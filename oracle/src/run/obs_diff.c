@@ -88,6 +88,8 @@ static int compare(const zo_case *c, const zo_observation *a, const zo_observati
       return differ(d, h, "controller", "", player(c, x->controller), player(c, y->controller));
     if (x->owner != y->owner) return differ(d, h, "owner", "", player(c, x->owner), player(c, y->owner));
     if (x->under != y->under) return differ(d, h, "under", "", handle(c, x->under), handle(c, y->under));
+    if (x->attached_to != y->attached_to)
+      return differ(d, h, "attached_to", "", handle(c, x->attached_to), handle(c, y->attached_to));
     if (x->phased_out != y->phased_out)
       return differ(d, h, "phased_out", "", boolean(x->phased_out), boolean(y->phased_out));
     if (!same_marks(x, y)) {

@@ -372,6 +372,9 @@ static int cmp_obj(cmpctx *x, const zo_obj_expect *e) {
   if ((e->mask & OX_UNDER) && e->under != o->under)
     return mismatch(x, LN(OX_UNDER), prop(h, OX_UNDER_INDEX), fmt("%s", hname(c, e->under)),
                     fmt("%s", hname(c, o->under)));
+  if ((e->mask & OX_ATTACHED_TO) && e->attached_to != o->attached_to)
+    return mismatch(x, LN(OX_ATTACHED_TO), prop(h, OX_ATTACHED_TO_INDEX), fmt("%s", hname(c, e->attached_to)),
+                    fmt("%s", hname(c, o->attached_to)));
   if ((e->mask & OX_PHASED) && e->phased != o->phased_out)
     return mismatch(x, LN(OX_PHASED), prop(h, OX_PHASED_INDEX), fmt("%s", bstr(e->phased)),
                     fmt("%s", bstr(o->phased_out)));
@@ -573,6 +576,9 @@ static const char *missing_feature(zo_engine *e, const zo_case *c) {
   for (int i = 0; c->expect && i < c->expect->nobjs; i++)
     if ((c->expect->objs[i].mask & OX_LAYER) && !engine_has(e, FT_STACK_LAYERS))
       return zo_feature_name(FT_STACK_LAYERS);
+  for (int i = 0; c->expect && i < c->expect->nobjs; i++)
+    if ((c->expect->objs[i].mask & OX_ATTACHED_TO) && !engine_has(e, FT_ATTACHMENTS))
+      return zo_feature_name(FT_ATTACHMENTS);
   return NULL;
 }
 

@@ -21,6 +21,8 @@
  *   objects.c    identity's companions: marks, cease, clear (FaB 3.0.12),
  *                create, mark
  *   attach.c     FaB sub-cards (3.0.14) and two-handed equipment (8.2.2)
+ *   attached.c   Auras, Equipment and Fortifications attached to permanents
+ *                (CR 301.5, 303.4, 704.5m-n; indirect phasing, 702.26g)
  *   replace.c    replacement effects (CR 616.1; FaB 6.5)
  *   triggers.c   watches, finding an object again, references
  *   status.c     control, phasing, turning face up/down, end of game
@@ -89,6 +91,12 @@ typedef struct {
   unsigned look_mask;
   uint64_t look_id, reveal_id;
   int look_zone, reveal_zone, revealed;
+  /* attachments (attached.c; CR 301.5, 303.4): the handle an attach step
+     attached it to (-1 none), that object's identity then and its own; the
+     attachment holds while both are still those objects (CR 400.7) */
+  int attached;
+  uint64_t attached_id, attach_self;
+  int phased_with;     /* CR 702.26g: the handle it phased out indirectly with, -1 */
 } zo_obj;
 
 typedef struct {
@@ -137,6 +145,7 @@ struct zo_game {
   int nactive_repl;          /* replacement effects in force */
   int has_subs;              /* some object is or was a sub-card */
   int zones_changed;         /* zone_create/zone_remove happened */
+  int has_attach;            /* an attach step happened (attached.c) */
   int first_zone[ZO_MAX_ZONE_TYPES]; /* first instance of each type at set-up */
   zo_type_classes classes;   /* the type classes the rules read (rules/types.h) */
   /* per zone type of rs: its equip:/keeps: words as the case's type bits
@@ -352,6 +361,25 @@ void zo_twoh_equip_second(zo_game *g, int zone, int obj);
 int zo_twoh_second_zone(const zo_game *g, int zone, int obj);
 /* Step: put a card under another (FaB 3.0.14). */
 void zo_step_put_under(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
+
+/* ---- attachments: Auras, Equipment, Fortifications (attached.c) ------- */
+
+/* The handle obj is attached to (CR 301.5, 301.6, 303.4), or -1: an attach
+ * step attached it, both are still the objects they were then (a zone
+ * change ends it, CR 400.7; 217.1c; Z.1.3), and both are where the other
+ * is (on the battlefield, or both phased out). Never fails. */
+int zo_attached_to(const zo_game *g, int obj);
+/* Whether obj's attachment to host still holds by identity alone (both
+ * the objects they were when attached), wherever they are. */
+int zo_attached_same(const zo_game *g, int obj, int host);
+/* Step: attach obj to s->attach_to (both on the battlefield, not itself). */
+void zo_step_attach(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
+/* The state-based actions on attachments, for sba.c: obj is on the
+ * battlefield, phased in, and attached to nothing any more: an Aura goes
+ * to its owner's graveyard (CR 704.5m; 704.5n of 2011; 420.5d), anything
+ * else becomes unattached and stays (704.5n; 704.5p of 2011), as the rule
+ * set's switches say. Returns 1 when the Aura moved (r gets its events). */
+int zo_attached_state_check(zo_game *g, int obj, zo_step_result *r);
 
 /* ---- replacement effects (replace.c) ---------------------------------- */
 

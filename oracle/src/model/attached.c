@@ -1,0 +1,124 @@
+/* attached.c: Auras, Equipment and Fortifications attached to permanents
+ * (the `attach` step; cases/README.md, attach).
+ *
+ * Who may attach what to what is not a zone rule; the model keeps to what
+ * the zone rules need: both objects on the battlefield (in play), phased
+ * in, and not the same object (CR 301.5, 301.6, 303.4; 217.1b of 2004 and
+ * 2008; Z.5.1 of 1999). An attachment is a pair of identities: it holds
+ * while the attached object and the permanent are still the objects they
+ * were when attached, so a zone change of either ends it with no work in
+ * the move (CR 400.7; 217.1c; Z.1.3: the permanent that comes back is a
+ * new object, and nothing is attached to it). Phasing keeps identities:
+ * what is attached to a permanent phases out and in with it where the rule
+ * set says so (status.c; CR 702.26g, 702.24f of 2011, 217.8d, Z.7.2).
+ *
+ * The state-based actions (zo_attached_state_check, from sba.c): an Aura
+ * attached to nothing goes to its owner's graveyard (CR 704.5m; 704.5n of
+ * 2011; 420.5d of 2004), and an Equipment or Fortification (or anything
+ * else) becomes unattached and stays (CR 704.5n; 704.5p of 2011).
+ *
+ * Nothing here runs in a game without an attach step (g->has_attach, and
+ * an object's `attached` field, -1 unless attached).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "model_int.h"
+
+int zo_attached_same(const zo_game *g, int obj, int host) {
+  const zo_obj *o = &g->objs[obj];
+  if (host < 0 || o->attached != host || !o->exists || o->id != o->attach_self) return 0;
+  const zo_obj *h = &g->objs[host];
+  return h->exists && h->id == o->attached_id;
+}
+
+int zo_attached_to(const zo_game *g, int obj) {
+  const zo_obj *o = &g->objs[obj];
+  int host = o->attached;
+  if (!zo_attached_same(g, obj, host)) return -1;
+  const zo_obj *h = &g->objs[host];
+  if (o->zone < 0 || h->zone < 0 || o->phased_out != h->phased_out) return -1;
+  /* both on the battlefield, or both phased out (a zone in 1999-2008) */
+  if (ZT(g, o->zone)->role != ZT(g, h->zone)->role) return -1;
+  zo_zone_role role = ZT(g, o->zone)->role;
+  return role == ZR_BATTLEFIELD || role == ZR_PHASED_OUT ? host : -1;
+}
+
+/* Is object o a permanent effects can touch: on the battlefield (in play)
+ * and phased in? Sets *err to why not. */
+static int attachable(const zo_game *g, int o, zo_step_error *err) {
+  const zo_obj *ob = &g->objs[o];
+  if (!ob->exists) {
+    *err = ZO_E_NOT_FOUND;
+    return 0;
+  }
+  if (ob->zone < 0 || ob->under >= 0 || ZT(g, ob->zone)->role != ZR_BATTLEFIELD) {
+    *err = ZO_E_NOT_IN_ZONE;
+    return 0;
+  }
+  if (ob->phased_out) { /* 702.26b / 702.24b: treated as though it doesn't exist */
+    *err = ZO_E_PHASED_OUT;
+    return 0;
+  }
+  return 1;
+}
+
+void zo_step_attach(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
+  int o = obj;
+  if (o < 0 && (o = zo_step_object(g, s, r)) < 0) return;
+  if (SW(g, SW_ATTACH) != ZS_YES) { /* FaB: nothing attaches to a permanent */
+    r->outcome = ZO_OUTCOME_REJECTED;
+    r->error = ZO_E_UNSUPPORTED;
+    return;
+  }
+  int host = s->attach_to;
+  zo_step_error e = ZO_E_NONE;
+  if (host == o) e = ZO_E_CANNOT_HOLD; /* nothing is attached to itself */
+  else if (host < 0 || !attachable(g, o, &e) || !attachable(g, host, &e)) {
+    if (e == ZO_E_NONE) e = ZO_E_NOT_FOUND;
+  }
+  if (e != ZO_E_NONE) {
+    r->outcome = ZO_OUTCOME_FAILED;
+    r->error = e;
+    return;
+  }
+  HITSW(g, SW_ATTACH); /* CR 301.5, 303.4; 217.1b; 400.5 of 2011; Z.5.1 */
+  zo_obj *ob = &g->objs[o];
+  ob->attached = host;
+  ob->attached_id = g->objs[host].id;
+  ob->attach_self = ob->id;
+  ob->phased_with = -1;
+  g->has_attach = 1;
+}
+
+int zo_attached_state_check(zo_game *g, int obj, zo_step_result *r) {
+  zo_obj *o = &g->objs[obj];
+  int aura = (o->types & g->classes.aura) != 0;
+  zo_switch sw = aura ? SW_AURA_UNATTACHED : SW_EQUIPMENT_UNATTACHED;
+  if (SW(g, sw) != ZS_OWNER_GRAVEYARD) {
+    if (aura) return 0; /* no such state-based action in this rule set */
+    HITSW(g, sw); /* CR 704.5n; 704.5p of 2011: unattached, it stays */
+    o->attached = -1;
+    return 0;
+  }
+  HITSW(g, sw); /* CR 704.5m; 704.5n of 2011; 420.5d: to its owner's graveyard */
+  o->attached = -1;
+  zo_step mv;
+  memset(&mv, 0, sizeof mv);
+  mv.kind = ST_MOVE;
+  mv.card = mv.ref = -1;
+  mv.from.type = ZO_ZT_UNSET;
+  mv.to.type = g->graveyard_slot;
+  mv.to.player = -1;
+  mv.position = ZO_POS_TOP;
+  mv.face = -1;
+  mv.by_rule = 1;
+  mv.attach_to = -1;
+  snprintf(mv.cause, sizeof mv.cause, "state_check");
+  zo_step_result sub;
+  memset(&sub, 0, sizeof sub);
+  zo_game_apply_to(g, &mv, obj, &sub);
+  for (int i = 0; i < sub.nevents; i++) event(r, sub.events[i].handle, sub.events[i].outcome);
+  zo_step_result_free(&sub);
+  return 1;
+}
