@@ -25,6 +25,7 @@ void zo_step_control(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
     return;
   }
   hit(g, &ZT(g, g->objs[o].zone)->controller);
+  zo_control_duration(g, o, s->until); /* G4 */
   g->objs[o].controller = s->player;
 }
 
@@ -65,10 +66,8 @@ static void phase_zone(zo_game *g, int o, int out, zo_step_result *r) {
     ob->phase_controller = ctrl;
     ob->controller = -1;
     ob->phased_out = 1;
-    for (int m = 0; m < g->nmarks; m++)
-      if (g->marks[m].alive && g->marks[m].obj == o && g->marks[m].kind == MK_EFFECT)
-        g->marks[m].alive = 0;
-    zo_watches_fire(g, o, zone, dest, 1, ctrl);
+    zo_durations_phase_out(g, o); /* 502.15g */
+    zo_watches_fire(g, o, zone, dest, 1, ctrl, "");
   } else {
     ob->controller = ob->phase_controller >= 0 ? ob->phase_controller : ob->owner;
     ob->phased_out = 0;
@@ -105,6 +104,7 @@ void zo_step_phase(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
   /* CR 702.24d: a status: no zone change, no trigger, same object */
   HITSW(g, SW_PHASING);
   g->objs[o].phased_out = s->out;
+  if (s->out) zo_durations_phase_out(g, o); /* 702.24e, 702.26f */
 }
 
 /* Visibility per object (FaB 3.0.3): turning face down makes the object

@@ -50,6 +50,7 @@ void zo_step_dispatch(zo_game *g, const zo_step *s, int obj, zo_step_result *r) 
   case ST_REPLACE: zo_step_replace(g, s, obj, r); return;
   case ST_CHOOSE_REPLACEMENT: zo_step_choose_replacement(g, s, obj, r); return;
   case ST_MARK: zo_step_mark(g, s, obj, r); return;
+  case ST_END_TURN: zo_step_end_turn(g, s, obj, r); return;
   default: return;
   }
 }

@@ -183,7 +183,8 @@ zo_cited *zo_zone_cited(zo_zone_type *t, zo_zone_attr a);
   X(ZS_CANNOT_MOVE, "cannot_move")                     \
   X(ZS_REMOVED_IS_OUTSIDE, "removed_is_outside")       \
   X(ZS_LISTED, "listed")                               \
-  X(ZS_APNAP, "apnap")
+  X(ZS_APNAP, "apnap")                                 \
+  X(ZS_LIMITED_LOST, "limited_lost") /* G4 (issue 12) */
 
 /* ZO_SWITCHES(X): X(id, name, values): the policy switches
  * (oracle/rulesets/RULESETS.md, Switches; the same lists as
@@ -223,7 +224,9 @@ zo_cited *zo_zone_cited(zo_zone_type *t, zo_zone_attr a);
   X(SW_ARENA_DEFAULT, "arena_default", (ZS_NONE, ZS_PERMANENT_ZONE)) /* FaB 3.0.5a */            \
   X(SW_LOOK, "look", (ZS_HAND_OWNER, ZS_OWNER_NOT_DECK)) /* 400.2; FaB 3.0.3a */                 \
   X(SW_OUTSIDE, "outside", (ZS_NOT_A_ZONE, ZS_REMOVED_IS_OUTSIDE)) /* 400.10; 217.1e */         \
-  X(SW_STACK_ARRIVAL, "stack_arrival", (ZS_LISTED, ZS_APNAP)) /* 405.3 */
+  X(SW_STACK_ARRIVAL, "stack_arrival", (ZS_LISTED, ZS_APNAP)) /* 405.3 */                      \
+  X(SW_PHASED_EFFECTS, "phased_effects", (ZS_NONE, ZS_LIMITED_LOST, ZS_KEPT))                    \
+    /* G4 (issue 12): 502.15g of 2004; 702.24e (2011), 702.26f */
 
 /* Policy switches (ZO_SWITCHES). */
 typedef enum { ZO_SWITCHES(ZO_ROW_ID) SW_COUNT } zo_switch;

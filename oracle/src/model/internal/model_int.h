@@ -83,6 +83,11 @@ typedef struct {
   int left_arena;      /* a token that left the battlefield (CR 110.5g) */
   int came_from;       /* FaB 3.0.9c: zone it came from as it became new */
   int phase_controller;/* controller it phased out under (CR 502.15h) */
+  /* G4: a control effect "until end of turn" on this object (CR 514.2):
+     in force while ctrl_until and ctrl_until_id == id (an object that
+     changed zones is new, 400.7); ctrl_base: the controller it returns to */
+  int ctrl_until, ctrl_base;
+  uint64_t ctrl_until_id;
 } zo_obj;
 
 typedef struct {
@@ -92,6 +97,7 @@ typedef struct {
   int from_index, to_index;   /* 0: any zone of that type and player */
   uint64_t types;
   uint64_t id; int zone, pub_at_arrival, controller;
+  char cause[ZO_NAME]; /* G8: only a move with this cause ("": any) */
 } zo_trigger;
 
 typedef struct { int set, obj; uint64_t id; } zo_ref;
@@ -105,7 +111,7 @@ typedef struct {
   const zo_step *instead;
 } zo_replacement;
 
-typedef struct { int alive, obj; zo_mark_kind kind; } zo_mark;
+typedef struct { int alive, obj; zo_mark_kind kind; int until; /* ZO_UNTIL_* (G4) */ } zo_mark;
 
 struct zo_game {
   const zo_ruleset *rs;
@@ -365,8 +371,11 @@ void zo_step_choose_replacement(zo_game *g, const zo_step *s, int obj, zo_step_r
 int zo_zone_watch_matches(const zo_game *g, int type, int player, int index, int zone);
 /* A move of obj from origin to dest happened; fire matching watches.
  * props: the mover had its properties (FaB 3.0.7a); ctrl: its controller
- * just before it moved. */
-void zo_watches_fire(zo_game *g, int obj, int origin, int dest, int props, int ctrl);
+ * just before it moved; cause: the event's cause word ("" none; borrowed),
+ * which a watch with a cause must match (G8: a destroy, CR 701.8a, is not
+ * a sacrifice, 701.21a). */
+void zo_watches_fire(zo_game *g, int obj, int origin, int dest, int props, int ctrl,
+                     const char *cause);
 /* Can an ability that followed obj (trigger or `then:`) find it now, as
  * switch how_sw says (CR 603.10, 400.7; FaB 3.0.9b)? */
 int zo_obj_finds(zo_game *g, zo_switch how_sw, int obj, uint64_t id, int zone,
@@ -386,6 +395,23 @@ void zo_step_phase(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
 void zo_step_turn_face(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
 void zo_step_end_game(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
 void zo_step_state_check(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
+
+/* ---- durations (durations.c; G4 of issue 12) ------------------------------ */
+
+/* A control step with until: s->until gives object o to a new controller:
+ * remember the controller it goes back to when the effect ends (the one
+ * before the first such effect still in force on this object); a control
+ * step without a duration ends any such effect (CR 611.2a, 613 timestamp
+ * order: the later effect wins for good). Call before the change. */
+void zo_control_duration(zo_game *g, int o, int until);
+/* Object o phases out: the effects on it that phasing ends, as switch
+ * phased_effects says (CR 502.15g of 2004: limited durations; 702.24e,
+ * 702.26f: none, they only expire as they would). */
+void zo_durations_phase_out(zo_game *g, int o);
+/* Step: the end of the turn's cleanup: "until end of turn" effects end
+ * (CR 514.2; 314.2 of 2004/2008; 314.1b of 1999), on phased-out permanents
+ * too (702.24e, 702.26f; 502.15h: it may phase in under another player). */
+void zo_step_end_turn(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
 
 /* ---- steps (steps.c) ----------------------------------------------------- */
 
