@@ -31,8 +31,8 @@ passes() { # name nfeatures smoke-args...
   grep -q '^ok   run: case smoke/core .* as one run (observe: \(delta\|each\)' "$work/out" || fail "$name: no run check"
   echo "$name: $n checks ok ($(tail -1 "$work/out"))"
 }
-passes serve 12 --engine "$bin serve"
-passes plugin 12 --engine-plugin "$plugin"
+passes serve 13 --engine "$bin serve"
+passes plugin 13 --engine-plugin "$plugin"
 passes python-adapter 9 --engine "python3 $src/ci/adapters/python/engine.py"
 
 # broken engines: exit 1, the reason on the failing checks
