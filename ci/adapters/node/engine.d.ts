@@ -14,10 +14,10 @@ export type Handle = string;
 /** A player name from the setup's players (no "."). */
 export type Player = string;
 
-/** The twelve features (PROTOCOL.md, "Features"). */
+/** The thirteen features (PROTOCOL.md, "Features"); durations: G4 of issue 12. */
 export type Feature =
   | 'triggers' | 'replacement' | 'phasing' | 'face_down' | 'sub_cards' | 'zone_lifecycle'
-  | 'ante' | 'visibility' | 'reorder' | 'stack_layers' | 'state_check' | 'marks';
+  | 'ante' | 'visibility' | 'reorder' | 'stack_layers' | 'state_check' | 'marks' | 'durations';
 
 /** What a step did (PROTOCOL.md, "Outcomes and step error codes"). */
 export type Outcome =
