@@ -291,7 +291,8 @@ static const zo_step_kind op_kind[OP_COUNT] = {
     ST_TURN_FACE, ST_REORDER, ST_SHUFFLE, ST_DRAW, ST_MILL, ST_PUT_UNDER, ST_ZONE_CREATE,
     ST_ZONE_REMOVE, ST_STATE_CHECK, ST_STATE_CHECK, ST_END_GAME, ST_WATCH, ST_RESOLVE,
     ST_REMEMBER, ST_REPLACE, ST_CHOOSE_REPLACEMENT, ST_MARK,
-    ST_WATCH, ST_REPLACE, ST_MOVE, ST_MARK, ST_MOVE};
+    ST_WATCH, ST_REPLACE, ST_MOVE, ST_MARK, ST_MOVE,
+    ST_END_TURN, ST_WATCH};
 _Static_assert(OP_COUNT <= ZO_FUZZ_MAX_OPS, "zo_fuzz_profile.ops holds every opcode");
 
 /* ---- profiles --------------------------------------------------------- */
@@ -300,6 +301,7 @@ static void profile_ops(zo_fuzz_profile *p) {
   p->nops = 0;
   for (int op = 0; op < OP_COUNT; op++) {
     zo_feature ft = zo_step_kind_feature(op_kind[op]);
+    if (op == OP_WATCH_CAUSE) ft = FT_TRIGGERS_CAUSE; /* G8: a part of triggers */
     if (ft == FT_NONE || ((p->features >> ft) & 1u)) p->ops[p->nops++] = (uint8_t)op;
   }
 }
@@ -334,6 +336,8 @@ uint32_t zo_fuzz_step_features(const zo_step *s) {
   if (ft != FT_NONE) m |= 1u << ft;
   if (s->expect && s->expect->nvisible) m |= 1u << FT_VISIBILITY;
   if (s->face == 1) m |= 1u << FT_FACE_DOWN;
+  if (s->until) m |= 1u << FT_DURATIONS;                          /* G4 */
+  if (s->kind == ST_WATCH && s->cause[0]) m |= 1u << FT_TRIGGERS_CAUSE; /* G8 */
   if (s->then) m |= zo_fuzz_step_features(s->then);
   for (int i = 0; i < s->nmoves; i++) m |= zo_fuzz_step_features(&s->moves[i]);
   return m;
@@ -393,7 +397,10 @@ static void gen_control(zo_fuzz *f, zo_step *s) {
   zo_case *c = f->c;
   s->kind = ST_CONTROL;
   s->card = live_handle(f, next(f));
-  s->player = next(f) % c->nplayers;
+  uint8_t p = next(f);
+  s->player = (p & 0x7f) % c->nplayers;
+  /* G4: bit 7, a control effect until end of turn */
+  if ((p & 0x80) && allowed(f, FT_DURATIONS)) s->until = ZO_UNTIL_END_OF_TURN;
 }
 
 static void gen_phase(zo_fuzz *f, zo_step *s) {
@@ -548,7 +555,25 @@ static void gen_mark(zo_fuzz *f, zo_step *s) {
   s->kind = ST_MARK;
   s->card = live_handle(f, next(f));
   s->as = f->marks++;
-  s->mark_kind = (zo_mark_kind)(next(f) % 4);
+  uint8_t k = next(f);
+  s->mark_kind = (zo_mark_kind)(k % 4);
+  /* G4: bit 7 on an effect, until end of turn */
+  if (s->mark_kind == MK_EFFECT && (k & 0x80) && allowed(f, FT_DURATIONS))
+    s->until = ZO_UNTIL_END_OF_TURN;
+}
+
+/* G4: the end of the turn (its "until end of turn" effects end). */
+static void gen_end_turn(zo_fuzz *f, zo_step *s) {
+  (void)f;
+  s->kind = ST_END_TURN;
+}
+
+/* G8: a watch on a move with a cause (a destroy is no sacrifice). */
+static void gen_watch_cause(zo_fuzz *f, zo_step *s) {
+  gen_watch(f, s);
+  if (s->kind != ST_WATCH) return;
+  const char *cause = causes[1 + next(f) % (NCAUSES - 1)];
+  memcpy(s->cause, cause, strlen(cause) + 1);
 }
 
 
@@ -798,6 +823,8 @@ static void decode_op(zo_fuzz *f) {
   case OP_SEQ_OUTSIDE: seq_outside(f, s); break;
   case OP_SEQ_MARK_MOVE: seq_mark_move(f, s); break;
   case OP_SEQ_PAIR: seq_pair(f, s); break;
+  case OP_END_TURN: gen_end_turn(f, s); break;
+  case OP_WATCH_CAUSE: gen_watch_cause(f, s); break;
   case OP_MARK: default: gen_mark(f, s); break;
   }
   if (p->all) return;
