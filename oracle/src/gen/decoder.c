@@ -292,7 +292,7 @@ static const zo_step_kind op_kind[OP_COUNT] = {
     ST_ZONE_REMOVE, ST_STATE_CHECK, ST_STATE_CHECK, ST_END_GAME, ST_WATCH, ST_RESOLVE,
     ST_REMEMBER, ST_REPLACE, ST_CHOOSE_REPLACEMENT, ST_MARK,
     ST_WATCH, ST_REPLACE, ST_MOVE, ST_MARK, ST_MOVE,
-    ST_END_TURN, ST_WATCH};
+    ST_END_TURN, ST_WATCH, ST_MARK};
 _Static_assert(OP_COUNT <= ZO_FUZZ_MAX_OPS, "zo_fuzz_profile.ops holds every opcode");
 
 /* ---- profiles --------------------------------------------------------- */
@@ -714,6 +714,39 @@ static void seq_mark_move(zo_fuzz *f, zo_step *s) {
   if (a & 0x10) t->face = 1; /* face down: private, so a new object (FaB 3.0.9) */
 }
 
+/* G4: an effect until end of turn (sometimes a control effect too) on one
+ * permanent, which phases out, sometimes sees the end of the turn, and
+ * phases in: what phasing ends by era (phased_effects: CR 502.15g,
+ * 702.26d, f) and what expires while it is phased out (502.15h, 702.26f). */
+static void seq_duration(zo_fuzz *f, zo_step *s) {
+  zo_case *c = f->c;
+  OR_STATE_CHECK(f->marks >= RESERVE || c->nsteps + 4 > ZO_FUZZ_MAX_STEPS)
+  uint8_t h = next(f), a = next(f);
+  int x = live_handle(f, h);
+  int timed = allowed(f, FT_DURATIONS) ? ZO_UNTIL_END_OF_TURN : 0;
+  s->kind = ST_MARK;
+  s->card = x;
+  s->as = f->marks++;
+  s->mark_kind = MK_EFFECT;
+  s->until = (a & 4) ? 0 : timed;
+  if (a & 1) {
+    zo_step *t = push(f);
+    t->kind = ST_CONTROL;
+    t->card = x;
+    t->player = (a >> 4) % c->nplayers;
+    t->until = timed;
+  }
+  zo_step *p = push(f);
+  p->kind = ST_PHASE;
+  p->card = x;
+  p->out = 1;
+  if ((a & 2) && timed) push(f)->kind = ST_END_TURN;
+  p = push(f);
+  p->kind = ST_PHASE;
+  p->card = x;
+  p->out = 0;
+}
+
 /* two objects of the same types into one zone: what a zone's capacity
  * (FaB 3.0.6: one hero, one weapon of a kind, one piece of equipment a
  * slot) and its holds decide for the second. */
@@ -825,6 +858,7 @@ static void decode_op(zo_fuzz *f) {
   case OP_SEQ_PAIR: seq_pair(f, s); break;
   case OP_END_TURN: gen_end_turn(f, s); break;
   case OP_WATCH_CAUSE: gen_watch_cause(f, s); break;
+  case OP_SEQ_DURATION: seq_duration(f, s); break;
   case OP_MARK: default: gen_mark(f, s); break;
   }
   if (p->all) return;

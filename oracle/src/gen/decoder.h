@@ -24,7 +24,7 @@
 #define ZO_FUZZ_MAX_CARDS 12
 #define ZO_FUZZ_RESERVE 4
 #define ZO_FUZZ_MAX_RULESETS 64
-#define ZO_FUZZ_MAX_OPS 32
+#define ZO_FUZZ_MAX_OPS 40
 
 /* What the decoder may choose from: the rule sets and protocol features an
  * engine declares (gate --fuzz, fuzz_diff), so that every game it makes is

@@ -16,6 +16,7 @@ enum {
   OP_SEQ_TRIGGER, OP_SEQ_REPLACE, OP_SEQ_OUTSIDE, /* sequences: several steps on one object */
   OP_SEQ_MARK_MOVE, OP_SEQ_PAIR,
   OP_END_TURN, OP_WATCH_CAUSE, /* G4, G8 of issue 12: end_turn; a watch with cause: */
+  OP_SEQ_DURATION,             /* G4: a duration through phasing and the end of turn */
   OP_COUNT
 };
 
