@@ -384,6 +384,37 @@ static const builtin builtins[] = {
      "    expect: {outcome: no_move, rancor: {attached_to: bear}}\n"
      "  - move: {card: bear, to: graveyard, cause: destroy}\n"
      "    expect: {outcome: moved, rancor: {zone: battlefield, attached_to: null}}\n"},
+    /* G4 (issue 12): durations */
+    {"durations",
+     "id: smoke/durations\n"
+     "title: \"smoke: at end of turn a pump and a control effect until end of turn end\"\n"
+     "rulesets: [mtg-current, mtg-2011]\n"
+     "rules: [\"CR 514.2\"]\n"
+     "players: [alice, bob]\n"
+     "cards:\n"
+     "  bear: {owner: bob, zone: battlefield, types: [creature]}\n"
+     "steps:\n"
+     "  - mark: {card: bear, as: pump, kind: effect, until: end_of_turn}\n"
+     "  - control: {card: bear, player: alice, until: end_of_turn}\n"
+     "    expect:\n"
+     "      bear: {controller: alice, marks: [pump]}\n"
+     "  - end_turn: {}\n"
+     "    expect:\n"
+     "      outcome: no_move\n"
+     "      bear: {controller: bob, marks: []}\n"},
+    {"durations",
+     "id: smoke/durations-fab\n"
+     "title: \"smoke: an effect until end of turn ends at end of turn\"\n"
+     "rulesets: [fab]\n"
+     "rules: [\"FaB 3.0.9b\"]\n"
+     "players: [alice, bob]\n"
+     "cards:\n"
+     "  card: {owner: alice, zone: hand, types: [action]}\n"
+     "steps:\n"
+     "  - mark: {card: card, as: m, kind: effect, until: end_of_turn}\n"
+     "  - end_turn: {}\n"
+     "    expect:\n"
+     "      card: {marks: []}\n"},
 };
 
 /* ci/protocol/PROTOCOL.md, Features, in its order. */

@@ -18,8 +18,18 @@ bin=$1 src=$2 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "known_gaps: FAIL: $*"; [ -f "$work/out" ] && { echo "--- output:"; tail -12 "$work/out"; }; exit 1; }
 cd "$src" || exit 2
-eras=cases/mtg/eras
-mutant=mtg-2011:token_return=none # fails two cases of $eras on the oracle (phasing=none fails three)
+# a fixed set of era scenarios (the counts and sizes below are theirs: era
+# scenarios added later, e.g. for G4 of issue 12, would change them)
+eras=$work/eras
+mkdir -p "$eras"
+for stem in ante-zones copy-of-creature-spell-resolves-into-token draw-from-empty-library \
+    exile-to-exile graveyard-reorder instant-into-play move-together-member-that-did-not-move-keeps-its-place \
+    permanent-spell-keeps-marks phased-out-token phasing-out-and-in then-finds-moved-object \
+    token-left-play-moved-to-exile token-left-play-returned-to-play trigger-finds-card-in-owners-hand \
+    wish-for-removed-card; do
+  cp cases/mtg/eras/"$stem".*.yaml "$eras"/ || exit 2
+done
+mutant=mtg-2011:phasing=none # fails two cases of $eras on the oracle
 serve="$bin serve --mutant $mutant"
 # z CODE ARGS...: zoneoracle ARGS exits CODE (stdout and stderr in $work/out)
 z() {
@@ -108,7 +118,7 @@ echo '- {id: mtg/eras/gone, reason: renamed}' >> "$kg"
 z 0 known-gaps "$kg"
 z 1 known-gaps "$kg" "$work/r2/run.jsonl"
 grep -q "^$kg: not up to date with the run: 1 entry to drop or add" "$work/out" || fail "check mode: $(cat "$work/out")"
-z 0 gate --quiet --engine "$bin serve" --report-dir "$work/r3" "cases/$one.yaml" "cases/$two.yaml" # both pass now
+z 0 gate --quiet --engine "$bin serve" --report-dir "$work/r3" "$eras"/phas* # one passes now
 z 0 known-gaps --update "$kg" "$work/r1/run.jsonl" "$work/r3/run.jsonl" # a failure in any record keeps its entry
 grep -q "^$kg:11: mtg/eras/gone: dropped, it names no case of the run$" "$work/out" || fail "the gone entry is not dropped"
 [ "$(grep -c '^- id: ' "$kg")" -eq 2 ] || fail "two records: $(cat "$kg")"

@@ -6,8 +6,9 @@
  * a player's zone, the final expect of a case without steps, the order of
  * the arrivals of a move_together, a resolving copy becoming a token, and
  * the APNAP order of objects put on the stack together, an effect
- * rearranging a library, attachments, and (issue 12) a step's performing
- * player, a look at a face-down exiled card and a revealed library card. */
+ * rearranging a library, attachments, (issue 12) a step's performing
+ * player, a look at a face-down exiled card and a revealed library card,
+ * effect durations (G4) and a watch on a move's cause (G8). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -632,6 +633,77 @@ static void test_attachments(void **state) {
   stop(&f);
 }
 
+/* G4 (issue 12): durations. A control effect until end of turn is tied to
+ * the object's identity (CR 400.7) and returns it at end_turn to the
+ * controller before the first such effect (CR 514.2), also while phased
+ * out (702.26f; in the zone eras the controller it will phase in under,
+ * 502.15h); phasing out ends limited-duration marks only where the rule set
+ * says so (502.15g), and counts a hit on that switch's rules. */
+static void test_durations_control_and_phasing(void **state) {
+  (void)state;
+  fixture f = start("mtg-current", HEAD("mtg-current")
+                    "cards:\n  x: {owner: bob, zone: battlefield}\n"
+                    "steps:\n  - control: {card: x, player: alice, until: end_of_turn}\n"
+                    "  - control: {card: x, player: bob, until: end_of_turn}\n"
+                    "  - mark: {card: x, as: pump, kind: effect, until: end_of_turn}\n"
+                    "  - mark: {card: x, as: forever, kind: effect}\n"
+                    "  - phase: {card: x}\n"
+                    "  - end_turn: {}\n");
+  for (int i = 0; i < 2; i++) assert_int_equal(step(&f, i, NULL), ZO_OUTCOME_NO_MOVE);
+  assert_int_equal(f.g->objs[0].ctrl_base, 1); /* bob's before the first effect */
+  f.g->objs[0].controller = 0;                 /* whoever: end_turn restores the base */
+  for (int i = 2; i < 5; i++) step(&f, i, NULL);
+  assert_true(f.g->marks[0].alive);             /* 702.26d: phasing ends nothing */
+  assert_int_equal(hits_of(&f, "CR 702.26f"), 1);
+  assert_int_equal(step(&f, 5, NULL), ZO_OUTCOME_NO_MOVE);
+  assert_int_equal(f.g->objs[0].controller, 1);
+  assert_true(f.g->objs[0].phased_out);
+  assert_false(f.g->marks[0].alive); /* until end of turn: ended */
+  assert_true(f.g->marks[1].alive);  /* no duration: the game (611.2a) */
+  assert_false(f.g->objs[0].ctrl_until);
+  stop(&f);
+  f = start("mtg-2004", "id: t/x\ntitle: t\nrulesets: [mtg-2004]\nrules: [\"CR 502.15g\"]\n"
+            "players: [alice, bob]\n"
+            "cards:\n  x: {owner: bob, zone: in_play}\n"
+            "steps:\n  - control: {card: x, player: alice, until: end_of_turn}\n"
+            "  - mark: {card: x, as: pump, kind: effect, until: end_of_turn}\n"
+            "  - mark: {card: x, as: forever, kind: effect}\n"
+            "  - phase: {card: x}\n  - end_turn: {}\n  - phase: {card: x, out: false}\n");
+  for (int i = 0; i < 3; i++) step(&f, i, NULL);
+  assert_int_equal(step(&f, 3, NULL), ZO_OUTCOME_MOVED);
+  assert_false(f.g->marks[0].alive); /* 502.15g: a limited duration is lost */
+  assert_true(f.g->marks[1].alive);  /* an unlimited one is kept */
+  assert_int_equal(f.g->objs[0].phase_controller, 0);
+  step(&f, 4, NULL);
+  assert_int_equal(f.g->objs[0].phase_controller, 1); /* 502.15h: expired while out */
+  assert_int_equal(step(&f, 5, NULL), ZO_OUTCOME_MOVED);
+  assert_int_equal(f.g->objs[0].controller, 1);
+  stop(&f);
+}
+
+/* G8 (issue 12): a watch with a cause fires only on a move with that cause
+ * (a replacement's own cause word wins over the move's), and never on a
+ * move a replacement turned into no move (regeneration, 701.19b). */
+static void test_watch_cause(void **state) {
+  (void)state;
+  fixture f = start("mtg-current", HEAD("mtg-current")
+                    "cards:\n  x: {owner: alice, zone: battlefield}\n  y: {owner: alice, zone: battlefield}\n"
+                    "steps:\n  - watch: {as: dx, card: x, to: graveyard, cause: destroy}\n"
+                    "  - watch: {as: dy, card: y, to: graveyard, cause: destroy}\n"
+                    "  - watch: {as: ey, card: y, to: exile, cause: exile}\n"
+                    "  - replace: {as: r, card: y, when: {cause: destroy}, instead: {to: exile, cause: exile}}\n"
+                    "  - move: {card: x, to: graveyard, cause: sacrifice}\n"
+                    "  - move: {card: y, to: graveyard, cause: destroy}\n");
+  for (int i = 0; i < 4; i++) step(&f, i, NULL);
+  assert_string_equal(f.g->trig[0].cause, "destroy");
+  assert_int_equal(step(&f, 4, NULL), ZO_OUTCOME_MOVED);
+  assert_false(f.g->trig[0].fired); /* 701.21a: a sacrifice is no destroy */
+  assert_int_equal(step(&f, 5, NULL), ZO_OUTCOME_REPLACED);
+  assert_false(f.g->trig[1].fired); /* it never reached the graveyard */
+  assert_true(f.g->trig[2].fired);  /* the event, as replaced, is an exile */
+  stop(&f);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_every_mtg_move_is_a_new_object),
@@ -652,6 +724,8 @@ int main(void) {
       cmocka_unit_test(test_performing_player),
       cmocka_unit_test(test_look_and_reveal),
       cmocka_unit_test(test_attachments),
+      cmocka_unit_test(test_durations_control_and_phasing),
+      cmocka_unit_test(test_watch_cause),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,11 +14,11 @@ export type Handle = string;
 /** A player name from the setup's players (no "."). */
 export type Player = string;
 
-/** The fifteen features (PROTOCOL.md, "Features"). */
+/** The features an engine may declare, wholes only (PROTOCOL.md, "Features"). */
 export type Feature =
   | 'triggers' | 'replacement' | 'phasing' | 'face_down' | 'sub_cards' | 'zone_lifecycle'
   | 'ante' | 'visibility' | 'reorder' | 'stack_layers' | 'state_check' | 'marks'
-  | 'performer' | 'look' | 'reveal' | 'attachments';
+  | 'performer' | 'look' | 'reveal' | 'attachments' | 'durations';
 
 /** What a step did (PROTOCOL.md, "Outcomes and step error codes"). */
 export type Outcome =

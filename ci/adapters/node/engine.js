@@ -37,6 +37,7 @@ const KNOWN_FEATURES = Object.freeze([
   'ante', 'visibility', 'reorder', 'stack_layers', 'state_check', 'marks',
   'performer', 'look', 'reveal',
   'attachments',
+  'durations', // G4 of issue 12
 ]);
 
 /** The feature a step kind belongs to (PROTOCOL.md, "Features"). */
@@ -47,6 +48,7 @@ const STEP_FEATURE = new Map([
   ['zone_create', 'zone_lifecycle'], ['zone_remove', 'zone_lifecycle'],
   ['end_game', 'ante'], ['reorder', 'reorder'], ['state_check', 'state_check'],
   ['mark', 'marks'], ['look', 'look'], ['reveal', 'reveal'], ['attach', 'attachments'],
+  ['end_turn', 'durations'], // G4 of issue 12
 ]);
 
 /** A request that gets an error answer: code is bad_request, unsupported or
@@ -90,6 +92,7 @@ function featuresOfStep(step, found = new Set(), depth = 0) {
     if (carried.some((o) => isObject(o) && o.face === 'down')) found.add('face_down');
     if (opts.player !== undefined && ['move', 'move_together', 'reorder'].includes(name)) found.add('performer');
     if (opts.order_by !== undefined) found.add('performer');
+    if (opts.until !== undefined) found.add('durations'); // G4: mark/control until:
     featuresOfStep(opts.then, found, depth + 1);
     featuresOfStep(opts.do, found, depth + 1);
   }
@@ -409,6 +412,8 @@ const KINDS = ['card', 'token', 'ability', 'copy'];
 const ARRIVALS = new Set(['moved', 'redirected', 'replaced']); // a real change of zone
 
 /** Options of a move (also each of move_together's, and replace's instead:). */
+/** G4: the durations of until: (CR 514.2). */
+const DURATIONS = ['end_of_turn'];
 const MOVE_OPTIONS = ['card', 'ref', 'to', 'from', 'position', 'face', 'by', 'cause', 'choose', 'shuffle', 'seed', 'then', 'player'];
 const CARD_KEYS = ['owner', 'zone', 'kind', 'types', 'subtypes', 'controller', 'face', 'position', 'visibility', 'under'];
 
@@ -491,6 +496,8 @@ class MtgGame {
       replacements: new Map(), // name -> {card, when: {to, from, cause}, instead, category}, in creation order
       chosenOrder: /** @type {string[]} */ ([]), // replacement names a choose_replacement put first
       markNames: new Set(),
+      untilMarks: new Set(), // G4: marks that last until end of turn (CR 514.2)
+      ctrlUntil: new Map(), // G4: handle -> {id, base}: a control effect until end of turn
       drewFromEmpty: new Set(), // CR 704.5b, until the next state check
       lost: new Set(),
     };
@@ -856,7 +863,8 @@ class MtgGame {
       const order = how.shuffle.map((h) => this.object(h).handle);
       if (MtgGame.namesExactly(order, pile)) pile.splice(0, pile.length, ...order);
     } else if (how.shuffle === true) seededShuffle(this.s.zones.get(dest) || [], how.seed === undefined ? 0 : how.seed);
-    this.fireTriggers(o, origin, dest, controller);
+    // G8: the event's cause is the replacement's own, else the move's
+    this.fireTriggers(o, origin, dest, controller, how.cause !== undefined ? how.cause : opts.cause);
     return done(replaced ? 'replaced' : asked.redirected ? 'redirected' : 'moved');
   }
 
@@ -894,9 +902,10 @@ class MtgGame {
   /** Zone-change triggers of the card that just moved (CR 603.6a, 603.10):
    * each fires once and tracks the new object; its controller is whoever
    * controlled the card as it left, else its owner (CR 603.3a). */
-  fireTriggers(o, origin, dest, controller) {
+  fireTriggers(o, origin, dest, controller, cause) {
     for (const t of this.s.triggers.values()) {
       if (t.fired || t.handle !== o.handle || !t.words.every((w) => o.words.includes(w))) continue;
+      if (t.cause !== undefined && t.cause !== cause) continue; // G8: a destroy (CR 701.8a) is no sacrifice (701.21a)
       if (!MtgGame.fits(t.from, origin) || !MtgGame.fits(t.to, dest)) continue;
       Object.assign(t, { fired: true, id: o.id, controller: controller || o.owner });
     }
@@ -1056,9 +1065,31 @@ class MtgGame {
     const o = this.target(opts, result, followed, 'control');
     const player = this.player(opts.player, 'control: player');
     if (o === null) return;
+    if (opts.until !== undefined && !DURATIONS.includes(opts.until)) throw badRequest('control: until is end_of_turn');
     if (!CONTROLLED_ZONES.has(zoneType(o.zone))) result.set('rejected', 'no_controller'); // CR 109.4
     else if (o.phasedOut) result.set('failed', 'phased_out'); // CR 702.26b
-    else o.controller = player;
+    else {
+      // G4: until end of turn it goes back, at the end of the turn, to the
+      // controller before the first such effect on this object (CR 514.2,
+      // 400.7); a later effect with no duration wins for good (CR 611.2a)
+      const held = this.s.ctrlUntil.get(o.handle);
+      if (opts.until === undefined) this.s.ctrlUntil.delete(o.handle);
+      else if (held === undefined || held.id !== o.id) this.s.ctrlUntil.set(o.handle, { id: o.id, base: o.controller });
+      o.controller = player;
+    }
+  }
+
+  /** G4: the cleanup's end of "until end of turn" effects (CR 514.2), on
+   * phased-out permanents too (702.26f); phasing itself ended none (702.26d). */
+  stepEndTurn() {
+    for (const o of this.s.objects.values()) {
+      for (const m of [...o.marks.keys()]) if (this.s.untilMarks.has(m)) o.marks.delete(m);
+    }
+    for (const [handle, { id, base }] of this.s.ctrlUntil) {
+      const o = this.s.objects.get(handle);
+      if (o.exists && o.id === id && CONTROLLED_ZONES.has(zoneType(o.zone))) o.controller = base;
+    }
+    this.s.ctrlUntil.clear();
   }
 
   stepPhase(opts, result, followed) {
@@ -1282,7 +1313,8 @@ class MtgGame {
     const from = this.zoneRef(opts.from === undefined ? 'any' : opts.from, 'watch: from', [OUTSIDE, 'any']);
     const to = this.zoneRef(opts.to === undefined ? 'any' : opts.to, 'watch: to', [OUTSIDE, 'any']);
     const words = MtgGame.words(opts.types, 'watch: types');
-    this.s.triggers.set(name, { handle: o.handle, from, to, words, fired: false, found: null, controller: null, id: 0 });
+    if (opts.cause !== undefined && typeof opts.cause !== 'string') throw badRequest('watch: cause is a word');
+    this.s.triggers.set(name, { handle: o.handle, from, to, words, cause: opts.cause, fired: false, found: null, controller: null, id: 0 });
   }
 
   stepResolve(opts, result) {
@@ -1366,8 +1398,12 @@ class MtgGame {
     if (typeof opts.as !== 'string' || !/^[^.\s]+$/.test(opts.as)) throw badRequest('mark: as: needs a name without "." or spaces');
     if (this.s.markNames.has(opts.as)) throw badRequest(`mark: the name '${opts.as}' is already used`);
     if (!MARK_KINDS.includes(opts.kind)) throw badRequest(`mark: kind is one of ${MARK_KINDS.join(', ')}`);
+    if (opts.until !== undefined && (!DURATIONS.includes(opts.until) || opts.kind !== 'effect')) {
+      throw badRequest('mark: until is end_of_turn, on a mark of kind effect');
+    }
     const o = this.target(opts, result, followed, 'mark');
     this.s.markNames.add(opts.as);
+    if (opts.until !== undefined) this.s.untilMarks.add(opts.as);
     if (o !== null) o.marks.set(opts.as, opts.kind);
   }
 
@@ -1456,7 +1492,7 @@ const STEP_KINDS = new Map(Object.entries({
   move: { options: MOVE_OPTIONS, run: MtgGame.prototype.stepMove },
   move_together: { options: ['moves', 'order', 'player', 'order_by'], run: MtgGame.prototype.stepMoveTogether },
   create: { options: ['as', 'kind', 'owner', 'zone', 'types', 'subtypes', 'controller', 'face'], run: MtgGame.prototype.stepCreate },
-  control: { options: ['card', 'ref', 'player'], run: MtgGame.prototype.stepControl },
+  control: { options: ['card', 'ref', 'player', 'until'], run: MtgGame.prototype.stepControl },
   phase: { options: ['card', 'ref', 'out'], run: MtgGame.prototype.stepPhase },
   turn_face: { options: ['card', 'ref', 'face'], run: MtgGame.prototype.stepTurnFace },
   reorder: { options: ['zone', 'order', 'by', 'player'], run: MtgGame.prototype.stepReorder },
@@ -1468,15 +1504,16 @@ const STEP_KINDS = new Map(Object.entries({
   zone_remove: { options: ['zone', 'choose'], run: notInMagic('zone_remove') },
   state_check: { options: [], run: MtgGame.prototype.stepStateCheck },
   end_game: { options: ['winner'], run: MtgGame.prototype.stepEndGame },
-  watch: { options: ['as', 'card', 'from', 'to', 'types'], run: MtgGame.prototype.stepWatch },
+  watch: { options: ['as', 'card', 'from', 'to', 'types', 'cause'], run: MtgGame.prototype.stepWatch },
   resolve: { options: ['trigger', 'do'], run: MtgGame.prototype.stepResolve },
   remember: { options: ['as', 'card', 'ref'], run: MtgGame.prototype.stepRemember },
   replace: { options: ['as', 'card', 'when', 'instead', 'controller', 'category'], run: MtgGame.prototype.stepReplace },
   choose_replacement: { options: ['order', 'player', 'card'], run: MtgGame.prototype.stepChooseReplacement },
-  mark: { options: ['card', 'ref', 'as', 'kind'], run: MtgGame.prototype.stepMark },
+  mark: { options: ['card', 'ref', 'as', 'kind', 'until'], run: MtgGame.prototype.stepMark },
   look: { options: ['card', 'ref', 'player'], run: MtgGame.prototype.stepLook },
   reveal: { options: ['card', 'ref', 'end'], run: MtgGame.prototype.stepReveal },
   attach: { options: ['card', 'ref', 'to'], run: MtgGame.prototype.stepAttach },
+  end_turn: { options: [], run: MtgGame.prototype.stepEndTurn }, // G4 of issue 12
 }));
 
 /** The rules half as the protocol half sees it.
@@ -1489,7 +1526,7 @@ const mtgCurrent = {
   // stack_layers, which belong to Flesh and Blood
   features: ['triggers', 'replacement', 'phasing', 'face_down', 'ante', 'visibility', 'reorder', 'state_check', 'marks',
     'performer', 'look', 'reveal',
-    'attachments'],
+    'attachments', 'durations'],
   newGame: (ruleset, players, cards) => new MtgGame(players, cards),
 };
 

@@ -485,6 +485,19 @@ test('end_game: the winner owns what is in the ante (CR 407.2)', () => {
   assert.deepEqual([s.obj('a').owner, s.obj('b').owner], ['alice', 'bob']);
 });
 
+test('durations end at end_turn, phased out too; a destroyed watch ignores a sacrifice (G4, G8: CR 514.2, 702.26f, 701.21a)', () => {
+  const s = new Session({ bear: { owner: 'bob', zone: 'battlefield', types: ['creature'] }, elf: { owner: 'alice', zone: 'battlefield' } });
+  s.step({ mark: { card: 'bear', as: 'pump', kind: 'effect', until: 'end_of_turn' } });
+  s.step({ mark: { card: 'bear', as: 'forever', kind: 'effect' } });
+  s.step({ control: { card: 'bear', player: 'alice', until: 'end_of_turn' } });
+  s.step({ phase: { card: 'bear' } });
+  assert.deepEqual(s.step({ end_turn: {} }), ['no_move', null]);
+  assert.deepEqual([s.obj('bear').controller, s.obj('bear').marks, s.obj('bear').phased_out], ['bob', ['forever'], true]);
+  s.step({ watch: { as: 'd', card: 'elf', to: 'graveyard', cause: 'destroy' } });
+  s.step({ move: { card: 'elf', to: 'graveyard', cause: 'sacrifice' } });
+  assert.equal(s.observe().triggers.d.fired, false);
+});
+
 test('positions the rules forbid are bad requests at setup', () => {
   const forbidden = [
     { t: { owner: 'alice', zone: 'graveyard', kind: 'token' } },

@@ -171,11 +171,11 @@ def _(G):
 @bug("trigger-fires-again", "trigger-fires-again", "CR 603.2, 603.6",
      "a zone-change trigger fires again on a later move of the card, tracking the newer object")
 def _(G):
-    def fire_triggers(self, o, origin, dest, controller):
+    def fire_triggers(self, o, origin, dest, controller, cause=None):
         for t in self.triggers.values():
             if t.handle == o.handle:
                 t.fired = False
-        Base.fire_triggers(self, o, origin, dest, controller)
+        Base.fire_triggers(self, o, origin, dest, controller, cause)
     G.fire_triggers = fire_triggers
 
 
@@ -186,11 +186,11 @@ def _(G):
         self._first_dest = dest
         return Base.replace_destination(self, o, origin, dest, opts)
 
-    def fire_triggers(self, o, origin, dest, controller):
+    def fire_triggers(self, o, origin, dest, controller, cause=None):
         first = getattr(self, "_first_dest", dest)
         if first != dest:                    # the destination before replacement
-            Base.fire_triggers(self, o, origin, first, controller)
-        Base.fire_triggers(self, o, origin, dest, controller)
+            Base.fire_triggers(self, o, origin, first, controller, cause)
+        Base.fire_triggers(self, o, origin, dest, controller, cause)
     G.replace_destination, G.fire_triggers = replace_destination, fire_triggers
 
 
@@ -208,8 +208,8 @@ def _(G):
 @bug("trigger-controller-is-owner", "controller-owner-confusion", "CR 603.3a",
      "a zone-change trigger is controlled by the source's owner, not by its controller")
 def _(G):
-    def fire_triggers(self, o, origin, dest, controller):
-        Base.fire_triggers(self, o, origin, dest, None)
+    def fire_triggers(self, o, origin, dest, controller, cause=None):
+        Base.fire_triggers(self, o, origin, dest, None, cause)
     G.fire_triggers = fire_triggers
 
 
@@ -743,6 +743,51 @@ def _(G):
         self.player(opts.get("winner"), "winner")
     G.do_end_game = do_end_game
 
+
+# ---- G4, G8 of issue 12: durations and events that are not arrivals ---------
+@bug("destroyed-on-any-cause", "event-kind-confusion", "CR 701.8a, 701.21a",
+     "a trigger on a permanent being destroyed fires on any move to the graveyard, a sacrifice too")
+def _(G):
+    def fire_triggers(self, o, origin, dest, controller, cause=None):
+        for t in self.triggers.values():
+            t.cause = None
+        Base.fire_triggers(self, o, origin, dest, controller, cause)
+    G.fire_triggers = fire_triggers
+
+
+@bug("phasing-ends-until-effects", "effect-durations", "CR 702.26d, 702.26f",
+     "phasing out ends the until-end-of-turn effects on the permanent, as the zone eras did")
+def _(G):
+    def do_phase(self, opts, obj, res):
+        Base.do_phase(self, opts, obj, res)
+        o = self.target(opts, obj, res)
+        if res.error is None and o is not None and o.phased_out:
+            for m in self.until_marks & set(o.marks):
+                del o.marks[m]
+    G.do_phase = do_phase
+
+
+@bug("control-effect-outlives-object", "effect-durations", "CR 400.7, 514.2",
+     "a control effect until end of turn still gives the card back at end of turn after it left and came back")
+def _(G):
+    def do_end_turn(self, opts, obj, res):
+        for h, (oid, base) in list(self.ctrl_until.items()):
+            self.ctrl_until[h] = (self.objs[h].id, base)
+        Base.do_end_turn(self, opts, obj, res)
+    G.do_end_turn = do_end_turn
+
+
+@bug("end-turn-skips-phased-out", "effect-durations", "CR 702.26f, 514.2",
+     "until-end-of-turn effects on a phased-out permanent don't expire at end of turn")
+def _(G):
+    def do_end_turn(self, opts, obj, res):
+        kept = {o.handle: dict(o.marks) for o in self.objs.values() if o.phased_out}
+        ctrl = {h: v for h, v in self.ctrl_until.items() if self.objs[h].phased_out}
+        Base.do_end_turn(self, opts, obj, res)
+        for h, marks in kept.items():
+            self.objs[h].marks = marks
+        self.ctrl_until.update(ctrl)
+    G.do_end_turn = do_end_turn
 
 def make_game(name):
     """engine.Game with bug `name` installed (KeyError if unknown)."""

@@ -28,7 +28,7 @@ RULESET = "mtg-current"
 # declared: sub_cards, zone_lifecycle, stack_layers (Flesh and Blood only).
 FEATURES = ["triggers", "replacement", "phasing", "face_down", "ante", "visibility",
             "reorder", "state_check", "marks", "performer", "look", "reveal",
-            "attachments"]
+            "attachments", "durations"]
 
 # ---- the zones of mtg-current ---------------------------------------------
 PER_PLAYER = ("library", "hand", "graveyard")                    # CR 400.1
@@ -49,18 +49,20 @@ MOVE_KEYS = {"card", "ref", "to", "from", "position", "face", "by", "cause", "ch
 STEP_KEYS = {
     "move": MOVE_KEYS | {"player"}, "move_together": {"moves", "order", "player", "order_by"},
     "create": {"as", "kind", "owner", "zone", "types", "subtypes", "controller", "face"},
-    "control": {"card", "ref", "player"}, "phase": {"card", "ref", "out"},
+    "control": {"card", "ref", "player", "until"}, "phase": {"card", "ref", "out"},
     "turn_face": {"card", "ref", "face"}, "reorder": {"zone", "order", "by", "player"},
     "shuffle": {"zone", "order", "seed"}, "draw": {"player", "count"},
     "mill": {"player", "count", "to"}, "put_under": {"card", "ref", "under"},
     "zone_create": {"zone"}, "zone_remove": {"zone", "choose"}, "state_check": set(),
-    "end_game": {"winner"}, "watch": {"as", "card", "from", "to", "types"},
+    "end_game": {"winner"}, "watch": {"as", "card", "from", "to", "types", "cause"},
     "resolve": {"trigger", "do"}, "remember": {"as", "card", "ref"},
     "replace": {"as", "card", "when", "instead", "controller", "category"},
-    "choose_replacement": {"order", "player", "card"}, "mark": {"card", "ref", "as", "kind"},
+    "choose_replacement": {"order", "player", "card"}, "mark": {"card", "ref", "as", "kind", "until"},
     "look": {"card", "ref", "player"}, "reveal": {"card", "ref", "end"},
     "attach": {"card", "ref", "to"},
+    "end_turn": set(),                        # G4 (issue 12)
 }
+DURATIONS = ("end_of_turn",)                  # until: (CR 514.2)
 CARD_KEYS = {"owner", "zone", "kind", "types", "subtypes", "controller", "face",
              "position", "visibility", "under"}
 
@@ -134,8 +136,9 @@ class Result:
 class Trigger:
     """A zone-change trigger (watch): fires once, then tracks the new object."""
 
-    def __init__(self, handle, frm, to, types):
+    def __init__(self, handle, frm, to, types, cause=None):
         self.handle, self.frm, self.to, self.types = handle, frm, to, types
+        self.cause = cause                    # G8: only a move with this cause
         self.fired, self.found, self.controller = False, None, None
         self.object, self.zone = None, None   # the object it tracks, and where
 
@@ -164,6 +167,7 @@ class Game:
         self.triggers, self.refs, self.replacements = {}, {}, {}
         self.replacement_order = []       # names, in the order they apply
         self.drew_empty, self.lost, self.mark_names = set(), set(), set()
+        self.until_marks, self.ctrl_until = set(), {}   # G4: durations
         arriving = {}                     # zone -> [(handle, position or None)]
         for handle, card in cards.items():
             o, pos = self.place(handle, card)
@@ -511,7 +515,8 @@ class Game:
                 self.zones[dest][:] = order         # else it stays as the move left it
         elif eff.get("shuffle"):
             self.shuffle(dest, eff.get("seed", 0))
-        self.fire_triggers(o, origin, dest, controller)
+        # G8: the event's cause: the replacement's own, else the move's
+        self.fire_triggers(o, origin, dest, controller, eff.get("cause") or opts.get("cause"))
         outcome = "replaced" if replaced else "redirected" if redirected else "moved"
         res.event(o.handle, outcome)
         self.then(o, opts, res)
@@ -557,10 +562,12 @@ class Game:
             return False
         return r.cause is None or r.cause == cause
 
-    def fire_triggers(self, o, origin, dest, controller):
+    def fire_triggers(self, o, origin, dest, controller, cause=None):
         for t in self.triggers.values():
             if t.fired or t.handle != o.handle or not t.types <= o.types:
                 continue
+            if t.cause is not None and t.cause != cause:
+                continue                      # CR 701.8a, 701.21a: a destroy is its own event
             if self.type_matches(t.frm, origin) and self.type_matches(t.to, dest):
                 t.fired, t.object, t.zone = True, o.id, dest
                 # CR 603.3a: whoever controlled the source (else its owner)
@@ -675,11 +682,20 @@ class Game:
         if o is None:
             return
         player = self.player(opts.get("player"))
+        need(opts.get("until") in (None,) + DURATIONS, "control: until is end_of_turn")
         if o.zone == OUTSIDE or ztype(o.zone) not in CONTROLLED:
             res.set("rejected", "no_controller")   # CR 109.4
         elif o.phased_out:
             res.set("failed", "phased_out")        # CR 702.26b
         else:
+            # G4: an effect until end of turn gives it back, at end of turn, to
+            # the controller before the first such effect on this object
+            # (CR 514.2, 400.7); a later one with no duration wins for good
+            if opts.get("until"):
+                if self.ctrl_until.get(o.handle, (None,))[0] != o.id:
+                    self.ctrl_until[o.handle] = (o.id, o.controller)
+            else:
+                self.ctrl_until.pop(o.handle, None)
             o.controller = player
 
     def do_phase(self, opts, obj, res):
@@ -896,7 +912,8 @@ class Game:
         o = self.obj(opts["card"]) if "card" in opts or obj is None else obj
         self.triggers[name] = Trigger(o.handle, self.spec(opts.get("from", "any"), (OUTSIDE, "any")),
                                       self.spec(opts.get("to", "any"), (OUTSIDE, "any")),
-                                      words(opts.get("types"), "types"))
+                                      words(opts.get("types"), "types"), opts.get("cause"))
+        need(opts.get("cause") is None or isinstance(opts["cause"], str), "watch: cause is text")
 
     def do_resolve(self, opts, obj, res):
         need(opts.get("trigger") in self.triggers, f"unknown trigger {opts.get('trigger')!r}")
@@ -960,9 +977,25 @@ class Game:
         need(name not in self.mark_names, f"mark: {name!r} is used")
         self.mark_names.add(name)
         need(opts.get("kind") in MARK_KINDS, f"mark: kind is one of {MARK_KINDS}")
+        need(opts.get("until") in (None,) + DURATIONS, "mark: until is end_of_turn")
+        need(opts.get("until") is None or opts["kind"] == "effect", "mark: until only on an effect")
+        if opts.get("until"):
+            self.until_marks.add(name)
         o = self.target(opts, obj, res)
         if o is not None:
             o.marks[name] = opts["kind"]
+
+    def do_end_turn(self, opts, obj, res):
+        """G4, CR 514.2: until-end-of-turn effects end, on phased-out
+        permanents too (702.26f); phasing ended none of them (702.26d)."""
+        for o in self.objs.values():
+            for m in self.until_marks & set(o.marks):
+                del o.marks[m]
+        for h, (oid, base) in self.ctrl_until.items():
+            o = self.objs[h]
+            if o.exists and o.id == oid and o.zone in CONTROLLED:
+                o.controller = base
+        self.ctrl_until.clear()
 
     # ---- observation -------------------------------------------------------
     def observe(self):

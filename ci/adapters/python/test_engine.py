@@ -280,6 +280,23 @@ class Protocol(unittest.TestCase):
         del after["id"], after["ok"], state["id"], state["ok"]
         self.assertEqual(state, after)
 
+    def test_durations_and_watch_cause(self):                  # G4, G8: CR 514.2, 702.26f, 701.21a
+        s = Session({"bear": {"owner": "bob", "zone": "battlefield", "types": ["creature"]},
+                     "elf": {"owner": "alice", "zone": "battlefield", "types": ["creature"]}})
+        s.step("mark", card="bear", **{"as": "pump", "kind": "effect", "until": "end_of_turn"})
+        s.step("mark", card="bear", **{"as": "forever", "kind": "effect"})
+        s.step("control", card="bear", player="alice", until="end_of_turn")
+        s.step("phase", card="bear")
+        self.assertEqual(s.step("end_turn"), ("no_move", None))
+        o = s.obj("bear")
+        self.assertEqual((o["controller"], o["marks"], o["phased_out"]), ("bob", ["forever"], True))
+        s.step("watch", card="elf", to="graveyard", cause="destroy", **{"as": "d"})
+        s.step("move", card="elf", to="graveyard", cause="sacrifice")
+        self.assertFalse(s.observe()["triggers"]["d"]["fired"])
+        answer = s.call("step", step={"mark": {"card": "elf", "as": "c", "kind": "counter",
+                                                "until": "end_of_turn"}})
+        self.assertEqual(answer["error"]["code"], "bad_request")
+
     def test_run_modes(self):
         s = Session({"x": {"owner": "alice", "zone": "hand"}})
         steps = [{"move": {"card": "x", "to": "exile"}}, {"state_check": None}]

@@ -145,6 +145,9 @@ static uint64_t kind_features(const zo_case *c, const zo_step *s) {
   if ((s->kind == ST_MOVE || s->kind == ST_MOVE_TOGETHER || s->kind == ST_REORDER) &&
       (s->player >= 0 || s->order_by >= 0))
     f |= BIT(FT_PERFORMER);
+  /* G4, G8 (issue 12): a duration; a watch on the event's cause */
+  if (s->until) f |= BIT(FT_DURATIONS);
+  if (s->kind == ST_WATCH && s->cause[0]) f |= BIT(FT_TRIGGERS_CAUSE);
   for (int i = 0; i < s->nmoves; i++) f |= kind_features(c, &s->moves[i]);
   if (s->then) f |= kind_features(c, s->then);
   return f;

@@ -98,6 +98,12 @@ zo_feature zo_step_kind_feature(zo_step_kind k);
 /* zo_step.shuffle when the step gives the shuffle's result (top first). */
 #define ZO_SHUFFLE_ORDER 2
 
+/* zo_step.until: how long a mark's or control's effect lasts (CR 611.2a,
+ * 418.3a of 1999/2004: without a duration, until the game ends);
+ * ZO_UNTIL_END_OF_TURN: until the end_turn step (CR 514.2, 314.2). */
+#define ZO_UNTIL_NONE 0
+#define ZO_UNTIL_END_OF_TURN 1
+
 #define ZO_POS_TOP (-1)
 #define ZO_POS_BOTTOM (-2)
 
@@ -148,6 +154,7 @@ typedef struct zo_step {
   zo_zone_spec when_to, when_from;
   char when_cause[ZO_NAME];
   zo_repl_category repl_category; /* replace: category (RC_OTHER unwritten) */
+  int until;           /* mark (kind effect), control: ZO_UNTIL_* (G4) */
   zo_expect *expect;
   char *json;          /* the step as written, as JSON (protocol), or NULL */
   /* issue 12: `player` is also the performing player of a move,

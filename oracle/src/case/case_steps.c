@@ -240,13 +240,16 @@ static zo_status parse_create(cr_parser *p, const yd_node *opts, const yd_node *
   return cr_new_name(p, v, "handle", &p->c->handles, &p->c->nhandles, &s->as);
 }
 
+static zo_status parse_until(cr_parser *p, const yd_node *opts, zo_step *s);
+
 static zo_status parse_control(cr_parser *p, const yd_node *opts, const yd_node *at, int nested,
                                zo_step *s) {
   const yd_node *v;
   zo_status st = object_of(p, opts, at, nested, s);
   if (st) return st;
   if (!(v = yd_get(opts, "player"))) return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "control needs player:");
-  return cr_player(p, v, "player", &s->player);
+  if ((st = cr_player(p, v, "player", &s->player))) return st;
+  return parse_until(p, opts, s);
 }
 
 static zo_status parse_phase(cr_parser *p, const yd_node *opts, const yd_node *at, int nested,
@@ -391,6 +394,9 @@ static zo_status parse_watch(cr_parser *p, const yd_node *opts, const yd_node *a
     return st;
   if ((v = yd_get(opts, "to")) && (st = cr_zone(p, v, "to", CR_OUTSIDE | CR_ANY, &s->to))) return st;
   if ((v = yd_get(opts, "types")) && (st = cr_types(p, v, "types", &s->types))) return st;
+  /* G8: the event's cause (a destroy, 701.8a; not a sacrifice, 701.21a) */
+  if ((v = yd_get(opts, "cause")) && (st = yr_name(&p->r, v, "cause", s->cause, sizeof s->cause)))
+    return st;
   if (!(v = yd_get(opts, "as")))
     return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "watch needs as: (the trigger's name)");
   return cr_new_name(p, v, "trigger", &p->c->triggers, &p->c->ntriggers, &s->as);
@@ -498,6 +504,10 @@ static zo_status parse_mark(cr_parser *p, const yd_node *opts, const yd_node *at
     return yr_unknown(&p->r, v, ZO_ERR_UNKNOWN, "mark kind", v->str, NULL, zo_mark_kind_names,
                       MK_COUNT);
   s->mark_kind = (zo_mark_kind)k;
+  if ((st = parse_until(p, opts, s))) return st;
+  if (s->until && s->mark_kind != MK_EFFECT)
+    return yr_fail(&p->r, yd_get(opts, "until"), ZO_ERR_SCHEMA,
+                   "until: is for a mark of kind effect (a %s has no duration)", zo_mark_kind_names[k]);
   if (!(v = yd_get(opts, "as"))) return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "mark needs as: (its name)");
   return cr_new_name(p, v, "mark", &p->c->marknames, &p->c->nmarknames, &s->as);
 }
@@ -525,6 +535,28 @@ static zo_status parse_reveal(cr_parser *p, const yd_node *opts, const yd_node *
   if (st) return st;
   if ((v = yd_get(opts, "end"))) return yr_bool(&p->r, v, "end", &s->end);
   return ZO_OK;
+}
+
+/* ---- durations (G4 of issue 12) ------------------------------------------ */
+
+/* until: of a mark or control: end_of_turn (CR 514.2; 314.2 of 2004/2008,
+ * 314.1b of 1999); left out, the effect has no duration (CR 611.2a). */
+static zo_status parse_until(cr_parser *p, const yd_node *opts, zo_step *s) {
+  static const char *const words[] = {"end_of_turn"};
+  const yd_node *v = yd_get(opts, "until");
+  zo_status st;
+  if (!v) return ZO_OK;
+  if ((st = yr_want(&p->r, v, YD_SCALAR, "until"))) return st;
+  if (strcmp(v->str, words[0]))
+    return yr_unknown(&p->r, v, ZO_ERR_UNKNOWN, "duration", v->str, NULL, words, 1);
+  s->until = ZO_UNTIL_END_OF_TURN;
+  return ZO_OK;
+}
+
+/* end_turn: the cleanup's end of "until end of turn" effects. */
+static zo_status parse_end_turn(cr_parser *p, const yd_node *opts, const yd_node *at, int nested,
+                                zo_step *s) {
+  return ZO_OK; /* no options */
 }
 
 /* ---- a case's steps, and one more ----------------------------------------- */

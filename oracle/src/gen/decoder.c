@@ -292,7 +292,8 @@ static const zo_step_kind op_kind[OP_COUNT] = {
     ST_ZONE_REMOVE, ST_STATE_CHECK, ST_STATE_CHECK, ST_END_GAME, ST_WATCH, ST_RESOLVE,
     ST_REMEMBER, ST_REPLACE, ST_CHOOSE_REPLACEMENT, ST_MARK,
     ST_WATCH, ST_REPLACE, ST_MOVE, ST_MARK, ST_MOVE,
-    ST_MOVE, ST_MOVE_TOGETHER, ST_LOOK, ST_REVEAL, ST_ATTACH};
+    ST_MOVE, ST_MOVE_TOGETHER, ST_LOOK, ST_REVEAL, ST_ATTACH,
+    ST_END_TURN, ST_WATCH, ST_MARK};
 _Static_assert(OP_COUNT <= ZO_FUZZ_MAX_OPS, "zo_fuzz_profile.ops holds every opcode");
 
 /* ---- profiles --------------------------------------------------------- */
@@ -302,6 +303,7 @@ static void profile_ops(zo_fuzz_profile *p) {
   for (int op = 0; op < OP_COUNT; op++) {
     zo_feature ft = zo_step_kind_feature(op_kind[op]);
     if (op == OP_MOVE_BY || op == OP_TOGETHER_BY) ft = FT_PERFORMER; /* player:, order_by: */
+    if (op == OP_WATCH_CAUSE) ft = FT_TRIGGERS_CAUSE; /* G8: a part of triggers */
     if (ft == FT_NONE || ((p->features >> ft) & 1u)) p->ops[p->nops++] = (uint8_t)op;
   }
 }
@@ -340,6 +342,8 @@ uint32_t zo_fuzz_step_features(const zo_step *s) {
   if ((s->kind == ST_MOVE || s->kind == ST_MOVE_TOGETHER || s->kind == ST_REORDER) &&
       (s->player >= 0 || s->order_by >= 0))
     m |= 1u << FT_PERFORMER;
+  if (s->until) m |= 1u << FT_DURATIONS;                          /* G4 */
+  if (s->kind == ST_WATCH && s->cause[0]) m |= 1u << FT_TRIGGERS_CAUSE; /* G8 */
   if (s->then) m |= zo_fuzz_step_features(s->then);
   for (int i = 0; i < s->nmoves; i++) m |= zo_fuzz_step_features(&s->moves[i]);
   return m;
@@ -399,7 +403,10 @@ static void gen_control(zo_fuzz *f, zo_step *s) {
   zo_case *c = f->c;
   s->kind = ST_CONTROL;
   s->card = live_handle(f, next(f));
-  s->player = next(f) % c->nplayers;
+  uint8_t p = next(f);
+  s->player = (p & 0x7f) % c->nplayers;
+  /* G4: bit 7, a control effect until end of turn */
+  if ((p & 0x80) && allowed(f, FT_DURATIONS)) s->until = ZO_UNTIL_END_OF_TURN;
 }
 
 static void gen_phase(zo_fuzz *f, zo_step *s) {
@@ -599,7 +606,25 @@ static void gen_mark(zo_fuzz *f, zo_step *s) {
   s->kind = ST_MARK;
   s->card = live_handle(f, next(f));
   s->as = f->marks++;
-  s->mark_kind = (zo_mark_kind)(next(f) % 4);
+  uint8_t k = next(f);
+  s->mark_kind = (zo_mark_kind)(k % 4);
+  /* G4: bit 7 on an effect, until end of turn */
+  if (s->mark_kind == MK_EFFECT && (k & 0x80) && allowed(f, FT_DURATIONS))
+    s->until = ZO_UNTIL_END_OF_TURN;
+}
+
+/* G4: the end of the turn (its "until end of turn" effects end). */
+static void gen_end_turn(zo_fuzz *f, zo_step *s) {
+  (void)f;
+  s->kind = ST_END_TURN;
+}
+
+/* G8: a watch on a move with a cause (a destroy is no sacrifice). */
+static void gen_watch_cause(zo_fuzz *f, zo_step *s) {
+  gen_watch(f, s);
+  if (s->kind != ST_WATCH) return;
+  const char *cause = causes[1 + next(f) % (NCAUSES - 1)];
+  memcpy(s->cause, cause, strlen(cause) + 1);
 }
 
 
@@ -776,6 +801,39 @@ static void seq_mark_move(zo_fuzz *f, zo_step *s) {
   if (a & 0x10) t->face = 1; /* face down: private, so a new object (FaB 3.0.9) */
 }
 
+/* G4: an effect until end of turn (sometimes a control effect too) on one
+ * permanent, which phases out, sometimes sees the end of the turn, and
+ * phases in: what phasing ends by era (phased_effects: CR 502.15g,
+ * 702.26d, f) and what expires while it is phased out (502.15h, 702.26f). */
+static void seq_duration(zo_fuzz *f, zo_step *s) {
+  zo_case *c = f->c;
+  OR_STATE_CHECK(f->marks >= RESERVE || c->nsteps + 4 > ZO_FUZZ_MAX_STEPS)
+  uint8_t h = next(f), a = next(f);
+  int x = live_handle(f, h);
+  int timed = allowed(f, FT_DURATIONS) ? ZO_UNTIL_END_OF_TURN : 0;
+  s->kind = ST_MARK;
+  s->card = x;
+  s->as = f->marks++;
+  s->mark_kind = MK_EFFECT;
+  s->until = (a & 4) ? 0 : timed;
+  if (a & 1) {
+    zo_step *t = push(f);
+    t->kind = ST_CONTROL;
+    t->card = x;
+    t->player = (a >> 4) % c->nplayers;
+    t->until = timed;
+  }
+  zo_step *p = push(f);
+  p->kind = ST_PHASE;
+  p->card = x;
+  p->out = 1;
+  if ((a & 2) && timed) push(f)->kind = ST_END_TURN;
+  p = push(f);
+  p->kind = ST_PHASE;
+  p->card = x;
+  p->out = 0;
+}
+
 /* two objects of the same types into one zone: what a zone's capacity
  * (FaB 3.0.6: one hero, one weapon of a kind, one piece of equipment a
  * slot) and its holds decide for the second. */
@@ -891,6 +949,9 @@ static void decode_op(zo_fuzz *f) {
   case OP_LOOK: gen_look(f, s); break;
   case OP_REVEAL: gen_reveal(f, s); break;
   case OP_ATTACH: gen_attach(f, s); break;
+  case OP_END_TURN: gen_end_turn(f, s); break;
+  case OP_WATCH_CAUSE: gen_watch_cause(f, s); break;
+  case OP_SEQ_DURATION: seq_duration(f, s); break;
   case OP_MARK: default: gen_mark(f, s); break;
   }
   if (p->all) return;

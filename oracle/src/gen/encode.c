@@ -172,19 +172,25 @@ static int step_bytes(bytes *o, enc *x, const zo_step *s) {
   }
   case ST_PHASE: put(o, OP_PHASE); put(o, h); put(o, s->out ? 0 : 1); return 1;
   case ST_TURN_FACE: put(o, OP_TURN); put(o, h); put(o, s->face); return 1;
-  case ST_CONTROL: put(o, OP_CONTROL); put(o, h); put(o, s->player); return 1;
-  case ST_MARK: put(o, OP_MARK); put(o, h); put(o, s->mark_kind); return 1;
+  case ST_CONTROL: put(o, OP_CONTROL); put(o, h); put(o, s->player | (s->until ? 0x80 : 0)); return 1;
+  case ST_MARK: put(o, OP_MARK); put(o, h); put(o, (int)s->mark_kind | (s->until ? 0x80 : 0)); return 1;
+  case ST_END_TURN: put(o, OP_END_TURN); return 1; /* G4 */
   case ST_REMEMBER: put(o, OP_REMEMBER); put(o, h); return 1;
   case ST_PUT_UNDER: put(o, OP_PUT_UNDER); put(o, h); put(o, s->under); return 1;
   case ST_ATTACH: /* the third byte 0: the attach alone (gen_attach) */
     put(o, OP_ATTACH); put(o, h); put(o, s->attach_to); put(o, 0); return 1;
-  case ST_WATCH:
-    put(o, OP_WATCH);
+  case ST_WATCH: {
+    int cause = 0; /* G8: a cause word the decoder knows (else none) */
+    for (int k = 1; k < ZO_FUZZ_NCAUSES; k++)
+      if (!strcmp(zo_fuzz_causes[k], s->cause)) cause = k;
+    put(o, cause ? OP_WATCH_CAUSE : OP_WATCH);
     put(o, h);
     put(o, watch_zone(x, &s->from));
     put(o, watch_zone(x, &s->to));
+    if (cause) put(o, cause - 1);
     x->watches++;
     return 1;
+  }
   case ST_RESOLVE:
     if (!x->watches) return 0;
     put(o, OP_RESOLVE);

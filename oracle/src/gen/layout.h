@@ -19,6 +19,8 @@ enum {
      (G3; the latter with order_by:), look (G5), reveal (G7) */
   OP_MOVE_BY, OP_TOGETHER_BY, OP_LOOK, OP_REVEAL,
   OP_ATTACH,
+  OP_END_TURN, OP_WATCH_CAUSE, /* G4, G8 of issue 12: end_turn; a watch with cause: */
+  OP_SEQ_DURATION,             /* G4: a duration through phasing and the end of turn */
   OP_COUNT
 };
 

@@ -207,7 +207,13 @@ static void step_body(emit *e, const zo_fuzz *f, const zo_step *s) {
     }
     text(e, "}");
     return;
-  case ST_CONTROL: card_and(e, f, s, "player", c->players[s->player], 0); return;
+  case ST_CONTROL:
+    text(e, "{");
+    kw(e, &first, "card", H(f, s->card));
+    kw(e, &first, "player", c->players[s->player]);
+    if (s->until) kw(e, &first, "until", "end_of_turn"); /* G4 */
+    text(e, "}");
+    return;
   case ST_PHASE: card_and(e, f, s, "out", s->out ? "true" : "false", 1); return;
   case ST_TURN_FACE: card_and(e, f, s, "face", s->face ? "down" : "up", 0); return;
   case ST_PUT_UNDER: card_and(e, f, s, "under", H(f, s->under), 0); return;
@@ -249,6 +255,7 @@ static void step_body(emit *e, const zo_fuzz *f, const zo_step *s) {
       key(e, &first, "types");
       types(e, s->types);
     }
+    if (s->cause[0]) kw(e, &first, "cause", s->cause); /* G8 */
     text(e, "}");
     return;
   case ST_RESOLVE:
@@ -301,9 +308,10 @@ static void step_body(emit *e, const zo_fuzz *f, const zo_step *s) {
     kw(e, &first, "card", H(f, s->card));
     kw(e, &first, "as", c->marknames[s->as]);
     kw(e, &first, "kind", zo_mark_kind_names[s->mark_kind]);
+    if (s->until) kw(e, &first, "until", "end_of_turn"); /* G4 */
     text(e, "}");
     return;
-  default: text(e, "{}"); /* state_check */
+  default: text(e, "{}"); /* state_check, end_turn */
   }
 }
 

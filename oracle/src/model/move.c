@@ -98,6 +98,13 @@ typedef struct {
   int was_arena;       /* it left the arena's list (not from under a card) */
 } move;
 
+/* G8: the cause of the event as it happened: a replacement's own cause
+ * word, else the written move's (a destroy replaced by another destination
+ * stays the destroy it was unless the replacement names another cause). */
+static inline const char *move_cause(const move *m) {
+  return m->eff->cause[0] ? m->eff->cause : m->mv->cause;
+}
+
 /* The object exists, is in the zone the move names (from:), and is not
  * phased out (CR 702.24b). */
 static ZO_ALWAYS_INLINE zo_outcome leave_check(move *m) {
@@ -236,7 +243,7 @@ static ZO_ALWAYS_INLINE zo_outcome ceases_on_leaving(move *m) {
      move to any zone outside the arena ends it, from a sub-card too */
   if (is_token(g, o) && !m->dest_arena && SW(g, SW_TOKEN_LEAVES) == ZS_IMMEDIATELY) {
     HITSW(g, SW_TOKEN_LEAVES);
-    zo_watches_fire(g, obj, origin, dest, m->props, o->controller);
+    zo_watches_fire(g, obj, origin, dest, m->props, o->controller, move_cause(m));
     zo_obj_cease(g, obj, m->r);
     return ZO_OUTCOME_CEASED;
   }
@@ -446,7 +453,7 @@ static ZO_ALWAYS_INLINE zo_outcome after_move(move *m, int newobj, int ctrl_befo
   }
   if (m->eff->shuffle == ZO_SHUFFLE_ORDER && dest >= 0) zo_game_order_zone(g, dest, m->eff);
   else if (m->eff->shuffle && dest >= 0) zo_game_shuffle_zone(g, dest, m->eff->seed);
-  if (g->ntrig) zo_watches_fire(g, obj, m->origin, o->zone, m->props, ctrl_before);
+  if (g->ntrig) zo_watches_fire(g, obj, m->origin, o->zone, m->props, ctrl_before, move_cause(m));
   zo_outcome out = m->replaced ? ZO_OUTCOME_REPLACED
                    : m->redirected ? ZO_OUTCOME_REDIRECTED
                                    : ZO_OUTCOME_MOVED;

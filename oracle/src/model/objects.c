@@ -57,7 +57,7 @@ zo_outcome zo_obj_clear(zo_game *g, int obj, zo_step_result *r) {
   int gy = zo_zone_of_role(g, ZR_GRAVEYARD, o->owner);
   int origin = o->zone, ctrl = o->controller;
   if (o->kind != ZK_CARD || is_token(g, o)) {
-    if (g->ntrig) zo_watches_fire(g, obj, origin, -1, moves_with_properties(g, o->pub, o->pub), ctrl);
+    if (g->ntrig) zo_watches_fire(g, obj, origin, -1, moves_with_properties(g, o->pub, o->pub), ctrl, "");
     zo_obj_cease(g, obj, r);
     return ZO_OUTCOME_CEASED;
   }
@@ -83,7 +83,7 @@ zo_outcome zo_obj_clear(zo_game *g, int obj, zo_step_result *r) {
     zo_obj_drop_marks(g, obj, 0);
     o->controller = -1;
     o->pub = 0;
-    if (g->ntrig) zo_watches_fire(g, obj, origin, ZO_ZONE_OUTSIDE, 1, ctrl);
+    if (g->ntrig) zo_watches_fire(g, obj, origin, ZO_ZONE_OUTSIDE, 1, ctrl, "");
     event(r, obj, ZO_OUTCOME_CLEARED);
     return ZO_OUTCOME_CLEARED;
   }
@@ -99,7 +99,7 @@ zo_outcome zo_obj_clear(zo_game *g, int obj, zo_step_result *r) {
   o->face_down = !o->pub;
   o->phased_out = 0;
   o->came_from = SW(g, SW_HISTORY) == ZS_KEPT ? origin : -1;
-  if (g->ntrig) zo_watches_fire(g, obj, origin, gy, moves_with_properties(g, was_pub, o->pub), ctrl);
+  if (g->ntrig) zo_watches_fire(g, obj, origin, gy, moves_with_properties(g, was_pub, o->pub), ctrl, "");
   event(r, obj, ZO_OUTCOME_CLEARED);
   return ZO_OUTCOME_CLEARED;
 }
@@ -201,4 +201,5 @@ void zo_step_mark(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
   m->alive = 1;
   m->obj = o;
   m->kind = s->mark_kind;
+  m->until = s->until; /* G4: its duration */
 }

@@ -27,6 +27,7 @@ void zo_step_control(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
     return;
   }
   hit(g, &ZT(g, g->objs[o].zone)->controller);
+  zo_control_duration(g, o, s->until); /* G4 */
   g->objs[o].controller = s->player;
 }
 
@@ -67,10 +68,8 @@ static void phase_zone(zo_game *g, int o, int out, zo_step_result *r) {
     ob->phase_controller = ctrl;
     ob->controller = -1;
     ob->phased_out = 1;
-    for (int m = 0; m < g->nmarks; m++)
-      if (g->marks[m].alive && g->marks[m].obj == o && g->marks[m].kind == MK_EFFECT)
-        g->marks[m].alive = 0;
-    zo_watches_fire(g, o, zone, dest, 1, ctrl);
+    zo_durations_phase_out(g, o); /* 502.15g */
+    zo_watches_fire(g, o, zone, dest, 1, ctrl, "");
   } else {
     ob->controller = ob->phase_controller >= 0 ? ob->phase_controller : ob->owner;
     ob->phased_out = 0;
@@ -148,6 +147,7 @@ static void phase_one(zo_game *g, int o, int out, zo_step_result *r) {
   /* CR 702.24d: a status: no zone change, no trigger, same object */
   HITSW(g, SW_PHASING);
   g->objs[o].phased_out = out;
+  if (out) zo_durations_phase_out(g, o); /* 702.24e, 702.26f */
   if (!out) g->objs[o].phased_with = -1;
   phase_attached(g, o, out, r);
 }

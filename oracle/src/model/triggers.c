@@ -30,10 +30,13 @@ int zo_zone_watch_matches(const zo_game *g, int type, int player, int index, int
   return index <= 0 || g->zones[zone].index == index;
 }
 
-void zo_watches_fire(zo_game *g, int obj, int origin, int dest, int props, int ctrl) {
+void zo_watches_fire(zo_game *g, int obj, int origin, int dest, int props, int ctrl,
+                     const char *cause) {
   for (int t = 0; t < g->ntrig; t++) {
     zo_trigger *tr = &g->trig[t];
     if (!tr->armed || tr->fired || tr->obj != obj) continue;
+    /* G8: "is destroyed" is an event of its own (CR 701.8a, 701.21a) */
+    if (tr->cause[0] && strcmp(tr->cause, cause ? cause : "")) continue;
     if (!zo_zone_watch_matches(g, tr->from, tr->from_player, tr->from_index, origin) ||
         !zo_zone_watch_matches(g, tr->to, tr->to_player, tr->to_index, dest))
       continue;
@@ -92,6 +95,7 @@ void zo_step_watch(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
   t->to_index = s->to.index;
   t->types = s->types;
   t->controller = -1;
+  memcpy(t->cause, s->cause, sizeof t->cause);
 }
 
 /* Resolve trigger s->trigger: not_fired before it fired; not_found when

@@ -193,7 +193,8 @@ zo_cited *zo_zone_cited(zo_zone_type *t, zo_zone_attr a);
   X(ZS_REMOVED_IS_OUTSIDE, "removed_is_outside")       \
   X(ZS_LISTED, "listed")                               \
   X(ZS_APNAP, "apnap")                                 \
-  X(ZS_SELF_FIRST, "self_first")
+  X(ZS_SELF_FIRST, "self_first")                                                   \
+  X(ZS_LIMITED_LOST, "limited_lost") /* G4 (issue 12) */
 
 /* ZO_SWITCHES(X): X(id, name, values): the policy switches
  * (oracle/rulesets/RULESETS.md, Switches; the same lists as
@@ -241,7 +242,9 @@ zo_cited *zo_zone_cited(zo_zone_type *t, zo_zone_attr a);
   X(SW_ATTACH, "attach", (ZS_NONE, ZS_YES)) /* 303.4, 301.5; 217.1b; Z.5.1 */                    \
   X(SW_INDIRECT_PHASING, "indirect_phasing", (ZS_NONE, ZS_YES)) /* 702.26g; 217.8d; Z.7.2 */     \
   X(SW_AURA_UNATTACHED, "aura_unattached", (ZS_NONE, ZS_OWNER_GRAVEYARD)) /* 704.5m; 420.5d */   \
-  X(SW_EQUIPMENT_UNATTACHED, "equipment_unattached", (ZS_STAYS, ZS_OWNER_GRAVEYARD)) /* 704.5n */
+  X(SW_EQUIPMENT_UNATTACHED, "equipment_unattached", (ZS_STAYS, ZS_OWNER_GRAVEYARD)) /* 704.5n */\
+  X(SW_PHASED_EFFECTS, "phased_effects", (ZS_NONE, ZS_LIMITED_LOST, ZS_KEPT))                    \
+    /* G4 (issue 12): 502.15g of 2004; 702.24e (2011), 702.26f */
 
 /* Policy switches (ZO_SWITCHES). */
 typedef enum { ZO_SWITCHES(ZO_ROW_ID) SW_COUNT } zo_switch;

@@ -61,6 +61,8 @@ int zo_mutants_list(zo_mutant **out) {
         /* phased_tokens=none means "no phasing": where phasing exists it
            reads as survive */
         if (s == SW_PHASED_TOKENS && v == ZS_NONE) continue;
+        /* phased_effects=none (no phasing, FaB) reads as kept (G4) */
+        if (s == SW_PHASED_EFFECTS && v == ZS_NONE) continue;
         if (n == cap) m = zo_xrealloc(m, (size_t)(cap = cap ? cap * 2 : 64) * sizeof *m);
         m[n] = (zo_mutant){.rs = (int)r, .sw = s, .value = v, .zone = -1};
         snprintf(m[n].name, sizeof m[n].name, "%s:%s=%s", rs->id, zo_switch_name((zo_switch)s),

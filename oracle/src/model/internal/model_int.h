@@ -97,6 +97,11 @@ typedef struct {
   int attached;
   uint64_t attached_id, attach_self;
   int phased_with;     /* CR 702.26g: the handle it phased out indirectly with, -1 */
+  /* G4: a control effect "until end of turn" on this object (CR 514.2):
+     in force while ctrl_until and ctrl_until_id == id (an object that
+     changed zones is new, 400.7); ctrl_base: the controller it returns to */
+  int ctrl_until, ctrl_base;
+  uint64_t ctrl_until_id;
 } zo_obj;
 
 typedef struct {
@@ -106,6 +111,7 @@ typedef struct {
   int from_index, to_index;   /* 0: any zone of that type and player */
   uint64_t types;
   uint64_t id; int zone, pub_at_arrival, controller;
+  char cause[ZO_NAME]; /* G8: only a move with this cause ("": any) */
 } zo_trigger;
 
 typedef struct { int set, obj; uint64_t id; } zo_ref;
@@ -120,7 +126,7 @@ typedef struct {
   zo_repl_category category;  /* which must apply first (replace_order) */
 } zo_replacement;
 
-typedef struct { int alive, obj; zo_mark_kind kind; } zo_mark;
+typedef struct { int alive, obj; zo_mark_kind kind; int until; /* ZO_UNTIL_* (G4) */ } zo_mark;
 
 struct zo_game {
   const zo_ruleset *rs;
@@ -400,8 +406,11 @@ void zo_step_choose_replacement(zo_game *g, const zo_step *s, int obj, zo_step_r
 int zo_zone_watch_matches(const zo_game *g, int type, int player, int index, int zone);
 /* A move of obj from origin to dest happened; fire matching watches.
  * props: the mover had its properties (FaB 3.0.7a); ctrl: its controller
- * just before it moved. */
-void zo_watches_fire(zo_game *g, int obj, int origin, int dest, int props, int ctrl);
+ * just before it moved; cause: the event's cause word ("" none; borrowed),
+ * which a watch with a cause must match (G8: a destroy, CR 701.8a, is not
+ * a sacrifice, 701.21a). */
+void zo_watches_fire(zo_game *g, int obj, int origin, int dest, int props, int ctrl,
+                     const char *cause);
 /* Can an ability that followed obj (trigger or `then:`) find it now, as
  * switch how_sw says (CR 603.10, 400.7; FaB 3.0.9b)? */
 int zo_obj_finds(zo_game *g, zo_switch how_sw, int obj, uint64_t id, int zone,
@@ -439,6 +448,22 @@ int zo_obj_revealed(const zo_game *g, int obj);
 /* Steps: look (CR 406.3, 217.7b; FaB 3.7.4), reveal (CR 701.20a, 217.2e). */
 void zo_step_look(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
 void zo_step_reveal(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
+/* ---- durations (durations.c; G4 of issue 12) ------------------------------ */
+
+/* A control step with until: s->until gives object o to a new controller:
+ * remember the controller it goes back to when the effect ends (the one
+ * before the first such effect still in force on this object); a control
+ * step without a duration ends any such effect (CR 611.2a, 613 timestamp
+ * order: the later effect wins for good). Call before the change. */
+void zo_control_duration(zo_game *g, int o, int until);
+/* Object o phases out: the effects on it that phasing ends, as switch
+ * phased_effects says (CR 502.15g of 2004: limited durations; 702.24e,
+ * 702.26f: none, they only expire as they would). */
+void zo_durations_phase_out(zo_game *g, int o);
+/* Step: the end of the turn's cleanup: "until end of turn" effects end
+ * (CR 514.2; 314.2 of 2004/2008; 314.1b of 1999), on phased-out permanents
+ * too (702.24e, 702.26f; 502.15h: it may phase in under another player). */
+void zo_step_end_turn(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
 
 /* ---- steps (steps.c) ----------------------------------------------------- */
 
