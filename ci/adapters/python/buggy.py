@@ -789,6 +789,38 @@ def _(G):
         self.ctrl_until.update(ctrl)
     G.do_end_turn = do_end_turn
 
+
+# ---- G1, G7 of issue 12: attachments and reveals ------------------------------
+@bug("attachment-survives-blink", "attachments-and-reveals", "CR 400.7, 303.4",
+     "an Aura stays attached to a permanent that left the battlefield and came back")
+def _(G):
+    def attached_to(self, a):
+        host = self.objs.get(a.attached) if a.attached is not None else None
+        if host is None or not (a.exists and host.exists):
+            return None
+        if a.zone != "battlefield" or host.zone != "battlefield" or a.phased_out != host.phased_out:
+            return None
+        return host.handle                 # the host's identity is never checked
+    G.attached_to = attached_to
+
+
+@bug("aura-phases-out-alone", "attachments-and-reveals", "CR 702.26g",
+     "a permanent phases out without what is attached to it")
+def _(G):
+    def phase_with_attached(self, o, out):
+        o.phased_out = out                 # nothing attached goes with it
+        if not out:
+            o.phased_with = None
+    G.phase_with_attached = phase_with_attached
+
+
+@bug("reveal-sticks-after-move", "attachments-and-reveals", "CR 701.20a, 400.7",
+     "a revealed card stays revealed after it changes zones (the reveal follows the card, not the object)")
+def _(G):
+    def shown(o):
+        return getattr(o, "shown", None)  # no check that it is the same object in the same zone
+    G.shown = staticmethod(shown)
+
 def make_game(name):
     """engine.Game with bug `name` installed (KeyError if unknown)."""
     b = BUGS[name]
