@@ -1,5 +1,9 @@
 /* decoder.c: bytes -> a game of the case language (see decoder.h and the
- * layout in fuzz/README.md).
+ * layout in fuzz/README.md): the header bytes (the setup), the profiles
+ * (what an engine's game may use) and the dispatch (an opcode byte to its
+ * generator; steps that do not fit the profile dropped). The generators
+ * are decoder_gen.c's (one per opcode) and decoder_seq.c's (sequences on
+ * one object); what the three files share is internal/decoder_int.h.
  *
  * Header: [rule set] [players] [card count] then 3 bytes a card
  * (kind+owner, zone, types+face). Steps: one opcode byte, then the step's
@@ -7,25 +11,19 @@
  * (created tokens, watches, references, replacements, marks) come from a
  * fixed reserve declared in the case, so the game can size its tables once.
  */
-#include "decoder.h"
-#include "layout.h"
+#include "decoder_int.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "util.h"
 
-#define NCARDS_MAX ZO_FUZZ_MAX_CARDS
-#define RESERVE ZO_FUZZ_RESERVE /* created handles, watches, refs, replacements, marks */
-
 static const char *const player_names[] = {"alice", "bob", "carol", "dave"};
 
 #define mtg_types zo_fuzz_mtg_types
 #define fab_types zo_fuzz_fab_types
-#define causes zo_fuzz_causes
 #define NMTG ZO_FUZZ_NMTG
 #define NFAB ZO_FUZZ_NFAB
-#define NCAUSES ZO_FUZZ_NCAUSES
 
 /* Type palettes: what a decoded object may be, per game. */
 const char *const zo_fuzz_mtg_types[ZO_FUZZ_NMTG][3] = {
@@ -40,15 +38,8 @@ const char *const zo_fuzz_fab_types[ZO_FUZZ_NFAB][3] = {
 const char *const zo_fuzz_causes[ZO_FUZZ_NCAUSES] = {"", "destroy", "discard", "exile", "draw",
                                                      "resolve", "sacrifice", "counter", "banish"};
 
-static int is_fab(const zo_fuzz *f) { return strcmp(f->rs->game, "fab") == 0; }
-
-/* May the game use feature ft? */
-static int allowed(const zo_fuzz *f, zo_feature ft) {
-  return (f->prof->features >> ft) & 1u;
-}
-
 /* Type bits of palette row i, looked up once per process. */
-static uint64_t palette(const zo_fuzz *f, int i) {
+uint64_t zo_fuzz_palette(const zo_fuzz *f, int i) {
   static uint64_t mtg_bits[NMTG], fab_bits[NFAB];
   static int ready;
   if (!ready) {
@@ -61,8 +52,6 @@ static uint64_t palette(const zo_fuzz *f, int i) {
   return is_fab(f) ? fab_bits[i % NFAB] : mtg_bits[i % NMTG];
 }
 
-static uint8_t next(zo_fuzz *f) { return f->at < f->size ? f->data[f->at++] : 0; }
-
 /* Names never change: the decoded case points at these (nothing to copy
  * or free per input). */
 static char *handle_names[] = {"c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8",
@@ -72,20 +61,6 @@ static char *watch_names[] = {"w1", "w2", "w3", "w4"};
 static char *ref_names[] = {"r1", "r2", "r3", "r4"};
 static char *repl_names[] = {"p1", "p2", "p3", "p4"};
 static char *mark_names[] = {"m1", "m2", "m3", "m4"};
-
-static int role_type(const zo_ruleset *rs, zo_zone_role role) {
-  for (int z = 0; z < rs->nzones; z++)
-    if (rs->zones[z].role == role) return z;
-  return 0;
-}
-
-/* A zone that can always hold an object of this kind (no capacity, no
- * owner conflict). */
-static int fallback_zone(const zo_ruleset *rs, zo_kind k) {
-  if (k == ZK_TOKEN || k == ZK_MACRO || k == ZK_PROXY) return role_type(rs, ZR_BATTLEFIELD);
-  if (k == ZK_ABILITY || k == ZK_COPY) return role_type(rs, ZR_STACK);
-  return role_type(rs, ZR_GRAVEYARD);
-}
 
 void zo_fuzz_start(zo_fuzz *f, const uint8_t *data, size_t size) {
   static zo_fuzz_profile all;
@@ -149,7 +124,7 @@ void zo_fuzz_start_in(zo_fuzz *f, const zo_fuzz_profile *p, const uint8_t *data,
     cs->zone.type = z % c->nztypes;
     cs->zone.player = -1;
     cs->zone.index = 0;
-    cs->types = palette(f, t & 0x7f);
+    cs->types = zo_fuzz_palette(f, t & 0x7f);
     cs->face_down = (t & 0x80) != 0 && allowed(f, FT_FACE_DOWN);
     cs->controller = -1;
     cs->visibility = -1;
@@ -168,122 +143,6 @@ void zo_fuzz_start_in(zo_fuzz *f, const zo_fuzz_profile *p, const uint8_t *data,
   c->nrules = 1;
   c->steps = f->steps;
 }
-
-/* ---- steps ----------------------------------------------------------- */
-
-/* A setup card: always declared, so a printed case never names a token
- * before its create step. */
-static int handle_of(zo_fuzz *f, uint8_t b) { return b % f->c->nsetup; }
-
-/* Prefer handles that exist now, so most steps act on something. */
-static int live_handle(zo_fuzz *f, uint8_t b) {
-  int h = zo_game_live_handle(f->g, f->c->nhandles, b);
-  return h >= 0 ? h : handle_of(f, b);
-}
-
-static void zone_spec(zo_fuzz *f, uint8_t b, uint8_t pb, zo_zone_spec *z) {
-  z->index = 0;
-  if (b % 23 == 22) {
-    z->type = ZO_ZT_OUTSIDE;
-    z->player = -1;
-    return;
-  }
-  if (b % 23 == 21 && f->rs->sw[SW_ARENA_DEFAULT].value == ZS_PERMANENT_ZONE) {
-    z->type = ZO_ZT_ARENA; /* FaB 3.0.5a: "into the arena", no zone named */
-    z->player = -1;
-    return;
-  }
-  z->type = b % f->c->nztypes;
-  z->player = -1;
-  if (f->rs->zones[z->type].per_player.value && (pb & 3) == 3)
-    z->player = (pb >> 2) % f->c->nplayers; /* sometimes another player's */
-}
-
-/* A watch's zone filter: a zone type, or outside the game (v past the
- * types). */
-static int zone_or_outside(const zo_fuzz *f, int v) {
-  v %= f->c->nztypes + 1;
-  return v == f->c->nztypes ? ZO_ZT_OUTSIDE : v;
-}
-
-/* The case zone type of the zone handle h is in now, ZO_ZT_OUTSIDE outside
- * the game, or ZO_ZT_ANY when it is nowhere or in a zone a zone_create
- * added (the decoder's case names the rule set's types in order); its
- * player into *player (-1 shared), when player is not NULL. */
-static int zone_of(const zo_fuzz *f, int h, int *player) {
-  int zone = zo_game_obj_zone(f->g, h);
-  if (player) *player = -1;
-  if (zone == ZO_ZONE_OUTSIDE) return ZO_ZT_OUTSIDE;
-  if (zone < 0) return ZO_ZT_ANY;
-  for (int t = 0; t < f->c->nztypes; t++)
-    for (int p = -1; p < f->c->nplayers; p++)
-      if (zo_game_zone_find(f->g, t, p) == zone) {
-        if (player) *player = p;
-        return t;
-      }
-  return ZO_ZT_ANY;
-}
-
-static int zone_type_of(const zo_fuzz *f, int h) { return zone_of(f, h, NULL); }
-
-static zo_step *push(zo_fuzz *f) {
-  zo_case *c = f->c;
-  zo_step *s = &c->steps[c->nsteps++]; /* f->steps holds ZO_FUZZ_MAX_STEPS */
-  zo_step_init(s);
-  s->line = c->nsteps;
-  s->col = 1;
-  return s;
-}
-
-/* The step s's effect does next (then:/do:), of this kind, on s's line. */
-static zo_step *then_of(zo_step *s, zo_step_kind kind) {
-  s->then = zo_xcalloc(1, sizeof *s->then);
-  zo_step_init(s->then);
-  s->then->kind = kind;
-  s->then->line = s->line;
-  return s->then;
-}
-
-/* A move's options from 3 bytes; returns the third (its bit 7 is the
- * top-level move's from:). */
-static uint8_t move_opts(zo_fuzz *f, zo_step *s) {
-  uint8_t a = next(f), b = next(f), p = next(f);
-  zone_spec(f, a, b, &s->to);
-  switch (p & 3) {
-  case 1: s->position = ZO_POS_BOTTOM; break;
-  case 2: s->position = (p >> 2) & 3; break;
-  default: s->position = ZO_POS_TOP;
-  }
-  s->face = (p & 0x30) == 0x10 ? 0 : (p & 0x30) == 0x20 ? 1 : -1;
-  s->by_rule = (p & 0x40) != 0;
-  const char *cause = causes[(b >> 4) % NCAUSES]; /* short constants: no formatting per step */
-  memcpy(s->cause, cause, strlen(cause) + 1);
-  if (f->rs->zones[s->to.type >= 0 ? s->to.type : 0].count.value > 1 && (a & 0x80))
-    s->choose = 1 + (a >> 5 & 1);
-  return p;
-}
-
-/* A move's from: (one byte): outside the game (where the rule set may count
- * an exile zone as outside, CR 217.1e of 2004), the zone the object is in,
- * or any zone type. */
-static void move_from(zo_fuzz *f, zo_step *s, uint8_t q) {
-  s->from.player = -1;
-  s->from.index = 0;
-  switch (q & 3) {
-  case 0: s->from.type = ZO_ZT_OUTSIDE; break;
-  case 1: s->from.type = zone_type_of(f, s->card); break;
-  default: s->from.type = (q >> 2) % f->c->nztypes;
-  }
-  if (s->from.type == ZO_ZT_ANY) s->from.type = ZO_ZT_UNSET; /* nowhere to name */
-}
-
-/* A step whose names or objects ran out becomes a state check (always
- * applicable), so decoding never stops early. */
-#define OR_STATE_CHECK(cond) \
-  if (cond) {                \
-    s->kind = ST_STATE_CHECK; \
-    return;                  \
-  }
 
 /* The step kind each opcode makes (its feature is the opcode's). */
 static const zo_step_kind op_kind[OP_COUNT] = {
@@ -349,529 +208,6 @@ uint32_t zo_fuzz_step_features(const zo_step *s) {
   return m;
 }
 
-/* ---- one generator per opcode: each reads its bytes and fills s ---- */
-
-static void gen_move(zo_fuzz *f, zo_step *s) {
-  s->kind = ST_MOVE;
-  uint8_t h = next(f);
-  s->card = live_handle(f, h);
-  uint8_t p = move_opts(f, s);
-  if ((h & 0xC0) == 0xC0 && f->marks < RESERVE) {
-    /* the rest of the same effect marks the moved object (then:) */
-    zo_step *t = then_of(s, ST_MARK);
-    t->as = f->marks++;
-    t->mark_kind = MK_EFFECT;
-  }
-  if (p & 0x80) move_from(f, s, next(f));
-}
-
-static void gen_together(zo_fuzz *f, zo_step *s) {
-  s->kind = ST_MOVE_TOGETHER;
-  int n = 2 + next(f) % 2;
-  s->moves = zo_xcalloc((size_t)n, sizeof *s->moves);
-  uint8_t base = next(f);
-  zo_step proto;
-  zo_step_init(&proto);
-  proto.kind = ST_MOVE;
-  move_opts(f, &proto);
-  int used[NCARDS_MAX + RESERVE] = {0};
-  for (int i = 0; i < n; i++) {
-    int h = live_handle(f, (uint8_t)(base + i * 3));
-    if (used[h]) continue;
-    used[h] = 1;
-    zo_step *m = &s->moves[s->nmoves++];
-    *m = proto;
-    m->card = h;
-    m->line = s->line;
-  }
-}
-
-static void gen_create(zo_fuzz *f, zo_step *s) {
-  zo_case *c = f->c;
-  OR_STATE_CHECK(f->created >= RESERVE)
-  s->kind = ST_CREATE;
-  uint8_t k = next(f), z = next(f), t = next(f);
-  s->as = c->nsetup + f->created++;
-  s->kind_of = (k & 3) == 3 ? ZK_ABILITY : (k & 3) == 2 && !is_fab(f) ? ZK_COPY : ZK_TOKEN;
-  s->owner = (k >> 2) % c->nplayers;
-  s->zone.type = (z & 3) ? fallback_zone(f->rs, s->kind_of) : z % c->nztypes;
-  s->zone.player = -1;
-  s->types = palette(f, t);
-}
-
-static void gen_control(zo_fuzz *f, zo_step *s) {
-  zo_case *c = f->c;
-  s->kind = ST_CONTROL;
-  s->card = live_handle(f, next(f));
-  uint8_t p = next(f);
-  s->player = (p & 0x7f) % c->nplayers;
-  /* G4: bit 7, a control effect until end of turn */
-  if ((p & 0x80) && allowed(f, FT_DURATIONS)) s->until = ZO_UNTIL_END_OF_TURN;
-}
-
-static void gen_phase(zo_fuzz *f, zo_step *s) {
-  s->kind = ST_PHASE;
-  s->card = live_handle(f, next(f));
-  s->out = next(f) & 1 ? 0 : 1;
-}
-
-static void gen_turn(zo_fuzz *f, zo_step *s) {
-  s->kind = ST_TURN_FACE;
-  s->card = live_handle(f, next(f));
-  s->face = next(f) & 1;
-}
-
-static void gen_reorder(zo_fuzz *f, zo_step *s) {
-  zo_case *c = f->c;
-  s->kind = ST_REORDER;
-  uint8_t z = next(f), p = next(f);
-  s->zone.type = z % c->nztypes;
-  s->zone.player = f->rs->zones[s->zone.type].per_player.value ? p % c->nplayers : -1;
-  s->by_effect = (z & 0x80) != 0; /* an effect rearranges it (CR 400.5), else its owner */
-  /* the order: the zone's contents now, rotated by a byte */
-  const int *objs;
-  int nz = zo_game_zone_contents(f->g, zo_game_zone_find(f->g, s->zone.type, s->zone.player),
-                                 &objs);
-  if (nz) {
-    s->order_zone_handles = zo_xcalloc((size_t)nz, sizeof(int));
-    int rot = next(f) % nz;
-    for (int i = 0; i < nz; i++) s->order_zone_handles[i] = objs[(i + rot) % nz];
-    s->norder = nz;
-  } else {
-    s->order_zone_handles = zo_xcalloc(1, sizeof(int));
-  }
-}
-
-static void gen_shuffle(zo_fuzz *f, zo_step *s) {
-  zo_case *c = f->c;
-  s->kind = ST_SHUFFLE;
-  uint8_t z = next(f), p = next(f);
-  s->zone.type = z % c->nztypes;
-  s->zone.player = f->rs->zones[s->zone.type].per_player.value ? p % c->nplayers : -1;
-  s->seed = next(f);
-  /* the result is part of the step (PROTOCOL.md, Choices), so that no
-     engine needs a generator: the zone now, rotated by the seed, reversed
-     by its top bit */
-  const int *objs;
-  int nz = zo_game_zone_contents(f->g, zo_game_zone_find(f->g, s->zone.type, s->zone.player), &objs);
-  s->order_zone_handles = zo_xcalloc((size_t)nz + 1, sizeof(int));
-  for (int i = 0; i < nz; i++) {
-    int k = (int)((s->seed + (uint64_t)i) % (uint64_t)nz);
-    s->order_zone_handles[(s->seed & 0x80) ? nz - 1 - i : i] = objs[k];
-  }
-  s->norder = nz;
-  s->shuffle = ZO_SHUFFLE_ORDER;
-}
-
-static void gen_draw_mill(zo_fuzz *f, zo_step *s, uint8_t op) {
-  zo_case *c = f->c;
-  s->kind = op == OP_DRAW ? ST_DRAW : ST_MILL;
-  s->player = next(f) % c->nplayers;
-  s->count = 1 + next(f) % 3;
-}
-
-static void gen_put_under(zo_fuzz *f, zo_step *s) {
-  s->kind = ST_PUT_UNDER;
-  s->card = live_handle(f, next(f));
-  s->under = live_handle(f, next(f));
-}
-
-/* attach: an object to another, both live handles (the model refuses what
- * is not two permanents on the battlefield), as a short sequence on the
- * permanent y it is attached to, by the bits of a third byte: bit 0 first
- * puts y onto the battlefield; bits 1-2: then nothing (0), y phases out
- * (1, and with bit 4 back in: indirect phasing, CR 702.26g) or leaves the
- * battlefield for its graveyard (2, 3: the attachment ends, CR 400.7);
- * bit 3: a state check follows (704.5m-n). Encoded cases write a 0 byte. */
-static void gen_attach(zo_fuzz *f, zo_step *s) {
-  zo_case *c = f->c;
-  uint8_t h = next(f), t = next(f), a = next(f);
-  int x = live_handle(f, h), y = live_handle(f, t);
-  OR_STATE_CHECK(c->nsteps + 4 > ZO_FUZZ_MAX_STEPS)
-  if (a & 1) { /* y onto the battlefield first */
-    s->kind = ST_MOVE;
-    s->card = y;
-    s->to.type = role_type(f->rs, ZR_BATTLEFIELD);
-    s->to.player = -1;
-    s = push(f);
-  }
-  s->kind = ST_ATTACH;
-  s->card = x;
-  s->attach_to = y;
-  int then = (a >> 1) & 3;
-  if (then == 1 && allowed(f, FT_PHASING)) {
-    s = push(f);
-    s->kind = ST_PHASE;
-    s->card = y;
-  } else if (then >= 2) {
-    s = push(f);
-    s->kind = ST_MOVE;
-    s->card = y;
-    s->to.type = role_type(f->rs, ZR_GRAVEYARD);
-    s->to.player = -1;
-  }
-  if ((a & 8) && allowed(f, FT_STATE_CHECK)) push(f)->kind = ST_STATE_CHECK;
-  if (then == 1 && (a & 16) && allowed(f, FT_PHASING)) {
-    s = push(f);
-    s->kind = ST_PHASE;
-    s->card = y;
-    s->out = 0;
-  }
-}
-
-static void gen_zone_lifecycle(zo_fuzz *f, zo_step *s, uint8_t op) {
-  zo_case *c = f->c;
-  uint8_t z = next(f), p = next(f);
-  int t = -1;
-  for (int k = 0; k < c->nztypes && t < 0; k++) {
-    int cand = (z + k) % c->nztypes;
-    if (f->rs->zones[cand].per_player.value) t = cand;
-  }
-  OR_STATE_CHECK(t < 0)
-  s->kind = op == OP_ZONE_CREATE ? ST_ZONE_CREATE : ST_ZONE_REMOVE;
-  s->zone.type = t;
-  s->zone.player = p % c->nplayers;
-  if (s->kind == ST_ZONE_REMOVE && (p & 0x80)) s->choose = 1 + (p >> 5 & 1);
-}
-
-static void gen_state_check(zo_fuzz *f, zo_step *s) {
-  s->kind = ST_STATE_CHECK;
-}
-
-static void gen_end_game(zo_fuzz *f, zo_step *s) {
-  zo_case *c = f->c;
-  s->kind = ST_END_GAME;
-  s->winner = next(f) % c->nplayers;
-}
-
-static void gen_watch(zo_fuzz *f, zo_step *s) {
-  OR_STATE_CHECK(f->watches >= RESERVE)
-  s->kind = ST_WATCH;
-  s->as = f->watches++;
-  s->card = live_handle(f, next(f));
-  uint8_t a = next(f), b = next(f);
-  s->from.type = (a & 1) ? ZO_ZT_ANY : zone_or_outside(f, a >> 1);
-  s->to.type = (b & 1) ? ZO_ZT_ANY : zone_or_outside(f, b >> 1);
-  s->from.player = s->to.player = -1;
-}
-
-static void gen_resolve(zo_fuzz *f, zo_step *s) {
-  OR_STATE_CHECK(!f->watches)
-  s->kind = ST_RESOLVE;
-  uint8_t a = next(f);
-  s->trigger = a % f->watches;
-  if (a & 0x80) move_opts(f, then_of(s, ST_MOVE));
-}
-
-static void gen_remember(zo_fuzz *f, zo_step *s) {
-  OR_STATE_CHECK(f->refs >= RESERVE)
-  s->kind = ST_REMEMBER;
-  s->as = f->refs++;
-  s->card = live_handle(f, next(f));
-}
-
-static void gen_replace(zo_fuzz *f, zo_step *s) {
-  zo_case *c = f->c;
-  OR_STATE_CHECK(f->repls >= RESERVE)
-  s->kind = ST_REPLACE;
-  s->as = f->repls++;
-  uint8_t a = next(f), w = next(f);
-  if (a & 1) s->replace_any = 1;
-  else s->card = live_handle(f, a >> 1);
-  s->when_to.type = (w & 1) ? ZO_ZT_ANY : (w >> 1) % c->nztypes;
-  s->when_to.player = -1;
-  s->when_from.type = ZO_ZT_ANY;
-  s->when_from.player = -1;
-  /* bits 6-7: the category (CR 616.1a; FaB 6.5); encode.c keeps the zone */
-  s->repl_category = (zo_repl_category)((w >> 6) % RC_COUNT);
-  move_opts(f, then_of(s, ST_MOVE));
-}
-
-static void gen_choose(zo_fuzz *f, zo_step *s) {
-  zo_case *c = f->c;
-  OR_STATE_CHECK(!f->repls)
-  s->kind = ST_CHOOSE_REPLACEMENT;
-  uint8_t a = next(f);
-  s->order_zone_handles = zo_xcalloc((size_t)f->repls, sizeof(int));
-  for (int i = 0; i < f->repls; i++) s->order_zone_handles[i] = (i + a) % f->repls;
-  s->norder = f->repls;
-  if (a & 0x80) {
-    s->player = next(f) % c->nplayers;
-    s->card = live_handle(f, next(f));
-  }
-}
-
-static void gen_mark(zo_fuzz *f, zo_step *s) {
-  OR_STATE_CHECK(f->marks >= RESERVE)
-  s->kind = ST_MARK;
-  s->card = live_handle(f, next(f));
-  s->as = f->marks++;
-  uint8_t k = next(f);
-  s->mark_kind = (zo_mark_kind)(k % 4);
-  /* G4: bit 7 on an effect, until end of turn */
-  if (s->mark_kind == MK_EFFECT && (k & 0x80) && allowed(f, FT_DURATIONS))
-    s->until = ZO_UNTIL_END_OF_TURN;
-}
-
-/* G4: the end of the turn (its "until end of turn" effects end). */
-static void gen_end_turn(zo_fuzz *f, zo_step *s) {
-  (void)f;
-  s->kind = ST_END_TURN;
-}
-
-/* G8: a watch on a move with a cause (a destroy is no sacrifice). */
-static void gen_watch_cause(zo_fuzz *f, zo_step *s) {
-  gen_watch(f, s);
-  if (s->kind != ST_WATCH) return;
-  const char *cause = causes[1 + next(f) % (NCAUSES - 1)];
-  memcpy(s->cause, cause, strlen(cause) + 1);
-}
-
-
-/* ---- issue 12: the performing player (G3), look (G5), reveal (G7) ----- */
-
-/* A move, then the player who performs it (owner_puts: the ante). */
-static void gen_move_by(zo_fuzz *f, zo_step *s) {
-  gen_move(f, s);
-  s->player = next(f) % f->c->nplayers;
-}
-
-/* A move_together, then who performs it and, where its destination is a
- * zone, who arranged its members in reverse list order there
- * (putter_orders, order_chooser). */
-static void gen_together_by(zo_fuzz *f, zo_step *s) {
-  gen_together(f, s);
-  uint8_t a = next(f);
-  s->player = a % f->c->nplayers;
-  if (s->nmoves < 2 || s->moves[0].to.type < 0 || !(a & 0x80)) return;
-  s->order_zone = s->moves[0].to;
-  s->order_zone_handles = zo_xcalloc((size_t)s->nmoves, sizeof(int));
-  for (int i = 0; i < s->nmoves; i++) s->order_zone_handles[i] = s->moves[s->nmoves - 1 - i].card;
-  s->norder = s->nmoves;
-  s->order_by = (a >> 3) % f->c->nplayers;
-}
-
-static void gen_look(zo_fuzz *f, zo_step *s) {
-  s->kind = ST_LOOK;
-  s->card = live_handle(f, next(f));
-  s->player = next(f) % f->c->nplayers;
-}
-
-static void gen_reveal(zo_fuzz *f, zo_step *s) {
-  s->kind = ST_REVEAL;
-  s->card = live_handle(f, next(f));
-  s->end = next(f) & 1;
-}
-
-/* ---- sequences: the steps a rare rule needs, on one object ----------- */
-
-/* The owner handle h was given: its setup card's, or the create step's. */
-static int owner_of(const zo_fuzz *f, int h) {
-  const zo_case *c = f->c;
-  if (h < c->nsetup) return c->cards[h].owner;
-  for (int i = 0; i < c->nsteps; i++)
-    if (c->steps[i].kind == ST_CREATE && c->steps[i].as == h) return c->steps[i].owner;
-  return -1;
-}
-
-/* The types handle h was given: its setup card's, or those of the create
- * step that names it. */
-static uint64_t types_of(const zo_fuzz *f, int h) {
-  const zo_case *c = f->c;
-  if (h < c->nsetup) return c->cards[h].types;
-  for (int i = 0; i < c->nsteps; i++)
-    if (c->steps[i].kind == ST_CREATE && c->steps[i].as == h) return c->steps[i].types;
-  return 0;
-}
-
-/* watch, move, resolve on one object: whether the resolving ability finds
- * the object where the move put it (CR 603.6, 603.10, 400.7; Z.1.Ruling.3;
- * FaB 3.0.9a), which a random watch, move and resolve seldom line up for. */
-static void seq_trigger(zo_fuzz *f, zo_step *s) {
-  zo_case *c = f->c;
-  OR_STATE_CHECK(f->watches >= RESERVE || c->nsteps + 2 > ZO_FUZZ_MAX_STEPS)
-  uint8_t h = next(f), d = next(f), w = next(f), r = next(f);
-  int x = live_handle(f, h);
-  s->kind = ST_WATCH;
-  s->as = f->watches++;
-  s->card = x;
-  zo_step *m = push(f);
-  m->kind = ST_MOVE;
-  m->card = x;
-  m->to.type = d % c->nztypes; /* its owner's zone of the type, or another player's */
-  m->to.player = -1;
-  if (f->rs->zones[m->to.type].per_player.value && (d & 0x80)) m->to.player = (d >> 5 & 3) % c->nplayers;
-  m->face = (d >> 3 & 3) == 1 ? 1 : (d >> 3 & 3) == 2 ? 0 : -1;
-  const char *cause = causes[(w >> 4) % NCAUSES];
-  memcpy(m->cause, cause, strlen(cause) + 1);
-  s->from.player = s->to.player = -1;
-  switch (w & 3) {
-  case 0: s->from.type = ZO_ZT_ANY; break;
-  case 1: s->from.type = zone_type_of(f, x); break;
-  case 2: s->from.type = ZO_ZT_OUTSIDE; break;
-  default: s->from.type = (w >> 4) % c->nztypes;
-  }
-  s->to.type = (w & 4) ? ZO_ZT_ANY : m->to.type;
-  if ((r & 6) == 2) s->types = types_of(f, x); /* fires only on an object with properties (FaB 3.0.7a) */
-  zo_step *t = push(f);
-  t->kind = ST_RESOLVE;
-  t->trigger = s->as;
-  if (r & 1) move_opts(f, then_of(t, ST_MOVE));
-}
-
-/* a replacement effect on an object, sometimes the order of replacements
- * chosen by a player, then a move it applies to (CR 614.1, 616.1, 400.6;
- * FaB 6.5: who may choose). */
-static void seq_replace(zo_fuzz *f, zo_step *s) {
-  zo_case *c = f->c;
-  OR_STATE_CHECK(f->repls >= RESERVE || c->nsteps + 1 > ZO_FUZZ_MAX_STEPS)
-  uint8_t h = next(f), a = next(f), b = next(f);
-  int x = live_handle(f, h);
-  s->kind = ST_REPLACE;
-  s->as = f->repls++;
-  if (a & 1) s->replace_any = 1;
-  else s->card = x;
-  s->when_to.type = (a & 2) ? ZO_ZT_ANY : (a >> 2) % c->nztypes;
-  s->when_to.player = s->when_from.player = -1;
-  s->when_from.type = ZO_ZT_ANY;
-  s->repl_category = (zo_repl_category)((h >> 7) % RC_COUNT); /* CR 616.1a; FaB 6.5 */
-  move_opts(f, then_of(s, ST_MOVE));
-  if ((b & 1) && c->nsteps + 2 <= ZO_FUZZ_MAX_STEPS) {
-    zo_step *ch = push(f);
-    ch->kind = ST_CHOOSE_REPLACEMENT;
-    ch->order_zone_handles = zo_xcalloc((size_t)f->repls, sizeof(int));
-    for (int i = 0; i < f->repls; i++) ch->order_zone_handles[i] = (i + (b >> 1)) % f->repls;
-    ch->norder = f->repls;
-    ch->player = (b >> 4) % c->nplayers;
-    ch->card = x;
-  }
-  zo_step *m = push(f);
-  m->kind = ST_MOVE;
-  m->card = x;
-  m->to.type = s->when_to.type == ZO_ZT_ANY ? (b >> 2) % c->nztypes : s->when_to.type;
-  m->to.player = -1;
-}
-
-/* an object put into the exile zone or outside the game, then moved from
- * outside the game (CR 400.10, 400.11; CR 217.1e of 2004: the
- * removed-from-the-game zone counts as outside). */
-static void seq_outside(zo_fuzz *f, zo_step *s) {
-  zo_case *c = f->c;
-  OR_STATE_CHECK(c->nsteps + 1 > ZO_FUZZ_MAX_STEPS)
-  uint8_t h = next(f), a = next(f);
-  int x = live_handle(f, h);
-  s->kind = ST_MOVE;
-  s->card = x;
-  s->to.type = (a & 1) ? ZO_ZT_OUTSIDE : role_type(f->rs, ZR_EXILE);
-  s->to.player = -1;
-  zo_step *m = push(f);
-  m->kind = ST_MOVE;
-  m->card = x;
-  move_opts(f, m);
-  m->from.type = ZO_ZT_OUTSIDE;
-  m->from.player = -1;
-}
-
-/* a mark, then a move of the marked object: which marks a new object
- * keeps, e.g. a permanent spell's characteristic edits as it resolves
- * from the stack (CR 400.7a-c; Z.9.7; FaB 3.0.9), made likelier by
- * putting it on the stack first. */
-static void seq_mark_move(zo_fuzz *f, zo_step *s) {
-  zo_case *c = f->c;
-  OR_STATE_CHECK(f->marks >= RESERVE || c->nsteps + 2 > ZO_FUZZ_MAX_STEPS)
-  uint8_t h = next(f), a = next(f), b = next(f);
-  int x = live_handle(f, h);
-  zo_step *m = s;
-  if (a & 1) { /* onto the stack first */
-    s->kind = ST_MOVE;
-    s->card = x;
-    s->to.type = role_type(f->rs, ZR_STACK);
-    s->to.player = -1;
-    m = push(f);
-  }
-  m->kind = ST_MARK;
-  m->card = x;
-  m->as = f->marks++;
-  m->mark_kind = (zo_mark_kind)((a >> 1) % MK_COUNT);
-  zo_step *t = push(f);
-  t->kind = ST_MOVE;
-  t->card = x;
-  t->to.type = (a & 8) ? role_type(f->rs, ZR_BATTLEFIELD) : b % c->nztypes;
-  t->to.player = -1;
-  if (a & 0x10) t->face = 1; /* face down: private, so a new object (FaB 3.0.9) */
-}
-
-/* G4: an effect until end of turn (sometimes a control effect too) on one
- * permanent, which phases out, sometimes sees the end of the turn, and
- * phases in: what phasing ends by era (phased_effects: CR 502.15g,
- * 702.26d, f) and what expires while it is phased out (502.15h, 702.26f). */
-static void seq_duration(zo_fuzz *f, zo_step *s) {
-  zo_case *c = f->c;
-  OR_STATE_CHECK(f->marks >= RESERVE || c->nsteps + 4 > ZO_FUZZ_MAX_STEPS)
-  uint8_t h = next(f), a = next(f);
-  int x = live_handle(f, h);
-  int timed = allowed(f, FT_DURATIONS) ? ZO_UNTIL_END_OF_TURN : 0;
-  s->kind = ST_MARK;
-  s->card = x;
-  s->as = f->marks++;
-  s->mark_kind = MK_EFFECT;
-  s->until = (a & 4) ? 0 : timed;
-  if (a & 1) {
-    zo_step *t = push(f);
-    t->kind = ST_CONTROL;
-    t->card = x;
-    t->player = (a >> 4) % c->nplayers;
-    t->until = timed;
-  }
-  zo_step *p = push(f);
-  p->kind = ST_PHASE;
-  p->card = x;
-  p->out = 1;
-  if ((a & 2) && timed) push(f)->kind = ST_END_TURN;
-  p = push(f);
-  p->kind = ST_PHASE;
-  p->card = x;
-  p->out = 0;
-}
-
-/* two objects of the same types into one zone: what a zone's capacity
- * (FaB 3.0.6: one hero, one weapon of a kind, one piece of equipment a
- * slot) and its holds decide for the second. */
-static void seq_pair(zo_fuzz *f, zo_step *s) {
-  zo_case *c = f->c;
-  OR_STATE_CHECK(c->nsteps + 1 > ZO_FUZZ_MAX_STEPS)
-  uint8_t h = next(f), a = next(f), b = next(f);
-  int x = live_handle(f, h), y = -1;
-  uint64_t tx = types_of(f, x);
-  for (int same_owner = 1; same_owner >= 0 && y < 0; same_owner--)
-    for (int k = 1; k < c->nhandles && y < 0; k++) { /* the next live object of x's types */
-      int cand = (x + k) % c->nhandles;
-      if (zo_game_obj_exists(f->g, cand) && types_of(f, cand) == tx &&
-          (!same_owner || owner_of(f, cand) == owner_of(f, x)))
-        y = cand;
-    }
-  if (y < 0) y = live_handle(f, b);
-  int player, type = zone_of(f, x, &player);
-  if (type < 0 || !(a & 1)) { /* x goes first into a zone of the byte's type */
-    type = b % c->nztypes;
-    int ncap = 0, cap[ZO_MAX_ZONE_TYPES];
-    for (int t = 0; t < c->nztypes; t++)
-      if (f->rs->zones[t].capacity.value > 0) cap[ncap++] = t;
-    if ((a & 2) && ncap) type = cap[b % ncap]; /* often a zone with a capacity */
-    player = -1;
-    s->kind = ST_MOVE;
-    s->card = x;
-    s->to.type = type;
-    s->to.player = -1;
-    s = push(f);
-    player = owner_of(f, x); /* the owner's zone of the type, where x went */
-  }
-  s->kind = ST_MOVE;
-  s->card = y;
-  s->to.type = type;
-  s->to.player = f->rs->zones[type].per_player.value ? player : -1;
-}
-
 /* ---- the dispatch ------------------------------------------------------ */
 
 static void free_step(zo_step *s) {
@@ -921,38 +257,38 @@ static void decode_op(zo_fuzz *f) {
   if (op == OP_END_GAME && (next(f) & 7)) op = OP_STATE_CHECK; /* rare */
   zo_step *s = push(f);
   switch (op) { /* one generator per opcode */
-  case OP_MOVE: case OP_MOVE2: case OP_MOVE3: case OP_MOVE4: gen_move(f, s); break;
-  case OP_TOGETHER: gen_together(f, s); break;
-  case OP_CREATE: gen_create(f, s); break;
-  case OP_CONTROL: gen_control(f, s); break;
-  case OP_PHASE: gen_phase(f, s); break;
-  case OP_TURN: gen_turn(f, s); break;
-  case OP_REORDER: gen_reorder(f, s); break;
-  case OP_SHUFFLE: gen_shuffle(f, s); break;
-  case OP_DRAW: case OP_MILL: gen_draw_mill(f, s, op); break;
-  case OP_PUT_UNDER: gen_put_under(f, s); break;
-  case OP_ZONE_CREATE: case OP_ZONE_REMOVE: gen_zone_lifecycle(f, s, op); break;
-  case OP_STATE_CHECK: case OP_STATE_CHECK2: gen_state_check(f, s); break;
-  case OP_END_GAME: gen_end_game(f, s); break;
-  case OP_WATCH: gen_watch(f, s); break;
-  case OP_RESOLVE: gen_resolve(f, s); break;
-  case OP_REMEMBER: gen_remember(f, s); break;
-  case OP_REPLACE: gen_replace(f, s); break;
-  case OP_CHOOSE: gen_choose(f, s); break;
-  case OP_SEQ_TRIGGER: seq_trigger(f, s); break;
-  case OP_SEQ_REPLACE: seq_replace(f, s); break;
-  case OP_SEQ_OUTSIDE: seq_outside(f, s); break;
-  case OP_SEQ_MARK_MOVE: seq_mark_move(f, s); break;
-  case OP_SEQ_PAIR: seq_pair(f, s); break;
-  case OP_MOVE_BY: gen_move_by(f, s); break;
-  case OP_TOGETHER_BY: gen_together_by(f, s); break;
-  case OP_LOOK: gen_look(f, s); break;
-  case OP_REVEAL: gen_reveal(f, s); break;
-  case OP_ATTACH: gen_attach(f, s); break;
-  case OP_END_TURN: gen_end_turn(f, s); break;
-  case OP_WATCH_CAUSE: gen_watch_cause(f, s); break;
-  case OP_SEQ_DURATION: seq_duration(f, s); break;
-  case OP_MARK: default: gen_mark(f, s); break;
+  case OP_MOVE: case OP_MOVE2: case OP_MOVE3: case OP_MOVE4: zo_fuzz_gen_move(f, s); break;
+  case OP_TOGETHER: zo_fuzz_gen_together(f, s); break;
+  case OP_CREATE: zo_fuzz_gen_create(f, s); break;
+  case OP_CONTROL: zo_fuzz_gen_control(f, s); break;
+  case OP_PHASE: zo_fuzz_gen_phase(f, s); break;
+  case OP_TURN: zo_fuzz_gen_turn(f, s); break;
+  case OP_REORDER: zo_fuzz_gen_reorder(f, s); break;
+  case OP_SHUFFLE: zo_fuzz_gen_shuffle(f, s); break;
+  case OP_DRAW: case OP_MILL: zo_fuzz_gen_draw_mill(f, s, op); break;
+  case OP_PUT_UNDER: zo_fuzz_gen_put_under(f, s); break;
+  case OP_ZONE_CREATE: case OP_ZONE_REMOVE: zo_fuzz_gen_zone_lifecycle(f, s, op); break;
+  case OP_STATE_CHECK: case OP_STATE_CHECK2: zo_fuzz_gen_state_check(f, s); break;
+  case OP_END_GAME: zo_fuzz_gen_end_game(f, s); break;
+  case OP_WATCH: zo_fuzz_gen_watch(f, s); break;
+  case OP_RESOLVE: zo_fuzz_gen_resolve(f, s); break;
+  case OP_REMEMBER: zo_fuzz_gen_remember(f, s); break;
+  case OP_REPLACE: zo_fuzz_gen_replace(f, s); break;
+  case OP_CHOOSE: zo_fuzz_gen_choose(f, s); break;
+  case OP_SEQ_TRIGGER: zo_fuzz_seq_trigger(f, s); break;
+  case OP_SEQ_REPLACE: zo_fuzz_seq_replace(f, s); break;
+  case OP_SEQ_OUTSIDE: zo_fuzz_seq_outside(f, s); break;
+  case OP_SEQ_MARK_MOVE: zo_fuzz_seq_mark_move(f, s); break;
+  case OP_SEQ_PAIR: zo_fuzz_seq_pair(f, s); break;
+  case OP_MOVE_BY: zo_fuzz_gen_move_by(f, s); break;
+  case OP_TOGETHER_BY: zo_fuzz_gen_together_by(f, s); break;
+  case OP_LOOK: zo_fuzz_gen_look(f, s); break;
+  case OP_REVEAL: zo_fuzz_gen_reveal(f, s); break;
+  case OP_ATTACH: zo_fuzz_gen_attach(f, s); break;
+  case OP_END_TURN: zo_fuzz_gen_end_turn(f, s); break;
+  case OP_WATCH_CAUSE: zo_fuzz_gen_watch_cause(f, s); break;
+  case OP_SEQ_DURATION: zo_fuzz_seq_duration(f, s); break;
+  case OP_MARK: default: zo_fuzz_gen_mark(f, s); break;
   }
   if (p->all) return;
   int fits = 1;

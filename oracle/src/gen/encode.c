@@ -61,7 +61,7 @@ static int replace_when_byte(const enc *x, const zo_step *s) {
   return v << 1;
 }
 
-/* A move's three option bytes (decoder.c, move_opts): destination and
+/* A move's three option bytes (decoder_gen.c, zo_fuzz_move_opts): destination and
  * choose; cause and player; position, face, by and (bit 7) from:. */
 static void move_bytes(bytes *o, const enc *x, const zo_step *s, int with_from) {
   int cause = 0;
@@ -220,7 +220,7 @@ static int step_bytes(bytes *o, enc *x, const zo_step *s) {
   }
   case ST_REORDER: {
     /* zone byte: the type modulo the rule set's count, bit 7 by: effect
-       (decoder.c, gen_reorder); the order is the zone as decoded, rotated
+       (decoder_gen.c, zo_fuzz_gen_reorder); the order is the zone as decoded, rotated
        by one (the top object to the bottom), the commonest rearrangement */
     int z = rs_zone(x->rs, x->c, s->zone.type), zb = z;
     for (int v = 0; v < 256; v++)

@@ -1,0 +1,391 @@
+/* decoder_gen.c: one generator per opcode (layout.h), the decoder's
+ * single steps: each reads its opcode's bytes (fuzz/README.md, "The
+ * decoder's byte layout") and fills the step the dispatch (decoder.c)
+ * pushed; attach pushes a few more. Also the readers of a move's option
+ * bytes, which the sequences (decoder_seq.c) share.
+ */
+#include "decoder_int.h"
+
+#include <string.h>
+
+#include "util.h"
+
+/* A zone that can always hold an object of this kind (no capacity, no
+ * owner conflict). */
+static int fallback_zone(const zo_ruleset *rs, zo_kind k) {
+  if (k == ZK_TOKEN || k == ZK_MACRO || k == ZK_PROXY) return role_type(rs, ZR_BATTLEFIELD);
+  if (k == ZK_ABILITY || k == ZK_COPY) return role_type(rs, ZR_STACK);
+  return role_type(rs, ZR_GRAVEYARD);
+}
+
+static void zone_spec(zo_fuzz *f, uint8_t b, uint8_t pb, zo_zone_spec *z) {
+  z->index = 0;
+  if (b % 23 == 22) {
+    z->type = ZO_ZT_OUTSIDE;
+    z->player = -1;
+    return;
+  }
+  if (b % 23 == 21 && f->rs->sw[SW_ARENA_DEFAULT].value == ZS_PERMANENT_ZONE) {
+    z->type = ZO_ZT_ARENA; /* FaB 3.0.5a: "into the arena", no zone named */
+    z->player = -1;
+    return;
+  }
+  z->type = b % f->c->nztypes;
+  z->player = -1;
+  if (f->rs->zones[z->type].per_player.value && (pb & 3) == 3)
+    z->player = (pb >> 2) % f->c->nplayers; /* sometimes another player's */
+}
+
+/* A watch's zone filter: a zone type, or outside the game (v past the
+ * types). */
+static int zone_or_outside(const zo_fuzz *f, int v) {
+  v %= f->c->nztypes + 1;
+  return v == f->c->nztypes ? ZO_ZT_OUTSIDE : v;
+}
+
+/* A move's options from 3 bytes; returns the third (its bit 7 is the
+ * top-level move's from:). */
+uint8_t zo_fuzz_move_opts(zo_fuzz *f, zo_step *s) {
+  uint8_t a = next(f), b = next(f), p = next(f);
+  zone_spec(f, a, b, &s->to);
+  switch (p & 3) {
+  case 1: s->position = ZO_POS_BOTTOM; break;
+  case 2: s->position = (p >> 2) & 3; break;
+  default: s->position = ZO_POS_TOP;
+  }
+  s->face = (p & 0x30) == 0x10 ? 0 : (p & 0x30) == 0x20 ? 1 : -1;
+  s->by_rule = (p & 0x40) != 0;
+  const char *cause = causes[(b >> 4) % NCAUSES]; /* short constants: no formatting per step */
+  memcpy(s->cause, cause, strlen(cause) + 1);
+  if (f->rs->zones[s->to.type >= 0 ? s->to.type : 0].count.value > 1 && (a & 0x80))
+    s->choose = 1 + (a >> 5 & 1);
+  return p;
+}
+
+/* A move's from: (one byte): outside the game (where the rule set may count
+ * an exile zone as outside, CR 217.1e of 2004), the zone the object is in,
+ * or any zone type. */
+static void move_from(zo_fuzz *f, zo_step *s, uint8_t q) {
+  s->from.player = -1;
+  s->from.index = 0;
+  switch (q & 3) {
+  case 0: s->from.type = ZO_ZT_OUTSIDE; break;
+  case 1: s->from.type = zone_type_of(f, s->card); break;
+  default: s->from.type = (q >> 2) % f->c->nztypes;
+  }
+  if (s->from.type == ZO_ZT_ANY) s->from.type = ZO_ZT_UNSET; /* nowhere to name */
+}
+
+/* ---- one generator per opcode: each reads its bytes and fills s ---- */
+
+void zo_fuzz_gen_move(zo_fuzz *f, zo_step *s) {
+  s->kind = ST_MOVE;
+  uint8_t h = next(f);
+  s->card = live_handle(f, h);
+  uint8_t p = zo_fuzz_move_opts(f, s);
+  if ((h & 0xC0) == 0xC0 && f->marks < RESERVE) {
+    /* the rest of the same effect marks the moved object (then:) */
+    zo_step *t = then_of(s, ST_MARK);
+    t->as = f->marks++;
+    t->mark_kind = MK_EFFECT;
+  }
+  if (p & 0x80) move_from(f, s, next(f));
+}
+
+void zo_fuzz_gen_together(zo_fuzz *f, zo_step *s) {
+  s->kind = ST_MOVE_TOGETHER;
+  int n = 2 + next(f) % 2;
+  s->moves = zo_xcalloc((size_t)n, sizeof *s->moves);
+  uint8_t base = next(f);
+  zo_step proto;
+  zo_step_init(&proto);
+  proto.kind = ST_MOVE;
+  zo_fuzz_move_opts(f, &proto);
+  int used[NCARDS_MAX + RESERVE] = {0};
+  for (int i = 0; i < n; i++) {
+    int h = live_handle(f, (uint8_t)(base + i * 3));
+    if (used[h]) continue;
+    used[h] = 1;
+    zo_step *m = &s->moves[s->nmoves++];
+    *m = proto;
+    m->card = h;
+    m->line = s->line;
+  }
+}
+
+void zo_fuzz_gen_create(zo_fuzz *f, zo_step *s) {
+  zo_case *c = f->c;
+  OR_STATE_CHECK(f->created >= RESERVE)
+  s->kind = ST_CREATE;
+  uint8_t k = next(f), z = next(f), t = next(f);
+  s->as = c->nsetup + f->created++;
+  s->kind_of = (k & 3) == 3 ? ZK_ABILITY : (k & 3) == 2 && !is_fab(f) ? ZK_COPY : ZK_TOKEN;
+  s->owner = (k >> 2) % c->nplayers;
+  s->zone.type = (z & 3) ? fallback_zone(f->rs, s->kind_of) : z % c->nztypes;
+  s->zone.player = -1;
+  s->types = zo_fuzz_palette(f, t);
+}
+
+void zo_fuzz_gen_control(zo_fuzz *f, zo_step *s) {
+  zo_case *c = f->c;
+  s->kind = ST_CONTROL;
+  s->card = live_handle(f, next(f));
+  uint8_t p = next(f);
+  s->player = (p & 0x7f) % c->nplayers;
+  /* G4: bit 7, a control effect until end of turn */
+  if ((p & 0x80) && allowed(f, FT_DURATIONS)) s->until = ZO_UNTIL_END_OF_TURN;
+}
+
+void zo_fuzz_gen_phase(zo_fuzz *f, zo_step *s) {
+  s->kind = ST_PHASE;
+  s->card = live_handle(f, next(f));
+  s->out = next(f) & 1 ? 0 : 1;
+}
+
+void zo_fuzz_gen_turn(zo_fuzz *f, zo_step *s) {
+  s->kind = ST_TURN_FACE;
+  s->card = live_handle(f, next(f));
+  s->face = next(f) & 1;
+}
+
+void zo_fuzz_gen_reorder(zo_fuzz *f, zo_step *s) {
+  zo_case *c = f->c;
+  s->kind = ST_REORDER;
+  uint8_t z = next(f), p = next(f);
+  s->zone.type = z % c->nztypes;
+  s->zone.player = f->rs->zones[s->zone.type].per_player.value ? p % c->nplayers : -1;
+  s->by_effect = (z & 0x80) != 0; /* an effect rearranges it (CR 400.5), else its owner */
+  /* the order: the zone's contents now, rotated by a byte */
+  const int *objs;
+  int nz = zo_game_zone_contents(f->g, zo_game_zone_find(f->g, s->zone.type, s->zone.player),
+                                 &objs);
+  if (nz) {
+    s->order_zone_handles = zo_xcalloc((size_t)nz, sizeof(int));
+    int rot = next(f) % nz;
+    for (int i = 0; i < nz; i++) s->order_zone_handles[i] = objs[(i + rot) % nz];
+    s->norder = nz;
+  } else {
+    s->order_zone_handles = zo_xcalloc(1, sizeof(int));
+  }
+}
+
+void zo_fuzz_gen_shuffle(zo_fuzz *f, zo_step *s) {
+  zo_case *c = f->c;
+  s->kind = ST_SHUFFLE;
+  uint8_t z = next(f), p = next(f);
+  s->zone.type = z % c->nztypes;
+  s->zone.player = f->rs->zones[s->zone.type].per_player.value ? p % c->nplayers : -1;
+  s->seed = next(f);
+  /* the result is part of the step (PROTOCOL.md, Choices), so that no
+     engine needs a generator: the zone now, rotated by the seed, reversed
+     by its top bit */
+  const int *objs;
+  int nz = zo_game_zone_contents(f->g, zo_game_zone_find(f->g, s->zone.type, s->zone.player), &objs);
+  s->order_zone_handles = zo_xcalloc((size_t)nz + 1, sizeof(int));
+  for (int i = 0; i < nz; i++) {
+    int k = (int)((s->seed + (uint64_t)i) % (uint64_t)nz);
+    s->order_zone_handles[(s->seed & 0x80) ? nz - 1 - i : i] = objs[k];
+  }
+  s->norder = nz;
+  s->shuffle = ZO_SHUFFLE_ORDER;
+}
+
+void zo_fuzz_gen_draw_mill(zo_fuzz *f, zo_step *s, uint8_t op) {
+  zo_case *c = f->c;
+  s->kind = op == OP_DRAW ? ST_DRAW : ST_MILL;
+  s->player = next(f) % c->nplayers;
+  s->count = 1 + next(f) % 3;
+}
+
+void zo_fuzz_gen_put_under(zo_fuzz *f, zo_step *s) {
+  s->kind = ST_PUT_UNDER;
+  s->card = live_handle(f, next(f));
+  s->under = live_handle(f, next(f));
+}
+
+/* attach: an object to another, both live handles (the model refuses what
+ * is not two permanents on the battlefield), as a short sequence on the
+ * permanent y it is attached to, by the bits of a third byte: bit 0 first
+ * puts y onto the battlefield; bits 1-2: then nothing (0), y phases out
+ * (1, and with bit 4 back in: indirect phasing, CR 702.26g) or leaves the
+ * battlefield for its graveyard (2, 3: the attachment ends, CR 400.7);
+ * bit 3: a state check follows (704.5m-n). Encoded cases write a 0 byte. */
+void zo_fuzz_gen_attach(zo_fuzz *f, zo_step *s) {
+  zo_case *c = f->c;
+  uint8_t h = next(f), t = next(f), a = next(f);
+  int x = live_handle(f, h), y = live_handle(f, t);
+  OR_STATE_CHECK(c->nsteps + 4 > ZO_FUZZ_MAX_STEPS)
+  if (a & 1) { /* y onto the battlefield first */
+    s->kind = ST_MOVE;
+    s->card = y;
+    s->to.type = role_type(f->rs, ZR_BATTLEFIELD);
+    s->to.player = -1;
+    s = push(f);
+  }
+  s->kind = ST_ATTACH;
+  s->card = x;
+  s->attach_to = y;
+  int then = (a >> 1) & 3;
+  if (then == 1 && allowed(f, FT_PHASING)) {
+    s = push(f);
+    s->kind = ST_PHASE;
+    s->card = y;
+  } else if (then >= 2) {
+    s = push(f);
+    s->kind = ST_MOVE;
+    s->card = y;
+    s->to.type = role_type(f->rs, ZR_GRAVEYARD);
+    s->to.player = -1;
+  }
+  if ((a & 8) && allowed(f, FT_STATE_CHECK)) push(f)->kind = ST_STATE_CHECK;
+  if (then == 1 && (a & 16) && allowed(f, FT_PHASING)) {
+    s = push(f);
+    s->kind = ST_PHASE;
+    s->card = y;
+    s->out = 0;
+  }
+}
+
+void zo_fuzz_gen_zone_lifecycle(zo_fuzz *f, zo_step *s, uint8_t op) {
+  zo_case *c = f->c;
+  uint8_t z = next(f), p = next(f);
+  int t = -1;
+  for (int k = 0; k < c->nztypes && t < 0; k++) {
+    int cand = (z + k) % c->nztypes;
+    if (f->rs->zones[cand].per_player.value) t = cand;
+  }
+  OR_STATE_CHECK(t < 0)
+  s->kind = op == OP_ZONE_CREATE ? ST_ZONE_CREATE : ST_ZONE_REMOVE;
+  s->zone.type = t;
+  s->zone.player = p % c->nplayers;
+  if (s->kind == ST_ZONE_REMOVE && (p & 0x80)) s->choose = 1 + (p >> 5 & 1);
+}
+
+void zo_fuzz_gen_state_check(zo_fuzz *f, zo_step *s) {
+  s->kind = ST_STATE_CHECK;
+}
+
+void zo_fuzz_gen_end_game(zo_fuzz *f, zo_step *s) {
+  zo_case *c = f->c;
+  s->kind = ST_END_GAME;
+  s->winner = next(f) % c->nplayers;
+}
+
+void zo_fuzz_gen_watch(zo_fuzz *f, zo_step *s) {
+  OR_STATE_CHECK(f->watches >= RESERVE)
+  s->kind = ST_WATCH;
+  s->as = f->watches++;
+  s->card = live_handle(f, next(f));
+  uint8_t a = next(f), b = next(f);
+  s->from.type = (a & 1) ? ZO_ZT_ANY : zone_or_outside(f, a >> 1);
+  s->to.type = (b & 1) ? ZO_ZT_ANY : zone_or_outside(f, b >> 1);
+  s->from.player = s->to.player = -1;
+}
+
+void zo_fuzz_gen_resolve(zo_fuzz *f, zo_step *s) {
+  OR_STATE_CHECK(!f->watches)
+  s->kind = ST_RESOLVE;
+  uint8_t a = next(f);
+  s->trigger = a % f->watches;
+  if (a & 0x80) zo_fuzz_move_opts(f, then_of(s, ST_MOVE));
+}
+
+void zo_fuzz_gen_remember(zo_fuzz *f, zo_step *s) {
+  OR_STATE_CHECK(f->refs >= RESERVE)
+  s->kind = ST_REMEMBER;
+  s->as = f->refs++;
+  s->card = live_handle(f, next(f));
+}
+
+void zo_fuzz_gen_replace(zo_fuzz *f, zo_step *s) {
+  zo_case *c = f->c;
+  OR_STATE_CHECK(f->repls >= RESERVE)
+  s->kind = ST_REPLACE;
+  s->as = f->repls++;
+  uint8_t a = next(f), w = next(f);
+  if (a & 1) s->replace_any = 1;
+  else s->card = live_handle(f, a >> 1);
+  s->when_to.type = (w & 1) ? ZO_ZT_ANY : (w >> 1) % c->nztypes;
+  s->when_to.player = -1;
+  s->when_from.type = ZO_ZT_ANY;
+  s->when_from.player = -1;
+  /* bits 6-7: the category (CR 616.1a; FaB 6.5); encode.c keeps the zone */
+  s->repl_category = (zo_repl_category)((w >> 6) % RC_COUNT);
+  zo_fuzz_move_opts(f, then_of(s, ST_MOVE));
+}
+
+void zo_fuzz_gen_choose(zo_fuzz *f, zo_step *s) {
+  zo_case *c = f->c;
+  OR_STATE_CHECK(!f->repls)
+  s->kind = ST_CHOOSE_REPLACEMENT;
+  uint8_t a = next(f);
+  s->order_zone_handles = zo_xcalloc((size_t)f->repls, sizeof(int));
+  for (int i = 0; i < f->repls; i++) s->order_zone_handles[i] = (i + a) % f->repls;
+  s->norder = f->repls;
+  if (a & 0x80) {
+    s->player = next(f) % c->nplayers;
+    s->card = live_handle(f, next(f));
+  }
+}
+
+void zo_fuzz_gen_mark(zo_fuzz *f, zo_step *s) {
+  OR_STATE_CHECK(f->marks >= RESERVE)
+  s->kind = ST_MARK;
+  s->card = live_handle(f, next(f));
+  s->as = f->marks++;
+  uint8_t k = next(f);
+  s->mark_kind = (zo_mark_kind)(k % 4);
+  /* G4: bit 7 on an effect, until end of turn */
+  if (s->mark_kind == MK_EFFECT && (k & 0x80) && allowed(f, FT_DURATIONS))
+    s->until = ZO_UNTIL_END_OF_TURN;
+}
+
+/* G4: the end of the turn (its "until end of turn" effects end). */
+void zo_fuzz_gen_end_turn(zo_fuzz *f, zo_step *s) {
+  (void)f;
+  s->kind = ST_END_TURN;
+}
+
+/* G8: a watch on a move with a cause (a destroy is no sacrifice). */
+void zo_fuzz_gen_watch_cause(zo_fuzz *f, zo_step *s) {
+  zo_fuzz_gen_watch(f, s);
+  if (s->kind != ST_WATCH) return;
+  const char *cause = causes[1 + next(f) % (NCAUSES - 1)];
+  memcpy(s->cause, cause, strlen(cause) + 1);
+}
+
+
+/* ---- issue 12: the performing player (G3), look (G5), reveal (G7) ----- */
+
+/* A move, then the player who performs it (owner_puts: the ante). */
+void zo_fuzz_gen_move_by(zo_fuzz *f, zo_step *s) {
+  zo_fuzz_gen_move(f, s);
+  s->player = next(f) % f->c->nplayers;
+}
+
+/* A move_together, then who performs it and, where its destination is a
+ * zone, who arranged its members in reverse list order there
+ * (putter_orders, order_chooser). */
+void zo_fuzz_gen_together_by(zo_fuzz *f, zo_step *s) {
+  zo_fuzz_gen_together(f, s);
+  uint8_t a = next(f);
+  s->player = a % f->c->nplayers;
+  if (s->nmoves < 2 || s->moves[0].to.type < 0 || !(a & 0x80)) return;
+  s->order_zone = s->moves[0].to;
+  s->order_zone_handles = zo_xcalloc((size_t)s->nmoves, sizeof(int));
+  for (int i = 0; i < s->nmoves; i++) s->order_zone_handles[i] = s->moves[s->nmoves - 1 - i].card;
+  s->norder = s->nmoves;
+  s->order_by = (a >> 3) % f->c->nplayers;
+}
+
+void zo_fuzz_gen_look(zo_fuzz *f, zo_step *s) {
+  s->kind = ST_LOOK;
+  s->card = live_handle(f, next(f));
+  s->player = next(f) % f->c->nplayers;
+}
+
+void zo_fuzz_gen_reveal(zo_fuzz *f, zo_step *s) {
+  s->kind = ST_REVEAL;
+  s->card = live_handle(f, next(f));
+  s->end = next(f) & 1;
+}
