@@ -103,7 +103,12 @@ void zo_fuzz_gen_together(zo_fuzz *f, zo_step *s) {
   zo_fuzz_move_opts(f, &proto);
   int used[NCARDS_MAX + RESERVE] = {0};
   for (int i = 0; i < n; i++) {
+    /* the member's byte, then the next ones while it names an object
+       already in the step (with three objects, base and base + 3 name the
+       same one: the step would have a single member) */
     int h = live_handle(f, (uint8_t)(base + i * 3));
+    for (int k = 1; used[h] && k < NCARDS_MAX + RESERVE; k++)
+      h = live_handle(f, (uint8_t)(base + i * 3 + k));
     if (used[h]) continue;
     used[h] = 1;
     zo_step *m = &s->moves[s->nmoves++];
