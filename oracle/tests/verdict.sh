@@ -14,17 +14,10 @@ bin=$1 src=$2 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "verdict: FAIL: $*"; [ -f "$work/out" ] && { echo "--- output:"; tail -8 "$work/out"; }; exit 1; }
 cd "$src" || exit 2
-# a fixed set of era scenarios (the counts and sizes below are theirs: era
-# scenarios added later, e.g. for G4 of issue 12, would change them)
+# a fixed set of era scenarios: the counts and sizes below are theirs
+. oracle/tests/fixed_eras.sh
 eras=$work/eras
-mkdir -p "$eras"
-for stem in ante-zones copy-of-creature-spell-resolves-into-token draw-from-empty-library \
-    exile-to-exile graveyard-reorder instant-into-play move-together-member-that-did-not-move-keeps-its-place \
-    permanent-spell-keeps-marks phased-out-token phasing-out-and-in then-finds-moved-object \
-    token-left-play-moved-to-exile token-left-play-returned-to-play trigger-finds-card-in-owners-hand \
-    wish-for-removed-card; do
-  cp cases/mtg/eras/"$stem".*.yaml "$eras"/ || exit 2
-done
+fixed_eras "$eras" || exit 2
 mutant=mtg-2011:phasing=none # fails two or more cases of $eras on the oracle
 # badge DIR MESSAGE COLOR: badge.json says so
 badge() {
