@@ -466,12 +466,14 @@ static int check_identity(zo_obs_checker *k, const zo_step *s, const zo_step_res
     if (sw_new == ZS_LEAVE_ARENA && moved == 1 && zo_obsx_events_for(k, r, h, ANY_OUTCOME) == 1 &&
         strcmp(p->zone, "outside")) {
       const zo_zone_type *dz = k->ztype[h] >= 0 ? &k->rs->zones[k->ztype[h]] : NULL;
-      int want = !dz || (!dz->arena.value && dz->role != ZR_STACK) || p->under >= 0 ||
+      /* a sub-card that leaves its top-card resets only by these same
+         tests (3.0.14b makes a card new when it becomes a sub-card) */
+      int want = !dz || (!dz->arena.value && dz->role != ZR_STACK) ||
                  (k->per_object && p->visibility && !o->visibility);
       if (want != changed)
         return viol(v, "identity-rule", "FaB 3.0.9", c, h,
                     "moved %s -> %s and %s; FaB 3.0.9 makes it new only leaving the arena and "
-                    "stack, as a sub-card, or turning private",
+                    "stack, or turning private",
                     p->zone, o->zone, changed ? "became a new object" : "stayed the same object");
     }
   }
