@@ -153,12 +153,20 @@ void zo_fuzz_gen_turn(zo_fuzz *f, zo_step *s) {
   s->face = next(f) & 1;
 }
 
-void zo_fuzz_gen_reorder(zo_fuzz *f, zo_step *s) {
+/* The zone a reorder or shuffle acts on: a type byte, then a player byte
+ * (for a per-player type); returns the type byte, whose top bit some
+ * steps read too. */
+static uint8_t zone_to_arrange(zo_fuzz *f, zo_step *s) {
   zo_case *c = f->c;
-  s->kind = ST_REORDER;
   uint8_t z = next(f), p = next(f);
   s->zone.type = z % c->nztypes;
   s->zone.player = f->rs->zones[s->zone.type].per_player.value ? p % c->nplayers : -1;
+  return z;
+}
+
+void zo_fuzz_gen_reorder(zo_fuzz *f, zo_step *s) {
+  s->kind = ST_REORDER;
+  uint8_t z = zone_to_arrange(f, s);
   s->by_effect = (z & 0x80) != 0; /* an effect rearranges it (CR 400.5), else its owner */
   /* the order: the zone's contents now, rotated by a byte */
   const int *objs;
@@ -175,11 +183,8 @@ void zo_fuzz_gen_reorder(zo_fuzz *f, zo_step *s) {
 }
 
 void zo_fuzz_gen_shuffle(zo_fuzz *f, zo_step *s) {
-  zo_case *c = f->c;
   s->kind = ST_SHUFFLE;
-  uint8_t z = next(f), p = next(f);
-  s->zone.type = z % c->nztypes;
-  s->zone.player = f->rs->zones[s->zone.type].per_player.value ? p % c->nplayers : -1;
+  zone_to_arrange(f, s);
   s->seed = next(f);
   /* the result is part of the step (PROTOCOL.md, Choices), so that no
      engine needs a generator: the zone now, rotated by the seed, reversed
@@ -221,10 +226,7 @@ void zo_fuzz_gen_attach(zo_fuzz *f, zo_step *s) {
   int x = live_handle(f, h), y = live_handle(f, t);
   OR_STATE_CHECK(c->nsteps + 4 > ZO_FUZZ_MAX_STEPS)
   if (a & 1) { /* y onto the battlefield first */
-    s->kind = ST_MOVE;
-    s->card = y;
-    s->to.type = role_type(f->rs, ZR_BATTLEFIELD);
-    s->to.player = -1;
+    move_to_role(f, s, y, ZR_BATTLEFIELD);
     s = push(f);
   }
   s->kind = ST_ATTACH;
@@ -237,10 +239,7 @@ void zo_fuzz_gen_attach(zo_fuzz *f, zo_step *s) {
     s->card = y;
   } else if (then >= 2) {
     s = push(f);
-    s->kind = ST_MOVE;
-    s->card = y;
-    s->to.type = role_type(f->rs, ZR_GRAVEYARD);
-    s->to.player = -1;
+    move_to_role(f, s, y, ZR_GRAVEYARD);
   }
   if ((a & 8) && allowed(f, FT_STATE_CHECK)) push(f)->kind = ST_STATE_CHECK;
   if (then == 1 && (a & 16) && allowed(f, FT_PHASING)) {

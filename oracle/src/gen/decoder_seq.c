@@ -131,10 +131,7 @@ void zo_fuzz_seq_mark_move(zo_fuzz *f, zo_step *s) {
   int x = live_handle(f, h);
   zo_step *m = s;
   if (a & 1) { /* onto the stack first */
-    s->kind = ST_MOVE;
-    s->card = x;
-    s->to.type = role_type(f->rs, ZR_STACK);
-    s->to.player = -1;
+    move_to_role(f, s, x, ZR_STACK);
     m = push(f);
   }
   m->kind = ST_MARK;

@@ -84,6 +84,15 @@ static inline zo_step *push(zo_fuzz *f) {
   return s;
 }
 
+/* Make s a move of card into the rule set's zone of that role (shared, or
+ * the owner's), the first step of a sequence. */
+static inline void move_to_role(zo_fuzz *f, zo_step *s, int card, zo_zone_role role) {
+  s->kind = ST_MOVE;
+  s->card = card;
+  s->to.type = role_type(f->rs, role);
+  s->to.player = -1;
+}
+
 /* The step s's effect does next (then:/do:), of this kind, on s's line. */
 static inline zo_step *then_of(zo_step *s, zo_step_kind kind) {
   s->then = zo_xcalloc(1, sizeof *s->then);
