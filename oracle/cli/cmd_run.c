@@ -296,7 +296,8 @@ static int count_era_scenarios(const zo_run *run) {
 }
 
 /* zoneoracle rules: every rule, the cases citing it, oracle hits over the
- * suite; exits 1 when a rule numbered in a seed text has no case. */
+ * suite, and why a rule out of the model's scope has none; exits 1 when a
+ * rule numbered in a seed text has no case. */
 int zo_cli_cmd_rules(const zo_cli_command *cmd, int argc, char **argv) {
   zo_cli_opts o;
   int rc = zo_cli_parse(cmd, argc, argv, &o);
@@ -322,7 +323,7 @@ int zo_cli_cmd_rules(const zo_cli_command *cmd, int argc, char **argv) {
     if (o.ruleset && strcmp(o.ruleset, zo_ruleset_id(rs))) continue;
     if (!json) printf("%s: %s\n", zo_ruleset_id(rs), zo_ruleset_title(rs));
     json_t *jrules = json_array();
-    int covered = 0, nseed = 0;
+    int covered = 0, nseed = 0, nout = 0, ngap = 0;
     for (size_t i = 0; i < zo_ruleset_rule_count(rs); i++) {
       const char *id = zo_ruleset_rule_id(rs, i);
       int hits = 0;
@@ -337,26 +338,35 @@ int zo_cli_cmd_rules(const zo_cli_command *cmd, int argc, char **argv) {
       }
       int cases = (int)json_array_size(jcases);
       int seed = zo_ruleset_rule_is_seed(rs, i);
+      const char *out = zo_ruleset_rule_out_of_scope(rs, i);
+      const char *gap = zo_ruleset_rule_language_gap(rs, i);
       nseed += seed;
+      nout += out != NULL;
+      ngap += gap != NULL;
       if (seed && cases) covered++;
       if (seed && !cases) gaps++;
       if (json)
-        json_array_append_new(jrules, json_pack("{s:s, s:s, s:b, s:o, s:i}", "id", id, "text",
-                                                zo_ruleset_rule_text(rs, i), "seed", seed,
-                                                "cases", jcases, "hits", hits));
+        json_array_append_new(jrules, json_pack("{s:s, s:s, s:b, s:s?, s:s?, s:o, s:i}", "id", id,
+                                                "text", zo_ruleset_rule_text(rs, i), "seed", seed,
+                                                "out_of_scope", out, "language_gap", gap, "cases",
+                                                jcases, "hits", hits));
       else {
-        printf("  %-18s %s cases %3d  hits %5d  %s\n", id, seed ? "seed" : "    ", cases, hits,
-               seed && !cases ? "NO CASE" : "");
+        printf("  %-18s %s cases %3d  hits %5d  %s%s\n", id,
+               seed ? "seed" : out ? "out " : gap ? "gap " : "    ", cases, hits,
+               seed && !cases ? "NO CASE" : "", out ? out : gap ? gap : "");
         json_decref(jcases);
       }
     }
     seeds += nseed;
     if (json)
-      json_array_append_new(jall, json_pack("{s:s, s:s, s:o, s:i, s:i}", "id", zo_ruleset_id(rs),
+      json_array_append_new(jall, json_pack("{s:s, s:s, s:o, s:i, s:i, s:i, s:i}", "id", zo_ruleset_id(rs),
                                             "title", zo_ruleset_title(rs), "rules", jrules,
-                                            "seed_rules", nseed, "seed_rules_covered", covered));
+                                            "seed_rules", nseed, "seed_rules_covered", covered,
+                                            "out_of_scope", nout, "language_gap", ngap));
     else {
       printf("  seed rules covered: %d/%d\n", covered, nseed);
+      if (nout) printf("  rules out of the zone model's scope (each with its reason): %d\n", nout);
+      if (ngap) printf("  zone rules the case language can't express yet (each with what it lacks): %d\n", ngap);
       json_decref(jrules);
     }
   }

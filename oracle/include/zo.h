@@ -131,6 +131,14 @@ size_t zo_ruleset_rule_count(const zo_ruleset *rs);
 const char *zo_ruleset_rule_id(const zo_ruleset *rs, size_t i);
 const char *zo_ruleset_rule_text(const zo_ruleset *rs, size_t i);
 int zo_ruleset_rule_is_seed(const zo_ruleset *rs, size_t i);
+/* Why the zone model has nothing of rule i to check (the rule set's
+ * `out_of_scope:`, owned by the rule set), or NULL for a rule in scope.
+ * A rule out of scope is never a seed rule. */
+const char *zo_ruleset_rule_out_of_scope(const zo_ruleset *rs, size_t i);
+/* What the case language lacks to write a case of rule i, a zone rule no
+ * case cites yet (the rule set's `language_gap:`, owned by the rule set),
+ * or NULL. Such a rule is neither a seed rule nor out of scope. */
+const char *zo_ruleset_rule_language_gap(const zo_ruleset *rs, size_t i);
 
 /* ---- Cases ---- */
 

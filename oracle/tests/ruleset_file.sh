@@ -15,3 +15,25 @@ set -e
 echo "$err"
 [ "$rc" -eq 3 ] || { echo "exit $rc, expected 3"; exit 1; }
 grep -q "typo.yaml:11:5: error: unknown key 'ordred' in a zone (did you mean 'ordered'?" <<<"$err"
+# out_of_scope: `rules` shows the reason beside the rule and counts the rule
+# apart, never as a seed rule without a case; the seed rule G 1, which the
+# one case does not cite, still fails the command.
+sed 's/^  - {id: "G 3", seed: true, text: "A card that changes zones is a new object."}$/&\n  - {id: "G 4", text: "Combat damage is dealt at once.", out_of_scope: "combat, not where objects are"}\n  - {id: "G 5", text: "A cast card remembers its cost.", language_gap: "no costs in the case language"}/' \
+  "$dir/ruleset-file/my-game.yaml" > "$work/scope.yaml"
+grep -q 'out_of_scope' "$work/scope.yaml"
+set +e
+"$bin" rules --ruleset-file "$work/scope.yaml" --ruleset my-game "$dir/ruleset-file/my-game-case.yaml" > "$work/rules.out"
+rc=$?
+set -e
+cat "$work/rules.out"
+[ "$rc" -eq 1 ] || { echo "exit $rc, expected 1 (G 1 has no case)"; exit 1; }
+grep -Eq '^  G 4 +out  cases +0 .*  combat, not where objects are$' "$work/rules.out"
+grep -Eq '^  G 1 +seed cases +0 .*NO CASE$' "$work/rules.out"
+grep -q "rules out of the zone model's scope (each with its reason): 1" "$work/rules.out"
+grep -Eq '^  G 5 +gap  cases +0 .*  no costs in the case language$' "$work/rules.out"
+grep -q "zone rules the case language can't express yet (each with what it lacks): 1" "$work/rules.out"
+grep -q '^1 seed rules without a case (of 3)$' "$work/rules.out"
+json=$("$bin" rules --ruleset-file "$work/scope.yaml" --ruleset my-game --format json "$dir/ruleset-file/my-game-case.yaml" || true)
+python3 -c 'import json,sys; d=json.loads(sys.argv[1])["rulesets"][0]; r={x["id"]: x for x in d["rules"]}
+assert d["out_of_scope"] == 1 and r["G 4"]["out_of_scope"].startswith("combat") and r["G 1"]["out_of_scope"] is None, d
+assert d["language_gap"] == 1 and r["G 5"]["language_gap"].startswith("no costs") and r["G 4"]["language_gap"] is None, d' "$json"

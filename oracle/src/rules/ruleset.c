@@ -116,12 +116,20 @@ const char *zo_ruleset_rule_text(const zo_ruleset *rs, size_t i) {
 int zo_ruleset_rule_is_seed(const zo_ruleset *rs, size_t i) {
   return rs->rules[i].seed;
 }
+const char *zo_ruleset_rule_out_of_scope(const zo_ruleset *rs, size_t i) {
+  return rs->rules[i].out_of_scope;
+}
+const char *zo_ruleset_rule_language_gap(const zo_ruleset *rs, size_t i) {
+  return rs->rules[i].language_gap;
+}
 
 void zo_ruleset_free(zo_ruleset *rs) {
   if (!rs) return;
   for (int i = 0; i < rs->nrules; i++) {
     free(rs->rules[i].id);
     free(rs->rules[i].text);
+    free(rs->rules[i].out_of_scope);
+    free(rs->rules[i].language_gap);
   }
   free(rs->rules);
   for (int i = 0; i < rs->nxtypes; i++) free(rs->xtypes[i]);

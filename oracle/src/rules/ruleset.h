@@ -257,6 +257,10 @@ typedef struct {
   char *id;    /* "CR 400.7d" */
   char *text;  /* one-line paraphrase */
   int seed;    /* numbered in the seed text: must be cited by a case */
+  char *out_of_scope; /* why the zone model has nothing of this rule to check
+                         (a rule of the seed text no case can cite), or NULL */
+  char *language_gap; /* what the case language lacks to write a case of this
+                         zone rule (so none cites it yet), or NULL */
 } zo_rule;
 
 #define ZO_MAX_ZONE_TYPES 24

@@ -314,13 +314,13 @@ static zo_status parse_switches(rparse *p, const yd_node *m) {
 
 static zo_status parse_rule_list(rparse *p, const yd_node *seq, char *seen);
 
-/* rules: a list of {id, text, seed}. An id of the base (extends:) gets
- * this file's text; an id listed twice in this file, or an empty one, is
- * refused at the second one. */
+/* rules: a list of {id, text, seed, out_of_scope, language_gap}. An id of the base
+ * (extends:) gets this file's text; an id listed twice in this file, or an
+ * empty one, is refused at the second one. */
 static zo_status parse_rules(rparse *p, const yd_node *seq) {
   zo_ruleset *rs = p->rs;
   if (!seq || seq->kind != YD_SEQ)
-    return bad(p, seq, "expected a list of {id, text, seed} for rules");
+    return bad(p, seq, "expected a list of {id, text, seed, out_of_scope, language_gap} for rules");
   /* seen[i]: rule i is listed in this file already (an inherited one may
      be re-texted once) */
   char *seen = zo_xcalloc((size_t)rs->nrules + seq->n + 1, 1);
@@ -338,15 +338,17 @@ static zo_status parse_rule_list(rparse *p, const yd_node *seq, char *seen) {
     const yd_node *r = seq->kids[i];
     zo_status st = yr_want(&p->r, r, YD_MAP, "a rule");
     if (st) return st;
-    const yd_node *id = NULL, *text = NULL, *seed = NULL;
+    const yd_node *id = NULL, *text = NULL, *seed = NULL, *out = NULL, *gap = NULL;
     for (size_t j = 0; j < r->n; j++) {
       const char *k = YD_KEY(r, j)->str;
       if (!strcmp(k, "id")) id = YD_VAL(r, j);
       else if (!strcmp(k, "text")) text = YD_VAL(r, j);
       else if (!strcmp(k, "seed")) seed = YD_VAL(r, j);
+      else if (!strcmp(k, "out_of_scope")) out = YD_VAL(r, j);
+      else if (!strcmp(k, "language_gap")) gap = YD_VAL(r, j);
       else {
-        static const char *const ks[] = {"id", "text", "seed"};
-        return yr_unknown(&p->r, YD_KEY(r, j), ZO_ERR_SCHEMA, "key", YD_KEY(r, j)->str, "a rule", ks, 3);
+        static const char *const ks[] = {"id", "text", "seed", "out_of_scope", "language_gap"};
+        return yr_unknown(&p->r, YD_KEY(r, j), ZO_ERR_SCHEMA, "key", YD_KEY(r, j)->str, "a rule", ks, 5);
       }
     }
     if (!id) return bad(p, r, "missing 'id' in a rule");
@@ -357,6 +359,18 @@ static zo_status parse_rule_list(rparse *p, const yd_node *seq, char *seen) {
     int isseed = 0;
     if (seed && parse_bool(seed, &isseed))
       return bad(p, seed, "expected true or false for seed");
+    if (out && (st = want_str(p, out, "out_of_scope"))) return st;
+    if (out && !out->str[0])
+      return bad(p, out, "out_of_scope must say why the zone model has nothing of rule '%s' to check",
+                 id->str);
+    if (out && isseed)
+      return bad(p, out, "rule '%s' is a seed rule and out_of_scope: a seed rule needs a case", id->str);
+    if (gap && (st = want_str(p, gap, "language_gap"))) return st;
+    if (gap && !gap->str[0])
+      return bad(p, gap, "language_gap must say what the case language lacks for rule '%s'", id->str);
+    if (gap && (isseed || out))
+      return bad(p, gap, "rule '%s' has a language_gap: it can't also be a seed rule or out_of_scope",
+                 id->str);
     int at = zo_ruleset_rule(rs, id->str);
     if (at >= 0 && seen[at]) {
       int first = 0;
@@ -372,9 +386,13 @@ static zo_status parse_rule_list(rparse *p, const yd_node *seq, char *seen) {
       rs->rules[at].id = zo_xstrdup(id->str);
     } else {
       free(rs->rules[at].text);
+      free(rs->rules[at].out_of_scope);
+      free(rs->rules[at].language_gap);
     }
     rs->rules[at].text = zo_xstrdup(text->str);
     rs->rules[at].seed = isseed;
+    rs->rules[at].out_of_scope = out ? zo_xstrdup(out->str) : NULL;
+    rs->rules[at].language_gap = gap ? zo_xstrdup(gap->str) : NULL;
     seen[at] = 1;
   }
   return ZO_OK;
@@ -444,6 +462,8 @@ static zo_status drop_rules(rparse *p, const yd_node *seq) {
       if (gone[i]) {
         free(rs->rules[i].id);
         free(rs->rules[i].text);
+        free(rs->rules[i].out_of_scope);
+        free(rs->rules[i].language_gap);
         map[i] = -1;
       } else {
         map[i] = n;
@@ -483,6 +503,8 @@ static zo_status inherit(rparse *p, const yd_node *ext) {
     rs->rules[i].id = zo_xstrdup(base->rules[i].id);
     rs->rules[i].text = zo_xstrdup(base->rules[i].text);
     rs->rules[i].seed = base->rules[i].seed;
+    if (base->rules[i].out_of_scope) rs->rules[i].out_of_scope = zo_xstrdup(base->rules[i].out_of_scope);
+    if (base->rules[i].language_gap) rs->rules[i].language_gap = zo_xstrdup(base->rules[i].language_gap);
   }
   rs->nrules = base->nrules;
   /* the base's own type words, in its order: the copied zones' bits
@@ -532,6 +554,10 @@ static zo_status parse_seed_rules(rparse *p, const yd_node *seeds) {
     int at = s->kind == YD_SCALAR ? zo_ruleset_rule(rs, s->str) : -1;
     if (at < 0)
       return bad(p, s, "seed rule '%s' is not listed under rules:", s->kind == YD_SCALAR ? s->str : "?");
+    if (rs->rules[at].out_of_scope)
+      return bad(p, s, "seed rule '%s' is out_of_scope under rules: a seed rule needs a case", s->str);
+    if (rs->rules[at].language_gap)
+      return bad(p, s, "seed rule '%s' has a language_gap under rules: a seed rule needs a case", s->str);
     rs->rules[at].seed = 1;
   }
   return ZO_OK;

@@ -427,6 +427,17 @@ def rs_replace(old, new, line_pat, col_sub, fragment, count=1):
     return f
 
 
+def seed_rule_out_of_scope(text):
+    """seed_rules: naming a rule listed as out_of_scope."""
+    t = text.replace('  - {id: "G 3", seed: true, text: "A card that changes zones is a new object."}',
+                     '  - {id: "G 3", seed: true, text: "A card that changes zones is a new object."}\n'
+                     '  - {id: "G 4", text: "Combat damage.", out_of_scope: "combat, not zones"}', 1)
+    t = t.replace("switches:\n", 'seed_rules: ["G 3", "G 4"]\nswitches:\n', 1)
+    ls = lines_of(t)
+    i = find_line(ls, r"^seed_rules")
+    return Mutant(t.encode(), i + 1, col_of(ls[i], '"G 4"'), "seed rule 'G 4' is out_of_scope")
+
+
 def rs_bytes(after, insert, fragment, at_end=False):
     """Insert raw bytes into the line that starts with `after`."""
     def f(text):
@@ -479,6 +490,19 @@ RULESET_MUTATIONS = [
     ("rule-without-text",
      rs_replace('  - {id: "G 3", seed: true, text: "A card that changes zones is a new object."}',
                 '  - {id: "G 3", seed: true}', r'^  - \{id: "G 3"', '{id: "G 3"', "missing 'text' in rule 'G 3'")),
+    ("seed-out-of-scope",
+     rs_replace('  - {id: "G 3", seed: true, text: "A card that changes zones is a new object."}',
+                '  - {id: "G 3", seed: true, text: "A card that changes zones is a new object.", out_of_scope: "combat"}',
+                r'^  - \{id: "G 3"', '"combat"', "rule 'G 3' is a seed rule and out_of_scope")),
+    ("empty-out-of-scope",
+     rs_replace('  - {id: "G 3", seed: true, text: "A card that changes zones is a new object."}',
+                '  - {id: "G 3", text: "A card that changes zones is a new object.", out_of_scope: ""}',
+                r'^  - \{id: "G 3"', '""', "out_of_scope must say why")),
+    ("seed-rules-out-of-scope", seed_rule_out_of_scope),
+    ("gap-and-seed",
+     rs_replace('  - {id: "G 3", seed: true, text: "A card that changes zones is a new object."}',
+                '  - {id: "G 3", seed: true, text: "A card that changes zones is a new object.", language_gap: "no casting"}',
+                r'^  - \{id: "G 3"', '"no casting"', "rule 'G 3' has a language_gap: it can't also be a seed rule")),
     ("empty-capacity",
      rs_replace("    controller: {value: true, rule: \"G 1\"}\n",
                 "    controller: {value: true, rule: \"G 1\"}\n    capacity: {value: , rule: \"G 1\"}\n",
