@@ -1404,7 +1404,9 @@ class MtgGame {
     const o = this.target(opts, result, followed, 'mark');
     this.s.markNames.add(opts.as);
     if (opts.until !== undefined) this.s.untilMarks.add(opts.as);
-    if (o !== null) o.marks.set(opts.as, opts.kind);
+    if (o !== null && o.phasedOut) result.set('failed', 'phased_out'); // CR 702.26b, 702.26e: unaffected
+    else if (o !== null && o.zone === OUTSIDE) result.set('rejected', 'unsupported'); // CR 400.11c
+    else if (o !== null) o.marks.set(opts.as, opts.kind);
   }
 
   // ---- what the players see ------------------------------------------------------

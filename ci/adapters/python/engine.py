@@ -982,7 +982,11 @@ class Game:
         if opts.get("until"):
             self.until_marks.add(name)
         o = self.target(opts, obj, res)
-        if o is not None:
+        if o is not None and o.phased_out:
+            res.set("failed", "phased_out")        # CR 702.26b, 702.26e: unaffected
+        elif o is not None and o.zone == OUTSIDE:
+            res.set("rejected", "unsupported")     # CR 400.11c: only brought in
+        elif o is not None:
             o.marks[name] = opts["kind"]
 
     def do_end_turn(self, opts, obj, res):

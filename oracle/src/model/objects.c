@@ -193,10 +193,28 @@ void zo_step_create(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
 }
 
 /* Put mark s->as (its kind s->mark_kind) on the step's object; a new
- * object forgets it (zo_obj_drop_marks). */
+ * object forgets it (zo_obj_drop_marks). Where phasing is a status, a
+ * phased-out permanent is treated as though it doesn't exist, so nothing
+ * marks it: failed, phased_out (CR 702.24b of 2011; 702.26b, 702.26e). A
+ * card outside the game can't be marked (CR 400.11c). */
 void zo_step_mark(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
   int o = obj;
   if (o < 0 && (o = zo_step_object(g, s, r)) < 0) return;
+  if (g->objs[o].phased_out && SW(g, SW_PHASING) == ZS_STATUS) {
+    HITSW(g, SW_PHASING);
+    r->outcome = ZO_OUTCOME_FAILED;
+    r->error = ZO_E_PHASED_OUT;
+    return;
+  }
+  /* CR 400.11c: outside the game, an effect reaches a card only to bring
+     it in (a move); as for look and reveal, nothing there to mark:
+     rejected, unsupported (cases/README.md, "Model decisions") */
+  if (g->objs[o].zone < 0) {
+    HITSW(g, SW_OUTSIDE);
+    r->outcome = ZO_OUTCOME_REJECTED;
+    r->error = ZO_E_UNSUPPORTED;
+    return;
+  }
   zo_mark *m = &g->marks[s->as];
   m->alive = 1;
   m->obj = o;
