@@ -134,6 +134,8 @@ zo_status zo_report_write_jsonl(const zo_run *run, const zo_run_header *h,
       put(o, "id", jstr(r->rules[k].id));
       put(o, "text", jstr(r->rules[k].text));
       put(o, "seed", json_boolean(r->rules[k].seed));
+      if (r->rules[k].out_of_scope) put(o, "out_of_scope", jstr(r->rules[k].out_of_scope));
+      if (r->rules[k].language_gap) put(o, "language_gap", jstr(r->rules[k].language_gap));
       add(rules, o);
     }
     json_t *o = jobj();

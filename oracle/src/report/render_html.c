@@ -191,6 +191,14 @@ static json_t *matrix_cells(json_t *cases) {
 
 /* The conformance matrix of one game: its declared rule sets as columns,
  * the union of their rules as rows (first-seen order). */
+/* Rule set detail d's entry for rule id (borrowed), or NULL. */
+static json_t *rule_of(json_t *d, const char *id) {
+  size_t i;
+  json_t *r;
+  json_array_foreach(json_object_get(d, "rules"), i, r) if (!strcmp(zo_record_str(r, "id"), id)) return r;
+  return NULL;
+}
+
 static void matrix(FILE *f, json_t *details, json_t *declared, const char *game, json_t *cells) {
   json_t *cols = json_array(), *rows = json_array(), *seen = json_object(), *has = json_object();
   size_t i, j;
@@ -235,6 +243,16 @@ static void matrix(FILE *f, json_t *details, json_t *declared, const char *game,
         continue;
       }
       json_t *cell = json_object_get(cells, key);
+      json_t *entry = cell ? NULL : rule_of(d, rule);
+      const char *out = json_string_value(json_object_get(entry, "out_of_scope"));
+      const char *gap = json_string_value(json_object_get(entry, "language_gap"));
+      if (!cell && (out || gap)) {
+        /* accounted for without a case: the reason, in the rule set's words */
+        fprintf(f, "<td class=\"none\" title=\"");
+        zo_report_xml_text(f, out ? out : gap);
+        fprintf(f, "\">%s</td>", out ? "out of scope" : "language gap");
+        continue;
+      }
       if (!cell) {
         fputs("<td class=\"none\">no case</td>", f);
         continue;
