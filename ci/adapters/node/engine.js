@@ -829,10 +829,13 @@ class MtgGame {
       if (!RENEWED_IN_PLACE.has(origin)) return done('no_move'); // nothing happens
       // CR 400.8, 400.10: it stays, but as a new object just put there, face
       // up unless the move says otherwise (CR 406.3)
+      const seen = MtgGame.shown(o);
       this.takeOut(o);
       this.putIn(o, dest);
       this.renew(o);
       o.face = MtgGame.face(how.face, 'move');
+      // CR 406.3: a player allowed to look goes on looking until it leaves exile
+      if (seen && seen.players.size) o.shown = { id: o.id, zone: o.zone, players: new Set(seen.players), all: false };
       return done('new_object_in_place');
     }
     // an ability exists only on the stack, and only cards outside the game

@@ -475,8 +475,11 @@ class Game:
                 # (then:) still acts on the object, which is still there
                 self.then(o, opts, res)
                 return "no_move", None
+            seen = self.shown(o)
             self.new_object(o)                # CR 400.8 (exile), 400.10 (command)
             o.face_down = face_down
+            if seen and seen["players"]:      # CR 406.3: a look lasts until it leaves exile
+                o.shown = {"id": o.id, "zone": o.zone, "players": set(seen["players"]), "all": False}
             res.event(o.handle, "new_object_in_place")
             self.then(o, opts, res)
             return "new_object_in_place", None

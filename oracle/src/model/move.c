@@ -191,7 +191,15 @@ ZO_COLD static zo_outcome same_zone(zo_game *g, int obj, int dest, const zo_step
   const zo_zone_type *zt = ZT(g, dest);
   if (zt->same_zone_new.value) {
     hit(g, &zt->same_zone_new);
+    /* CR 406.3 today: a player allowed to look at a face-down card may go
+       on looking until it leaves the zone, though it is a new object */
+    int keep_look = o->look_mask && o->look_id == o->id && o->look_zone == dest &&
+                    SW(g, SW_LOOK_FACE_DOWN) == ZS_UNTIL_LEAVES;
     new_identity(g, obj);
+    if (keep_look) {
+      HITSW(g, SW_LOOK_FACE_DOWN);
+      o->look_id = o->id;
+    }
     zo_obj_drop_marks(g, obj, 0);
     /* the new object has just been put there (CR 400.8, 400.10; 217.1f):
        face up unless the move says face down, as for a zone change

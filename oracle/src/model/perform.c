@@ -11,7 +11,10 @@
  *
  * G5, permission to look (`look`) and G7, a revealed object (`reveal`):
  * each lasts while the object stays the object it was in the zone it was
- * in (a new object has no relation to the old one, CR 400.7; FaB 3.0.9).
+ * in (a new object has no relation to the old one, CR 400.7; FaB 3.0.9),
+ * except where look_face_down is until_leaves: a look at a face-down card
+ * lasts until the card leaves its zone, a new object there included (CR
+ * 406.3 today; move.c carries it across exile to exile, 406.7).
  */
 #include "model_int.h"
 
@@ -124,7 +127,7 @@ void zo_step_look(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
                                                         : zt->pub.value && ob->face_down;
   if (in_public) { /* a face-down (private) object in a public zone */
     HITSW(g, SW_LOOK_FACE_DOWN);
-    if (SW(g, SW_LOOK_FACE_DOWN) != ZS_YES) {
+    if (SW(g, SW_LOOK_FACE_DOWN) == ZS_NONE) {
       r->outcome = ZO_OUTCOME_REJECTED;
       r->error = ZO_E_UNSUPPORTED;
       event(r, o, ZO_OUTCOME_REJECTED);

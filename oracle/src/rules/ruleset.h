@@ -194,7 +194,8 @@ zo_cited *zo_zone_cited(zo_zone_type *t, zo_zone_attr a);
   X(ZS_LISTED, "listed")                               \
   X(ZS_APNAP, "apnap")                                 \
   X(ZS_SELF_FIRST, "self_first")                                                   \
-  X(ZS_LIMITED_LOST, "limited_lost") /* G4 (issue 12) */
+  X(ZS_LIMITED_LOST, "limited_lost") /* G4 (issue 12) */                           \
+  X(ZS_UNTIL_LEAVES, "until_leaves") /* 406.3 of today */
 
 /* ZO_SWITCHES(X): X(id, name, values): the policy switches
  * (oracle/rulesets/RULESETS.md, Switches; the same lists as
@@ -237,8 +238,9 @@ zo_cited *zo_zone_cited(zo_zone_type *t, zo_zone_attr a);
   X(SW_STACK_ARRIVAL, "stack_arrival", (ZS_LISTED, ZS_APNAP)) /* 405.3 */                      \
   X(SW_REPLACE_ORDER, "replace_order", (ZS_NONE, ZS_SELF_FIRST)) /* 616.1a; 419.6d; FaB 6.5 */ \
   /* issue 12, G5: an instruction may let a player look at a face-down */                        \
-  /* object in a public zone (217.7b, 406.3); none: nobody (Z.7.3, Z.8.4) */                     \
-  X(SW_LOOK_FACE_DOWN, "look_face_down", (ZS_NONE, ZS_YES))                                    \
+  /* object in a public zone (217.7b, 406.3); none: nobody (Z.7.3, Z.8.4); */                    \
+  /* until_leaves: the look outlasts a new object in the same zone (406.3 today) */            \
+  X(SW_LOOK_FACE_DOWN, "look_face_down", (ZS_NONE, ZS_YES, ZS_UNTIL_LEAVES))                   \
   X(SW_ATTACH, "attach", (ZS_NONE, ZS_YES)) /* 303.4, 301.5; 217.1b; Z.5.1 */                    \
   X(SW_INDIRECT_PHASING, "indirect_phasing", (ZS_NONE, ZS_YES)) /* 702.26g; 217.8d; Z.7.2 */     \
   X(SW_AURA_UNATTACHED, "aura_unattached", (ZS_NONE, ZS_OWNER_GRAVEYARD)) /* 704.5m; 420.5d */   \

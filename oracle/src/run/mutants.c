@@ -23,6 +23,14 @@ static int mutated_attrs(zo_zone_attr out[ZA_COUNT]) {
   return n;
 }
 
+/* Does a zone of rs make a new object of a card put into it from itself
+ * (exile to exile, CR 400.8; removed to removed, 217.1f)? */
+static int same_zone_renews(const zo_ruleset *rs) {
+  for (int z = 0; z < rs->nzones; z++)
+    if (rs->zones[z].same_zone_new.value) return 1;
+  return 0;
+}
+
 /* Every mutant: each cited switch of each rule set set to a value another
  * rule set uses for it, and each cited zone attribute flipped. */
 int zo_mutants_list(zo_mutant **out) {
@@ -63,6 +71,12 @@ int zo_mutants_list(zo_mutant **out) {
         if (s == SW_PHASED_TOKENS && v == ZS_NONE) continue;
         /* phased_effects=none (no phasing, FaB) reads as kept (G4) */
         if (s == SW_PHASED_EFFECTS && v == ZS_NONE) continue;
+        /* look_face_down: yes and until_leaves differ only where a card
+           becomes a new object without leaving its zone (same_zone_new);
+           with no such zone a look ends only by leaving */
+        if (s == SW_LOOK_FACE_DOWN && !same_zone_renews(rs) &&
+            (v == ZS_UNTIL_LEAVES || v == ZS_YES) && rs->sw[s].value != ZS_NONE)
+          continue;
         if (n == cap) m = zo_xrealloc(m, (size_t)(cap = cap ? cap * 2 : 64) * sizeof *m);
         m[n] = (zo_mutant){.rs = (int)r, .sw = s, .value = v, .zone = -1};
         snprintf(m[n].name, sizeof m[n].name, "%s:%s=%s", rs->id, zo_switch_name((zo_switch)s),
