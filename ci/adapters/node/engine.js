@@ -864,8 +864,14 @@ class MtgGame {
     if (Array.isArray(how.shuffle)) { // the result, top first; else it stays as the move left it
       const pile = this.s.zones.get(dest) || [];
       const order = how.shuffle.map((h) => this.object(h).handle);
-      if (MtgGame.namesExactly(order, pile)) pile.splice(0, pile.length, ...order);
-    } else if (how.shuffle === true) seededShuffle(this.s.zones.get(dest) || [], how.seed === undefined ? 0 : how.seed);
+      if (MtgGame.namesExactly(order, pile)) {
+        pile.splice(0, pile.length, ...order);
+        this.forgetShown(dest);
+      }
+    } else if (how.shuffle === true) {
+      seededShuffle(this.s.zones.get(dest) || [], how.seed === undefined ? 0 : how.seed);
+      this.forgetShown(dest);
+    }
     // G8: the event's cause is the replacement's own, else the move's
     this.fireTriggers(o, origin, dest, controller, how.cause !== undefined ? how.cause : opts.cause);
     return done(replaced ? 'replaced' : asked.redirected ? 'redirected' : 'moved');
@@ -1258,12 +1264,23 @@ class MtgGame {
     const pile = this.s.zones.get(zone);
     if (opts.order === undefined || opts.order === null) {
       seededShuffle(pile, opts.seed === undefined ? 0 : opts.seed);
+      this.forgetShown(zone);
       return;
     }
     if (!Array.isArray(opts.order)) throw badRequest('shuffle: order lists handles, top first');
     const order = opts.order.map((h) => this.object(h).handle);
     if (!MtgGame.namesExactly(order, pile)) result.set('failed', 'not_in_zone');
-    else pile.splice(0, pile.length, ...order);
+    else {
+      pile.splice(0, pile.length, ...order);
+      this.forgetShown(zone);
+    }
+  }
+
+  /** A shuffled pile is unknown again: looks and reveals of its cards end
+   * (CR 406.3: a look at a face-down exiled card lasts until its pile is
+   * shuffled; 401.2). */
+  forgetShown(zone) {
+    for (const h of this.s.zones.get(zone) || []) this.s.objects.get(h).shown = null;
   }
 
   /** Steps of Flesh and Blood: Magic has no sub-cards and no zones that come

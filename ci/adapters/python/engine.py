@@ -516,6 +516,7 @@ class Game:
             order = [self.obj(h).handle for h in eff["shuffle"]]
             if len(set(order)) == len(order) and sorted(order) == sorted(self.zones.get(dest, [])):
                 self.zones[dest][:] = order         # else it stays as the move left it
+                self.forget_shown(dest)
         elif eff.get("shuffle"):
             self.shuffle(dest, eff.get("seed", 0))
         # G8: the event's cause: the replacement's own, else the move's
@@ -831,6 +832,7 @@ class Game:
             res.set("failed", "not_in_zone")
         else:
             self.zones[zone][:] = order
+            self.forget_shown(zone)
 
     def shuffle(self, zone, seed):
         """A shuffle without a given result (a `shuffle` step without `order`,
@@ -838,6 +840,14 @@ class Game:
         generator, seeded for repeatability. No engine needs the oracle's."""
         if zone in self.zones:
             random.Random(seed).shuffle(self.zones[zone])
+            self.forget_shown(zone)
+
+    def forget_shown(self, zone):
+        """A shuffled pile is unknown again: looks and reveals of its cards
+        end (CR 406.3: a look at a face-down exiled card lasts until its pile
+        is shuffled; 401.2)."""
+        for h in self.zones.get(zone, []):
+            self.objs[h].shown = None
 
     def count(self, opts):
         n = opts.get("count", 1)

@@ -459,8 +459,12 @@ static ZO_ALWAYS_INLINE zo_outcome after_move(move *m, int newobj, int ctrl_befo
     if (dz->arena.value || m->was_arena) hit(g, &dz->arena);
     if (dz->ordered.value) hit(g, &dz->ordered);
   }
-  if (m->eff->shuffle == ZO_SHUFFLE_ORDER && dest >= 0) zo_game_order_zone(g, dest, m->eff);
-  else if (m->eff->shuffle && dest >= 0) zo_game_shuffle_zone(g, dest, m->eff->seed);
+  if (m->eff->shuffle == ZO_SHUFFLE_ORDER && dest >= 0) {
+    if (zo_game_order_zone(g, dest, m->eff)) zo_zone_shuffled(g, dest);
+  } else if (m->eff->shuffle && dest >= 0) {
+    zo_game_shuffle_zone(g, dest, m->eff->seed);
+    zo_zone_shuffled(g, dest);
+  }
   if (g->ntrig) zo_watches_fire(g, obj, m->origin, o->zone, m->props, ctrl_before, move_cause(m));
   zo_outcome out = m->replaced ? ZO_OUTCOME_REPLACED
                    : m->redirected ? ZO_OUTCOME_REDIRECTED

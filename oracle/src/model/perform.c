@@ -95,6 +95,15 @@ int zo_obj_looks(const zo_game *g, int obj, int player) {
          o->look_zone == o->zone;
 }
 
+void zo_zone_shuffled(zo_game *g, int z) {
+  const zo_zone *zn = &g->zones[z];
+  for (int i = 0; i < zn->n; i++) {
+    zo_obj *o = &g->objs[zn->objs[i]];
+    o->look_mask = 0;
+    o->revealed = 0;
+  }
+}
+
 int zo_obj_revealed(const zo_game *g, int obj) {
   const zo_obj *o = &g->objs[obj];
   return o->revealed && o->reveal_id == o->id && o->reveal_zone == o->zone;

@@ -304,6 +304,7 @@ void zo_step_shuffle(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
      gives it as order:, or the seed picks one repeatably */
   if (s->shuffle == ZO_SHUFFLE_ORDER) put_in_order(g, s, z, r);
   else zo_game_shuffle_zone(g, z, s->seed);
+  if (r->outcome != ZO_OUTCOME_FAILED) zo_zone_shuffled(g, z);
 }
 
 /* FaB 3.0.10: zones that come into being and cease; elsewhere rejected. */

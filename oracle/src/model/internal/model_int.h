@@ -445,6 +445,11 @@ int zo_perform_reorder_ok(zo_game *g, const zo_step *s, int z, zo_step_result *r
  * revealed by a reveal step still in force (same object, same zone)? */
 int zo_obj_looks(const zo_game *g, int obj, int player);
 int zo_obj_revealed(const zo_game *g, int obj);
+/* A shuffle of zone z ends every look at and reveal of the objects in it:
+ * today's CR 406.3 ends a look at a face-down exiled card whose pile is
+ * shuffled, and a shuffled library or deck is unknown to all (CR 401.2,
+ * FaB 3.7.5). cases/README.md, "Model decisions". */
+void zo_zone_shuffled(zo_game *g, int z);
 /* Steps: look (CR 406.3, 217.7b; FaB 3.7.4), reveal (CR 701.20a, 217.2e). */
 void zo_step_look(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
 void zo_step_reveal(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
