@@ -1108,6 +1108,7 @@ class MtgGame {
     if (o === null) return;
     if (o.zone !== 'battlefield') result.set('rejected', 'unsupported'); // only permanents phase (CR 702.26a)
     else if (o.phasedOut === out) result.set('failed', 'already');
+    else if (!out && o.phasedWith !== null) result.set('failed', 'phased_out'); // CR 702.26g: only with its permanent
     else this.phaseWithAttached(o, out); // CR 702.26d: a status: same object, same zone, no trigger
   }
 

@@ -712,6 +712,8 @@ class Game:
             res.set("rejected", "unsupported")     # only permanents phase
         elif o.phased_out == out:
             res.set("failed", "already")
+        elif not out and o.phased_with is not None:
+            res.set("failed", "phased_out")      # CR 702.26g: only with its permanent
         else:
             # CR 702.26d: a status, not a zone change: same object, same
             # controller, marks kept, no zone-change trigger; tokens survive

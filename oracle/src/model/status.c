@@ -119,6 +119,16 @@ static void phase_attached(zo_game *g, int host, int out, zo_step_result *r) {
 void zo_step_phase(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
   int o = obj;
   if (o < 0 && (o = zo_step_object(g, s, r)) < 0) return;
+  /* CR 702.26g (702.24f of 2011): what phased out indirectly, with the
+     permanent it is attached to, doesn't phase in by itself, only with
+     that permanent: failed, phased_out */
+  if (!s->out && g->objs[o].phased_out && g->objs[o].phased_with >= 0 &&
+      SW(g, SW_PHASING) == ZS_STATUS) {
+    HITSW(g, SW_INDIRECT_PHASING);
+    r->outcome = ZO_OUTCOME_FAILED;
+    r->error = ZO_E_PHASED_OUT;
+    return;
+  }
   phase_one(g, o, s->out, r);
 }
 
