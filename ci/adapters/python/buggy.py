@@ -821,6 +821,54 @@ def _(G):
         return getattr(o, "shown", None)  # no check that it is the same object in the same zone
     G.shown = staticmethod(shown)
 
+
+# ---- this stop's audit of today's text (issue 12, point 5) ---------------------
+@bug("phased-out-marked", "status-not-enforced", "CR 702.26b, 702.26e",
+     "an effect puts a counter or an effect on a phased-out permanent")
+def _(G):
+    def do_mark(self, opts, obj, res):
+        Base.do_mark(self, opts, obj, res)
+        if res.outcome == "failed" and res.error == "phased_out":
+            o = self.target(opts, obj, res)
+            res.set("no_move")                 # the mark does not look at the status
+            o.marks[opts["as"]] = opts["kind"]
+    G.do_mark = do_mark
+
+
+@bug("outside-card-marked", "outside-the-game", "CR 400.11c",
+     "an effect marks a card outside the game (a sideboard card)")
+def _(G):
+    def do_mark(self, opts, obj, res):
+        Base.do_mark(self, opts, obj, res)
+        o = self.target(opts, obj, res)
+        if res.outcome == "rejected" and o is not None and o.zone == OUTSIDE:
+            res.set("no_move")
+            o.marks[opts["as"]] = opts["kind"]
+    G.do_mark = do_mark
+
+
+@bug("look-ends-with-object-in-exile", "hidden-zone-leak", "CR 406.3",
+     "a player allowed to look at a face-down exiled card can't any more once it is exiled again (today it lasts until it leaves exile)")
+def _(G):
+    def move(self, o, opts, res):
+        seen = self.shown(o)
+        outcome, error = Base.move(self, o, opts, res)
+        if outcome == "new_object_in_place" and seen is not None:
+            o.shown = None                     # the look ends with the object, as in 2011
+        return outcome, error
+    G.move = move
+
+
+@bug("indirect-aura-phases-in-alone", "attachments-and-reveals", "CR 702.26g",
+     "an Aura that phased out with its creature phases in by itself, unattached")
+def _(G):
+    def do_phase(self, opts, obj, res):
+        o = self.target(opts, obj, res)
+        if o is not None and opts.get("out", True) is False and o.phased_out and o.phased_with is not None:
+            o.phased_with = None               # forgets it phased out with its permanent
+        Base.do_phase(self, opts, obj, res)
+    G.do_phase = do_phase
+
 def make_game(name):
     """engine.Game with bug `name` installed (KeyError if unknown)."""
     b = BUGS[name]
