@@ -857,7 +857,9 @@ class MtgGame {
     if (o.kind === 'copy' && origin === 'stack' && dest === 'battlefield') o.kind = 'token';
     // CR 109.4, 110.2: a controller only on the stack and the battlefield,
     // kept from the one to the other
-    o.controller = CONTROLLED_ZONES.has(dest) ? (controller || o.owner) : null;
+    // (arriving from elsewhere, the player who performs the move controls it:
+    // the caster, 405.4; who puts it onto the battlefield, 110.2a)
+    o.controller = CONTROLLED_ZONES.has(dest) ? (controller || opts.player || o.owner) : null;
     o.face = MtgGame.face(how.face, 'move');
     o.phasedOut = false;
     if (origin === 'battlefield' && o.kind === 'token') o.leftBattlefield = true; // CR 111.8

@@ -506,7 +506,9 @@ class Game:
         self.new_object(o, SPELL_KEEPS if spell_to_permanent else ())
         # CR 109.4: a controller only on the stack and battlefield; it stays
         # across a move between them (the spell's controller, 110.2)
-        o.controller = (controller or o.owner) if dest in CONTROLLED else None
+        # (arriving from elsewhere, the player who performs the move controls
+        # it: the caster, 405.4; who puts it onto the battlefield, 110.2a)
+        o.controller = (controller or opts.get("player") or o.owner) if dest in CONTROLLED else None
         o.face_down, o.phased_out = face_down, False
         if o.kind == "copy" and origin == "stack" and dest == "battlefield":
             o.kind = "token"                  # CR 111.13: a resolved permanent spell's copy

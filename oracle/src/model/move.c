@@ -421,7 +421,10 @@ static ZO_ALWAYS_INLINE int transfer(move *m) {
   /* controller: only on the battlefield/arena and the stack (CR 109.4,
      FaB 1.2.1b); kept across a move between such zones, else the owner */
   if (dest >= 0 && g->zones[dest].controller) {
-    if (o->controller < 0) o->controller = o->owner;
+    /* arriving from a zone without controllers: the player who performs
+       the move controls it (a spell's caster, CR 405.4; whoever puts a
+       permanent onto the battlefield, 110.2a), else its owner */
+    if (o->controller < 0) o->controller = m->mv->kind == ST_MOVE && m->mv->player >= 0 ? m->mv->player : o->owner;
     hit(g, &ZT(g, dest)->controller);
   } else {
     o->controller = -1;
@@ -701,6 +704,7 @@ void zo_step_draw_mill(zo_game *g, const zo_step *s, int obj, zo_step_result *r)
     int obj_top = g->zones[lib].objs[0];
     zo_step mv;
     memset(&mv, 0, sizeof mv);
+    mv.player = -1; /* the rule's draw or mill: nobody performs it as a put */
     mv.kind = ST_MOVE;
     mv.from.type = ZO_ZT_UNSET;
     mv.position = ZO_POS_TOP;
