@@ -241,6 +241,9 @@ zo_cited *zo_zone_cited(zo_zone_type *t, zo_zone_attr a);
   /* object in a public zone (217.7b, 406.3); none: nobody (Z.7.3, Z.8.4); */                    \
   /* until_leaves: the look outlasts a new object in the same zone (406.3 today) */            \
   X(SW_LOOK_FACE_DOWN, "look_face_down", (ZS_NONE, ZS_YES, ZS_UNTIL_LEAVES))                   \
+  /* the order of face-down piles outside the library, graveyard and */                        \
+  /* stack is fixed as theirs is (400.5 since 2009); none: arranged freely */                   \
+  X(SW_FACE_DOWN_PILES, "face_down_piles", (ZS_NONE, ZS_YES))                                    \
   X(SW_ATTACH, "attach", (ZS_NONE, ZS_YES)) /* 303.4, 301.5; 217.1b; Z.5.1 */                    \
   X(SW_INDIRECT_PHASING, "indirect_phasing", (ZS_NONE, ZS_YES)) /* 702.26g; 217.8d; Z.7.2 */     \
   X(SW_AURA_UNATTACHED, "aura_unattached", (ZS_NONE, ZS_OWNER_GRAVEYARD)) /* 704.5m; 420.5d */   \
