@@ -1191,16 +1191,10 @@ class MtgGame {
     else if (opts.player !== undefined && opts.by !== 'effect' && !this.mayArrange(this.player(opts.player, 'reorder: player'), zone, order)) {
       result.set('rejected', 'wrong_player');
     } else if (!MtgGame.namesExactly(order, pile)) result.set('failed', 'not_in_zone');
-    else if (opts.by !== 'effect' && zoneType(zone) !== 'battlefield' && !this.sameFaceDownOrder(order, pile)) {
-      result.set('rejected', 'ordered'); // CR 400.5: face-down piles keep their order
+    else if (opts.by !== 'effect' && zoneType(zone) !== 'battlefield' &&
+             pile.filter((h) => this.s.objects.get(h).face === 'down').length >= 2) {
+      result.set('rejected', 'ordered'); // CR 400.5: a face-down pile keeps its order
     } else pile.splice(0, pile.length, ...order);
-  }
-
-  /** Do two orders of one zone keep its face-down objects in the same relative order? */
-  sameFaceDownOrder(a, b) {
-    const down = (l) => l.filter((h) => this.s.objects.get(h).face === 'down');
-    const x = down(a), y = down(b);
-    return x.length === y.length && x.every((h, i) => h === y[i]);
   }
 
   /** CR 400.5, 402.3: a player arranges their own zone, or in a shared

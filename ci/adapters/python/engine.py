@@ -807,13 +807,11 @@ class Game:
             res.set("rejected", "wrong_player")    # CR 400.5, 402.3: their own only
         elif sorted(order) != sorted(self.zones[zone]):
             res.set("failed", "not_in_zone")
-        elif by != "effect" and ztype(zone) != "battlefield" and self.face_down_order(order) != self.face_down_order(self.zones[zone]):
-            res.set("rejected", "ordered")         # CR 400.5: face-down piles keep their order
+        elif by != "effect" and ztype(zone) != "battlefield" and \
+                sum(self.objs[h].face_down for h in self.zones[zone]) >= 2:
+            res.set("rejected", "ordered")         # CR 400.5: a face-down pile keeps its order
         else:
             self.zones[zone][:] = order            # CR 400.5: arranged by the owner
-
-    def face_down_order(self, handles):
-        return [h for h in handles if self.objs[h].face_down]
 
     def may_arrange(self, player, zone, order):
         """CR 400.5, 402.3: a player arranges their own zone, or in a shared

@@ -259,17 +259,12 @@ int zo_game_order_zone(zo_game *g, int zone, const zo_step *s) {
   return 1;
 }
 
-/* Would the step's order (which names every object of zone z) change the
- * relative order of z's face-down objects? */
-static int face_down_reordered(const zo_game *g, const zo_step *s, int z) {
+/* Does zone z hold a face-down pile: two or more face-down objects? */
+static int face_down_pile(const zo_game *g, int z) {
   const zo_zone *zn = &g->zones[z];
-  int i = 0, k = 0;
-  for (;;) {
-    while (i < zn->n && !g->objs[zn->objs[i]].face_down) i++;
-    while (k < s->norder && !g->objs[s->order_zone_handles[k]].face_down) k++;
-    if (i == zn->n || k == s->norder) return (i == zn->n) != (k == s->norder);
-    if (zn->objs[i++] != s->order_zone_handles[k++]) return 1;
-  }
+  int n = 0;
+  for (int i = 0; i < zn->n && n < 2; i++) n += g->objs[zn->objs[i]].face_down;
+  return n >= 2;
 }
 
 /* CR 400.5, 401.4: the owner rearranges a zone that allows it; the order
@@ -303,11 +298,12 @@ void zo_step_reorder(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
   }
   if (!zo_perform_reorder_ok(g, s, z, r)) return; /* issue 12, G3 */
   /* CR 400.5 (since 2009): face-down piles outside the library, graveyard
-     and stack keep their order as those do; the battlefield's face-down
-     permanents are no pile */
+     and stack keep their order as those do. A zone without positions has
+     no order anyone observes, so a player may not rearrange a zone that
+     holds such a pile at all (cases/README.md, "Model decisions"); the
+     battlefield's face-down permanents are no pile */
   if (!s->by_effect && SW(g, SW_FACE_DOWN_PILES) == ZS_YES && zt->role != ZR_BATTLEFIELD &&
-      names_zone(g, s, z) &&
-      face_down_reordered(g, s, z)) {
+      names_zone(g, s, z) && face_down_pile(g, z)) {
     HITSW(g, SW_FACE_DOWN_PILES);
     r->outcome = ZO_OUTCOME_REJECTED;
     r->error = ZO_E_ORDERED;
