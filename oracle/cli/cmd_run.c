@@ -359,14 +359,17 @@ int zo_cli_cmd_rules(const zo_cli_command *cmd, int argc, char **argv) {
     }
     seeds += nseed;
     if (json)
-      json_array_append_new(jall, json_pack("{s:s, s:s, s:o, s:i, s:i, s:i, s:i}", "id", zo_ruleset_id(rs),
+      json_array_append_new(jall, json_pack("{s:s, s:s, s:o, s:i, s:i, s:i, s:i}", "id",
+                                            zo_ruleset_id(rs),
                                             "title", zo_ruleset_title(rs), "rules", jrules,
                                             "seed_rules", nseed, "seed_rules_covered", covered,
                                             "out_of_scope", nout, "language_gap", ngap));
     else {
       printf("  seed rules covered: %d/%d\n", covered, nseed);
       if (nout) printf("  rules out of the zone model's scope (each with its reason): %d\n", nout);
-      if (ngap) printf("  zone rules the case language can't express yet (each with what it lacks): %d\n", ngap);
+      if (ngap)
+        printf("  zone rules the case language can't express yet (each with what it lacks): %d\n",
+               ngap);
       json_decref(jrules);
     }
   }

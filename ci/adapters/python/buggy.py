@@ -823,28 +823,28 @@ def _(G):
 
 
 # ---- this stop's audit of today's text (issue 12, point 5) ---------------------
+def mark_anyway(G, outcome, error):
+    """A do_mark that puts the mark on where the adapter answers (outcome,
+    error) instead: the check behind that answer is missing."""
+    def do_mark(self, opts, obj, res):
+        Base.do_mark(self, opts, obj, res)
+        if (res.outcome, res.error) == (outcome, error):
+            o = self.target(opts, obj, res)
+            res.set("no_move")
+            o.marks[opts["as"]] = opts["kind"]
+    G.do_mark = do_mark
+
+
 @bug("phased-out-marked", "status-not-enforced", "CR 702.26b, 702.26e",
      "an effect puts a counter or an effect on a phased-out permanent")
 def _(G):
-    def do_mark(self, opts, obj, res):
-        Base.do_mark(self, opts, obj, res)
-        if res.outcome == "failed" and res.error == "phased_out":
-            o = self.target(opts, obj, res)
-            res.set("no_move")                 # the mark does not look at the status
-            o.marks[opts["as"]] = opts["kind"]
-    G.do_mark = do_mark
+    mark_anyway(G, "failed", "phased_out")     # the mark does not look at the status
 
 
 @bug("outside-card-marked", "outside-the-game", "CR 400.11c",
      "an effect marks a card outside the game (a sideboard card)")
 def _(G):
-    def do_mark(self, opts, obj, res):
-        Base.do_mark(self, opts, obj, res)
-        o = self.target(opts, obj, res)
-        if res.outcome == "rejected" and o is not None and o.zone == OUTSIDE:
-            res.set("no_move")
-            o.marks[opts["as"]] = opts["kind"]
-    G.do_mark = do_mark
+    mark_anyway(G, "rejected", "unsupported")  # only a mark outside the game is refused so
 
 
 @bug("look-ends-with-object-in-exile", "hidden-zone-leak", "CR 406.3",

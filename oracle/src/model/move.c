@@ -424,7 +424,8 @@ static ZO_ALWAYS_INLINE int transfer(move *m) {
     /* arriving from a zone without controllers: the player who performs
        the move controls it (a spell's caster, CR 405.4; whoever puts a
        permanent onto the battlefield, 110.2a), else its owner */
-    if (o->controller < 0) o->controller = m->mv->kind == ST_MOVE && m->mv->player >= 0 ? m->mv->player : o->owner;
+    if (o->controller < 0)
+      o->controller = m->mv->kind == ST_MOVE && m->mv->player >= 0 ? m->mv->player : o->owner;
     hit(g, &ZT(g, dest)->controller);
   } else {
     o->controller = -1;

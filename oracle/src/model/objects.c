@@ -200,12 +200,7 @@ void zo_step_create(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
 void zo_step_mark(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
   int o = obj;
   if (o < 0 && (o = zo_step_object(g, s, r)) < 0) return;
-  if (g->objs[o].phased_out && SW(g, SW_PHASING) == ZS_STATUS) {
-    HITSW(g, SW_PHASING);
-    r->outcome = ZO_OUTCOME_FAILED;
-    r->error = ZO_E_PHASED_OUT;
-    return;
-  }
+  if (zo_phased_out_unaffected(g, o, r)) return;
   /* CR 400.11c: outside the game, an effect reaches a card only to bring
      it in (a move); as for look and reveal, nothing there to mark:
      rejected, unsupported (cases/README.md, "Model decisions") */

@@ -8,16 +8,20 @@
 
 #include "model_int.h"
 
+int zo_phased_out_unaffected(zo_game *g, int obj, zo_step_result *r) {
+  if (!g->objs[obj].phased_out || SW(g, SW_PHASING) != ZS_STATUS) return 0;
+  HITSW(g, SW_PHASING);
+  r->outcome = ZO_OUTCOME_FAILED;
+  r->error = ZO_E_PHASED_OUT;
+  return 1;
+}
+
 /* CR 109.4, FaB 1.2.1b: give the object to s->player; only objects on the
  * battlefield/arena or the stack have a controller. */
 void zo_step_control(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
   int o = obj;
   if (o < 0 && (o = zo_step_object(g, s, r)) < 0) return;
-  if (g->objs[o].phased_out && SW(g, SW_PHASING) == ZS_STATUS) { /* 702.24b / 702.26b: unaffected */
-    r->outcome = ZO_OUTCOME_FAILED;
-    r->error = ZO_E_PHASED_OUT;
-    return;
-  }
+  if (zo_phased_out_unaffected(g, o, r)) return;
   /* CR 109.4, FaB 1.2.1b: only objects on the battlefield/arena or the
      stack have a controller; a sub-card is not in the arena (3.0.14b) */
   if (g->objs[o].zone < 0 || g->objs[o].under >= 0 ||
@@ -199,11 +203,7 @@ void zo_step_turn_face(zo_game *g, const zo_step *s, int obj, zo_step_result *r)
   int o = obj;
   if (o < 0 && (o = zo_step_object(g, s, r)) < 0) return;
   zo_obj *ob = &g->objs[o];
-  if (ob->phased_out && SW(g, SW_PHASING) == ZS_STATUS) { /* 702.24b / 702.26b */
-    r->outcome = ZO_OUTCOME_FAILED;
-    r->error = ZO_E_PHASED_OUT;
-    return;
-  }
+  if (zo_phased_out_unaffected(g, o, r)) return;
   if (SW(g, SW_VISIBILITY) == ZS_PER_OBJECT) {
     turn_visibility(g, s, o, r);
     return;

@@ -191,14 +191,6 @@ static json_t *matrix_cells(json_t *cases) {
 
 /* The conformance matrix of one game: its declared rule sets as columns,
  * the union of their rules as rows (first-seen order). */
-/* Rule set detail d's entry for rule id (borrowed), or NULL. */
-static json_t *rule_of(json_t *d, const char *id) {
-  size_t i;
-  json_t *r;
-  json_array_foreach(json_object_get(d, "rules"), i, r) if (!strcmp(zo_record_str(r, "id"), id)) return r;
-  return NULL;
-}
-
 static void matrix(FILE *f, json_t *details, json_t *declared, const char *game, json_t *cells) {
   json_t *cols = json_array(), *rows = json_array(), *seen = json_object(), *has = json_object();
   size_t i, j;
@@ -212,7 +204,7 @@ static void matrix(FILE *f, json_t *details, json_t *declared, const char *game,
     json_array_foreach(json_object_get(d, "rules"), j, r) {
       const char *rule = zo_record_str(r, "id");
       cell_key(id, rule, key, sizeof key);
-      json_object_set_new(has, key, json_true());
+      json_object_set(has, key, r); /* the rule set's entry for the rule */
       if (json_object_get(seen, rule)) continue;
       json_object_set_new(seen, rule, json_true());
       json_array_append(rows, r);
@@ -243,7 +235,7 @@ static void matrix(FILE *f, json_t *details, json_t *declared, const char *game,
         continue;
       }
       json_t *cell = json_object_get(cells, key);
-      json_t *entry = cell ? NULL : rule_of(d, rule);
+      json_t *entry = cell ? NULL : json_object_get(has, key);
       const char *out = json_string_value(json_object_get(entry, "out_of_scope"));
       const char *gap = json_string_value(json_object_get(entry, "language_gap"));
       if (!cell && (out || gap)) {

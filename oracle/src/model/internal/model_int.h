@@ -450,6 +450,10 @@ int zo_obj_revealed(const zo_game *g, int obj);
  * shuffled, and a shuffled library or deck is unknown to all (CR 401.2,
  * FaB 3.7.5). cases/README.md, "Model decisions". */
 void zo_zone_shuffled(zo_game *g, int z);
+/* Where phasing is a status, a phased-out permanent is treated as though
+ * it doesn't exist, so no effect touches it (CR 702.24b of 2011; 702.26b,
+ * 702.26e): 1 with r failed, phased_out, for such an object; else 0. */
+int zo_phased_out_unaffected(zo_game *g, int obj, zo_step_result *r);
 /* Steps: look (CR 406.3, 217.7b; FaB 3.7.4), reveal (CR 701.20a, 217.2e). */
 void zo_step_look(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
 void zo_step_reveal(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
