@@ -415,6 +415,64 @@ static const builtin builtins[] = {
      "  - end_turn: {}\n"
      "    expect:\n"
      "      card: {marks: []}\n"},
+    /* the mark kinds today's 400.7 keeps */
+    {"kept_marks",
+     "id: smoke/kept-marks\n"
+     "title: \"smoke: a sticker stays on a creature that dies, a counter goes\"\n"
+     "rulesets: [mtg-current]\n"
+     "rules: [\"CR 400.7m\"]\n"
+     "players: [alice, bob]\n"
+     "cards:\n"
+     "  bear: {owner: alice, zone: battlefield, types: [creature]}\n"
+     "steps:\n"
+     "  - mark: {card: bear, as: st, kind: sticker}\n"
+     "  - mark: {card: bear, as: ct, kind: counter}\n"
+     "  - move: {card: bear, to: graveyard, cause: destroy}\n"
+     "    expect: {outcome: moved, bear: {marks: [st]}}\n"},
+    {"kept_marks",
+     "id: smoke/kept-marks-2011\n"
+     "title: \"smoke: in 2011 a sticker goes with the creature that dies\"\n"
+     "rulesets: [mtg-2011]\n"
+     "rules: [\"CR 400.7\"]\n"
+     "players: [alice, bob]\n"
+     "cards:\n"
+     "  bear: {owner: alice, zone: battlefield, types: [creature]}\n"
+     "steps:\n"
+     "  - mark: {card: bear, as: st, kind: sticker}\n"
+     "  - move: {card: bear, to: graveyard, cause: destroy}\n"
+     "    expect: {outcome: moved, bear: {marks: []}}\n"},
+    /* an Aura's trigger on its permanent leaving finds the Aura */
+    {"aura_triggers",
+     "id: smoke/aura-triggers\n"
+     "title: \"smoke: an Aura's trigger on its creature dying finds the Aura the state check put into the graveyard\"\n"
+     "rulesets: [mtg-current]\n"
+     "rules: [\"CR 400.7f\"]\n"
+     "players: [alice, bob]\n"
+     "cards:\n"
+     "  lion: {owner: bob, zone: battlefield, types: [creature]}\n"
+     "  crown: {owner: bob, zone: battlefield, types: [enchantment], subtypes: [aura]}\n"
+     "steps:\n"
+     "  - attach: {card: crown, to: lion}\n"
+     "  - watch: {as: t, card: lion, from: battlefield, aura: crown}\n"
+     "  - move: {card: lion, to: graveyard, cause: destroy}\n"
+     "  - state_check: {}\n"
+     "  - resolve: {trigger: t, do: {move: {to: hand}}}\n"
+     "    expect: {outcome: moved, crown: {zone: bob.hand}}\n"},
+    {"aura_triggers",
+     "id: smoke/aura-triggers-2011\n"
+     "title: \"smoke: in 2011 an Aura's trigger on its creature leaving finds no Aura, even one put into the graveyard with it\"\n"
+     "rulesets: [mtg-2011]\n"
+     "rules: [\"CR 400.7\"]\n"
+     "players: [alice, bob]\n"
+     "cards:\n"
+     "  elk: {owner: bob, zone: battlefield, types: [creature]}\n"
+     "  shroud: {owner: bob, zone: battlefield, types: [enchantment], subtypes: [aura]}\n"
+     "steps:\n"
+     "  - attach: {card: shroud, to: elk}\n"
+     "  - watch: {as: w, card: elk, from: battlefield, aura: shroud}\n"
+     "  - move_together: {moves: [{card: elk, to: graveyard}, {card: shroud, to: graveyard}]}\n"
+     "  - resolve: {trigger: w, do: {move: {to: exile}}}\n"
+     "    expect: {outcome: not_found, shroud: {zone: bob.graveyard}}\n"},
 };
 
 /* ci/protocol/PROTOCOL.md, Features, in its order. */

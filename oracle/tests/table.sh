@@ -48,7 +48,10 @@ def expect(rs, obj, frm, to, **want):
 
 # CR 400.7: a card that changes zones is a new object
 expect("mtg-current", "card (creature)", "battlefield", "owner.graveyard", outcome="moved",
-       new_object=True, ends_in="there", sees="all", controller="none", keeps=[], rules=["CR 400.7"])
+       new_object=True, ends_in="there", sees="all", controller="none", keeps=["sticker"],
+       rules=["CR 400.7"])
+# CR 123.5, 400.7m: a sticker goes with a card put into a hidden zone
+expect("mtg-current", "card (creature)", "battlefield", "owner.hand", keeps=[])
 # CR 400.3: another player's graveyard means its owner's
 expect("mtg-current", "card (creature)", "battlefield", "other.graveyard", outcome="redirected",
        ends_in="the owner's instead", rules=["CR 400.3"])
@@ -61,9 +64,14 @@ expect("mtg-current", "card (creature)", "exile", "its own zone", outcome="new_o
 # CR 400.4a: an instant bound for the battlefield stays where it was
 expect("mtg-current", "instant card", "owner.hand", "battlefield", outcome="stayed",
        error="cannot_hold", ends_in="where it was", rules=["CR 400.4a"])
-# CR 400.7a, 400.7c: a permanent spell keeps its characteristic and prevention marks
+# CR 400.7a, 400.7c, 400.7d: a permanent spell keeps its characteristic and
+# prevention marks and what it was cast with; a sticker stays too (400.7m)
 expect("mtg-current", "card (creature)", "stack", "battlefield", outcome="moved",
-       keeps=["characteristic", "prevention"], controller="other", rules=["CR 400.7a", "CR 400.7c"])
+       keeps=["characteristic", "prevention", "sticker", "spell_info"], controller="other",
+       rules=["CR 400.7a", "CR 400.7c"])
+# 2011's 400.7 lists neither stickers nor what a spell was cast with
+expect("mtg-2011", "card (creature)", "stack", "battlefield", outcome="moved",
+       keeps=["characteristic", "prevention"])
 # CR 111.7, 704.5d: a token off the battlefield ceases at the state check
 expect("mtg-current", "token", "battlefield", "owner.hand", outcome="moved",
        state_check="ceased", new_object=True, rules=["CR 111.7", "CR 704.5d"])

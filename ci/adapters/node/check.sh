@@ -47,7 +47,7 @@ case $check in
     [ "$rc" -eq 0 ] || fail "exit $rc, expected 0"
     # the handshake, the core case, the core case as one run, 14 features,
     # 4 malformed requests, bye
-    grep -q '^22 checks: 22 ok, 0 failed, 0 skipped' "$out" || fail "not 22 checks all ok"
+    grep -q '^24 checks: 24 ok, 0 failed, 0 skipped' "$out" || fail "not 24 checks all ok"
     echo "node adapter smoke: $(tail -1 "$out")"
     ;;
   gate)

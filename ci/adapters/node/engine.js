@@ -38,7 +38,12 @@ const KNOWN_FEATURES = Object.freeze([
   'performer', 'look', 'reveal',
   'attachments',
   'durations', // G4 of issue 12
+  'kept_marks', // the mark kinds today's 400.7 keeps: sticker, permission, spell_info
+  'aura_triggers', // a watch with aura: (CR 400.7f, 603.6e)
 ]);
+
+/** The mark kinds of feature kept_marks (CR 400.7d, 400.7g-i, 400.7m). */
+const KEPT_MARK_KINDS = Object.freeze(['sticker', 'permission', 'spell_info']);
 
 /** The feature a step kind belongs to (PROTOCOL.md, "Features"). */
 const STEP_FEATURE = new Map([
@@ -93,6 +98,8 @@ function featuresOfStep(step, found = new Set(), depth = 0) {
     if (opts.player !== undefined && ['move', 'move_together', 'reorder'].includes(name)) found.add('performer');
     if (opts.order_by !== undefined) found.add('performer');
     if (opts.until !== undefined) found.add('durations'); // G4: mark/control until:
+    if (name === 'mark' && KEPT_MARK_KINDS.includes(opts.kind)) found.add('kept_marks');
+    if (name === 'watch' && opts.aura !== undefined) found.add('aura_triggers');
     featuresOfStep(opts.then, found, depth + 1);
     featuresOfStep(opts.do, found, depth + 1);
   }
@@ -406,8 +413,8 @@ const CONTROLLED_ZONES = new Set(['battlefield', 'stack']); // CR 109.4, 110.2
 const RENEWED_IN_PLACE = new Set(['exile', 'command']); // CR 400.8, 400.10
 const OUTSIDE = 'outside'; // CR 400.11: outside the game, not a zone
 const COMMAND_ONLY = ['conspiracy', 'phenomenon', 'plane', 'scheme', 'vanguard']; // CR 400.4b
-const KEPT_ON_RESOLVING = ['characteristic', 'prevention']; // CR 400.7a, 400.7c
-const MARK_KINDS = ['counter', 'effect', 'characteristic', 'prevention'];
+const KEPT_ON_RESOLVING = ['characteristic', 'prevention', 'spell_info']; // CR 400.7a, 400.7c, 400.7d
+const MARK_KINDS = ['counter', 'effect', 'characteristic', 'prevention', 'sticker', 'permission', 'spell_info'];
 const KINDS = ['card', 'token', 'ability', 'copy'];
 const ARRIVALS = new Set(['moved', 'redirected', 'replaced']); // a real change of zone
 
@@ -500,6 +507,8 @@ class MtgGame {
       ctrlUntil: new Map(), // G4: handle -> {id, base}: a control effect until end of turn
       drewFromEmpty: new Set(), // CR 704.5b, until the next state check
       lost: new Set(),
+      topShown: new Map(), // CR 401.5: player -> handle shown on top of their library (null: none)
+      nsteps: 0, // top-level steps done (CR 400.7f: when an object arrived)
     };
     for (const z of SHARED_ZONES) this.s.zones.set(z, []);
     for (const p of players) for (const t of PLAYER_ZONES) this.s.zones.set(`${p}.${t}`, []);
@@ -751,7 +760,43 @@ class MtgGame {
 
   /** Apply one step of the case language; its result. @param {any} step */
   step(step) {
-    return this.runStep(step, null);
+    const result = this.runStep(step, null);
+    if (this.s.topShown.size) this.updateTops(result); // CR 401.5, 401.6: after each step
+    this.s.nsteps += 1;
+    return result;
+  }
+
+  // ---- the revealed top card of a library (CR 401.5, 401.6) ------------------
+
+  /** `handle` stops being the revealed top card of `player`'s library:
+   * remember the object it was, if it is still there (one that left is
+   * new anyway). */
+  topHidden(handle, player) {
+    const o = this.s.objects.get(handle);
+    o.topShown = false;
+    if (o.exists && o.zone === `${player}.library`) o.topHidId = o.id;
+  }
+
+  /** Each library played with its top card revealed shows its top card
+   * now; a card revealed again after it stopped is a new object (401.6). */
+  updateTops(result) {
+    for (const p of this.s.players) {
+      if (!this.s.topShown.has(p)) continue;
+      const pile = this.s.zones.get(`${p}.library`);
+      const top = pile.length ? pile[0] : null;
+      const was = this.s.topShown.get(p);
+      if (top === was) continue;
+      if (was !== null) this.topHidden(was, p);
+      if (top !== null) {
+        const o = this.s.objects.get(top);
+        if (o.topHidId === o.id) {
+          this.renew(o);
+          result.event(top, 'new_object_in_place');
+        }
+        o.topShown = true;
+      }
+      this.s.topShown.set(p, top);
+    }
   }
 
   /** `followed` is the object a nested step (then:, do:) acts on. */
@@ -832,7 +877,7 @@ class MtgGame {
       const seen = MtgGame.shown(o);
       this.takeOut(o);
       this.putIn(o, dest);
-      this.renew(o);
+      this.renew(o, ['sticker']); // CR 123.5: it is put into a public zone
       o.face = MtgGame.face(how.face, 'move');
       // CR 406.3: a player allowed to look goes on looking until it leaves exile
       if (seen && seen.players.size) o.shown = { id: o.id, zone: o.zone, players: new Set(seen.players), all: false };
@@ -852,7 +897,18 @@ class MtgGame {
     this.putIn(o, dest, how.position);
     // CR 400.7: a new object; a permanent spell becoming a permanent keeps
     // what 400.7a and 400.7c carry over
-    this.renew(o, origin === 'stack' && dest === 'battlefield' ? KEPT_ON_RESOLVING : []);
+    const keep = origin === 'stack' && dest === 'battlefield' ? [...KEPT_ON_RESOLVING] : [];
+    if (isPublicZone(dest)) keep.push('sticker'); // CR 123.5, 400.7m
+    const cause = how.cause !== undefined ? how.cause : opts.cause;
+    // CR 400.7f: when it arrived, and whether a state check put it there
+    o.arrivedStep = this.s.nsteps;
+    o.arrivedByCheck = cause === 'state_check';
+    const land = o.words.includes('land');
+    // CR 400.7g-h: a nonland card cast; 400.7i: a land card played
+    if ((dest === 'stack' && !land) || (dest === 'battlefield' && land && origin !== 'stack' && cause === 'play')) {
+      keep.push('permission');
+    }
+    this.renew(o, keep);
     // CR 111.13: a copy of a permanent spell becomes a token as it resolves
     if (o.kind === 'copy' && origin === 'stack' && dest === 'battlefield') o.kind = 'token';
     // CR 109.4, 110.2: a controller only on the stack and the battlefield,
@@ -918,7 +974,10 @@ class MtgGame {
       if (t.fired || t.handle !== o.handle || !t.words.every((w) => o.words.includes(w))) continue;
       if (t.cause !== undefined && t.cause !== cause) continue; // G8: a destroy (CR 701.8a) is no sacrifice (701.21a)
       if (!MtgGame.fits(t.from, origin) || !MtgGame.fits(t.to, dest)) continue;
-      Object.assign(t, { fired: true, id: o.id, controller: controller || o.owner });
+      // CR 603.3a: whoever controlled the source: the moving object, or the Aura whose trigger it is
+      const source = t.aura !== null ? this.s.objects.get(t.aura) : null;
+      const ctrl = source !== null ? source.controller || source.owner : controller || o.owner;
+      Object.assign(t, { fired: true, id: o.id, controller: ctrl, firedStep: this.s.nsteps });
     }
   }
 
@@ -1238,6 +1297,23 @@ class MtgGame {
   /** CR 701.20a: a revealed object is shown to every player until it leaves
    * its zone or becomes a new object (400.7), or end: true. */
   stepReveal(opts, result, followed) {
+    if (opts.top_of !== undefined) { // CR 401.5: play with the top card of a library revealed
+      if (followed !== null || opts.card !== undefined || opts.ref !== undefined) {
+        throw badRequest('reveal: top_of: is not with card:/ref:, nor in then:/do:');
+      }
+      if (opts.end !== undefined && typeof opts.end !== 'boolean') throw badRequest('reveal: end is true or false');
+      const p = this.player(opts.top_of, 'top_of');
+      if (opts.end === true) {
+        if (this.s.topShown.has(p)) {
+          const was = this.s.topShown.get(p);
+          if (was !== null) this.topHidden(was, p);
+          this.s.topShown.delete(p);
+        }
+      } else if (!this.s.topShown.has(p)) {
+        this.s.topShown.set(p, null); // shown by updateTops after this step
+      }
+      return;
+    }
     const o = this.target(opts, result, followed, 'reveal');
     if (o === null) return;
     if (o.zone === OUTSIDE) {
@@ -1340,7 +1416,10 @@ class MtgGame {
     const to = this.zoneRef(opts.to === undefined ? 'any' : opts.to, 'watch: to', [OUTSIDE, 'any']);
     const words = MtgGame.words(opts.types, 'watch: types');
     if (opts.cause !== undefined && typeof opts.cause !== 'string') throw badRequest('watch: cause is a word');
-    this.s.triggers.set(name, { handle: o.handle, from, to, words, cause: opts.cause, fired: false, found: null, controller: null, id: 0 });
+    const aura = opts.aura === undefined ? null : this.object(opts.aura).handle; // CR 400.7f
+    this.s.triggers.set(name, {
+      handle: o.handle, from, to, words, cause: opts.cause, aura, fired: false, found: null, controller: null, id: 0, firedStep: -1,
+    });
   }
 
   stepResolve(opts, result) {
@@ -1351,10 +1430,20 @@ class MtgGame {
       result.set('not_found', 'not_fired');
       return;
     }
-    const o = this.s.objects.get(t.handle);
-    // CR 400.7e, 603.6: it finds the object it tracks only while that object
-    // stays the object it became, in a public zone
-    t.found = o.id === t.id && MtgGame.findable(o);
+    let o;
+    if (t.aura !== null) {
+      // CR 400.7f, 603.6e: the Aura's new object in its owner's graveyard,
+      // put there in the step the trigger fired in or by a later state
+      // check (704.5m), not moved since
+      o = this.s.objects.get(t.aura);
+      t.found = o.exists && o.zone === `${o.owner}.graveyard` &&
+        (o.arrivedStep === t.firedStep || (o.arrivedStep > t.firedStep && o.arrivedByCheck === true));
+    } else {
+      o = this.s.objects.get(t.handle);
+      // CR 400.7e, 603.6: it finds the object it tracks only while that object
+      // stays the object it became, in a public zone
+      t.found = o.id === t.id && MtgGame.findable(o);
+    }
     if (!t.found) {
       result.set('not_found', 'not_found');
       result.event(o.handle, 'not_found');
@@ -1440,6 +1529,7 @@ class MtgGame {
   /** CR 400.2: public when in a public zone and face up. */
   static isPublic(o) {
     if (o.exists && o.zone !== OUTSIDE && MtgGame.shown(o) && MtgGame.shown(o).all) return true; // CR 701.20a
+    if (o.exists && o.topShown && zoneType(o.zone) === 'library') return true; // CR 401.5
     return o.exists && isPublicZone(o.zone) && o.face === 'up';
   }
 
@@ -1532,14 +1622,14 @@ const STEP_KINDS = new Map(Object.entries({
   zone_remove: { options: ['zone', 'choose'], run: notInMagic('zone_remove') },
   state_check: { options: [], run: MtgGame.prototype.stepStateCheck },
   end_game: { options: ['winner'], run: MtgGame.prototype.stepEndGame },
-  watch: { options: ['as', 'card', 'from', 'to', 'types', 'cause'], run: MtgGame.prototype.stepWatch },
+  watch: { options: ['as', 'card', 'from', 'to', 'types', 'cause', 'aura'], run: MtgGame.prototype.stepWatch },
   resolve: { options: ['trigger', 'do'], run: MtgGame.prototype.stepResolve },
   remember: { options: ['as', 'card', 'ref'], run: MtgGame.prototype.stepRemember },
   replace: { options: ['as', 'card', 'when', 'instead', 'controller', 'category'], run: MtgGame.prototype.stepReplace },
   choose_replacement: { options: ['order', 'player', 'card'], run: MtgGame.prototype.stepChooseReplacement },
   mark: { options: ['card', 'ref', 'as', 'kind', 'until'], run: MtgGame.prototype.stepMark },
   look: { options: ['card', 'ref', 'player'], run: MtgGame.prototype.stepLook },
-  reveal: { options: ['card', 'ref', 'end'], run: MtgGame.prototype.stepReveal },
+  reveal: { options: ['card', 'ref', 'end', 'top_of'], run: MtgGame.prototype.stepReveal },
   attach: { options: ['card', 'ref', 'to'], run: MtgGame.prototype.stepAttach },
   end_turn: { options: [], run: MtgGame.prototype.stepEndTurn }, // G4 of issue 12
 }));
@@ -1554,7 +1644,7 @@ const mtgCurrent = {
   // stack_layers, which belong to Flesh and Blood
   features: ['triggers', 'replacement', 'phasing', 'face_down', 'ante', 'visibility', 'reorder', 'state_check', 'marks',
     'performer', 'look', 'reveal',
-    'attachments', 'durations'],
+    'attachments', 'durations', 'kept_marks', 'aura_triggers'],
   newGame: (ruleset, players, cards) => new MtgGame(players, cards),
 };
 

@@ -344,6 +344,26 @@ def _(G):
     G.new_object = new_object
 
 
+def _forgets(kind):
+    """An installer: new objects drop marks of `kind` whatever the rules keep."""
+    def install(G):
+        def new_object(self, o, keep=()):
+            Base.new_object(self, o, tuple(k for k in keep if k != kind))
+        G.new_object = new_object
+    return install
+
+
+bug("sticker-lost-on-move", "new-object-keeps-memory", "CR 400.7m, 123.5",
+    "a sticker goes with the old object, like a counter, when its object moves between public zones")(
+    _forgets("sticker"))
+bug("cast-permission-lost", "new-object-keeps-memory", "CR 400.7g, 400.7h, 400.7i",
+    "an effect that lets a card be cast or played loses the spell or land that cast or play makes")(
+    _forgets("permission"))
+bug("spell-info-lost", "new-object-keeps-memory", "CR 400.7d",
+    "a permanent forgets what was paid for the spell it was")(
+    _forgets("spell_info"))
+
+
 @bug("ref-survives-zone-change", "stale-reference", "CR 400.7",
      "a target or remembered object is found by card, even after it changed zones")
 def _(G):
@@ -868,6 +888,24 @@ def _(G):
             o.phased_with = None               # forgets it phased out with its permanent
         Base.do_phase(self, opts, obj, res)
     G.do_phase = do_phase
+
+@bug("revealed-top-stays-same-object", "attachments-and-reveals", "CR 401.6",
+     "a library's revealed top card, covered and revealed again, is still the object it was")
+def _(G):
+    def update_tops(self, res):
+        for o in self.objs.values():
+            o.top_hid_id = None              # never remembers it was hidden
+        Base.update_tops(self, res)
+    G.update_tops = update_tops
+
+
+@bug("aura-trigger-finds-no-aura", "attachments-and-reveals", "CR 400.7f, 603.6e",
+     "an Aura's trigger on its creature leaving looks for the creature, so it never finds the Aura")
+def _(G):
+    def aura_found(self, t, a):
+        return False
+    G.aura_found = aura_found
+
 
 def make_game(name):
     """engine.Game with bug `name` installed (KeyError if unknown)."""

@@ -28,7 +28,7 @@ RULESET = "mtg-current"
 # declared: sub_cards, zone_lifecycle, stack_layers (Flesh and Blood only).
 FEATURES = ["triggers", "replacement", "phasing", "face_down", "ante", "visibility",
             "reorder", "state_check", "marks", "performer", "look", "reveal",
-            "attachments", "durations"]
+            "attachments", "durations", "kept_marks", "aura_triggers"]
 
 # ---- the zones of mtg-current ---------------------------------------------
 PER_PLAYER = ("library", "hand", "graveyard")                    # CR 400.1
@@ -40,8 +40,9 @@ NEW_IN_PLACE = ("exile", "command")                              # CR 400.8, 400
 OUTSIDE = "outside"                                              # CR 400.11: not a zone
 COMMAND_BOUND = {"conspiracy", "phenomenon", "plane", "scheme", "vanguard"}  # CR 400.4b
 KINDS = ("card", "token", "ability", "copy")
-MARK_KINDS = ("counter", "effect", "characteristic", "prevention")
-SPELL_KEEPS = ("characteristic", "prevention")                   # CR 400.7a, 400.7c
+MARK_KINDS = ("counter", "effect", "characteristic", "prevention",
+              "sticker", "permission", "spell_info")
+SPELL_KEEPS = ("characteristic", "prevention", "spell_info")     # CR 400.7a, 400.7c, 400.7d
 ARRIVED = ("moved", "replaced", "redirected")                    # a real zone change
 
 MOVE_KEYS = {"card", "ref", "to", "from", "position", "face", "by", "cause", "choose",
@@ -54,11 +55,11 @@ STEP_KEYS = {
     "shuffle": {"zone", "order", "seed"}, "draw": {"player", "count"},
     "mill": {"player", "count", "to"}, "put_under": {"card", "ref", "under"},
     "zone_create": {"zone"}, "zone_remove": {"zone", "choose"}, "state_check": set(),
-    "end_game": {"winner"}, "watch": {"as", "card", "from", "to", "types", "cause"},
+    "end_game": {"winner"}, "watch": {"as", "card", "from", "to", "types", "cause", "aura"},
     "resolve": {"trigger", "do"}, "remember": {"as", "card", "ref"},
     "replace": {"as", "card", "when", "instead", "controller", "category"},
     "choose_replacement": {"order", "player", "card"}, "mark": {"card", "ref", "as", "kind", "until"},
-    "look": {"card", "ref", "player"}, "reveal": {"card", "ref", "end"},
+    "look": {"card", "ref", "player"}, "reveal": {"card", "ref", "end", "top_of"},
     "attach": {"card", "ref", "to"},
     "end_turn": set(),                        # G4 (issue 12)
 }
@@ -136,9 +137,11 @@ class Result:
 class Trigger:
     """A zone-change trigger (watch): fires once, then tracks the new object."""
 
-    def __init__(self, handle, frm, to, types, cause=None):
+    def __init__(self, handle, frm, to, types, cause=None, aura=None):
         self.handle, self.frm, self.to, self.types = handle, frm, to, types
         self.cause = cause                    # G8: only a move with this cause
+        self.aura = aura                      # CR 400.7f: the Aura whose trigger it is
+        self.fired_step = None
         self.fired, self.found, self.controller = False, None, None
         self.object, self.zone = None, None   # the object it tracks, and where
 
@@ -168,6 +171,9 @@ class Game:
         self.replacement_order = []       # names, in the order they apply
         self.drew_empty, self.lost, self.mark_names = set(), set(), set()
         self.until_marks, self.ctrl_until = set(), {}   # G4: durations
+        self.top_shown = {}               # CR 401.5: player -> handle shown on top (or None)
+        self.depth = 0                    # nested steps (then:, do:) under way
+        self.nsteps = 0                   # top-level steps done (CR 400.7f: when)
         arriving = {}                     # zone -> [(handle, position or None)]
         for handle, card in cards.items():
             o, pos = self.place(handle, card)
@@ -272,8 +278,12 @@ class Game:
 
     def public(self, o):
         """CR 400.2: public when its zone is public and it is face up, or
-        while revealed (CR 701.20a)."""
+        while revealed (CR 701.20a), or the revealed top card of a library
+        (401.5)."""
         if o.exists and o.zone != OUTSIDE and self.shown(o) and self.shown(o)["all"]:
+            return True
+        if o.exists and o.zone != OUTSIDE and ztype(o.zone) == "library" and \
+                zplayer(o.zone) in self.top_shown and self.zones[o.zone][:1] == [o.handle]:
             return True
         return o.exists and o.zone != OUTSIDE and ztype(o.zone) not in HIDDEN and not o.face_down
 
@@ -376,7 +386,15 @@ class Game:
              or name in ("watch", "replace", "choose_replacement"),
              f"{name}: a nested step acts on the followed object, without card/ref")
         res = Result()
-        getattr(self, "do_" + name)(opts, obj, res)
+        self.depth += 1
+        try:
+            getattr(self, "do_" + name)(opts, obj, res)
+        finally:
+            self.depth -= 1
+        if not self.depth:
+            if self.top_shown:
+                self.update_tops(res)         # CR 401.5, 401.6: after each step
+            self.nsteps += 1
         return res
 
     def target(self, opts, obj, res):
@@ -418,6 +436,31 @@ class Game:
         o.shown = s
         return s
 
+    # ---- the revealed top card of a library (CR 401.5, 401.6) -----------------
+    def top_hidden(self, handle, p):
+        """It stops being the revealed top card: remember the object it was,
+        if it is still in that library (one that left is new anyway)."""
+        o = self.objs[handle]
+        if o.exists and o.zone == f"{p}.library":
+            o.top_hid_id = o.id
+
+    def update_tops(self, res):
+        """Each library played with its top card revealed shows its top card
+        now; a card revealed again after it stopped is a new object (401.6)."""
+        for p in self.players:
+            if p not in self.top_shown:
+                continue
+            pile = self.zones[f"{p}.library"]
+            t, was = (pile[0] if pile else None), self.top_shown[p]
+            if t == was:
+                continue
+            if was is not None:
+                self.top_hidden(was, p)
+            if t is not None and getattr(self.objs[t], "top_hid_id", None) == self.objs[t].id:
+                self.new_object(self.objs[t])
+                res.event(t, "new_object_in_place")
+            self.top_shown[p] = t
+
     def do_look(self, opts, obj, res):
         """CR 406.3: an instruction lets a player look at a face-down exiled
         card (or a library or hand card) while it stays that object there."""
@@ -432,8 +475,21 @@ class Game:
 
     def do_reveal(self, opts, obj, res):
         """CR 701.20a: shown to every player until it leaves its zone or
-        becomes a new object (400.7), or end: true."""
+        becomes a new object (400.7), or end: true. top_of: a player plays
+        with the top card of their library revealed (401.5, 401.6)."""
         need(isinstance(opts.get("end", False), bool), "reveal: end is true or false")
+        if "top_of" in opts:
+            need(obj is None and not ({"card", "ref"} & set(opts)),
+                 "reveal: top_of is not with card/ref, nor in then:/do:")
+            p = self.player(opts["top_of"], "top_of")
+            if opts.get("end", False):
+                if p in self.top_shown:
+                    was = self.top_shown.pop(p)
+                    if was is not None:
+                        self.top_hidden(was, p)
+            elif p not in self.top_shown:
+                self.top_shown[p] = None      # shown by update_tops after this step
+            return
         o = self.target(opts, obj, res)
         if o is None:
             return
@@ -476,7 +532,7 @@ class Game:
                 self.then(o, opts, res)
                 return "no_move", None
             seen = self.shown(o)
-            self.new_object(o)                # CR 400.8 (exile), 400.10 (command)
+            self.new_object(o, ("sticker",))  # CR 400.8 (exile), 400.10 (command); 123.5
             o.face_down = face_down
             if seen and seen["players"]:      # CR 406.3: a look lasts until it leaves exile
                 o.shown = {"id": o.id, "zone": o.zone, "players": set(seen["players"]), "all": False}
@@ -501,9 +557,19 @@ class Game:
         controller = o.controller
         self.remove(o)
         self.insert(o, dest, eff.get("position", "top"))
-        # CR 400.7a, 400.7c: a permanent spell becoming a permanent keeps them
+        # CR 400.7f: when it arrived, and whether a state check put it there
+        o.arrived_step = self.nsteps
+        o.arrived_by_check = (eff.get("cause") or opts.get("cause")) == "state_check"
+        # CR 400.7a, 400.7c, 400.7d: a permanent spell becoming a permanent keeps them
         spell_to_permanent = origin == "stack" and dest == "battlefield"
-        self.new_object(o, SPELL_KEEPS if spell_to_permanent else ())
+        keep = SPELL_KEEPS if spell_to_permanent else ()
+        if dest != OUTSIDE and ztype(dest) not in HIDDEN:  # CR 123.5, 400.7m: to a public zone
+            keep += ("sticker",)
+        cause = eff.get("cause") or opts.get("cause")
+        if (dest == "stack" and "land" not in o.types) or (
+                dest == "battlefield" and "land" in o.types and origin != "stack" and cause == "play"):
+            keep += ("permission",)           # CR 400.7g-h: cast; 400.7i: played
+        self.new_object(o, keep)
         # CR 109.4: a controller only on the stack and battlefield; it stays
         # across a move between them (the spell's controller, 110.2)
         # (arriving from elsewhere, the player who performs the move controls
@@ -575,9 +641,14 @@ class Game:
             if t.cause is not None and t.cause != cause:
                 continue                      # CR 701.8a, 701.21a: a destroy is its own event
             if self.type_matches(t.frm, origin) and self.type_matches(t.to, dest):
-                t.fired, t.object, t.zone = True, o.id, dest
-                # CR 603.3a: whoever controlled the source (else its owner)
-                t.controller = controller or o.owner
+                t.fired, t.object, t.zone, t.fired_step = True, o.id, dest, self.nsteps
+                # CR 603.3a: whoever controlled the source (else its owner):
+                # the moving object, or the Aura whose trigger it is
+                if t.aura is not None:
+                    a = self.objs[t.aura]
+                    t.controller = a.controller or a.owner
+                else:
+                    t.controller = controller or o.owner
 
     def do_move_together(self, opts, obj, res):
         moves = opts.get("moves")
@@ -930,9 +1001,10 @@ class Game:
     def do_watch(self, opts, obj, res):
         name = self.new_name(self.triggers, opts.get("as"))
         o = self.obj(opts["card"]) if "card" in opts or obj is None else obj
+        aura = self.obj(opts["aura"]).handle if "aura" in opts else None
         self.triggers[name] = Trigger(o.handle, self.spec(opts.get("from", "any"), (OUTSIDE, "any")),
                                       self.spec(opts.get("to", "any"), (OUTSIDE, "any")),
-                                      words(opts.get("types"), "types"), opts.get("cause"))
+                                      words(opts.get("types"), "types"), opts.get("cause"), aura)
         need(opts.get("cause") is None or isinstance(opts["cause"], str), "watch: cause is text")
 
     def do_resolve(self, opts, obj, res):
@@ -942,8 +1014,12 @@ class Game:
         if not t.fired:
             res.set("not_found", "not_fired")
             return
-        o = self.objs[t.handle]
-        t.found = self.finds(o, t.object, t.zone)    # CR 400.7e, 603.6
+        if t.aura is not None:
+            o = self.objs[t.aura]
+            t.found = self.aura_found(t, o)   # CR 400.7f, 603.6e
+        else:
+            o = self.objs[t.handle]
+            t.found = self.finds(o, t.object, t.zone)    # CR 400.7e, 603.6
         if not t.found:
             res.set("not_found", "not_found")
             res.event(o.handle, "not_found")
@@ -951,6 +1027,16 @@ class Game:
             done = self.step(opts["do"], o)
             res.set(done.outcome, done.error)
             res.events = done.events
+
+    def aura_found(self, t, a):
+        """CR 400.7f, 603.6e: the Aura's new object in its owner's graveyard,
+        put there in the step the trigger fired in or by a later state
+        check (704.5m), and not moved since."""
+        if not a.exists or a.zone != f"{a.owner}.graveyard":
+            return False
+        step = getattr(a, "arrived_step", None)
+        return step == t.fired_step or (step is not None and step > t.fired_step and
+                                        getattr(a, "arrived_by_check", False))
 
     def do_remember(self, opts, obj, res):
         name = self.new_name(self.refs, opts.get("as"))

@@ -129,8 +129,10 @@ static uint64_t kind_features(const zo_case *c, const zo_step *s) {
   uint64_t f = 0;
   zo_feature k = zo_step_kind_feature(s->kind);
   if (s->kind == ST_MARK) {
-    static const zo_feature part[MK_COUNT] = {FT_MARKS_COUNTER, FT_MARKS_EFFECT, FT_MARKS_CHARACTERISTIC,
-                                              FT_MARKS_PREVENTION};
+    static const zo_feature part[MK_COUNT] = {FT_MARKS_COUNTER,    FT_MARKS_EFFECT,
+                                              FT_MARKS_CHARACTERISTIC, FT_MARKS_PREVENTION,
+                                              FT_KEPT_MARKS,       FT_KEPT_MARKS,
+                                              FT_KEPT_MARKS};
     f |= BIT((unsigned)s->mark_kind < MK_COUNT ? part[s->mark_kind] : FT_MARKS);
   } else if (s->kind == ST_PHASE) {
     f |= BIT(kind_of_handle(c, s->card) == ZK_TOKEN ? FT_PHASING_TOKENS : FT_PHASING_PERMANENTS);
@@ -148,6 +150,7 @@ static uint64_t kind_features(const zo_case *c, const zo_step *s) {
   /* G4, G8 (issue 12): a duration; a watch on the event's cause */
   if (s->until) f |= BIT(FT_DURATIONS);
   if (s->kind == ST_WATCH && s->cause[0]) f |= BIT(FT_TRIGGERS_CAUSE);
+  if (s->kind == ST_WATCH && s->aura >= 0) f |= BIT(FT_AURA_TRIGGERS);
   for (int i = 0; i < s->nmoves; i++) f |= kind_features(c, &s->moves[i]);
   if (s->then) f |= kind_features(c, s->then);
   return f;
@@ -168,7 +171,7 @@ uint64_t zo_case_step_features(const zo_case *c, const zo_step *s) {
 void zo_step_init(zo_step *s) {
   memset(s, 0, sizeof *s);
   s->card = s->ref = s->as = s->trigger = -1;
-  s->attach_to = -1;
+  s->attach_to = s->aura = -1;
   s->owner = s->controller = s->player = s->winner = -1;
   s->order_by = -1;
   s->position = ZO_POS_TOP;

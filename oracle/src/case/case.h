@@ -149,6 +149,9 @@ typedef struct zo_step {
   int trigger;         /* resolve */
   int under;           /* put_under: top-card handle */
   int attach_to;       /* attach: the handle it is attached to */
+  int aura;            /* watch: the Aura whose trigger on the permanent it
+                          enchants leaving this is, which it finds (CR
+                          400.7f, 603.6e); -1: an ordinary watch */
   zo_mark_kind mark_kind;
   int replace_any;     /* replace: card any */
   zo_zone_spec when_to, when_from;

@@ -397,6 +397,8 @@ static zo_status parse_watch(cr_parser *p, const yd_node *opts, const yd_node *a
   /* G8: the event's cause (a destroy, 701.8a; not a sacrifice, 701.21a) */
   if ((v = yd_get(opts, "cause")) && (st = yr_name(&p->r, v, "cause", s->cause, sizeof s->cause)))
     return st;
+  /* the Aura whose trigger this is (CR 400.7f, 603.6e) */
+  if ((v = yd_get(opts, "aura")) && (st = cr_handle(p, v, "aura", &s->aura))) return st;
   if (!(v = yd_get(opts, "as")))
     return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "watch needs as: (the trigger's name)");
   return cr_new_name(p, v, "trigger", &p->c->triggers, &p->c->ntriggers, &s->as);
@@ -527,12 +529,23 @@ static zo_status parse_look(cr_parser *p, const yd_node *opts, const yd_node *at
 }
 
 /* reveal: {card|ref, end}: the object is shown to every player until it
- * leaves its zone or a reveal with end: true (CR 701.20a, 217.2e). */
+ * leaves its zone or a reveal with end: true (CR 701.20a, 217.2e); or
+ * reveal: {top_of: PLAYER, end}: that player plays with the top card of
+ * their library revealed (401.5, 401.6), kept in s->player. */
 static zo_status parse_reveal(cr_parser *p, const yd_node *opts, const yd_node *at, int nested,
                               zo_step *s) {
-  const yd_node *v;
-  zo_status st = object_of(p, opts, at, nested, s);
-  if (st) return st;
+  const yd_node *v, *top = yd_get(opts, "top_of");
+  zo_status st;
+  if (top) {
+    const yd_node *c = yd_get(opts, "card"), *r = yd_get(opts, "ref");
+    if (c || r)
+      return yr_fail(&p->r, c ? c : r, ZO_ERR_SCHEMA, "give card:/ref: or top_of:, not both");
+    if (nested)
+      return yr_fail(&p->r, top, ZO_ERR_SCHEMA, "top_of: is not for a then:/do: step");
+    if ((st = cr_player(p, top, "top_of", &s->player))) return st;
+  } else if ((st = object_of(p, opts, at, nested, s))) {
+    return st;
+  }
   if ((v = yd_get(opts, "end"))) return yr_bool(&p->r, v, "end", &s->end);
   return ZO_OK;
 }

@@ -286,6 +286,50 @@ void zo_fuzz_gen_watch(zo_fuzz *f, zo_step *s) {
   s->from.player = s->to.player = -1;
 }
 
+void zo_fuzz_seq_aura_trigger(zo_fuzz *f, zo_step *s) {
+  zo_case *c = f->c;
+  OR_STATE_CHECK(f->watches >= RESERVE || c->nsteps + 5 > ZO_FUZZ_MAX_STEPS)
+  uint8_t h = next(f), x = next(f), b = next(f), z = next(f), t = next(f);
+  int y = live_handle(f, h), aura = live_handle(f, x);
+  int bf = role_type(f->rs, ZR_BATTLEFIELD);
+  if (b && (b & 1)) { /* attach it first */
+    s->kind = ST_ATTACH;
+    s->card = aura;
+    s->attach_to = y;
+    s = push(f);
+  }
+  s->kind = ST_WATCH;
+  int trig = s->as = f->watches++;
+  s->card = y;
+  s->aura = aura;
+  s->from.player = s->to.player = -1;
+  if (!b) { /* the watch alone */
+    s->from.type = (z & 1) ? ZO_ZT_ANY : zone_or_outside(f, z >> 1);
+    s->to.type = (t & 1) ? ZO_ZT_ANY : zone_or_outside(f, t >> 1);
+    return;
+  }
+  s->from.type = bf;
+  s->to.type = ZO_ZT_ANY;
+  zo_step *m = push(f);
+  if ((b & 2) && aura != y) { /* the host and the Aura leave together */
+    m->kind = ST_MOVE_TOGETHER;
+    m->moves = zo_xcalloc(2, sizeof *m->moves);
+    for (int i = 0; i < 2; i++) {
+      zo_step *mv = &m->moves[m->nmoves++];
+      zo_step_init(mv);
+      move_to_role(f, mv, i ? aura : y, ZR_GRAVEYARD);
+      mv->line = m->line;
+    }
+  } else {
+    move_to_role(f, m, y, (b & 4) ? ZR_HAND : ZR_GRAVEYARD);
+  }
+  if ((b & 8) && allowed(f, FT_STATE_CHECK)) push(f)->kind = ST_STATE_CHECK;
+  m = push(f);
+  m->kind = ST_RESOLVE;
+  m->trigger = trig;
+  move_to_role(f, then_of(m, ST_MOVE), -1, (b & 16) ? ZR_EXILE : ZR_HAND);
+}
+
 void zo_fuzz_gen_resolve(zo_fuzz *f, zo_step *s) {
   OR_STATE_CHECK(!f->watches)
   s->kind = ST_RESOLVE;
@@ -338,7 +382,8 @@ void zo_fuzz_gen_mark(zo_fuzz *f, zo_step *s) {
   s->card = live_handle(f, next(f));
   s->as = f->marks++;
   uint8_t k = next(f);
-  s->mark_kind = (zo_mark_kind)(k % 4);
+  /* the kinds today's 400.7 keeps (kept_marks) from bit 6, rarer */
+  s->mark_kind = (zo_mark_kind)((k & 0x40) && allowed(f, FT_KEPT_MARKS) ? MK_STICKER + (k & 3) % 3 : k % 4);
   /* G4: bit 7 on an effect, until end of turn */
   if (s->mark_kind == MK_EFFECT && (k & 0x80) && allowed(f, FT_DURATIONS))
     s->until = ZO_UNTIL_END_OF_TURN;
@@ -390,6 +435,20 @@ void zo_fuzz_gen_look(zo_fuzz *f, zo_step *s) {
 
 void zo_fuzz_gen_reveal(zo_fuzz *f, zo_step *s) {
   s->kind = ST_REVEAL;
-  s->card = live_handle(f, next(f));
-  s->end = next(f) & 1;
+  uint8_t h = next(f), a = next(f);
+  s->end = a & 1;
+  if (a & 2) { /* a player plays with their library's top card revealed (CR 401.5) */
+    s->player = (a >> 2) % f->c->nplayers;
+    /* bit 7: then one of their cards covers the top card and leaves again,
+       so the card below is revealed anew (401.6), which random moves
+       seldom line up for */
+    int x = live_handle(f, h), own = zo_fuzz_owner_of(f, x);
+    if (!s->end && (a & 0x80) && own >= 0 && f->c->nsteps + 2 <= ZO_FUZZ_MAX_STEPS) {
+      s->player = own;
+      move_to_role(f, push(f), x, ZR_LIBRARY);
+      move_to_role(f, push(f), x, (a & 0x40) ? ZR_HAND : ZR_GRAVEYARD);
+    }
+    return;
+  }
+  s->card = live_handle(f, h);
 }

@@ -13,8 +13,7 @@
 
 /* ---- sequences: the steps a rare rule needs, on one object ----------- */
 
-/* The owner handle h was given: its setup card's, or the create step's. */
-static int owner_of(const zo_fuzz *f, int h) {
+int zo_fuzz_owner_of(const zo_fuzz *f, int h) {
   const zo_case *c = f->c;
   if (h < c->nsetup) return c->cards[h].owner;
   for (int i = 0; i < c->nsteps; i++)
@@ -138,6 +137,7 @@ void zo_fuzz_seq_mark_move(zo_fuzz *f, zo_step *s) {
   m->card = x;
   m->as = f->marks++;
   m->mark_kind = (zo_mark_kind)((a >> 1) % MK_COUNT);
+  if (m->mark_kind >= MK_STICKER && !allowed(f, FT_KEPT_MARKS)) m->mark_kind = (zo_mark_kind)((a >> 1) % 4);
   zo_step *t = push(f);
   t->kind = ST_MOVE;
   t->card = x;
@@ -192,7 +192,7 @@ void zo_fuzz_seq_pair(zo_fuzz *f, zo_step *s) {
     for (int k = 1; k < c->nhandles && y < 0; k++) { /* the next live object of x's types */
       int cand = (x + k) % c->nhandles;
       if (zo_game_obj_exists(f->g, cand) && types_of(f, cand) == tx &&
-          (!same_owner || owner_of(f, cand) == owner_of(f, x)))
+          (!same_owner || zo_fuzz_owner_of(f, cand) == zo_fuzz_owner_of(f, x)))
         y = cand;
     }
   if (y < 0) y = live_handle(f, b);
@@ -209,7 +209,7 @@ void zo_fuzz_seq_pair(zo_fuzz *f, zo_step *s) {
     s->to.type = type;
     s->to.player = -1;
     s = push(f);
-    player = owner_of(f, x); /* the owner's zone of the type, where x went */
+    player = zo_fuzz_owner_of(f, x); /* the owner's zone of the type, where x went */
   }
   s->kind = ST_MOVE;
   s->card = y;

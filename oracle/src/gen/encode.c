@@ -130,7 +130,11 @@ static int step_bytes(bytes *o, enc *x, const zo_step *s) {
     return 1;
   }
   case ST_LOOK: put(o, OP_LOOK); put(o, h); put(o, s->player >= 0 ? s->player : 0); return 1;
-  case ST_REVEAL: put(o, OP_REVEAL); put(o, h); put(o, s->end ? 1 : 0); return 1;
+  case ST_REVEAL: /* bit 1: top_of (the player from bit 2; decoder_gen.c, zo_fuzz_gen_reveal) */
+    put(o, OP_REVEAL);
+    put(o, h);
+    put(o, (s->end ? 1 : 0) | (s->card < 0 && s->ref < 0 && s->player >= 0 ? 2 | (s->player << 2) : 0));
+    return 1;
   case ST_CREATE: {
     int k = s->kind_of == ZK_ABILITY ? 3 : s->kind_of == ZK_COPY && !fab ? 2 : 0;
     put(o, OP_CREATE);
@@ -173,13 +177,28 @@ static int step_bytes(bytes *o, enc *x, const zo_step *s) {
   case ST_PHASE: put(o, OP_PHASE); put(o, h); put(o, s->out ? 0 : 1); return 1;
   case ST_TURN_FACE: put(o, OP_TURN); put(o, h); put(o, s->face); return 1;
   case ST_CONTROL: put(o, OP_CONTROL); put(o, h); put(o, s->player | (s->until ? 0x80 : 0)); return 1;
-  case ST_MARK: put(o, OP_MARK); put(o, h); put(o, (int)s->mark_kind | (s->until ? 0x80 : 0)); return 1;
+  case ST_MARK: /* the kinds kept_marks adds from bit 6 (decoder_gen.c, zo_fuzz_gen_mark) */
+    put(o, OP_MARK);
+    put(o, h);
+    put(o, (s->mark_kind >= MK_STICKER ? 0x40 | ((int)s->mark_kind - MK_STICKER) : (int)s->mark_kind) |
+               (s->until ? 0x80 : 0));
+    return 1;
   case ST_END_TURN: put(o, OP_END_TURN); return 1; /* G4 */
   case ST_REMEMBER: put(o, OP_REMEMBER); put(o, h); return 1;
   case ST_PUT_UNDER: put(o, OP_PUT_UNDER); put(o, h); put(o, s->under); return 1;
   case ST_ATTACH: /* the third byte 0: the attach alone (gen_attach) */
     put(o, OP_ATTACH); put(o, h); put(o, s->attach_to); put(o, 0); return 1;
   case ST_WATCH: {
+    if (s->aura >= 0) { /* the watch alone (zo_fuzz_seq_aura_trigger, flags 0) */
+      put(o, OP_WATCH_AURA);
+      put(o, h);
+      put(o, s->aura);
+      put(o, 0);
+      put(o, watch_zone(x, &s->from));
+      put(o, watch_zone(x, &s->to));
+      x->watches++;
+      return 1;
+    }
     int cause = 0; /* G8: a cause word the decoder knows (else none) */
     for (int k = 1; k < ZO_FUZZ_NCAUSES; k++)
       if (!strcmp(zo_fuzz_causes[k], s->cause)) cause = k;

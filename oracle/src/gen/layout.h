@@ -21,6 +21,7 @@ enum {
   OP_ATTACH,
   OP_END_TURN, OP_WATCH_CAUSE, /* G4, G8 of issue 12: end_turn; a watch with cause: */
   OP_SEQ_DURATION,             /* G4: a duration through phasing and the end of turn */
+  OP_WATCH_AURA,               /* an Aura's trigger on its permanent leaving (CR 400.7f) */
   OP_COUNT
 };
 
@@ -32,7 +33,7 @@ extern const char *const zo_fuzz_mtg_types[ZO_FUZZ_NMTG][3];
 extern const char *const zo_fuzz_fab_types[ZO_FUZZ_NFAB][3];
 
 /* A move's cause words ("": none). Static storage. */
-#define ZO_FUZZ_NCAUSES 9
+#define ZO_FUZZ_NCAUSES 10
 extern const char *const zo_fuzz_causes[ZO_FUZZ_NCAUSES];
 
 #endif

@@ -256,6 +256,7 @@ static void step_body(emit *e, const zo_fuzz *f, const zo_step *s) {
       types(e, s->types);
     }
     if (s->cause[0]) kw(e, &first, "cause", s->cause); /* G8 */
+    if (s->aura >= 0) kw(e, &first, "aura", H(f, s->aura)); /* CR 400.7f */
     text(e, "}");
     return;
   case ST_RESOLVE:
@@ -302,7 +303,16 @@ static void step_body(emit *e, const zo_fuzz *f, const zo_step *s) {
     text(e, "}");
     return;
   case ST_LOOK: card_and(e, f, s, "player", c->players[s->player], 0); return; /* issue 12 */
-  case ST_REVEAL: card_and(e, f, s, "end", s->end ? "true" : "false", 1); return;
+  case ST_REVEAL:
+    if (s->card < 0 && s->ref < 0 && s->player >= 0) { /* top_of: (CR 401.5) */
+      text(e, "{");
+      kw(e, &first, "top_of", c->players[s->player]);
+      kraw(e, &first, "end", s->end ? "true" : "false");
+      text(e, "}");
+      return;
+    }
+    card_and(e, f, s, "end", s->end ? "true" : "false", 1);
+    return;
   case ST_MARK:
     text(e, "{");
     kw(e, &first, "card", H(f, s->card));

@@ -126,7 +126,8 @@ ZO_NO_COVERAGE static int check_objects(const zo_game *g, int at_rest, zo_violat
       return violation(v, "fresh-ids", "CR 400.7", g, i, "identity from the future");
     if (o->zone >= 0 && o->under < 0 && ZT(g, o->zone)->role == ZR_LIBRARY)
       for (int p = 0; p < g->c->nplayers; p++)
-        if (zo_game_sees(g, p, i) && !zo_obj_revealed(g, i) && !zo_obj_looks(g, i, p))
+        if (zo_game_sees(g, p, i) && !zo_obj_revealed(g, i) && !zo_obj_looks(g, i, p) &&
+            !zo_obj_top_revealed(g, i))
           return violation(v, "deck-hidden", "CR 401.2; FaB 3.7.4", g, i, "a player sees into a library/deck");
   }
   if (cards != g->ncards_start)

@@ -200,7 +200,8 @@ ZO_COLD static zo_outcome same_zone(zo_game *g, int obj, int dest, const zo_step
       HITSW(g, SW_LOOK_FACE_DOWN);
       o->look_id = o->id;
     }
-    zo_obj_drop_marks(g, obj, 0);
+    /* stickers stay on it (123.5: it moved to a public zone) */
+    zo_obj_drop_marks(g, obj, zo_marks_kept(g, obj, dest, dest, mv->cause));
     /* the new object has just been put there (CR 400.8, 400.10; 217.1f):
        face up unless the move says face down, as for a zone change
        (406.3) */
@@ -396,6 +397,8 @@ static ZO_ALWAYS_INLINE int transfer(move *m) {
     if (g->zones[dest].ordered && pos >= 0 && pos > g->zones[dest].n) pos = ZO_POS_BOTTOM;
     if (!g->zones[dest].ordered) pos = ZO_POS_BOTTOM; /* unordered: arrival order */
     zone_insert(g, dest, obj, pos);
+    o->arrived_step = g->nsteps; /* CR 400.7f: when and how it came */
+    o->arrived_by_check = g->ntrig && !strcmp(move_cause(m), "state_check");
     if (o->types & g->classes.two_handed) zo_twoh_equip_second(g, dest, obj);
   }
   /* CR 110.5 (2011), 111.13: a copy of a permanent spell that resolves
@@ -406,11 +409,8 @@ static ZO_ALWAYS_INLINE int transfer(move *m) {
     o->kind = ZK_TOKEN;
   }
   if (newobj) {
-    int keep = SW(g, SW_KEEPS) != ZS_NONE && is_stack(g, origin) &&
-               dest >= 0 && ZT(g, dest)->role == ZR_BATTLEFIELD &&
-               !(o->types & g->classes.instant_sorcery);
     new_identity(g, obj);
-    if (g->nmarks) zo_obj_drop_marks(g, obj, keep);
+    if (g->nmarks) zo_obj_drop_marks(g, obj, zo_marks_kept(g, obj, origin, dest, move_cause(m)));
     if (SW(g, SW_HISTORY) == ZS_KEPT) {
       HITSW(g, SW_HISTORY);
       o->came_from = origin;

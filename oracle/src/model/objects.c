@@ -12,22 +12,51 @@
 
 #include "model_int.h"
 
-/* A new object forgets its marks. keep_spell_marks: a permanent spell
- * became a permanent, and the rule set keeps characteristic edits
- * (Z.9.7, 217.1c(1), 400.7a) and, where it says so, prevention effects
- * (217.1c(3) in 2008, 400.7b in 2011). */
-void zo_obj_drop_marks(zo_game *g, int obj, int keep_spell_marks) {
-  int keep = keep_spell_marks ? SW(g, SW_KEEPS) : ZS_NONE;
+/* The switch that lets a new object keep marks of kind k, where one does
+ * (rule coverage counts it when a mark of that kind is really kept). */
+static zo_switch keeping_switch(zo_mark_kind k) {
+  switch (k) {
+  case MK_STICKER: return SW_KEEPS_STICKERS;
+  case MK_PERMISSION: return SW_KEEPS_PERMISSIONS;
+  case MK_SPELL_INFO: return SW_KEEPS_SPELL_INFO;
+  default: return SW_KEEPS;
+  }
+}
+
+unsigned zo_marks_kept(zo_game *g, int obj, int origin, int dest, const char *cause) {
+  const zo_obj *o = &g->objs[obj];
+  if (dest < 0) return 0; /* outside the game: no zone keeps anything */
+  unsigned keep = 0;
+  int role = ZT(g, dest)->role;
+  /* a permanent spell becomes a permanent (Z.9.7; 217.1c; 400.7a-d) */
+  if (is_stack(g, origin) && role == ZR_BATTLEFIELD && !(o->types & g->classes.instant_sorcery)) {
+    int k = SW(g, SW_KEEPS);
+    if (k == ZS_SPELL_CHARACTERISTICS || k == ZS_SPELL_TO_PERMANENT) keep |= 1u << MK_CHARACTERISTIC;
+    if (k == ZS_SPELL_TO_PERMANENT) keep |= 1u << MK_PREVENTION;
+    if (SW(g, SW_KEEPS_SPELL_INFO) == ZS_YES) keep |= 1u << MK_SPELL_INFO;
+  }
+  /* 123.5, 400.7m: stickers stay on an object that moves to a public
+     zone (the zone's default visibility; a face-down card in exile is
+     still in a public zone, 400.2) */
+  if (SW(g, SW_KEEPS_STICKERS) == ZS_YES && ZT(g, dest)->pub.value) keep |= 1u << MK_STICKER;
+  /* 400.7g-h: a nonland card cast (a move to the stack, 405.1, 601.2a);
+     400.7i: a land card played (a move to the battlefield whose cause is
+     play, 305.1) */
+  if (SW(g, SW_KEEPS_PERMISSIONS) == ZS_YES &&
+      ((is_stack(g, dest) && !(o->types & g->classes.land)) ||
+       (role == ZR_BATTLEFIELD && (o->types & g->classes.land) && !is_stack(g, origin) &&
+        cause && strcmp(cause, "play") == 0)))
+    keep |= 1u << MK_PERMISSION;
+  return keep;
+}
+
+/* A new object forgets its marks but those whose kinds are in keep. */
+void zo_obj_drop_marks(zo_game *g, int obj, unsigned keep) {
   for (int m = 0; m < g->nmarks; m++) {
     zo_mark *mk = &g->marks[m];
     if (!mk->alive || mk->obj != obj) continue;
-    if ((keep == ZS_SPELL_TO_PERMANENT || keep == ZS_SPELL_CHARACTERISTICS) &&
-        mk->kind == MK_CHARACTERISTIC) {
-      HITSW(g, SW_KEEPS);
-      continue;
-    }
-    if (keep == ZS_SPELL_TO_PERMANENT && mk->kind == MK_PREVENTION) {
-      HITSW(g, SW_KEEPS);
+    if (keep & (1u << mk->kind)) {
+      HITSW(g, keeping_switch(mk->kind));
       continue;
     }
     mk->alive = 0;

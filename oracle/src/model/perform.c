@@ -149,14 +149,87 @@ void zo_step_look(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
   ob->look_zone = ob->zone;
 }
 
+/* ---- the revealed top card of a library (CR 401.5, 401.6; 217.2e) ------- */
+
+/* The top card of player p's library, or -1. */
+static int library_top(const zo_game *g, int p) {
+  int z = zo_zone_of_role(g, ZR_LIBRARY, p);
+  return z >= 0 && g->zones[z].n ? g->zones[z].objs[0] : -1;
+}
+
+int zo_obj_top_revealed(const zo_game *g, int obj) {
+  const zo_obj *o = &g->objs[obj];
+  if (!g->top_revealed || o->zone < 0 || o->under >= 0) return 0;
+  const zo_zone *zn = &g->zones[o->zone];
+  return zn->zt->role == ZR_LIBRARY && zn->player >= 0 && (g->top_revealed >> zn->player & 1u) &&
+         zn->n && zn->objs[0] == obj;
+}
+
+/* obj stops being the revealed top card: remember the object it was, if
+ * it is still a card of that library (one that left is new anyway). */
+static void top_hidden(zo_game *g, int obj, int p) {
+  zo_obj *o = &g->objs[obj];
+  int z = zo_zone_of_role(g, ZR_LIBRARY, p);
+  if (o->exists && z >= 0 && o->zone == z && o->under < 0) o->top_hid_id = o->id;
+}
+
+/* Player p's library shows its top card now (CR 401.5): the card it
+ * showed before stops being revealed; one revealed again after it stopped
+ * is a new object (401.6) where the rule set says so. */
+static void top_reveal(zo_game *g, int p, zo_step_result *r) {
+  int t = library_top(g, p), was = g->top_shown[p] - 1;
+  if (t == was) return;
+  if (was >= 0) top_hidden(g, was, p);
+  if (t >= 0 && g->objs[t].top_hid_id == g->objs[t].id) {
+    HITSW(g, SW_REVEALED_TOP_RENEWS);
+    if (SW(g, SW_REVEALED_TOP_RENEWS) == ZS_YES) {
+      new_identity(g, t);
+      zo_obj_drop_marks(g, t, 0);
+      event(r, t, ZO_OUTCOME_NEW_OBJECT_IN_PLACE);
+    }
+  }
+  g->top_shown[p] = t + 1;
+}
+
+void zo_top_reveals_update(zo_game *g, zo_step_result *r) {
+  for (int p = 0; p < g->c->nplayers && p < ZO_MAX_PLAYERS; p++)
+    if (g->top_revealed >> p & 1u) top_reveal(g, p, r);
+}
+
+/* reveal top_of: p: p plays with the top card of their library revealed
+ * from now on (CR 401.5; 217.2e), or, with end: true, no longer (its top
+ * card stops being revealed, 401.6). */
+static void reveal_top_of(zo_game *g, const zo_step *s, zo_step_result *r) {
+  int p = s->player;
+  if (p < 0 || p >= ZO_MAX_PLAYERS || p >= 32) return;
+  if (s->end) {
+    if (g->top_revealed >> p & 1u) {
+      int was = g->top_shown[p] - 1;
+      if (was >= 0) top_hidden(g, was, p);
+    }
+    g->top_revealed &= ~(1u << p);
+    g->top_shown[p] = 0;
+    return;
+  }
+  if (g->top_revealed >> p & 1u) return; /* already: one effect is enough */
+  g->top_revealed |= 1u << p;
+  g->top_shown[p] = 0;
+  top_reveal(g, p, r);
+}
+
 /* CR 701.20a, 217.2e, Z.4.Ruling.2: the object is shown to every player
- * until it leaves its zone (CR 400.7) or a reveal with end: true. FaB's
- * chapter 3 has no reveal (an object is made public, 3.0.4c-d, which is
- * turn_face): rejected, unsupported. */
+ * until it leaves its zone (CR 400.7) or a reveal with end: true; with
+ * top_of:, a library's top card for as long as it is on top (401.5).
+ * FaB's chapter 3 has no reveal (an object is made public, 3.0.4c-d,
+ * which is turn_face): rejected, unsupported. */
 void zo_step_reveal(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
   if (SW(g, SW_VISIBILITY) == ZS_PER_OBJECT) {
     r->outcome = ZO_OUTCOME_REJECTED;
     r->error = ZO_E_UNSUPPORTED;
+    return;
+  }
+  if (obj < 0 && s->card < 0 && s->ref < 0) {
+    reveal_top_of(g, s, r);
     return;
   }
   int o = shown_object(g, s, obj, r);

@@ -48,11 +48,18 @@ void zo_watches_fire(zo_game *g, int obj, int origin, int dest, int props, int c
       if ((g->objs[obj].types & tr->types) != tr->types) continue;
     }
     tr->fired = 1;
+    tr->fired_step = g->nsteps;
     tr->id = g->objs[obj].id;
     tr->zone = dest;
     tr->pub_at_arrival = zo_game_obj_public(g, obj);
-    /* CR 603.3a: controlled by whoever controlled the source as it triggered */
-    tr->controller = ctrl >= 0 ? ctrl : g->objs[obj].owner;
+    /* CR 603.3a: controlled by whoever controlled the source as it
+       triggered: the moving object, or the Aura whose trigger it is */
+    if (tr->aura >= 0) {
+      const zo_obj *a = &g->objs[tr->aura];
+      tr->controller = a->controller >= 0 ? a->controller : a->owner;
+    } else {
+      tr->controller = ctrl >= 0 ? ctrl : g->objs[obj].owner;
+    }
   }
 }
 
@@ -95,7 +102,22 @@ void zo_step_watch(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
   t->to_index = s->to.index;
   t->types = s->types;
   t->controller = -1;
+  t->aura = s->aura;
   memcpy(t->cause, s->cause, sizeof t->cause);
+}
+
+/* CR 400.7f, 603.6e: an Aura's trigger on the permanent it enchants
+ * leaving finds the Aura's new object in its owner's graveyard when it was
+ * put there in the step the trigger fired in (with the permanent) or by a
+ * later state check (704.5m: attached to nothing), and has not moved
+ * since; where the rule set says so (aura_trigger_finds), else never. */
+static int aura_found(zo_game *g, const zo_trigger *t) {
+  HITSW(g, SW_AURA_TRIGGER_FINDS);
+  if (SW(g, SW_AURA_TRIGGER_FINDS) != ZS_YES) return 0;
+  const zo_obj *a = &g->objs[t->aura];
+  if (!a->exists || a->zone < 0 || a->under >= 0) return 0;
+  if (a->zone != zo_zone_of_role(g, ZR_GRAVEYARD, a->owner)) return 0;
+  return a->arrived_step == t->fired_step || (a->arrived_step > t->fired_step && a->arrived_by_check);
 }
 
 /* Resolve trigger s->trigger: not_fired before it fired; not_found when
@@ -109,16 +131,18 @@ void zo_step_resolve(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
     return;
   }
   t->resolved = 1;
-  if (!zo_obj_finds(g, SW_TRIGGER_FINDS, t->obj, t->id, t->zone, t->pub_at_arrival,
-                    t->controller)) {
+  int target = t->aura >= 0 ? t->aura : t->obj;
+  if (t->aura >= 0 ? !aura_found(g, t)
+                   : !zo_obj_finds(g, SW_TRIGGER_FINDS, t->obj, t->id, t->zone, t->pub_at_arrival,
+                                   t->controller)) {
     t->found = 0;
     r->outcome = ZO_OUTCOME_NOT_FOUND;
     r->error = ZO_E_NOT_FOUND;
-    event(r, t->obj, ZO_OUTCOME_NOT_FOUND);
+    event(r, target, ZO_OUTCOME_NOT_FOUND);
     return;
   }
   t->found = 1;
-  if (s->then) zo_game_apply_to(g, s->then, t->obj, r);
+  if (s->then) zo_game_apply_to(g, s->then, target, r);
 }
 
 /* Reference s->as now names the step's object as it is (CR 400.7d). */

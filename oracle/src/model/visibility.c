@@ -13,6 +13,7 @@ int zo_game_obj_public(const zo_game *g, int obj) {
   if (o->zone < 0) return 0;
   if (SW(g, SW_VISIBILITY) == ZS_PER_OBJECT) return o->pub;
   if (o->revealed && zo_obj_revealed(g, obj)) return 1; /* CR 701.20a, 217.2e */
+  if (g->top_revealed && zo_obj_top_revealed(g, obj)) return 1; /* CR 401.5 */
   return ZT(g, o->zone)->pub.value && !o->face_down;
 }
 

@@ -249,7 +249,21 @@ zo_cited *zo_zone_cited(zo_zone_type *t, zo_zone_attr a);
   X(SW_AURA_UNATTACHED, "aura_unattached", (ZS_NONE, ZS_OWNER_GRAVEYARD)) /* 704.5m; 420.5d */   \
   X(SW_EQUIPMENT_UNATTACHED, "equipment_unattached", (ZS_STAYS, ZS_OWNER_GRAVEYARD)) /* 704.5n */\
   X(SW_PHASED_EFFECTS, "phased_effects", (ZS_NONE, ZS_LIMITED_LOST, ZS_KEPT))                    \
-    /* G4 (issue 12): 502.15g of 2004; 702.24e (2011), 702.26f */
+    /* G4 (issue 12): 502.15g of 2004; 702.24e (2011), 702.26f */                                \
+  /* exceptions to "a new object has no memory" that today's 400.7 adds: */                     \
+  /* stickers kept by a move to a public zone (400.7m, 123.5); a permission */                 \
+  /* to cast or play a card kept by that cast or play (400.7g-i); what a */                     \
+  /* spell was kept by the permanent it becomes (400.7d) */                                     \
+  X(SW_KEEPS_STICKERS, "keeps_stickers", (ZS_NONE, ZS_YES))                                      \
+  X(SW_KEEPS_PERMISSIONS, "keeps_permissions", (ZS_NONE, ZS_YES))                                \
+  X(SW_KEEPS_SPELL_INFO, "keeps_spell_info", (ZS_NONE, ZS_YES))                                \
+  /* a card that stops being the revealed top card of a library and is */                       \
+  /* revealed again is a new object (401.6); none: the same object */                           \
+  X(SW_REVEALED_TOP_RENEWS, "revealed_top_renews", (ZS_NONE, ZS_YES))                          \
+  /* an Aura's trigger on the permanent it enchants leaving finds the Aura */                   \
+  /* in its owner's graveyard, put there with it or by the unattached-Aura */                   \
+  /* state-based action (400.7f, 603.6e); none: never */                                        \
+  X(SW_AURA_TRIGGER_FINDS, "aura_trigger_finds", (ZS_NONE, ZS_YES))
 
 /* Policy switches (ZO_SWITCHES). */
 typedef enum { ZO_SWITCHES(ZO_ROW_ID) SW_COUNT } zo_switch;

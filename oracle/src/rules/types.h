@@ -28,6 +28,7 @@ typedef struct {
                                0 outside FaB */
   uint64_t perm_sub;        /* FaB 1.3.3: the subtypes that make a deck-card a
                                permanent (ally, aura, item, landmark...) */
+  uint64_t land;            /* CR 305.1: played, not cast (400.7i) */
   uint64_t aura;            /* CR 303.4, 704.5m: an Aura, put into its owner's
                                graveyard when attached to nothing (the
                                other attachments stay, 704.5n) */

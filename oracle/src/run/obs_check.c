@@ -203,6 +203,11 @@ static void learn_shown(zo_obs_checker *k, const zo_step *s, const zo_step_resul
                         const zo_observation *ob) {
   if (!s || !r || (s->kind != ST_LOOK && s->kind != ST_REVEAL) || r->outcome != ZO_OUTCOME_NO_MOVE)
     return;
+  if (s->kind == ST_REVEAL && s->card < 0 && s->ref < 0) { /* top_of: (CR 401.5) */
+    if (s->player >= 0 && s->player < 32)
+      k->top_revealed = s->end ? k->top_revealed & ~(1u << s->player) : k->top_revealed | 1u << s->player;
+    return;
+  }
   int h = s->ref >= 0 ? (k->ref_set[s->ref] ? k->ref_handle[s->ref] : -1) : s->card;
   if (h < 0 || h >= k->n || h >= ob->nhandles || !ob->objs[h].exists) return;
   unsigned m = shown_to(k, ob, h) ? k->shown_mask[h] : 0;
@@ -333,6 +338,8 @@ static int check_object(zo_obs_checker *k, const zo_observation *ob, int h, int 
     /* deck-hidden, but for what a look or reveal step shows (shown_to) */
     if (zt->role == ZR_LIBRARY) {
       unsigned shown = shown_to(k, ob, h);
+      if (o->position == 0 && zp >= 0 && zp < 32 && (k->top_revealed >> zp & 1u))
+        shown = ~0u; /* the revealed top card (CR 401.5) */
       if (o->visibility && shown != ~0u)
         return viol(v, "deck-hidden", "CR 401.2; Z.6.2; FaB 3.7.4", c, h, "public in %s", o->zone);
       for (int p = 0; p < ob->nplayers && ob->sees; p++)

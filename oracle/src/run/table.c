@@ -21,8 +21,8 @@
  * on the battlefield, a copy or an ability on the stack), starts at home
  * and is moved to the origin first; two cards lie in every ordered zone;
  * the object gets one mark of each kind (counter, effect, characteristic,
- * prevention); then an effect moves it to the destination, and a state
- * check follows. What the model shows after the move is the cell, and
+ * prevention, sticker, permission, spell_info); then an effect moves it to
+ * the destination, and a state check follows. What the model shows after the move is the cell, and
  * what the state check did is its "state_check".
  *
  * The rule of a cell is what the model applied: the game runs on a copy
@@ -54,7 +54,6 @@
 #define MAX_DESTS (4 * 2 * ZO_MAX_ZONE_TYPES + 4)
 enum { OWNER = 0, OTHER = 1 };
 static const char *const players[2] = {"owner", "other"};
-static const char *const mark_kinds[4] = {"counter", "effect", "characteristic", "prevention"};
 
 /* One kind of object: a row of the table. */
 typedef struct {
@@ -381,8 +380,8 @@ static void case_text(const builder *b, const tobj *o, const tzone *f, int via, 
   }
   sb_printf(s, "steps:\n");
   if (via) sb_printf(s, "  - move: {card: x, to: %s}\n", f->zone);
-  for (int k = 0; k < 4; k++)
-    sb_printf(s, "  - mark: {card: x, as: %s, kind: %s}\n", mark_kinds[k], mark_kinds[k]);
+  for (int k = 0; k < MK_COUNT; k++)
+    sb_printf(s, "  - mark: {card: x, as: %s, kind: %s}\n", zo_mark_kind_names[k], zo_mark_kind_names[k]);
   if (o->phased) sb_printf(s, "  - phase: {card: x}\n");
 }
 
@@ -468,7 +467,7 @@ static json_t *position_of(const zo_game *g, int x, int pos) {
 /* What object x keeps after the move: its marks and statuses. */
 static json_t *keeps_of(const zo_case *c, const zo_obj_obs *ob, const zo_obj_obs *sub, int x) {
   json_t *k = json_array();
-  if (ob->nmarks == 4) /* one of each kind: all of them */
+  if (ob->nmarks == MK_COUNT) /* one of each kind: all of them */
     json_array_append_new(k, json_string("all marks"));
   else
     for (int i = 0; i < ob->nmarks; i++)
@@ -753,7 +752,8 @@ static json_t *legend(void) {
       "game", "Each cell is a game of the model: players owner and other; the object, owned by owner "
               "and controlled by other where its zone has controllers, starts in the origin (or is "
               "moved there first from where it can start: via), carries one mark of each kind "
-              "(counter, effect, characteristic, prevention), and an effect moves it to the "
+              "(counter, effect, characteristic, prevention, sticker, permission, spell_info), and an "
+              "effect moves it to the "
               "destination; a state check follows. Two cards lie in every ordered zone.",
       "to", "the destination as a case writes it; an ordered zone at the top, second (#1), at the "
             "bottom, and past its end (#9)",

@@ -73,6 +73,10 @@ static inline int zone_of(const zo_fuzz *f, int h, int *player) {
 /* zone_of without the player. */
 static inline int zone_type_of(const zo_fuzz *f, int h) { return zone_of(f, h, NULL); }
 
+/* The owner handle h was given: its setup card's, or the create step's
+ * (-1 if none names it yet). Reads only. */
+int zo_fuzz_owner_of(const zo_fuzz *f, int h);
+
 /* A new step appended to the case (its line the step's number), for a
  * generator to fill; the caller checks there is room (ZO_FUZZ_MAX_STEPS). */
 static inline zo_step *push(zo_fuzz *f) {
@@ -167,6 +171,11 @@ void zo_fuzz_seq_replace(zo_fuzz *f, zo_step *s);
 void zo_fuzz_seq_outside(zo_fuzz *f, zo_step *s);
 void zo_fuzz_seq_mark_move(zo_fuzz *f, zo_step *s);
 void zo_fuzz_seq_duration(zo_fuzz *f, zo_step *s);
+/* An Aura's trigger on the permanent it enchants leaving (CR 400.7f,
+ * 603.6e): bytes host, Aura, flags, from, to; flags 0: the watch alone
+ * (an encoded case's), else attach, watch, the host leaving (with the
+ * Aura, or alone), a state check and the resolve, as the flags say. */
+void zo_fuzz_seq_aura_trigger(zo_fuzz *f, zo_step *s);
 void zo_fuzz_seq_pair(zo_fuzz *f, zo_step *s);
 
 #endif

@@ -91,6 +91,12 @@ typedef struct {
   unsigned look_mask;
   uint64_t look_id, reveal_id;
   int look_zone, reveal_zone, revealed;
+  /* CR 401.6: its identity when it stopped being the revealed top card of
+     a library (reveal top_of:), 0 if it never did */
+  uint64_t top_hid_id;
+  /* its last arrival in a zone: the step (g->nsteps then), and whether a
+     state check put it there (CR 400.7f: the unattached-Aura action) */
+  int arrived_step, arrived_by_check;
   /* attachments (attached.c; CR 301.5, 303.4): the handle an attach step
      attached it to (-1 none), that object's identity then and its own; the
      attachment holds while both are still those objects (CR 400.7) */
@@ -112,6 +118,8 @@ typedef struct {
   uint64_t types;
   uint64_t id; int zone, pub_at_arrival, controller;
   char cause[ZO_NAME]; /* G8: only a move with this cause ("": any) */
+  int aura;            /* the Aura whose trigger it is (CR 400.7f), -1 */
+  int fired_step;      /* the step it fired in (g->nsteps then) */
 } zo_trigger;
 
 typedef struct { int set, obj; uint64_t id; } zo_ref;
@@ -147,6 +155,11 @@ struct zo_game {
   int *slot_hits;            /* per citation of rs (counted by the model) */
   int nsteps, ncards_start;
   int ended;                 /* end_game happened (ante ownership changed) */
+  /* CR 401.5-401.6 (reveal top_of:): the players who play with the top
+     card of their library revealed (a bit each), and per player 1 + the
+     object shown on top after the last step (0: none) */
+  unsigned top_revealed;
+  int top_shown[ZO_MAX_PLAYERS];
   /* derived, to keep a move cheap (the fuzzers' inner loop) */
   int nactive_repl;          /* replacement effects in force */
   int has_subs;              /* some object is or was a sub-card */
@@ -336,9 +349,17 @@ void zo_step_draw_mill(zo_game *g, const zo_step *s, int obj, zo_step_result *r)
 
 /* ---- objects (objects.c) ---------------------------------------------- */
 
-/* A new object forgets its marks; keep_spell_marks: a permanent spell
- * became a permanent (CR 400.7a...). */
-void zo_obj_drop_marks(zo_game *g, int obj, int keep_spell_marks);
+/* The mark kinds (a bit per zo_mark_kind) the new object obj keeps after
+ * moving from zone origin to dest (a zone, or ZO_ZONE_OUTSIDE) with
+ * cause (a word, "" or NULL): characteristic and prevention marks of a
+ * permanent spell that becomes a permanent (switch keeps: Z.9.7, 217.1c,
+ * CR 400.7a-c), its spell_info (400.7d), stickers on a move to a public
+ * zone (400.7m, 123.5), a permission on the cast or play it permits
+ * (400.7g-i), each where the rule set's switch says so. Reads only. */
+unsigned zo_marks_kept(zo_game *g, int obj, int origin, int dest, const char *cause);
+/* A new object forgets its marks but those whose kinds are in keep (a bit
+ * per zo_mark_kind, 0: all go; CR 400.7). */
+void zo_obj_drop_marks(zo_game *g, int obj, unsigned keep);
 /* obj ceases to exist (its sub-cards are cleared, FaB 3.0.14e); an event. */
 void zo_obj_cease(zo_game *g, int obj, zo_step_result *r);
 /* FaB 3.0.12: clear obj: move it to its owner's graveyard, firing the
@@ -445,6 +466,14 @@ int zo_perform_reorder_ok(zo_game *g, const zo_step *s, int z, zo_step_result *r
  * revealed by a reveal step still in force (same object, same zone)? */
 int zo_obj_looks(const zo_game *g, int obj, int player);
 int zo_obj_revealed(const zo_game *g, int obj);
+/* Is obj the top card of a library whose player plays with it revealed
+ * (reveal top_of:, CR 401.5)? */
+int zo_obj_top_revealed(const zo_game *g, int obj);
+/* After a step: each library played with its top card revealed shows its
+ * new top card; the one it showed before stops being revealed, and a card
+ * revealed on top again after it stopped is a new object where the rule
+ * set says so (switch revealed_top_renews, CR 401.6), with an event in r. */
+void zo_top_reveals_update(zo_game *g, zo_step_result *r);
 /* A shuffle of zone z ends every look at and reveal of the objects in it:
  * today's CR 406.3 ends a look at a face-down exiled card whose pile is
  * shuffled, and a shuffled library or deck is unknown to all (CR 401.2,

@@ -121,6 +121,9 @@ struct zo_obs_checker {
   unsigned *shown_mask;
   uint64_t *shown_id;
   int *shown_zid;
+  /* the players who play with the top card of their library revealed (a
+     bit each: reveal top_of:, CR 401.5); deck-hidden lets all see it */
+  unsigned top_revealed;
 };
 
 /* ---- the indexes (obs_index.c, where each is described) ---- */
