@@ -715,6 +715,9 @@ class MtgGame {
       attachedId: 0,
       attachSelf: 0,
       phasedWith: null,
+      topHidId: -1, // CR 401.6: its identity when it stopped being a library's revealed top card
+      arrivedStep: -1, // CR 400.7f: the step it last arrived in a zone, and whether a state check put it there
+      arrivedByCheck: false,
     };
   }
 
@@ -773,7 +776,6 @@ class MtgGame {
    * new anyway). */
   topHidden(handle, player) {
     const o = this.s.objects.get(handle);
-    o.topShown = false;
     if (o.exists && o.zone === `${player}.library`) o.topHidId = o.id;
   }
 
@@ -793,7 +795,6 @@ class MtgGame {
           this.renew(o);
           result.event(top, 'new_object_in_place');
         }
-        o.topShown = true;
       }
       this.s.topShown.set(p, top);
     }
@@ -1526,10 +1527,11 @@ class MtgGame {
 
   // ---- what the players see ------------------------------------------------------
 
-  /** CR 400.2: public when in a public zone and face up. */
-  static isPublic(o) {
+  /** CR 400.2: public when in a public zone and face up, while revealed
+   * (CR 701.20a), or as the revealed top card of a library (401.5). */
+  isPublic(o) {
     if (o.exists && o.zone !== OUTSIDE && MtgGame.shown(o) && MtgGame.shown(o).all) return true; // CR 701.20a
-    if (o.exists && o.topShown && zoneType(o.zone) === 'library') return true; // CR 401.5
+    if (o.exists && zoneType(o.zone) === 'library' && this.s.topShown.get(zonePlayer(o.zone)) === o.handle) return true;
     return o.exists && isPublicZone(o.zone) && o.face === 'up';
   }
 
@@ -1537,9 +1539,9 @@ class MtgGame {
    * (CR 402.3); a face-down spell or permanent: its controller (CR 708.5);
    * a library (CR 401.2), face-down exiled cards (CR 406.3) and anything
    * outside the game: nobody. */
-  static sees(player, o) {
+  sees(player, o) {
     if (!o.exists || o.zone === OUTSIDE) return false;
-    if (MtgGame.isPublic(o)) return true;
+    if (this.isPublic(o)) return true;
     if (MtgGame.shown(o) && MtgGame.shown(o).players.has(player)) return true; // CR 406.3
     const type = zoneType(o.zone);
     if (type === 'hand') return zonePlayer(o.zone) === player;
@@ -1560,7 +1562,7 @@ class MtgGame {
       object: o.id,
       position: pile && ORDERED_ZONES.has(zoneType(o.zone)) ? pile.indexOf(o.handle) : null,
       layer: null, // no stack layers in Magic
-      visibility: MtgGame.isPublic(o) ? 'public' : 'private',
+      visibility: this.isPublic(o) ? 'public' : 'private',
       face: o.face,
       controller: o.controller,
       owner: o.owner,
@@ -1593,7 +1595,7 @@ class MtgGame {
     const visible = table();
     for (const p of this.s.players) {
       players[p] = { lost: this.s.lost.has(p) };
-      visible[p] = born.filter((o) => MtgGame.sees(p, o)).map((o) => o.handle);
+      visible[p] = born.filter((o) => this.sees(p, o)).map((o) => o.handle);
     }
     return { objects, triggers, refs, players, visible };
   }

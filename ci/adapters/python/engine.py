@@ -112,6 +112,10 @@ class Obj:
         # it phased out with, indirectly (CR 702.26g)
         self.attached, self.attached_id, self.attach_self = None, 0, 0
         self.phased_with = None
+        self.top_hid_id = None           # CR 401.6: its id when it stopped being the revealed top card
+        # CR 400.7f: the step it last arrived in a zone, and whether a
+        # state check put it there
+        self.arrived_step, self.arrived_by_check = None, False
 
     def instant_or_sorcery(self):
         return bool(self.types & {"instant", "sorcery"})
@@ -456,7 +460,7 @@ class Game:
                 continue
             if was is not None:
                 self.top_hidden(was, p)
-            if t is not None and getattr(self.objs[t], "top_hid_id", None) == self.objs[t].id:
+            if t is not None and self.objs[t].top_hid_id == self.objs[t].id:
                 self.new_object(self.objs[t])
                 res.event(t, "new_object_in_place")
             self.top_shown[p] = t
@@ -1034,9 +1038,8 @@ class Game:
         check (704.5m), and not moved since."""
         if not a.exists or a.zone != f"{a.owner}.graveyard":
             return False
-        step = getattr(a, "arrived_step", None)
-        return step == t.fired_step or (step is not None and step > t.fired_step and
-                                        getattr(a, "arrived_by_check", False))
+        step = a.arrived_step
+        return step == t.fired_step or (step is not None and step > t.fired_step and a.arrived_by_check)
 
     def do_remember(self, opts, obj, res):
         name = self.new_name(self.refs, opts.get("as"))

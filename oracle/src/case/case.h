@@ -167,6 +167,13 @@ typedef struct zo_step {
   int end;
 } zo_step;
 
+/* The player whose library's top card a reveal step reveals for good
+ * (`reveal: {top_of: PLAYER}`, kept in s->player; CR 401.5, 401.6), or -1
+ * for any other step, a reveal of an object included. Reads only. */
+static inline int zo_reveal_top_of(const zo_step *s) {
+  return s->kind == ST_REVEAL && s->card < 0 && s->ref < 0 ? s->player : -1;
+}
+
 /* ZO_OBJ_EXPECT_KEYS(X): X(id, name): the properties an expectation may
  * name of one object (cases/README.md, Expectations), in the order
  * "expected one of" lists them; a row's place is its bit in

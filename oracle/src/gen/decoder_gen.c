@@ -442,8 +442,9 @@ void zo_fuzz_gen_reveal(zo_fuzz *f, zo_step *s) {
     /* bit 7: then one of their cards covers the top card and leaves again,
        so the card below is revealed anew (401.6), which random moves
        seldom line up for */
-    int x = live_handle(f, h), own = zo_fuzz_owner_of(f, x);
-    if (!s->end && (a & 0x80) && own >= 0 && f->c->nsteps + 2 <= ZO_FUZZ_MAX_STEPS) {
+    int x = live_handle(f, h), own;
+    if (!s->end && (a & 0x80) && f->c->nsteps + 2 <= ZO_FUZZ_MAX_STEPS &&
+        (own = zo_fuzz_owner_of(f, x)) >= 0) {
       s->player = own;
       move_to_role(f, push(f), x, ZR_LIBRARY);
       move_to_role(f, push(f), x, (a & 0x40) ? ZR_HAND : ZR_GRAVEYARD);

@@ -133,7 +133,7 @@ static int step_bytes(bytes *o, enc *x, const zo_step *s) {
   case ST_REVEAL: /* bit 1: top_of (the player from bit 2; decoder_gen.c, zo_fuzz_gen_reveal) */
     put(o, OP_REVEAL);
     put(o, h);
-    put(o, (s->end ? 1 : 0) | (s->card < 0 && s->ref < 0 && s->player >= 0 ? 2 | (s->player << 2) : 0));
+    put(o, (s->end ? 1 : 0) | (zo_reveal_top_of(s) >= 0 ? 2 | (zo_reveal_top_of(s) << 2) : 0));
     return 1;
   case ST_CREATE: {
     int k = s->kind_of == ZK_ABILITY ? 3 : s->kind_of == ZK_COPY && !fab ? 2 : 0;

@@ -304,7 +304,7 @@ static void step_body(emit *e, const zo_fuzz *f, const zo_step *s) {
     return;
   case ST_LOOK: card_and(e, f, s, "player", c->players[s->player], 0); return; /* issue 12 */
   case ST_REVEAL:
-    if (s->card < 0 && s->ref < 0 && s->player >= 0) { /* top_of: (CR 401.5) */
+    if (zo_reveal_top_of(s) >= 0) { /* top_of: (CR 401.5) */
       text(e, "{");
       kw(e, &first, "top_of", c->players[s->player]);
       kraw(e, &first, "end", s->end ? "true" : "false");

@@ -200,8 +200,7 @@ void zo_top_reveals_update(zo_game *g, zo_step_result *r) {
  * from now on (CR 401.5; 217.2e), or, with end: true, no longer (its top
  * card stops being revealed, 401.6). */
 static void reveal_top_of(zo_game *g, const zo_step *s, zo_step_result *r) {
-  int p = s->player;
-  if (p < 0 || p >= ZO_MAX_PLAYERS || p >= 32) return;
+  int p = zo_reveal_top_of(s); /* a case's player: 0..ZO_MAX_PLAYERS-1 */
   if (s->end) {
     if (g->top_revealed >> p & 1u) {
       int was = g->top_shown[p] - 1;
@@ -228,7 +227,7 @@ void zo_step_reveal(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
     r->error = ZO_E_UNSUPPORTED;
     return;
   }
-  if (obj < 0 && s->card < 0 && s->ref < 0) {
+  if (obj < 0 && zo_reveal_top_of(s) >= 0) {
     reveal_top_of(g, s, r);
     return;
   }

@@ -203,9 +203,9 @@ static void learn_shown(zo_obs_checker *k, const zo_step *s, const zo_step_resul
                         const zo_observation *ob) {
   if (!s || !r || (s->kind != ST_LOOK && s->kind != ST_REVEAL) || r->outcome != ZO_OUTCOME_NO_MOVE)
     return;
-  if (s->kind == ST_REVEAL && s->card < 0 && s->ref < 0) { /* top_of: (CR 401.5) */
-    if (s->player >= 0 && s->player < 32)
-      k->top_revealed = s->end ? k->top_revealed & ~(1u << s->player) : k->top_revealed | 1u << s->player;
+  int top = zo_reveal_top_of(s); /* top_of: (CR 401.5); a player, below 32 */
+  if (top >= 0) {
+    k->top_revealed = s->end ? k->top_revealed & ~(1u << top) : k->top_revealed | 1u << top;
     return;
   }
   int h = s->ref >= 0 ? (k->ref_set[s->ref] ? k->ref_handle[s->ref] : -1) : s->card;
