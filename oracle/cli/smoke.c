@@ -473,6 +473,72 @@ static const builtin builtins[] = {
      "  - move_together: {moves: [{card: elk, to: graveyard}, {card: shroud, to: graveyard}]}\n"
      "  - resolve: {trigger: w, do: {move: {to: exile}}}\n"
      "    expect: {outcome: not_found, shroud: {zone: bob.graveyard}}\n"},
+    /* a discard trigger finds a madness card put into the graveyard */
+    {"madness",
+     "id: smoke/madness\n"
+     "title: \"smoke: a trigger on a discard finds the madness card its trigger put into the graveyard\"\n"
+     "rulesets: [mtg-current]\n"
+     "rules: [\"CR 400.7k\"]\n"
+     "players: [alice, bob]\n"
+     "cards:\n"
+     "  imp: {owner: alice, zone: hand, types: [creature]}\n"
+     "steps:\n"
+     "  - replace: {as: m, card: imp, when: {from: hand, to: graveyard}, instead: {to: exile}}\n"
+     "  - watch: {as: d, card: imp, from: hand, cause: discard}\n"
+     "  - move: {card: imp, to: graveyard, cause: discard}\n"
+     "  - move: {card: imp, from: exile, to: graveyard, cause: madness}\n"
+     "  - resolve: {trigger: d, do: {move: {to: hand}}}\n"
+     "    expect: {outcome: moved, imp: {zone: alice.hand}}\n"},
+    {"madness",
+     "id: smoke/madness-2011\n"
+     "title: \"smoke: in 2011 a trigger on a discard finds no madness card moved on from exile\"\n"
+     "rulesets: [mtg-2011]\n"
+     "rules: [\"CR 400.7\"]\n"
+     "players: [alice, bob]\n"
+     "cards:\n"
+     "  imp: {owner: alice, zone: hand, types: [creature]}\n"
+     "steps:\n"
+     "  - replace: {as: m, card: imp, when: {from: hand, to: graveyard}, instead: {to: exile}}\n"
+     "  - watch: {as: d, card: imp, from: hand, cause: discard}\n"
+     "  - move: {card: imp, to: graveyard, cause: discard}\n"
+     "  - move: {card: imp, from: exile, to: graveyard, cause: madness}\n"
+     "  - resolve: {trigger: d, do: {move: {to: hand}}}\n"
+     "    expect: {outcome: not_found, imp: {zone: alice.graveyard}}\n"},
+    /* a token copy of a gone object; a copy made outside the game */
+    {"copies",
+     "id: smoke/copies\n"
+     "title: \"smoke: no token copy of a creature that died; a copy made outside the game is cast\"\n"
+     "rulesets: [mtg-current]\n"
+     "rules: [\"CR 111.12\", \"CR 707.13\"]\n"
+     "players: [alice, bob]\n"
+     "cards:\n"
+     "  ox: {owner: bob, zone: battlefield, types: [creature]}\n"
+     "steps:\n"
+     "  - remember: {as: r, card: ox}\n"
+     "  - move: {card: ox, to: graveyard, cause: destroy}\n"
+     "  - create: {as: t, owner: alice, zone: battlefield, copy_of: r, types: [creature]}\n"
+     "    expect: {outcome: not_found, t: {exists: false}}\n"
+     "  - create: {as: c, owner: alice, zone: outside, kind: copy, types: [sorcery]}\n"
+     "  - state_check: {}\n"
+     "    expect: {c: {zone: outside}}\n"
+     "  - move: {card: c, from: outside, to: stack, cause: cast}\n"
+     "    expect: {outcome: moved, c: {zone: stack, controller: alice}}\n"},
+    /* the new top card of a revealed library, hidden while a spell is cast */
+    {"casting",
+     "id: smoke/casting\n"
+     "title: \"smoke: a card on top of a revealed library only while a spell is cast is not revealed\"\n"
+     "rulesets: [mtg-current]\n"
+     "rules: [\"CR 401.5\"]\n"
+     "players: [alice, bob]\n"
+     "cards:\n"
+     "  top: {owner: alice, zone: library}\n"
+     "  next: {owner: alice, zone: library}\n"
+     "  kept: {owner: alice, zone: hand}\n"
+     "steps:\n"
+     "  - reveal: {top_of: alice}\n"
+     "  - move: {card: top, to: stack, cause: cast, costs: [{move: {card: kept, to: library}}]}\n"
+     "  - draw: {player: alice}\n"
+     "    expect: {outcome: moved, next: {visibility: public, new_object: false}}\n"},
 };
 
 /* ci/protocol/PROTOCOL.md, Features, in its order. */
@@ -516,6 +582,11 @@ static int declares(zo_engine *e, const char *what, int ruleset) {
   return !e->ops->has || e->ops->has(e->self, what, ruleset);
 }
 
+/* A list filled up to its size (n bytes) ends in "..." so that a cut shows. */
+static void mark_cut(char *buf, size_t n) {
+  if (strlen(buf) == n - 1) memcpy(buf + n - 4, "...", 4);
+}
+
 /* The handshake's answer, checked field by field. 1 when usable. */
 static int check_hello(tally *t, zo_engine *e) {
   const json_t *h = zo_engine_process_hello(e);
@@ -532,7 +603,7 @@ static int check_hello(tally *t, zo_engine *e) {
     say(t, "FAIL", "handshake", "the hello answer is not usable: %s", why);
     return 0;
   }
-  char rlist[400] = "", flist[400] = "", odd[200] = "";
+  char rlist[400] = "", flist[1024] = "", odd[200] = ""; /* every feature name fits */
   size_t i;
   json_t *x;
   json_array_foreach(rss, i, x) {
@@ -550,6 +621,8 @@ static int check_hello(tally *t, zo_engine *e) {
     if (!known) snprintf(odd, sizeof odd, "%s", f ? f : "(not a string)");
     snprintf(flist + strlen(flist), sizeof flist - strlen(flist), "%s%s", i ? ", " : "", f ? f : "?");
   }
+  mark_cut(rlist, sizeof rlist);
+  mark_cut(flist, sizeof flist);
   if (odd[0]) {
     say(t, "FAIL", "handshake", "unknown feature '%s' (ci/protocol/PROTOCOL.md lists triggers, replacement, ...)", odd);
     return 0;

@@ -18,7 +18,8 @@ export type Player = string;
 export type Feature =
   | 'triggers' | 'replacement' | 'phasing' | 'face_down' | 'sub_cards' | 'zone_lifecycle'
   | 'ante' | 'visibility' | 'reorder' | 'stack_layers' | 'state_check' | 'marks'
-  | 'performer' | 'look' | 'reveal' | 'attachments' | 'durations';
+  | 'performer' | 'look' | 'reveal' | 'attachments' | 'durations' | 'kept_marks'
+  | 'aura_triggers' | 'madness' | 'copies' | 'casting';
 
 /** What a step did (PROTOCOL.md, "Outcomes and step error codes"). */
 export type Outcome =
@@ -74,6 +75,10 @@ export interface MoveOptions {
   then?: Step;
   /** who performs the move (not in then:, instead: or moves:) */
   player?: Player;
+  /** feature casting, with cause 'cast' on a top-level move only: the steps
+   * done while the spell is cast (CR 601.2b-h), after the move, each naming
+   * its own object; the spell becomes cast at the end of the step (401.5) */
+  costs?: Step[];
 }
 
 /** One object named by handle or by a reference (neither in then:/do:). */
@@ -85,8 +90,11 @@ interface ObjectNamed { card?: Handle; ref?: string }
 export type Step =
   | { move: MoveOptions }
   | { move_together: { moves: MoveOptions[]; order?: Record<string, Handle[]>; player?: Player; order_by?: Player } }
-  | { create: { as: Handle; owner: Player; zone: string; kind?: Kind; types?: string[]; subtypes?: string[]; controller?: Player; face?: Face } }
-  | { control: ObjectNamed & { player: Player } }
+  /** feature copies: zone 'outside' for kind copy only (CR 707.13); copy_of
+   * names a reference, and no token is made when its object is gone unless
+   * lki is true (CR 111.12) */
+  | { create: { as: Handle; owner: Player; zone: string; kind?: Kind; types?: string[]; subtypes?: string[]; controller?: Player; face?: Face; copy_of?: string; lki?: boolean } }
+  | { control: ObjectNamed & { player: Player; until?: 'end_of_turn' } }
   | { phase: ObjectNamed & { out?: boolean } }
   | { turn_face: ObjectNamed & { face: Face } }
   | { reorder: { zone: string; order: Handle[]; by?: 'player' | 'effect'; player?: Player } }
@@ -100,16 +108,20 @@ export type Step =
   | { zone_remove: { zone: string; choose?: number } }
   | { state_check: Record<string, never> | null }
   | { end_game: { winner: Player } }
-  | { watch: { as: string; card: Handle; from?: string; to?: string; types?: string[] } }
+  | { watch: { as: string; card: Handle; from?: string; to?: string; types?: string[]; cause?: string; aura?: Handle } }
   | { resolve: { trigger: string; do?: Step } }
   | { remember: ObjectNamed & { as: string } }
   | { replace: { as: string; card: Handle | 'any'; instead: MoveOptions; when?: { to?: string; from?: string; cause?: string }; controller?: Player; category?: 'self' | 'other' } }
   | { choose_replacement: { order: string[]; player?: Player; card?: Handle } }
-  | { mark: ObjectNamed & { as: string; kind: 'counter' | 'effect' | 'characteristic' | 'prevention' } }
+  | { mark: ObjectNamed & { as: string; kind: 'counter' | 'effect' | 'characteristic' | 'prevention' | 'sticker' | 'permission' | 'spell_info'; until?: 'end_of_turn' } }
   | { look: ObjectNamed & { player: Player } }
-  | { reveal: ObjectNamed & { end?: boolean } }
+  /** top_of (without card/ref): that player plays with the top card of
+   * their library revealed (CR 401.5, 401.6) */
+  | { reveal: ObjectNamed & { end?: boolean; top_of?: Player } }
   /** feature attachments: attach it to the permanent `to` names (CR 301.5, 303.4) */
-  | { attach: ObjectNamed & { to: Handle } };
+  | { attach: ObjectNamed & { to: Handle } }
+  /** feature durations: the turn ends (CR 514.2) */
+  | { end_turn: Record<string, never> | null };
 
 // ---- results and observations ------------------------------------------------------
 

@@ -40,6 +40,9 @@ const KNOWN_FEATURES = Object.freeze([
   'durations', // G4 of issue 12
   'kept_marks', // the mark kinds today's 400.7 keeps: sticker, permission, spell_info
   'aura_triggers', // a watch with aura: (CR 400.7f, 603.6e)
+  'madness', // a move with cause: madness (CR 400.7k, 702.35c)
+  'copies', // create copy_of: (CR 111.12) or zone: outside (707.13)
+  'casting', // a cast's costs: (CR 401.5, 601.2)
 ]);
 
 /** The mark kinds of feature kept_marks (CR 400.7d, 400.7g-i, 400.7m). */
@@ -100,8 +103,12 @@ function featuresOfStep(step, found = new Set(), depth = 0) {
     if (opts.until !== undefined) found.add('durations'); // G4: mark/control until:
     if (name === 'mark' && KEPT_MARK_KINDS.includes(opts.kind)) found.add('kept_marks');
     if (name === 'watch' && opts.aura !== undefined) found.add('aura_triggers');
+    if (name === 'move' && opts.cause === 'madness') found.add('madness');
+    if (name === 'create' && (opts.copy_of !== undefined || opts.zone === 'outside')) found.add('copies');
+    if (name === 'move' && opts.costs !== undefined) found.add('casting');
     featuresOfStep(opts.then, found, depth + 1);
     featuresOfStep(opts.do, found, depth + 1);
+    if (Array.isArray(opts.costs)) for (const c of opts.costs) featuresOfStep(c, found, depth + 1);
   }
   return found;
 }
@@ -718,6 +725,10 @@ class MtgGame {
       topHidId: -1, // CR 401.6: its identity when it stopped being a library's revealed top card
       arrivedStep: -1, // CR 400.7f: the step it last arrived in a zone, and whether a state check put it there
       arrivedByCheck: false,
+      // CR 400.7k: the identity it had in exile when the madness trigger put
+      // it into a public zone, and the identity it got there (0: never)
+      madnessFrom: 0,
+      madnessId: 0,
     };
   }
 
@@ -844,16 +855,40 @@ class MtgGame {
     this.checkMove(opts, 'move');
     if (opts.then !== undefined && opts.then !== null && !isObject(opts.then)) throw badRequest('move: then: is one step');
     if (opts.player !== undefined && followed !== null) throw badRequest('move: player: is not allowed in then:/do:');
+    if (opts.costs !== undefined) this.checkCosts(opts, followed);
     const o = this.target(opts, result, followed, 'move');
     if (o === null) return;
     if (!this.mayPut(opts.player, o, opts, result)) return;
     const { outcome, error } = this.move(o, opts, result);
     result.set(outcome, error);
-    if (opts.then === undefined || opts.then === null || outcome === 'failed' || outcome === 'stayed') return;
-    // CR 400.7j: the rest of the effect finds the object it moved only in a
-    // public zone; what it does joins the move's events, not its outcome
-    if (MtgGame.findable(o)) result.events.push(...this.runStep(opts.then, o).events);
-    else result.event(o.handle, 'not_found');
+    if (opts.then !== undefined && opts.then !== null && outcome !== 'failed' && outcome !== 'stayed') {
+      // CR 400.7j: the rest of the effect finds the object it moved only in
+      // a public zone; what it does joins the move's events, not its outcome
+      if (MtgGame.findable(o)) result.events.push(...this.runStep(opts.then, o).events);
+      else result.event(o.handle, 'not_found');
+    }
+    if (opts.costs !== undefined && ARRIVALS.has(outcome)) this.payCosts(opts, result);
+  }
+
+  /** costs: the steps done while a card is being cast (CR 601.2b-h), each a
+   * top-level step of a kind that can be nested, naming its own object. */
+  checkCosts(opts, followed) {
+    if (followed !== null) throw badRequest('move: costs: is for a move step, not a then:/do: step');
+    if (opts.cause !== 'cast') throw badRequest('move: costs: are paid while a spell is cast (cause: cast)');
+    if (!Array.isArray(opts.costs) || opts.costs.length === 0) throw badRequest('move: costs: is a list of steps');
+    for (const c of opts.costs) {
+      if (!isObject(c) || Object.keys(c).length !== 1) throw badRequest('move: a step of costs: is an object of one step');
+      const [name, sub] = Object.entries(c)[0];
+      if (['move_together', 'create', 'end_turn'].includes(name)) throw badRequest(`move: ${name} can't be a step of costs:`);
+      if (name === 'move' && isObject(sub) && sub.costs !== undefined) throw badRequest('move: costs: can\'t hold a move with costs: of its own');
+    }
+  }
+
+  /** The cast's costs once the card is on the stack (CR 601.2a-h): their
+   * events after the move's; the spell becomes cast at the end of the step,
+   * so a revealed top card is updated only then (401.5, step()). */
+  payCosts(opts, result) {
+    for (const c of opts.costs) result.events.push(...this.runStep(c, null).events);
   }
 
   /** One object changes zone (CR 400.6): checks, replacement effects, then
@@ -909,7 +944,14 @@ class MtgGame {
     if ((dest === 'stack' && !land) || (dest === 'battlefield' && land && origin !== 'stack' && cause === 'play')) {
       keep.push('permission');
     }
+    const oldId = o.id;
     this.renew(o, keep);
+    // CR 400.7k: the madness trigger put the exiled card into a public zone,
+    // where a trigger on its discard may still find it
+    if (this.s.triggers.size && origin === 'exile' && isPublicZone(dest) && cause === 'madness') {
+      o.madnessFrom = oldId;
+      o.madnessId = o.id;
+    }
     // CR 111.13: a copy of a permanent spell becomes a token as it resolves
     if (o.kind === 'copy' && origin === 'stack' && dest === 'battlefield') o.kind = 'token';
     // CR 109.4, 110.2: a controller only on the stack and the battlefield,
@@ -978,7 +1020,7 @@ class MtgGame {
       // CR 603.3a: whoever controlled the source: the moving object, or the Aura whose trigger it is
       const source = t.aura !== null ? this.s.objects.get(t.aura) : null;
       const ctrl = source !== null ? source.controller || source.owner : controller || o.owner;
-      Object.assign(t, { fired: true, id: o.id, controller: ctrl, firedStep: this.s.nsteps });
+      Object.assign(t, { fired: true, id: o.id, controller: ctrl, firedStep: this.s.nsteps, discard: cause === 'discard' });
     }
   }
 
@@ -1106,7 +1148,16 @@ class MtgGame {
     if (!KINDS.includes(kind)) throw badRequest(`create: kind ${show(kind)} is not a Magic object (${KINDS.join(', ')})`);
     const owner = this.player(opts.owner, 'create: owner');
     const o = this.newObject(handle, kind, owner, opts, 'create');
-    const { zone } = this.zoneFor(this.zoneRef(opts.zone, 'create: zone'), owner);
+    const { zone } = this.zoneFor(this.zoneRef(opts.zone, 'create: zone', [OUTSIDE]), owner);
+    // CR 707.13: only a copy of a card named by an effect is made outside the game
+    if (zone === OUTSIDE && kind !== 'copy') throw badRequest('create: only kind: copy is created outside the game (CR 707.13)');
+    if (opts.copy_of !== undefined && kind !== 'token') throw badRequest('create: copy_of: makes a token (CR 111.12)');
+    if (opts.lki !== undefined && (opts.copy_of === undefined || typeof opts.lki !== 'boolean')) {
+      throw badRequest('create: lki: is true or false, beside copy_of:');
+    }
+    const copied = opts.copy_of === undefined ? undefined
+      : typeof opts.copy_of === 'string' ? this.s.refs.get(opts.copy_of) : undefined;
+    if (opts.copy_of !== undefined && copied === undefined) throw badRequest(`create: unknown reference ${show(opts.copy_of)}`);
     if (CONTROLLED_ZONES.has(zone)) {
       o.controller = opts.controller === undefined ? owner : this.player(opts.controller, 'create: controller');
     } else if (opts.controller !== undefined) {
@@ -1114,13 +1165,21 @@ class MtgGame {
     }
     if (o.kind === 'copy' && zone === 'battlefield') o.kind = 'token'; // CR 111.13
     this.s.objects.set(handle, o);
+    if (copied !== undefined && opts.lki !== true) { // CR 111.12: nothing to copy, no token
+      const c = copied.handle === null ? null : this.s.objects.get(copied.handle);
+      if (!c || !c.exists || c.id !== copied.id) {
+        o.exists = false;
+        result.set('not_found', 'not_found');
+        return;
+      }
+    }
     if (zone === 'battlefield' && MtgGame.isInstantOrSorcery(o)) { // CR 400.4a: it never comes to be
       o.exists = false;
       result.set('failed', 'cannot_hold');
       return;
     }
     o.born = true;
-    this.putIn(o, zone);
+    this.putIn(o, zone); // outside the game (CR 707.13): in no zone, there until cast
     this.renew(o);
     if (kind === 'ability' && zone !== 'stack') { // an ability exists only on the stack
       this.cease(o, result);
@@ -1385,7 +1444,8 @@ class MtgGame {
         if (!o.exists || !o.born) continue;
         const type = zoneType(o.zone);
         const tokenAway = o.kind === 'token' && type !== 'battlefield'; // CR 704.5d (a phased-out token is still there, 702.26d)
-        const copyAway = o.kind === 'copy' && !CONTROLLED_ZONES.has(type); // CR 704.5e
+        // CR 704.5e; a copy made outside the game (707.13) is in no zone
+        const copyAway = o.kind === 'copy' && o.zone !== OUTSIDE && !CONTROLLED_ZONES.has(type);
         if (tokenAway || copyAway) {
           this.cease(o, result);
           again = true;
@@ -1407,6 +1467,14 @@ class MtgGame {
   stepEndGame(opts) {
     const winner = this.player(opts.winner, 'end_game: winner');
     for (const h of this.s.zones.get('ante')) this.s.objects.get(h).owner = winner; // CR 407.2
+  }
+
+  /** CR 400.7k, 702.35c: a trigger on a card's discard finds it in the public
+   * zone the madness trigger put it into from exile (not cast), when the
+   * trigger followed that exiled object and the card has not moved since. */
+  static madnessFound(t, o) {
+    return t.discard === true && o.madnessFrom !== 0 && o.madnessFrom === t.id &&
+      o.id === o.madnessId && MtgGame.findable(o);
   }
 
   stepWatch(opts) {
@@ -1443,7 +1511,7 @@ class MtgGame {
       o = this.s.objects.get(t.handle);
       // CR 400.7e, 603.6: it finds the object it tracks only while that object
       // stays the object it became, in a public zone
-      t.found = o.id === t.id && MtgGame.findable(o);
+      t.found = (o.id === t.id && MtgGame.findable(o)) || MtgGame.madnessFound(t, o);
     }
     if (!t.found) {
       result.set('not_found', 'not_found');
@@ -1609,9 +1677,12 @@ const notInMagic = (what) => /** @this {MtgGame} */ function run(opts, result, f
 /** Each step of the case language: its options and the method applying it.
  * @type {Map<string, {options: string[], run: (this: MtgGame, opts: any, result: StepResult, followed: any) => void}>} */
 const STEP_KINDS = new Map(Object.entries({
-  move: { options: MOVE_OPTIONS, run: MtgGame.prototype.stepMove },
+  move: { options: [...MOVE_OPTIONS, 'costs'], run: MtgGame.prototype.stepMove },
   move_together: { options: ['moves', 'order', 'player', 'order_by'], run: MtgGame.prototype.stepMoveTogether },
-  create: { options: ['as', 'kind', 'owner', 'zone', 'types', 'subtypes', 'controller', 'face'], run: MtgGame.prototype.stepCreate },
+  create: {
+    options: ['as', 'kind', 'owner', 'zone', 'types', 'subtypes', 'controller', 'face', 'copy_of', 'lki'],
+    run: MtgGame.prototype.stepCreate,
+  },
   control: { options: ['card', 'ref', 'player', 'until'], run: MtgGame.prototype.stepControl },
   phase: { options: ['card', 'ref', 'out'], run: MtgGame.prototype.stepPhase },
   turn_face: { options: ['card', 'ref', 'face'], run: MtgGame.prototype.stepTurnFace },
@@ -1646,7 +1717,7 @@ const mtgCurrent = {
   // stack_layers, which belong to Flesh and Blood
   features: ['triggers', 'replacement', 'phasing', 'face_down', 'ante', 'visibility', 'reorder', 'state_check', 'marks',
     'performer', 'look', 'reveal',
-    'attachments', 'durations', 'kept_marks', 'aura_triggers'],
+    'attachments', 'durations', 'kept_marks', 'aura_triggers', 'madness', 'copies', 'casting'],
   newGame: (ruleset, players, cards) => new MtgGame(players, cards),
 };
 

@@ -18,7 +18,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import engine  # noqa: E402  (the adapter beside this file)
-from engine import HIDDEN, OUTSIDE, ztype  # noqa: E402
+from engine import HIDDEN, OUTSIDE, Result, ztype  # noqa: E402
 
 # the adapter's own Game, kept before main() puts a buggy subclass in its place
 Base = engine.Game
@@ -905,6 +905,66 @@ def _(G):
     def aura_found(self, t, a):
         return False
     G.aura_found = aura_found
+
+
+# ---- today's exceptions to 400.7, and copies made outside the game ---------
+@bug("madness-card-lost", "identity-exceptions", "CR 400.7k, 702.35c",
+     "a trigger on a discard can't find the madness card the madness trigger put into the graveyard")
+def _(G):
+    def madness_found(self, t, o):
+        return False
+    G.madness_found = madness_found
+
+
+@bug("token-copy-ignores-lki", "identity-exceptions", "CR 111.12",
+     "a token copy of an object that is gone is never made, even by an effect using its last known information")
+def _(G):
+    def do_create(self, opts, obj, res):
+        if opts.get("lki") is True:
+            opts = dict(opts, lki=False)
+        Base.do_create(self, opts, obj, res)
+    G.do_create = do_create
+
+
+@bug("token-copy-of-gone-object", "identity-exceptions", "CR 111.12",
+     "a token copy is made of an object that is gone, as if every copy effect used last known information")
+def _(G):
+    def do_create(self, opts, obj, res):
+        if "copy_of" in opts:
+            opts = dict(opts, lki=True)
+        Base.do_create(self, opts, obj, res)
+    G.do_create = do_create
+
+
+@bug("copy-outside-ceases", "outside-the-game", "CR 707.13, 704.5e",
+     "a copy made outside the game to be cast ceases at the state check, as a copy off the stack")
+def _(G):
+    def do_state_check(self, opts, obj, res):
+        early = Result()
+        for o in list(self.objs.values()):
+            if o.exists and o.kind == "copy" and o.zone == OUTSIDE:
+                self.cease(o, early)             # as if outside were a zone off the stack
+        Base.do_state_check(self, opts, obj, res)
+        if early.events:
+            res.events[:0] = early.events
+            res.set("ceased" if res.outcome == "no_move" else res.outcome)
+    G.do_state_check = do_state_check
+
+
+@bug("top-revealed-while-casting", "attachments-and-reveals", "CR 401.5",
+     "a library's new top card is revealed while the spell is still being cast, before its costs are paid")
+def _(G):
+    def move(self, o, opts, res):
+        if not (opts.get("costs") and self.top_shown):
+            return Base.move(self, o, opts, res)
+        outcome, error = Base.move(self, o, {k: v for k, v in opts.items() if k != "costs"}, res)
+        if outcome in engine.ARRIVED:
+            self.update_tops(res)                # too early: after each part of the cast
+            for c in opts["costs"]:
+                res.events += self.step(c).events
+                self.update_tops(res)
+        return outcome, error
+    G.move = move
 
 
 def make_game(name):

@@ -28,7 +28,8 @@ RULESET = "mtg-current"
 # declared: sub_cards, zone_lifecycle, stack_layers (Flesh and Blood only).
 FEATURES = ["triggers", "replacement", "phasing", "face_down", "ante", "visibility",
             "reorder", "state_check", "marks", "performer", "look", "reveal",
-            "attachments", "durations", "kept_marks", "aura_triggers"]
+            "attachments", "durations", "kept_marks", "aura_triggers", "madness", "copies",
+            "casting"]
 
 # ---- the zones of mtg-current ---------------------------------------------
 PER_PLAYER = ("library", "hand", "graveyard")                    # CR 400.1
@@ -48,8 +49,9 @@ ARRIVED = ("moved", "replaced", "redirected")                    # a real zone c
 MOVE_KEYS = {"card", "ref", "to", "from", "position", "face", "by", "cause", "choose",
              "shuffle", "seed", "then"}
 STEP_KEYS = {
-    "move": MOVE_KEYS | {"player"}, "move_together": {"moves", "order", "player", "order_by"},
-    "create": {"as", "kind", "owner", "zone", "types", "subtypes", "controller", "face"},
+    "move": MOVE_KEYS | {"player", "costs"}, "move_together": {"moves", "order", "player", "order_by"},
+    "create": {"as", "kind", "owner", "zone", "types", "subtypes", "controller", "face",
+               "copy_of", "lki"},
     "control": {"card", "ref", "player", "until"}, "phase": {"card", "ref", "out"},
     "turn_face": {"card", "ref", "face"}, "reorder": {"zone", "order", "by", "player"},
     "shuffle": {"zone", "order", "seed"}, "draw": {"player", "count"},
@@ -63,6 +65,7 @@ STEP_KEYS = {
     "attach": {"card", "ref", "to"},
     "end_turn": set(),                        # G4 (issue 12)
 }
+UNNESTABLE = ("move_together", "create", "end_turn")   # never a then:/do:/costs: step
 DURATIONS = ("end_of_turn",)                  # until: (CR 514.2)
 CARD_KEYS = {"owner", "zone", "kind", "types", "subtypes", "controller", "face",
              "position", "visibility", "under"}
@@ -116,6 +119,9 @@ class Obj:
         # CR 400.7f: the step it last arrived in a zone, and whether a
         # state check put it there
         self.arrived_step, self.arrived_by_check = None, False
+        # CR 400.7k: the identity it had in exile when the madness trigger
+        # put it into a public zone, and the identity it got there
+        self.madness_from, self.madness_id = None, None
 
     def instant_or_sorcery(self):
         return bool(self.types & {"instant", "sorcery"})
@@ -146,6 +152,7 @@ class Trigger:
         self.cause = cause                    # G8: only a move with this cause
         self.aura = aura                      # CR 400.7f: the Aura whose trigger it is
         self.fired_step = None
+        self.discard = False                  # it fired on a discard (CR 400.7k)
         self.fired, self.found, self.controller = False, None, None
         self.object, self.zone = None, None   # the object it tracks, and where
 
@@ -421,12 +428,29 @@ class Game:
 
     def do_move(self, opts, obj, res):
         need(obj is None or "player" not in opts, "move: player is not allowed in then:/do:")
+        if "costs" in opts:
+            self.check_costs(opts, obj)
         o = self.target(opts, obj, res)
         if o is not None and self.may_put(opts.get("player"), o, opts):
             res.set(*self.move(o, opts, res))
         elif o is not None:
             res.set("rejected", "wrong_player")
             res.event(o.handle, "rejected")
+
+    def check_costs(self, opts, obj):
+        """costs: the steps done while a card is being cast (CR 601.2b-h),
+        each a step of a nestable kind naming its own object, run after the
+        move; the spell becomes cast at the end of the step (401.5)."""
+        costs = opts["costs"]
+        need(obj is None and self.depth == 1, "move: costs is for a move step, not a then:/do: step")
+        need(opts.get("cause") == "cast", "move: costs are paid while a spell is cast (cause: cast)")
+        need(isinstance(costs, list) and costs, "move: costs is a non-empty list of steps")
+        for c in costs:
+            need(isinstance(c, dict) and len(c) == 1, "move: a step of costs is an object of one step")
+            (name, sub), = c.items()
+            need(name in STEP_KEYS and name not in UNNESTABLE, f"move: {name!r} can't be a step of costs")
+            need(name != "move" or not isinstance(sub, dict) or "costs" not in sub,
+                 "move: costs can't hold a move with costs of its own")
 
     def may_put(self, name, o, opts):
         """CR 407.4: only an object's owner may ante it."""
@@ -573,7 +597,13 @@ class Game:
         if (dest == "stack" and "land" not in o.types) or (
                 dest == "battlefield" and "land" in o.types and origin != "stack" and cause == "play"):
             keep += ("permission",)           # CR 400.7g-h: cast; 400.7i: played
+        old_id = o.id
         self.new_object(o, keep)
+        # CR 400.7k: the madness trigger put the exiled card into a public
+        # zone, where a trigger on its discard may still find it
+        if self.triggers and origin == "exile" and dest != OUTSIDE and ztype(dest) not in HIDDEN \
+                and cause == "madness":
+            o.madness_from, o.madness_id = old_id, o.id
         # CR 109.4: a controller only on the stack and battlefield; it stays
         # across a move between them (the spell's controller, 110.2)
         # (arriving from elsewhere, the player who performs the move controls
@@ -596,6 +626,8 @@ class Game:
         outcome = "replaced" if replaced else "redirected" if redirected else "moved"
         res.event(o.handle, outcome)
         self.then(o, opts, res)
+        for c in opts.get("costs") or ():   # CR 601.2b-h: paid while it is cast
+            res.events += self.step(c).events
         return outcome, None
 
     def then(self, o, opts, res):
@@ -646,6 +678,7 @@ class Game:
                 continue                      # CR 701.8a, 701.21a: a destroy is its own event
             if self.type_matches(t.frm, origin) and self.type_matches(t.to, dest):
                 t.fired, t.object, t.zone, t.fired_step = True, o.id, dest, self.nsteps
+                t.discard = cause == "discard"
                 # CR 603.3a: whoever controlled the source (else its owner):
                 # the moving object, or the Aura whose trigger it is
                 if t.aura is not None:
@@ -734,11 +767,30 @@ class Game:
         o = Obj(handle, kind, self.player(opts.get("owner"), "owner"),
                 words(opts.get("types"), "types"), words(opts.get("subtypes"), "subtypes"))
         need("zone" in opts, "create: zone is required")
-        zone, _ = self.zone_of(self.spec(opts["zone"]), o.owner)
+        zone, _ = self.zone_of(self.spec(opts["zone"], (OUTSIDE,)), o.owner)
+        # CR 707.13: only a copy of a card named by an effect is made outside the game
+        need(zone != OUTSIDE or kind == "copy", "create: only kind copy is created outside the game")
+        need("copy_of" not in opts or kind == "token", "create: copy_of makes a token (CR 111.12)")
+        need("lki" not in opts or ("copy_of" in opts and isinstance(opts["lki"], bool)),
+             "create: lki is true or false, beside copy_of")
+        if "copy_of" in opts:
+            need(opts["copy_of"] in self.refs, f"unknown reference {opts['copy_of']!r}")
         need(opts.get("face", "up") in ("up", "down"), "create: face is up or down")
         if kind == "copy" and zone == "battlefield":
             o.kind = "token"                  # CR 111.13: a copy of a permanent is a token
         self.objs[handle] = o
+        if "copy_of" in opts and not opts.get("lki", False):
+            c, cid = self.refs[opts["copy_of"]]
+            if c is None or not c.exists or c.id != cid:
+                o.exists = False              # CR 111.12: nothing to copy, no token
+                res.set("not_found", "not_found")
+                return
+        if zone == OUTSIDE:                   # CR 707.13: there until it is cast
+            o.zone = OUTSIDE
+            self.new_object(o)
+            res.event(handle, "moved")
+            res.set("moved")
+            return
         if zone == "battlefield" and o.instant_or_sorcery():
             o.exists = False                  # CR 111.5, 400.4a: never created
             res.set("failed", "cannot_hold")
@@ -979,7 +1031,8 @@ class Game:
                 if not o.exists:
                     continue
                 token_off = o.kind == "token" and o.zone != "battlefield"        # 704.5d, 111.7
-                copy_off = o.kind == "copy" and o.zone not in CONTROLLED         # 704.5e
+                # 704.5e; a copy made outside the game (707.13) is in no zone
+                copy_off = o.kind == "copy" and o.zone not in CONTROLLED + (OUTSIDE,)
                 # a phased-out token is still on the battlefield (702.26d)
                 if token_off or copy_off:
                     self.cease(o, res)
@@ -1023,7 +1076,7 @@ class Game:
             t.found = self.aura_found(t, o)   # CR 400.7f, 603.6e
         else:
             o = self.objs[t.handle]
-            t.found = self.finds(o, t.object, t.zone)    # CR 400.7e, 603.6
+            t.found = self.finds(o, t.object, t.zone) or self.madness_found(t, o)  # CR 400.7e, 603.6
         if not t.found:
             res.set("not_found", "not_found")
             res.event(o.handle, "not_found")
@@ -1031,6 +1084,15 @@ class Game:
             done = self.step(opts["do"], o)
             res.set(done.outcome, done.error)
             res.events = done.events
+
+    def madness_found(self, t, o):
+        """CR 400.7k, 702.35c: a trigger on a card's discard finds it in the
+        public zone the madness trigger put it into from exile (not cast),
+        when it followed that exiled object and the card has not moved
+        since."""
+        return (t.discard and o.madness_from is not None and o.madness_from == t.object
+                and o.exists and o.id == o.madness_id and o.zone != OUTSIDE
+                and ztype(o.zone) not in HIDDEN)
 
     def aura_found(self, t, a):
         """CR 400.7f, 603.6e: the Aura's new object in its owner's graveyard,

@@ -151,6 +151,12 @@ static uint64_t kind_features(const zo_case *c, const zo_step *s) {
   if (s->until) f |= BIT(FT_DURATIONS);
   if (s->kind == ST_WATCH && s->cause[0]) f |= BIT(FT_TRIGGERS_CAUSE);
   if (s->kind == ST_WATCH && s->aura >= 0) f |= BIT(FT_AURA_TRIGGERS);
+  /* CR 400.7k, 111.12, 707.13, 401.5 */
+  if (s->kind == ST_MOVE && !strcmp(s->cause, "madness")) f |= BIT(FT_MADNESS);
+  if (s->kind == ST_CREATE && (s->copy_of >= 0 || s->zone.type == ZO_ZT_OUTSIDE))
+    f |= BIT(FT_COPIES);
+  if (s->ncosts) f |= BIT(FT_CASTING);
+  for (int i = 0; i < s->ncosts; i++) f |= kind_features(c, &s->costs[i]);
   for (int i = 0; i < s->nmoves; i++) f |= kind_features(c, &s->moves[i]);
   if (s->then) f |= kind_features(c, s->then);
   return f;
@@ -171,7 +177,7 @@ uint64_t zo_case_step_features(const zo_case *c, const zo_step *s) {
 void zo_step_init(zo_step *s) {
   memset(s, 0, sizeof *s);
   s->card = s->ref = s->as = s->trigger = -1;
-  s->attach_to = s->aura = -1;
+  s->attach_to = s->aura = s->copy_of = -1;
   s->owner = s->controller = s->player = s->winner = -1;
   s->order_by = -1;
   s->position = ZO_POS_TOP;
@@ -260,6 +266,8 @@ void cr_step_free(zo_step *s) {
   }
   for (int i = 0; i < s->nmoves; i++) cr_step_free(&s->moves[i]);
   free(s->moves);
+  for (int i = 0; i < s->ncosts; i++) cr_step_free(&s->costs[i]);
+  free(s->costs);
   free(s->order_zone_handles);
   free(s->json);
   free_expect(s->expect);

@@ -165,6 +165,17 @@ typedef struct zo_step {
      move_together's order (-1 not written); end: reveal: end: true */
   int order_by;
   int end;
+  /* create: copy_of: the reference (index) whose object the token copies,
+     -1 none; lki: 1 when the effect uses that object's last known
+     information, so the token is made even if the object is gone (CR
+     111.12) */
+  int copy_of, lki;
+  /* move: costs: the steps done while the card is being cast, after it
+     moved to the stack and before the spell becomes cast (CR 601.2a-h,
+     401.5); owned, ncosts of them, each a step of a nestable kind that
+     names its own object */
+  struct zo_step *costs;
+  int ncosts;
 } zo_step;
 
 /* The player whose library's top card a reveal step reveals for good

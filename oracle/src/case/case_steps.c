@@ -170,14 +170,50 @@ static zo_status inner_move(cr_parser *p, const yd_node *m, const yd_node *at, i
   s->col = at->col;
   zo_status st = yr_keys(&p->r, m, ZO_ERR_UNKNOWN, keys_move, count_keys(keys_move), "move");
   if (st) return st;
+  const yd_node *c = yd_get(m, "costs");
+  if (c) return yr_fail(&p->r, c, ZO_ERR_SCHEMA, "costs: is for a move step, not inside "
+                        "moves: or instead:");
   return parse_move_opts(p, m, at, nested, s);
 }
 
 /* ---- one parser per step kind (steps.def) ------------------------------- */
 
+/* costs: (CR 601.2a-h, 401.5): the steps done while the card is being cast,
+ * each a step of a nestable kind naming its own object, without expect:. */
+static zo_status parse_costs(cr_parser *p, const yd_node *v, zo_step *s) {
+  zo_status st = yr_want(&p->r, v, YD_SEQ, "costs (a list of steps)");
+  if (st) return st;
+  if (strcmp(s->cause, "cast"))
+    return yr_fail(&p->r, v, ZO_ERR_SCHEMA, "costs: are paid while a spell is cast: write "
+                   "cause: cast on this move");
+  if (v->n == 0) return yr_fail(&p->r, v, ZO_ERR_SCHEMA, "costs: needs at least one step");
+  s->costs = zo_xcalloc(v->n, sizeof *s->costs);
+  for (size_t i = 0; i < v->n; i++) {
+    const yd_node *m = v->kids[i];
+    if ((st = yr_want(&p->r, m, YD_MAP, "a step"))) return st;
+    if (m->n != 1) return yr_fail(&p->r, m, ZO_ERR_SCHEMA, "a step of costs: is a map of one step");
+    const yd_node *tk = YD_KEY(m, 0);
+    int kk = zo_step_kind_parse(tk->str);
+    if (kk < 0)
+      return yr_unknown(&p->r, tk, ZO_ERR_UNKNOWN, "step", tk->str, NULL, zo_step_kind_names,
+                        ST_COUNT);
+    if (!kinds[kk].nestable)
+      return yr_fail(&p->r, tk, ZO_ERR_SCHEMA, "%s can't be a step of costs:", tk->str);
+    s->ncosts++; /* counted first so a half-parsed step is freed too */
+    if ((st = parse_step(p, (zo_step_kind)kk, YD_VAL(m, 0), tk, 0, &s->costs[i]))) return st;
+    if (s->costs[i].ncosts)
+      return yr_fail(&p->r, tk, ZO_ERR_SCHEMA, "costs: can't hold a move with costs: of its own");
+  }
+  return ZO_OK;
+}
+
 static zo_status parse_move(cr_parser *p, const yd_node *opts, const yd_node *at, int nested,
                             zo_step *s) {
-  return parse_move_opts(p, opts, at, nested, s);
+  zo_status st = parse_move_opts(p, opts, at, nested, s);
+  const yd_node *v = yd_get(opts, "costs");
+  if (st || !v) return st;
+  if (nested) return yr_fail(&p->r, v, ZO_ERR_SCHEMA, "costs: is for a move step, not a then:/do: step");
+  return parse_costs(p, v, s);
 }
 
 static zo_status parse_move_together(cr_parser *p, const yd_node *opts, const yd_node *at,
@@ -229,7 +265,24 @@ static zo_status parse_create(cr_parser *p, const yd_node *opts, const yd_node *
   if (!(v = yd_get(opts, "owner"))) return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "create needs owner:");
   if ((st = cr_player(p, v, "owner", &s->owner))) return st;
   if (!(v = yd_get(opts, "zone"))) return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "create needs zone:");
-  if ((st = cr_zone(p, v, "zone", CR_ARENA, &s->zone))) return st;
+  if ((st = cr_zone(p, v, "zone", CR_ARENA | CR_OUTSIDE, &s->zone))) return st;
+  /* CR 707.13: only a copy of a card is made outside the game */
+  if (s->zone.type == ZO_ZT_OUTSIDE && s->kind_of != ZK_COPY)
+    return yr_fail(&p->r, v, ZO_ERR_SCHEMA, "only kind: copy can be created outside the game "
+                   "(CR 707.13: a copy of a card named by an effect, made to be cast)");
+  /* CR 111.12: a token copy of a remembered object; lki: the effect uses
+     its last known information */
+  if ((v = yd_get(opts, "copy_of"))) {
+    if (s->kind_of != ZK_TOKEN)
+      return yr_fail(&p->r, v, ZO_ERR_SCHEMA, "copy_of: makes a token (kind: token): CR 111.12");
+    if ((st = cr_named(p, v, "reference", p->c->refs, p->c->nrefs, &s->copy_of))) return st;
+  }
+  if ((v = yd_get(opts, "lki"))) {
+    if (s->copy_of < 0)
+      return yr_fail(&p->r, v, ZO_ERR_SCHEMA, "lki: says how copy_of: finds its object; write "
+                     "copy_of: too");
+    if ((st = yr_bool(&p->r, v, "lki", &s->lki))) return st;
+  }
   if ((v = yd_get(opts, "types")) && (st = cr_types(p, v, "types", &s->types))) return st;
   if ((v = yd_get(opts, "subtypes")) && (st = cr_types(p, v, "subtypes", &s->types))) return st;
   if ((v = yd_get(opts, "controller")) && (st = cr_player(p, v, "controller", &s->controller)))

@@ -172,7 +172,7 @@ void zo_fuzz_profile_all(zo_fuzz_profile *p) {
   zo_fuzz_profile_make(p, NULL, NULL);
 }
 
-_Static_assert(FT_COUNT <= 32, "a profile holds the features as bits of a uint32_t");
+_Static_assert(FT_COUNT <= 64, "a profile holds the features as bits of a uint64_t");
 
 void zo_fuzz_profile_make(zo_fuzz_profile *p, int (*has)(void *self, const char *what, int ruleset),
                           void *self) {
@@ -186,26 +186,33 @@ void zo_fuzz_profile_make(zo_fuzz_profile *p, int (*has)(void *self, const char 
     zo_feature whole = zo_feature_whole((zo_feature)ft);
     if (!has || has(self, zo_feature_name((zo_feature)ft), 0) ||
         (whole != FT_NONE && has(self, zo_feature_name(whole), 0)))
-      p->features |= 1u << ft;
+      p->features |= UINT64_C(1) << ft;
   }
-  p->all = !has || (p->nrulesets == (int)nrs && p->features == (1u << FT_COUNT) - 1);
+  p->all = !has || (p->nrulesets == (int)nrs && p->features == (UINT64_C(1) << FT_COUNT) - 1);
   profile_ops(p);
 }
 
-uint32_t zo_fuzz_step_features(const zo_step *s) {
-  uint32_t m = 0;
+#define BIT64(ft) (UINT64_C(1) << (ft))
+
+uint64_t zo_fuzz_step_features(const zo_step *s) {
+  uint64_t m = 0;
   zo_feature ft = zo_step_kind_feature(s->kind); /* the whole: a generated step may use any part */
-  if (ft != FT_NONE) m |= 1u << ft;
-  if (s->expect && s->expect->nvisible) m |= 1u << FT_VISIBILITY;
-  if (s->face == 1) m |= 1u << FT_FACE_DOWN;
-  if (s->kind == ST_REPLACE && s->repl_category != RC_OTHER) m |= 1u << FT_REPLACEMENT_CATEGORY;
+  if (ft != FT_NONE) m |= BIT64(ft);
+  if (s->expect && s->expect->nvisible) m |= BIT64(FT_VISIBILITY);
+  if (s->face == 1) m |= BIT64(FT_FACE_DOWN);
+  if (s->kind == ST_REPLACE && s->repl_category != RC_OTHER) m |= BIT64(FT_REPLACEMENT_CATEGORY);
   if ((s->kind == ST_MOVE || s->kind == ST_MOVE_TOGETHER || s->kind == ST_REORDER) &&
       (s->player >= 0 || s->order_by >= 0))
-    m |= 1u << FT_PERFORMER;
-  if (s->until) m |= 1u << FT_DURATIONS;                          /* G4 */
-  if (s->kind == ST_MARK && s->mark_kind >= MK_STICKER) m |= 1u << FT_KEPT_MARKS;
-  if (s->kind == ST_WATCH && s->cause[0]) m |= 1u << FT_TRIGGERS_CAUSE; /* G8 */
-  if (s->kind == ST_WATCH && s->aura >= 0) m |= 1u << FT_AURA_TRIGGERS;  /* 400.7f */
+    m |= BIT64(FT_PERFORMER);
+  if (s->until) m |= BIT64(FT_DURATIONS);                          /* G4 */
+  if (s->kind == ST_MARK && s->mark_kind >= MK_STICKER) m |= BIT64(FT_KEPT_MARKS);
+  if (s->kind == ST_WATCH && s->cause[0]) m |= BIT64(FT_TRIGGERS_CAUSE); /* G8 */
+  if (s->kind == ST_WATCH && s->aura >= 0) m |= BIT64(FT_AURA_TRIGGERS);  /* 400.7f */
+  if (s->kind == ST_MOVE && !strcmp(s->cause, "madness")) m |= BIT64(FT_MADNESS); /* 400.7k */
+  if (s->kind == ST_CREATE && (s->copy_of >= 0 || s->zone.type == ZO_ZT_OUTSIDE))
+    m |= BIT64(FT_COPIES); /* 111.12, 707.13 */
+  if (s->ncosts) m |= BIT64(FT_CASTING); /* 401.5 */
+  for (int i = 0; i < s->ncosts; i++) m |= zo_fuzz_step_features(&s->costs[i]);
   if (s->then) m |= zo_fuzz_step_features(s->then);
   for (int i = 0; i < s->nmoves; i++) m |= zo_fuzz_step_features(&s->moves[i]);
   return m;
@@ -237,7 +244,7 @@ static void strip_face(zo_step *s) {
  * without: face: down without face_down, a then:/do: needing a feature
  * the profile lacks (an instead: is required, so it stays). */
 static int fit(zo_fuzz *f, zo_step *s) {
-  uint32_t have = f->prof->features;
+  uint64_t have = f->prof->features;
   if (!(zo_fuzz_step_features(s) & ~have)) return 1;
   if (!allowed(f, FT_FACE_DOWN)) strip_face(s);
   if (!allowed(f, FT_REPLACEMENT_CATEGORY)) s->repl_category = RC_OTHER;

@@ -33,7 +33,7 @@
 typedef struct zo_fuzz_profile {
   int nrulesets;                         /* >= 1 */
   int rulesets[ZO_FUZZ_MAX_RULESETS];    /* registry indices (zo_ruleset_at), in order */
-  uint32_t features;                     /* bit 1u << FT_x: the feature may be used */
+  uint64_t features;                     /* bit 1 << FT_x: the feature may be used */
   int nops;                              /* opcodes whose steps fit (>= 1: move needs none) */
   uint8_t ops[ZO_FUZZ_MAX_OPS];
   int all;                               /* every rule set and feature: decodes as ever */
@@ -50,9 +50,10 @@ void zo_fuzz_profile_all(zo_fuzz_profile *p);
 void zo_fuzz_profile_make(zo_fuzz_profile *p, int (*has)(void *self, const char *what, int ruleset),
                           void *self);
 
-/* The features (bits 1u << FT_x) step s needs, its then:/do: step and
- * move_together's moves included (a face: down anywhere needs face_down). */
-uint32_t zo_fuzz_step_features(const zo_step *s);
+/* The features (bits 1 << FT_x) step s needs, its then:/do: step,
+ * move_together's moves and a cast's costs included (a face: down anywhere
+ * needs face_down). */
+uint64_t zo_fuzz_step_features(const zo_step *s);
 
 /* A decoded game in progress. Owns its game and step storage; the case
  * lives inside it and points at static names (no per-input copies) except

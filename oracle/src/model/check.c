@@ -94,7 +94,7 @@ ZO_NO_COVERAGE static int check_objects(const zo_game *g, int at_rest, zo_violat
       continue;
     }
     if (o->kind == ZK_CARD) cards++;
-    if (o->zone == -1 || (o->zone == ZO_ZONE_OUTSIDE && o->kind != ZK_CARD))
+    if (o->zone == -1 || (o->zone == ZO_ZONE_OUTSIDE && o->kind != ZK_CARD && o->kind != ZK_COPY))
       return violation(v, "in-a-zone", "CR 400.1; FaB 3.0.7", g, i, "exists in no zone");
     if (o->under >= 0) {
       const zo_obj *t = &g->objs[o->under];
@@ -114,8 +114,9 @@ ZO_NO_COVERAGE static int check_objects(const zo_game *g, int at_rest, zo_violat
       return violation(v, "tokens-in-arena", "CR 704.5d; FaB 8.1.8a", g, i, "token outside the battlefield/arena");
     if (o->kind == ZK_ABILITY && !is_stack(g, o->zone))
       return violation(v, "copies-on-stack", "CR 704.5e; FaB 1.6.2b", g, i, "ability off the stack");
+    /* a copy made outside the game (CR 707.13) is in no zone */
     if (o->kind == ZK_COPY && at_rest && SW(g, SW_COPIES) == ZS_CEASE_OFF_STACK &&
-        !is_stack(g, o->zone) &&
+        o->zone != ZO_ZONE_OUTSIDE && !is_stack(g, o->zone) &&
         !(o->zone >= 0 && ZT(g, o->zone)->role == ZR_BATTLEFIELD))
       return violation(v, "copies-on-stack", "CR 704.5e", g, i, "copy off the stack at rest");
     if (o->controller >= 0 && (o->zone < 0 || o->under >= 0 || !ZT(g, o->zone)->controller.value))

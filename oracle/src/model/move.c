@@ -76,6 +76,20 @@ static void then_step(zo_game *g, const zo_step *mv, int obj, zo_step_result *r)
   zo_step_result_free(&sub);
 }
 
+/* A cast's costs (`costs:`): once the card has moved to the stack (CR
+ * 601.2a), the steps done while it is being cast (paying costs, mana
+ * abilities: 601.2b-h), each on its own object, their events after the
+ * move's. The spell becomes cast at the end of the step, so a library's
+ * revealed top card is updated only then (401.5; perform.c). */
+static void cost_steps(zo_game *g, const zo_step *mv, zo_step_result *r) {
+  for (int i = 0; i < mv->ncosts; i++) {
+    zo_step_result sub = {0};
+    zo_game_apply_to(g, &mv->costs[i], -1, &sub);
+    for (int k = 0; k < sub.nevents; k++) event(r, sub.events[k].handle, sub.events[k].outcome);
+    zo_step_result_free(&sub);
+  }
+}
+
 /* ---- the move, phase by phase ---------------------------------------- */
 
 /* A move in progress: what its phases share. */
@@ -370,6 +384,7 @@ static ZO_ALWAYS_INLINE int transfer(move *m) {
   zo_obj *o = m->o;
   int obj = m->obj, origin = m->origin, dest = m->dest;
   int was_pub = o->pub;
+  uint64_t old_id = o->id;
   o->phased_out = 0;
   int was_arena = m->was_arena = m->origin_arena && o->under < 0;
   if (o->under >= 0) o->under = -1;
@@ -410,6 +425,13 @@ static ZO_ALWAYS_INLINE int transfer(move *m) {
   }
   if (newobj) {
     new_identity(g, obj);
+    /* CR 400.7k: the madness trigger put the exiled card into a public
+       zone; a trigger on its discard may find it (triggers.c) */
+    if (g->ntrig && origin >= 0 && dest >= 0 && ZT(g, origin)->role == ZR_EXILE &&
+        ZT(g, dest)->pub.value && !strcmp(move_cause(m), "madness")) {
+      o->madness_from = old_id;
+      o->madness_id = o->id;
+    }
     if (g->nmarks) zo_obj_drop_marks(g, obj, zo_marks_kept(g, obj, origin, dest, move_cause(m)));
     if (SW(g, SW_HISTORY) == ZS_KEPT) {
       HITSW(g, SW_HISTORY);
@@ -475,6 +497,7 @@ static ZO_ALWAYS_INLINE zo_outcome after_move(move *m, int newobj, int ctrl_befo
                                    : ZO_OUTCOME_MOVED;
   event(m->r, obj, out);
   if (m->mv->then) then_step(g, m->mv, obj, m->r);
+  if (m->mv->ncosts) cost_steps(g, m->mv, m->r);
   return out;
 }
 

@@ -28,7 +28,9 @@ static int state_check(zo_game *g, zo_step_result *r) {
         zo_obj_cease(g, i, r);
         again = any = 1;
       } else if (o->kind == ZK_COPY && SW(g, SW_COPIES) == ZS_CEASE_OFF_STACK &&
-                 !is_stack(g, o->zone) && !on_bf) {
+                 o->zone != ZO_ZONE_OUTSIDE && !is_stack(g, o->zone) && !on_bf) {
+        /* a copy made outside the game (CR 707.13) is in no zone: 704.5e
+           speaks of zones */
         HITSW(g, SW_COPIES); /* CR 704.5e */
         zo_obj_cease(g, i, r);
         again = any = 1;

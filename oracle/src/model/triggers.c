@@ -49,6 +49,7 @@ void zo_watches_fire(zo_game *g, int obj, int origin, int dest, int props, int c
     }
     tr->fired = 1;
     tr->fired_step = g->nsteps;
+    tr->fired_discard = cause && !strcmp(cause, "discard");
     tr->id = g->objs[obj].id;
     tr->zone = dest;
     tr->pub_at_arrival = zo_game_obj_public(g, obj);
@@ -120,6 +121,19 @@ static int aura_found(zo_game *g, const zo_trigger *t) {
   return a->arrived_step == t->fired_step || (a->arrived_step > t->fired_step && a->arrived_by_check);
 }
 
+/* CR 400.7k, 702.35c: a trigger on a card's discard finds the card in the
+ * public zone the madness trigger put it into (from exile, not cast) when
+ * the object it tracked is the exiled one that move took, and the card has
+ * not moved since; where the rule set says so (madness_finds), else never. */
+static int madness_found(zo_game *g, const zo_trigger *t) {
+  const zo_obj *o = &g->objs[t->obj];
+  if (!t->fired_discard || !o->madness_from || o->madness_from != t->id) return 0;
+  HITSW(g, SW_MADNESS_FINDS);
+  if (SW(g, SW_MADNESS_FINDS) != ZS_YES) return 0;
+  return o->exists && o->id == o->madness_id && o->zone >= 0 && o->under < 0 &&
+         ZT(g, o->zone)->pub.value;
+}
+
 /* Resolve trigger s->trigger: not_fired before it fired; not_found when
  * its ability can't find the object; else its then: on the object. */
 void zo_step_resolve(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
@@ -134,7 +148,8 @@ void zo_step_resolve(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
   int target = t->aura >= 0 ? t->aura : t->obj;
   if (t->aura >= 0 ? !aura_found(g, t)
                    : !zo_obj_finds(g, SW_TRIGGER_FINDS, t->obj, t->id, t->zone, t->pub_at_arrival,
-                                   t->controller)) {
+                                   t->controller) &&
+                         !madness_found(g, t)) {
     t->found = 0;
     r->outcome = ZO_OUTCOME_NOT_FOUND;
     r->error = ZO_E_NOT_FOUND;

@@ -263,7 +263,11 @@ zo_cited *zo_zone_cited(zo_zone_type *t, zo_zone_attr a);
   /* an Aura's trigger on the permanent it enchants leaving finds the Aura */                   \
   /* in its owner's graveyard, put there with it or by the unattached-Aura */                   \
   /* state-based action (400.7f, 603.6e); none: never */                                        \
-  X(SW_AURA_TRIGGER_FINDS, "aura_trigger_finds", (ZS_NONE, ZS_YES))
+  X(SW_AURA_TRIGGER_FINDS, "aura_trigger_finds", (ZS_NONE, ZS_YES))                            \
+  /* a trigger on a card's discard finds the card in the public zone the */                     \
+  /* madness trigger put it into without its being cast (400.7k, 702.35c); */                   \
+  /* none: only where the trigger saw it arrive */                                              \
+  X(SW_MADNESS_FINDS, "madness_finds", (ZS_NONE, ZS_YES))
 
 /* Policy switches (ZO_SWITCHES). */
 typedef enum { ZO_SWITCHES(ZO_ROW_ID) SW_COUNT } zo_switch;

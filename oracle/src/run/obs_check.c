@@ -46,6 +46,7 @@ static unsigned tree_flags(const zo_step *s) {
   if (s->shuffle) f |= F_REORDERS;
   f |= tree_flags(s->then);
   for (int i = 0; i < s->nmoves; i++) f |= tree_flags(&s->moves[i]);
+  for (int i = 0; i < s->ncosts; i++) f |= tree_flags(&s->costs[i]); /* CR 601.2 */
   return f;
 }
 
@@ -55,6 +56,8 @@ static int tree_remembers(const zo_step *s, int ref) {
   if (tree_remembers(s->then, ref)) return 1;
   for (int i = 0; i < s->nmoves; i++)
     if (tree_remembers(&s->moves[i], ref)) return 1;
+  for (int i = 0; i < s->ncosts; i++)
+    if (tree_remembers(&s->costs[i], ref)) return 1;
   return 0;
 }
 
@@ -68,6 +71,7 @@ static void learn_created(zo_obs_checker *k, const zo_step *s) {
   if (s->kind == ST_REPLACE && (tree_flags(s->then) & F_REORDERS)) k->repl_shuffles = 1;
   learn_created(k, s->then);
   for (int i = 0; i < s->nmoves; i++) learn_created(k, &s->moves[i]);
+  for (int i = 0; i < s->ncosts; i++) learn_created(k, &s->costs[i]);
 }
 
 zo_obs_checker *zo_obs_checker_new(const zo_ruleset *rs, const zo_case *c) {
@@ -230,9 +234,10 @@ static int check_object(zo_obs_checker *k, const zo_observation *ob, int h, int 
   /* in-a-zone */
   if (!o->zone[0])
     return viol(v, "in-a-zone", "CR 400.1; FaB 3.0.7", c, h, "exists in no zone");
-  if (t == ZO_ZT_OUTSIDE && kind >= 0 && kind != ZK_CARD)
-    return viol(v, "in-a-zone", "CR 400.10; FaB 3.0.7", c, h,
-                "a %s outside the game, where only cards exist", kname(kind));
+  if (t == ZO_ZT_OUTSIDE && kind >= 0 && kind != ZK_CARD && kind != ZK_COPY)
+    return viol(v, "in-a-zone", "CR 400.10, 707.13; FaB 3.0.7", c, h,
+                "a %s outside the game, where only cards (and copies made there, "
+                "CR 707.13) exist", kname(kind));
   if (t == -1)
     return viol(v, "in-a-zone", "CR 400.1; FaB 3.0.1", c, h, "in '%s', not a zone of rule set %s",
                 o->zone, rs->id);
@@ -302,6 +307,7 @@ static int check_object(zo_obs_checker *k, const zo_observation *ob, int h, int 
     return viol(v, "copies-on-stack", "CR 704.5e; Z.9.6; FaB 1.6.2b", c, h,
                 "an ability in %s: abilities exist only on the stack", o->zone);
   if (kind == ZK_COPY && at_rest && SWV(k, SW_COPIES) == ZS_CEASE_OFF_STACK && !on_stack &&
+      t != ZO_ZT_OUTSIDE && /* made outside the game (CR 707.13): in no zone */
       !(zt && zt->role == ZR_BATTLEFIELD))
     return viol(v, "copies-on-stack", "CR 704.5e", c, h, "a copy of a spell in %s at rest", o->zone);
 

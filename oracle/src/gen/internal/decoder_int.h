@@ -29,7 +29,7 @@ static inline int is_fab(const zo_fuzz *f) { return strcmp(f->rs->game, "fab") =
 
 /* May the game use feature ft? */
 static inline int allowed(const zo_fuzz *f, zo_feature ft) {
-  return (f->prof->features >> ft) & 1u;
+  return (int)((f->prof->features >> ft) & 1u);
 }
 
 /* The next input byte; 0 past the end. */

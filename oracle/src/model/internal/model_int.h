@@ -97,6 +97,10 @@ typedef struct {
   /* its last arrival in a zone: the step (g->nsteps then), and whether a
      state check put it there (CR 400.7f: the unattached-Aura action) */
   int arrived_step, arrived_by_check;
+  /* CR 400.7k: the identity it had in exile when the madness trigger put
+     it into a public zone (a move with cause madness), and the identity it
+     got there; 0 when that never happened */
+  uint64_t madness_from, madness_id;
   /* attachments (attached.c; CR 301.5, 303.4): the handle an attach step
      attached it to (-1 none), that object's identity then and its own; the
      attachment holds while both are still those objects (CR 400.7) */
@@ -120,6 +124,7 @@ typedef struct {
   char cause[ZO_NAME]; /* G8: only a move with this cause ("": any) */
   int aura;            /* the Aura whose trigger it is (CR 400.7f), -1 */
   int fired_step;      /* the step it fired in (g->nsteps then) */
+  int fired_discard;   /* it fired on a discard (cause discard; CR 400.7k) */
 } zo_trigger;
 
 typedef struct { int set, obj; uint64_t id; } zo_ref;
