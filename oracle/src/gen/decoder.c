@@ -36,7 +36,9 @@ const char *const zo_fuzz_fab_types[ZO_FUZZ_NFAB][3] = {
     {"equipment", "arms"}, {"equipment", "legs"}, {"hero"}, {"resource"}};
 
 const char *const zo_fuzz_causes[ZO_FUZZ_NCAUSES] = {"", "destroy", "discard", "exile", "draw",
-                                                     "resolve", "sacrifice", "counter", "banish", "play"};
+                                                     "resolve", "sacrifice", "counter", "banish", "play",
+                                                     "madness"};
+_Static_assert(ZO_FUZZ_NCAUSES <= 16, "a cause is read from 4 bits");
 
 /* Type bits of palette row i, looked up once per process. */
 uint64_t zo_fuzz_palette(const zo_fuzz *f, int i) {
@@ -152,7 +154,7 @@ static const zo_step_kind op_kind[OP_COUNT] = {
     ST_REMEMBER, ST_REPLACE, ST_CHOOSE_REPLACEMENT, ST_MARK,
     ST_WATCH, ST_REPLACE, ST_MOVE, ST_MARK, ST_MOVE,
     ST_MOVE, ST_MOVE_TOGETHER, ST_LOOK, ST_REVEAL, ST_ATTACH,
-    ST_END_TURN, ST_WATCH, ST_MARK, ST_WATCH};
+    ST_END_TURN, ST_WATCH, ST_MARK, ST_WATCH, ST_WATCH};
 _Static_assert(OP_COUNT <= ZO_FUZZ_MAX_OPS, "zo_fuzz_profile.ops holds every opcode");
 
 /* ---- profiles --------------------------------------------------------- */
@@ -164,6 +166,7 @@ static void profile_ops(zo_fuzz_profile *p) {
     if (op == OP_MOVE_BY || op == OP_TOGETHER_BY) ft = FT_PERFORMER; /* player:, order_by: */
     if (op == OP_WATCH_CAUSE) ft = FT_TRIGGERS_CAUSE; /* G8: a part of triggers */
     if (op == OP_WATCH_AURA) ft = FT_AURA_TRIGGERS;   /* CR 400.7f */
+    if (op == OP_SEQ_MADNESS) ft = FT_MADNESS;        /* CR 400.7k */
     if (ft == FT_NONE || ((p->features >> ft) & 1u)) p->ops[p->nops++] = (uint8_t)op;
   }
 }
@@ -299,6 +302,7 @@ static void decode_op(zo_fuzz *f) {
   case OP_WATCH_CAUSE: zo_fuzz_gen_watch_cause(f, s); break;
   case OP_SEQ_DURATION: zo_fuzz_seq_duration(f, s); break;
   case OP_WATCH_AURA: zo_fuzz_seq_aura_trigger(f, s); break;
+  case OP_SEQ_MADNESS: zo_fuzz_seq_madness(f, s); break;
   case OP_MARK: default: zo_fuzz_gen_mark(f, s); break;
   }
   if (p->all) return;

@@ -55,7 +55,9 @@ uint8_t zo_fuzz_move_opts(zo_fuzz *f, zo_step *s) {
   }
   s->face = (p & 0x30) == 0x10 ? 0 : (p & 0x30) == 0x20 ? 1 : -1;
   s->by_rule = (p & 0x40) != 0;
-  const char *cause = causes[(b >> 4) % NCAUSES]; /* short constants: no formatting per step */
+  int k = (b >> 4) % NCAUSES;
+  if (k == ZO_FUZZ_CAUSE_MADNESS && !allowed(f, FT_MADNESS)) k = 0;
+  const char *cause = causes[k]; /* short constants: no formatting per step */
   memcpy(s->cause, cause, strlen(cause) + 1);
   if (f->rs->zones[s->to.type >= 0 ? s->to.type : 0].count.value > 1 && (a & 0x80))
     s->choose = 1 + (a >> 5 & 1);
@@ -328,6 +330,43 @@ void zo_fuzz_seq_aura_trigger(zo_fuzz *f, zo_step *s) {
   m->kind = ST_RESOLVE;
   m->trigger = trig;
   move_to_role(f, then_of(m, ST_MOVE), -1, (b & 16) ? ZR_EXILE : ZR_HAND);
+}
+
+/* Today's madness (CR 400.7k, 702.35c): a watch on a card, its discard
+ * into exile (what madness's replacement makes of it, written as that
+ * move), the madness trigger putting it into a zone (cause madness) or
+ * casting it (cause cast), sometimes a move on, then the watch resolving:
+ * whether the trigger on the discard finds the card. */
+void zo_fuzz_seq_madness(zo_fuzz *f, zo_step *s) {
+  static const zo_zone_role onto[4] = {ZR_GRAVEYARD, ZR_STACK, ZR_HAND, ZR_BATTLEFIELD};
+  zo_case *c = f->c;
+  OR_STATE_CHECK(f->watches >= RESERVE || c->nsteps + 5 > ZO_FUZZ_MAX_STEPS)
+  uint8_t h = next(f), d = next(f), r = next(f);
+  int x = live_handle(f, h);
+  s->kind = ST_WATCH;
+  int trig = s->as = f->watches++;
+  s->card = x;
+  s->from.player = s->to.player = -1;
+  s->from.type = (d & 1) ? role_type(f->rs, ZR_HAND) : ZO_ZT_ANY;
+  s->to.type = ZO_ZT_ANY;
+  if ((d & 2) && allowed(f, FT_TRIGGERS_CAUSE)) memcpy(s->cause, "discard", sizeof "discard");
+  zo_step *m = push(f);
+  move_to_role(f, m, x, ZR_EXILE);
+  memcpy(m->cause, "discard", sizeof "discard");
+  m = push(f);
+  move_to_role(f, m, x, onto[(d >> 2) & 3]);
+  if (d & 0x10) memcpy(m->cause, "cast", sizeof "cast");
+  else memcpy(m->cause, "madness", sizeof "madness");
+  if (d & 0x20) { /* the card moves on before the trigger resolves */
+    m = push(f);
+    m->kind = ST_MOVE;
+    m->card = x;
+    zo_fuzz_move_opts(f, m);
+  }
+  m = push(f);
+  m->kind = ST_RESOLVE;
+  m->trigger = trig;
+  if (r & 1) move_to_role(f, then_of(m, ST_MOVE), -1, (r & 2) ? ZR_EXILE : ZR_HAND);
 }
 
 void zo_fuzz_gen_resolve(zo_fuzz *f, zo_step *s) {

@@ -22,6 +22,7 @@ enum {
   OP_END_TURN, OP_WATCH_CAUSE, /* G4, G8 of issue 12: end_turn; a watch with cause: */
   OP_SEQ_DURATION,             /* G4: a duration through phasing and the end of turn */
   OP_WATCH_AURA,               /* an Aura's trigger on its permanent leaving (CR 400.7f) */
+  OP_SEQ_MADNESS,              /* a discard trigger and a madness card (CR 400.7k) */
   OP_COUNT
 };
 
@@ -32,8 +33,10 @@ enum {
 extern const char *const zo_fuzz_mtg_types[ZO_FUZZ_NMTG][3];
 extern const char *const zo_fuzz_fab_types[ZO_FUZZ_NFAB][3];
 
-/* A move's cause words ("": none). Static storage. */
-#define ZO_FUZZ_NCAUSES 10
+/* A move's cause words ("": none), read from 4 bits of a byte. Static
+ * storage. Append only. */
+#define ZO_FUZZ_NCAUSES 11
+#define ZO_FUZZ_CAUSE_MADNESS 10 /* needs feature madness (CR 400.7k) */
 extern const char *const zo_fuzz_causes[ZO_FUZZ_NCAUSES];
 
 #endif

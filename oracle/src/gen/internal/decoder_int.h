@@ -176,6 +176,7 @@ void zo_fuzz_seq_duration(zo_fuzz *f, zo_step *s);
  * (an encoded case's), else attach, watch, the host leaving (with the
  * Aura, or alone), a state check and the resolve, as the flags say. */
 void zo_fuzz_seq_aura_trigger(zo_fuzz *f, zo_step *s);
+void zo_fuzz_seq_madness(zo_fuzz *f, zo_step *s);
 void zo_fuzz_seq_pair(zo_fuzz *f, zo_step *s);
 
 #endif
