@@ -55,6 +55,16 @@ expect("mtg-current", "card (creature)", "battlefield", "owner.hand", keeps=[])
 # CR 400.3: another player's graveyard means its owner's
 expect("mtg-current", "card (creature)", "battlefield", "other.graveyard", outcome="redirected",
        ends_in="the owner's instead", rules=["CR 400.3"])
+# CR 707.13: a copy of a card is made outside the game (the only way there)
+# and cast from it; 704.5e ends it anywhere but the stack or battlefield
+expect("mtg-current", "copy of a spell (instant)", "outside (created there)", "stack", outcome="moved",
+       new_object=True, controller="owner")
+expect("mtg-current", "copy of a spell (instant)", "outside (created there)", "owner.hand",
+       outcome="moved", state_check="ceased", rules=["CR 704.5e"])
+# no older text makes a copy outside the game: no such origin there
+if any("created there" in f for o in json.load(open("%s/mtg-2011.json" % work))["objects"]
+       for r in o.get("rows", ()) for f in r["from"]):
+    bad.append("mtg-2011: a copy created outside the game, which only today's 707.13 has")
 # CR 402.3 / 400.2: a hand is seen by its owner only; a library by nobody
 expect("mtg-current", "card (creature)", "battlefield", "owner.hand", sees="owner")
 expect("mtg-current", "card (creature)", "battlefield", "owner.library", sees="nobody")

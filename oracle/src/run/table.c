@@ -19,7 +19,9 @@
  * controlled by other where its zone has controllers), starts in the
  * origin, or, when the set-up refuses it there and it has a home (a token
  * on the battlefield, a copy or an ability on the stack), starts at home
- * and is moved to the origin first; two cards lie in every ordered zone;
+ * and is moved to the origin first, or, a copy outside the game where
+ * the rule set has CR 707.13, is created there; two cards lie in every
+ * ordered zone;
  * the object gets one mark of each kind (counter, effect, characteristic,
  * prevention, sticker, permission, spell_info); then an effect moves it to
  * the destination, and a state check follows. What the model shows after the move is the cell, and
@@ -346,20 +348,28 @@ static void zone_lists(builder *b) {
 
 /* ---- one cell: a small game ------------------------------------------- */
 
-/* The case of object o in origin f, into s: x starts there (or, via, at
- * its home, and a first step moves it there), with `types` (a sub-card's
- * top-card has them instead, a top-card's sub-card the filler's). */
+/* The ways an object gets to its origin: set up there, moved there from
+ * its home, or made there by a create step (a copy outside the game, CR
+ * 707.13, which no set-up and no move can place). */
+enum { VIA_SETUP, VIA_HOME, VIA_CREATE, VIA_COUNT };
+
+/* The case of object o in origin f, into s: x starts there (VIA_SETUP), or
+ * at its home and a first step moves it there (VIA_HOME), or a first step
+ * creates it there (VIA_CREATE), with `types` (a sub-card's top-card has
+ * them instead, a top-card's sub-card the filler's). */
 static void case_text(const builder *b, const tobj *o, const tzone *f, int via, const char *types,
                       sbuf *s) {
   const zo_ruleset *rs = b->rs;
   sb_printf(s, "id: table/cell\ntitle: cell\nrulesets: [%s]\nrules: [\"%s\"]\n"
                "players: [owner, other]\ncards:\n", rs->id, rs->rules[0].id);
   char start[48];
-  int stype = via ? o->home : f->type;
-  if (via) zone_written(&rs->zones[o->home], OWNER, start, sizeof start);
+  int stype = via == VIA_HOME ? o->home : f->type;
+  if (via == VIA_HOME) zone_written(&rs->zones[o->home], OWNER, start, sizeof start);
   else snprintf(start, sizeof start, "%s", f->zone);
   const char *ctrl = stype >= 0 && rs->zones[stype].controller.value ? ", controller: other" : "";
-  if (o->sub) {
+  if (via == VIA_CREATE) {
+    /* x comes into being in the steps */
+  } else if (o->sub) {
     sb_printf(s, "  top: {owner: owner, zone: %s, types: [%s]%s}\n", start, types, ctrl);
     sb_printf(s, "  x: {owner: owner, under: top, kind: %s, types: [%s]}\n", o->kind, o->types);
   } else {
@@ -379,7 +389,10 @@ static void case_text(const builder *b, const tobj *o, const tzone *f, int via, 
     }
   }
   sb_printf(s, "steps:\n");
-  if (via) sb_printf(s, "  - move: {card: x, to: %s}\n", f->zone);
+  if (via == VIA_HOME) sb_printf(s, "  - move: {card: x, to: %s}\n", f->zone);
+  if (via == VIA_CREATE)
+    sb_printf(s, "  - create: {as: x, owner: owner, zone: %s, kind: %s, types: [%s]%s%s}\n", f->zone,
+              o->kind, types, ctrl, o->face_down ? ", face: down" : "");
   for (int k = 0; k < MK_COUNT; k++)
     sb_printf(s, "  - mark: {card: x, as: %s, kind: %s}\n", zo_mark_kind_names[k], zo_mark_kind_names[k]);
   if (o->phased) sb_printf(s, "  - phase: {card: x}\n");
@@ -637,8 +650,13 @@ static json_t *origin_cells(builder *b, const tobj *o, const tzone *f, int *via,
     cands[nc++] = o->types;
   }
   why[0] = 0;
-  for (int v = 0; v < 2; v++) {
-    if (v && (o->home < 0 || o->home == f->type)) break;
+  for (int v = VIA_SETUP; v < VIA_COUNT; v++) {
+    if (v == VIA_HOME && (o->home < 0 || o->home == f->type)) continue;
+    /* only a copy made outside the game, where the rule set's text has it
+       (today's CR 707.13; no older text speaks of it) */
+    if (v == VIA_CREATE && (strcmp(o->kind, "copy") || o->phased || strcmp(f->zone, "outside") ||
+                            zo_ruleset_rule(b->rs, "CR 707.13") < 0))
+      continue;
     for (int k = 0; k < nc; k++) {
       sbuf s = {0};
       case_text(b, o, f, v, cands[k], &s);
@@ -651,13 +669,15 @@ static json_t *origin_cells(builder *b, const tobj *o, const tzone *f, int *via,
         c = NULL;
       } else {
         zo_case_add_zone_types(c, b->rs);
-        g = prepared(b, c, v ? f->zone : "", w, sizeof w);
+        g = prepared(b, c, v != VIA_SETUP ? f->zone : "", w, sizeof w);
       }
       free(s.s);
       if (!g) {
         if (k == 0) {
           size_t n = strlen(why);
-          if (v) snprintf(why + n, cap - n, "; moved there from %s: %s", b->rs->zones[o->home].name, w);
+          if (v == VIA_HOME)
+            snprintf(why + n, cap - n, "; moved there from %s: %s", b->rs->zones[o->home].name, w);
+          else if (v == VIA_CREATE) snprintf(why + n, cap - n, "; created there: %s", w);
           else snprintf(why, cap, "%s", w);
         }
         zo_case_free(c);
@@ -716,7 +736,9 @@ static json_t *object_json(builder *b, const tobj *o, json_t *sigs, long *ncells
       continue;
     }
     *ncells += (long)json_array_size(cells);
-    if (via) snprintf(fname, sizeof fname, "%s (via %s)", b->from[f].name, b->rs->zones[o->home].name);
+    if (via == VIA_HOME)
+      snprintf(fname, sizeof fname, "%s (via %s)", b->from[f].name, b->rs->zones[o->home].name);
+    else if (via == VIA_CREATE) snprintf(fname, sizeof fname, "%s (created there)", b->from[f].name);
     else if (strcmp(now, b->from[f].zone)) snprintf(fname, sizeof fname, "%s (now in %s)", b->from[f].name, now);
     else snprintf(fname, sizeof fname, "%s", b->from[f].name);
     /* "its own zone" is the origin's, unless the set-up moved it */
@@ -751,7 +773,8 @@ static json_t *legend(void) {
       "{s:s,s:s,s:s,s:s,s:s,s:s}",
       "game", "Each cell is a game of the model: players owner and other; the object, owned by owner "
               "and controlled by other where its zone has controllers, starts in the origin (or is "
-              "moved there first from where it can start: via), carries one mark of each kind "
+              "moved there first from where it can start: via; or, a copy outside the game, "
+              "created there: CR 707.13), carries one mark of each kind "
               "(counter, effect, characteristic, prevention, sticker, permission, spell_info), and an "
               "effect moves it to the "
               "destination; a state check follows. Two cards lie in every ordered zone.",
