@@ -473,6 +473,22 @@ static const builtin builtins[] = {
      "  - move_together: {moves: [{card: elk, to: graveyard}, {card: shroud, to: graveyard}]}\n"
      "  - resolve: {trigger: w, do: {move: {to: exile}}}\n"
      "    expect: {outcome: not_found, shroud: {zone: bob.graveyard}}\n"},
+    /* several permanents phasing out in one event (CR 702.26h) */
+    {"phasing_together",
+     "id: smoke/phasing_together\n"
+     "title: \"smoke: an Aura phasing out in one event with its creature phases in only with it\"\n"
+     "rulesets: [mtg-current]\n"
+     "rules: [\"CR 702.26h\"]\n"
+     "players: [alice, bob]\n"
+     "cards:\n"
+     "  elk: {owner: alice, zone: battlefield, types: [creature]}\n"
+     "  shroud: {owner: alice, zone: battlefield, types: [enchantment], subtypes: [aura]}\n"
+     "steps:\n"
+     "  - attach: {card: shroud, to: elk}\n"
+     "  - phase: {card: shroud, with: [elk]}\n"
+     "    expect: {shroud: {phased_out: true}, elk: {phased_out: true}}\n"
+     "  - phase: {card: shroud, out: false}\n"
+     "    expect: {outcome: failed, error: phased_out}\n"},
     /* a discard trigger finds a madness card put into the graveyard */
     {"madness",
      "id: smoke/madness\n"

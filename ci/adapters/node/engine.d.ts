@@ -19,7 +19,7 @@ export type Feature =
   | 'triggers' | 'replacement' | 'phasing' | 'face_down' | 'sub_cards' | 'zone_lifecycle'
   | 'ante' | 'visibility' | 'reorder' | 'stack_layers' | 'state_check' | 'marks'
   | 'performer' | 'look' | 'reveal' | 'attachments' | 'durations' | 'kept_marks'
-  | 'aura_triggers' | 'madness' | 'copies' | 'casting';
+  | 'aura_triggers' | 'madness' | 'copies' | 'casting' | 'phasing_together';
 
 /** What a step did (PROTOCOL.md, "Outcomes and step error codes"). */
 export type Outcome =
@@ -95,7 +95,9 @@ export type Step =
    * lki is true (CR 111.12) */
   | { create: { as: Handle; owner: Player; zone: string; kind?: Kind; types?: string[]; subtypes?: string[]; controller?: Player; face?: Face; copy_of?: string; lki?: boolean } }
   | { control: ObjectNamed & { player: Player; until?: 'end_of_turn' } }
-  | { phase: ObjectNamed & { out?: boolean } }
+  /** with (feature phasing_together, out only, not nested): the other
+   * permanents phasing out in the same event (CR 702.26h) */
+  | { phase: ObjectNamed & { out?: boolean; with?: Handle[] } }
   | { turn_face: ObjectNamed & { face: Face } }
   | { reorder: { zone: string; order: Handle[]; by?: 'player' | 'effect'; player?: Player } }
   /** order: the result, top first, every object of the zone once (else the

@@ -43,6 +43,7 @@ const KNOWN_FEATURES = Object.freeze([
   'madness', // a move with cause: madness (CR 400.7k, 702.35c)
   'copies', // create copy_of: (CR 111.12) or zone: outside (707.13)
   'casting', // a cast's costs: (CR 401.5, 601.2)
+  'phasing_together', // phase with: several permanents at once (CR 702.26h)
 ]);
 
 /** The mark kinds of feature kept_marks (CR 400.7d, 400.7g-i, 400.7m). */
@@ -106,6 +107,7 @@ function featuresOfStep(step, found = new Set(), depth = 0) {
     if (name === 'move' && opts.cause === 'madness') found.add('madness');
     if (name === 'create' && (opts.copy_of !== undefined || opts.zone === 'outside')) found.add('copies');
     if (name === 'move' && opts.costs !== undefined) found.add('casting');
+    if (name === 'phase' && opts.with !== undefined) found.add('phasing_together');
     featuresOfStep(opts.then, found, depth + 1);
     featuresOfStep(opts.do, found, depth + 1);
     if (Array.isArray(opts.costs)) for (const c of opts.costs) featuresOfStep(c, found, depth + 1);
@@ -1225,12 +1227,60 @@ class MtgGame {
   stepPhase(opts, result, followed) {
     const out = opts.out === undefined ? true : opts.out;
     if (typeof out !== 'boolean') throw badRequest('phase: out is true or false');
+    if (opts.with !== undefined) {
+      this.phaseTogether(opts, result, followed);
+      return;
+    }
     const o = this.target(opts, result, followed, 'phase');
     if (o === null) return;
     if (o.zone !== 'battlefield') result.set('rejected', 'unsupported'); // only permanents phase (CR 702.26a)
     else if (o.phasedOut === out) result.set('failed', 'already');
     else if (!out && o.phasedWith !== null) result.set('failed', 'phased_out'); // CR 702.26g: only with its permanent
     else this.phaseWithAttached(o, out); // CR 702.26d: a status: same object, same zone, no trigger
+  }
+
+  /** CR 702.26h: the object and those `with:` names phase out in one event;
+   * one attached (directly, or through what it is attached to) to another
+   * of them phases out only indirectly, with it (702.26g), decided before
+   * any phases. The step's outcome is the first object's; another that
+   * can't phase out gets an event with its outcome. */
+  phaseTogether(opts, result, followed) {
+    if (followed !== null) throw badRequest('phase: with: is for a phase step, not a then:/do: step');
+    if (opts.out === false) throw badRequest('phase: with: phases several permanents out at once, not out: false');
+    const others = opts.with;
+    if (!Array.isArray(others) || others.length === 0 || !others.every((h) => typeof h === 'string')) {
+      throw badRequest('phase: with: is a list of handles');
+    }
+    const members = others.map((h) => this.object(h));
+    const named = opts.card === undefined ? others : [opts.card, ...others];
+    if (new Set(named).size !== named.length) throw badRequest('phase: with: names each permanent once, and not the one card: names');
+    const o = this.target(opts, result, followed, 'phase');
+    if (o === null) return;
+    const group = [o, ...members];
+    const names = new Set(group.map((m) => m.handle));
+    const carried = (m) => {
+      let x = m;
+      for (let k = 0; k < this.s.objects.size; k++) {
+        const host = x.attached === null ? undefined : this.s.objects.get(x.attached);
+        if (host === undefined || host === m || !this.sameAttachment(x, host)) return false;
+        if (names.has(host.handle) && !host.phasedOut && host.zone === 'battlefield') return true;
+        x = host;
+      }
+      return false;
+    };
+    const skip = group.map((m) => m.exists && carried(m));
+    group.forEach((m, i) => {
+      if (skip[i]) return; // phases out with its permanent
+      if (i === 0) {
+        this.stepPhase({ card: m.handle }, result, null);
+        return;
+      }
+      const sub = new StepResult();
+      if (m.exists && m.born) this.stepPhase({ card: m.handle }, sub, null);
+      else sub.set('not_found', 'not_found');
+      result.events.push(...sub.events);
+      if (['failed', 'rejected', 'not_found', 'stayed'].includes(sub.outcome)) result.event(m.handle, sub.outcome);
+    });
   }
 
   /** Phase o out or in; what is attached to it phases out with it,
@@ -1684,7 +1734,7 @@ const STEP_KINDS = new Map(Object.entries({
     run: MtgGame.prototype.stepCreate,
   },
   control: { options: ['card', 'ref', 'player', 'until'], run: MtgGame.prototype.stepControl },
-  phase: { options: ['card', 'ref', 'out'], run: MtgGame.prototype.stepPhase },
+  phase: { options: ['card', 'ref', 'out', 'with'], run: MtgGame.prototype.stepPhase },
   turn_face: { options: ['card', 'ref', 'face'], run: MtgGame.prototype.stepTurnFace },
   reorder: { options: ['zone', 'order', 'by', 'player'], run: MtgGame.prototype.stepReorder },
   shuffle: { options: ['zone', 'order', 'seed'], run: MtgGame.prototype.stepShuffle },
@@ -1717,7 +1767,8 @@ const mtgCurrent = {
   // stack_layers, which belong to Flesh and Blood
   features: ['triggers', 'replacement', 'phasing', 'face_down', 'ante', 'visibility', 'reorder', 'state_check', 'marks',
     'performer', 'look', 'reveal',
-    'attachments', 'durations', 'kept_marks', 'aura_triggers', 'madness', 'copies', 'casting'],
+    'attachments', 'durations', 'kept_marks', 'aura_triggers', 'madness', 'copies', 'casting',
+    'phasing_together'],
   newGame: (ruleset, players, cards) => new MtgGame(players, cards),
 };
 

@@ -907,6 +907,16 @@ def _(G):
     G.aura_found = aura_found
 
 
+@bug("phased-together-directly", "attachments-and-reveals", "CR 702.26h",
+     "an Aura phasing out in the same event as its creature, named first, phases out directly and so phases in alone")
+def _(G):
+    def phase_together(self, opts, obj, res):
+        for h in [opts.get("card")] + list(opts.get("with") or ()):
+            if isinstance(h, str) and h in self.objs:
+                self.do_phase({"card": h}, None, res)  # one by one, in list order
+    G.phase_together = phase_together
+
+
 # ---- today's exceptions to 400.7, and copies made outside the game ---------
 @bug("madness-card-lost", "identity-exceptions", "CR 400.7k, 702.35c",
      "a trigger on a discard can't find the madness card the madness trigger put into the graveyard")

@@ -29,7 +29,7 @@ RULESET = "mtg-current"
 FEATURES = ["triggers", "replacement", "phasing", "face_down", "ante", "visibility",
             "reorder", "state_check", "marks", "performer", "look", "reveal",
             "attachments", "durations", "kept_marks", "aura_triggers", "madness", "copies",
-            "casting"]
+            "casting", "phasing_together"]
 
 # ---- the zones of mtg-current ---------------------------------------------
 PER_PLAYER = ("library", "hand", "graveyard")                    # CR 400.1
@@ -52,7 +52,7 @@ STEP_KEYS = {
     "move": MOVE_KEYS | {"player", "costs"}, "move_together": {"moves", "order", "player", "order_by"},
     "create": {"as", "kind", "owner", "zone", "types", "subtypes", "controller", "face",
                "copy_of", "lki"},
-    "control": {"card", "ref", "player", "until"}, "phase": {"card", "ref", "out"},
+    "control": {"card", "ref", "player", "until"}, "phase": {"card", "ref", "out", "with"},
     "turn_face": {"card", "ref", "face"}, "reorder": {"zone", "order", "by", "player"},
     "shuffle": {"zone", "order", "seed"}, "draw": {"player", "count"},
     "mill": {"player", "count", "to"}, "put_under": {"card", "ref", "under"},
@@ -832,6 +832,9 @@ class Game:
             o.controller = player
 
     def do_phase(self, opts, obj, res):
+        if "with" in opts:
+            self.phase_together(opts, obj, res)
+            return
         o = self.target(opts, obj, res)
         if o is None:
             return
@@ -847,6 +850,54 @@ class Game:
             # CR 702.26d: a status, not a zone change: same object, same
             # controller, marks kept, no zone-change trigger; tokens survive
             self.phase_with_attached(o, out)
+
+    def phase_together(self, opts, obj, res):
+        """CR 702.26h: the object and those `with` names phase out in one
+        event; one attached (directly, or through what it is attached to) to
+        another of them phases out only indirectly, with it (702.26g). The
+        step's outcome is the first object's; another that can't phase out
+        gets an event with its outcome."""
+        need(obj is None, "phase: with is for a phase step, not a then:/do: step")
+        need(opts.get("out", True) is True, "phase: with phases several permanents out at once, not out: false")
+        others = opts["with"]
+        need(isinstance(others, list) and others and all(isinstance(h, str) for h in others),
+             "phase: with is a list of handles")
+        members = [self.obj(h) for h in others]
+        named = [opts["card"]] if "card" in opts else []
+        need(len(set(others + named)) == len(others + named),
+             "phase: with names each permanent once, and not the one card names")
+        o = self.target(opts, obj, res)
+        if o is None:
+            return
+        group = [o] + members
+        names = {m.handle for m in group}
+
+        def carried(m):
+            x = m
+            for _ in range(len(self.objs)):
+                host = self.objs.get(x.attached) if x.attached is not None else None
+                if host is None or host is m or not self.same_attachment(x, host):
+                    return False
+                if host.handle in names and not host.phased_out and host.zone == "battlefield":
+                    return True
+                x = host
+            return False
+
+        skip = [m.exists and carried(m) for m in group]   # decided before any phases
+        for i, m in enumerate(group):
+            if skip[i]:
+                continue                       # phases out with its permanent
+            if i == 0:
+                self.do_phase({"card": m.handle}, None, res)
+                continue
+            sub = Result()
+            if m.exists:
+                self.do_phase({"card": m.handle}, None, sub)
+            else:
+                sub.set("not_found", "not_found")
+            res.events += sub.events
+            if sub.outcome in ("failed", "rejected", "not_found", "stayed"):
+                res.event(m.handle, sub.outcome)
 
     def phase_with_attached(self, o, out):
         """Phase o out or in, and (CR 702.26g) what is attached to it phases

@@ -156,6 +156,7 @@ static uint64_t kind_features(const zo_case *c, const zo_step *s) {
   if (s->kind == ST_CREATE && (s->copy_of >= 0 || s->zone.type == ZO_ZT_OUTSIDE))
     f |= BIT(FT_COPIES);
   if (s->ncosts) f |= BIT(FT_CASTING);
+  if (s->kind == ST_PHASE && s->norder) f |= BIT(FT_PHASING_TOGETHER); /* CR 702.26h */
   for (int i = 0; i < s->ncosts; i++) f |= kind_features(c, &s->costs[i]);
   for (int i = 0; i < s->nmoves; i++) f |= kind_features(c, &s->moves[i]);
   if (s->then) f |= kind_features(c, s->then);

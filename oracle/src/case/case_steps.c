@@ -310,7 +310,20 @@ static zo_status parse_phase(cr_parser *p, const yd_node *opts, const yd_node *a
   const yd_node *v;
   zo_status st = object_of(p, opts, at, nested, s);
   if (st) return st;
-  if ((v = yd_get(opts, "out"))) return yr_bool(&p->r, v, "out", &s->out);
+  if ((v = yd_get(opts, "out")) && (st = yr_bool(&p->r, v, "out", &s->out))) return st;
+  /* with: the other permanents phasing out in the same event (CR 702.26h) */
+  if (!(v = yd_get(opts, "with"))) return ZO_OK;
+  if (nested) return yr_fail(&p->r, v, ZO_ERR_SCHEMA, "with: is for a phase step, not a then:/do: step");
+  if (!s->out)
+    return yr_fail(&p->r, v, ZO_ERR_SCHEMA, "with: phases several permanents out at once: "
+                   "not with out: false");
+  if ((st = cr_handle_list(p, v, "with", &s->order_zone_handles, &s->norder))) return st;
+  if (!s->norder) return yr_fail(&p->r, v, ZO_ERR_SCHEMA, "with: needs at least one handle");
+  for (int i = 0; i < s->norder; i++)
+    for (int j = -1; j < i; j++)
+      if (s->order_zone_handles[i] == (j < 0 ? s->card : s->order_zone_handles[j]))
+        return yr_fail(&p->r, v->kids[i], ZO_ERR_SCHEMA, "with: names each permanent once, and "
+                       "not the one card: names");
   return ZO_OK;
 }
 

@@ -215,6 +215,7 @@ uint64_t zo_fuzz_step_features(const zo_step *s) {
   if (s->kind == ST_CREATE && (s->copy_of >= 0 || s->zone.type == ZO_ZT_OUTSIDE))
     m |= BIT64(FT_COPIES); /* 111.12, 707.13 */
   if (s->ncosts) m |= BIT64(FT_CASTING); /* 401.5 */
+  if (s->kind == ST_PHASE && s->norder) m |= BIT64(FT_PHASING_TOGETHER); /* 702.26h */
   for (int i = 0; i < s->ncosts; i++) m |= zo_fuzz_step_features(&s->costs[i]);
   if (s->then) m |= zo_fuzz_step_features(s->then);
   for (int i = 0; i < s->nmoves; i++) m |= zo_fuzz_step_features(&s->moves[i]);

@@ -4,6 +4,7 @@
  * 3.0.9: a public object that becomes private is new), and the end of a
  * game played for ante (Z.2.2, 217.9b, 407.2).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "model_int.h"
@@ -85,6 +86,60 @@ static void phase_zone(zo_game *g, int o, int out, zo_step_result *r) {
 
 static void phase_one(zo_game *g, int o, int out, zo_step_result *r);
 
+/* Whether object m of a phase step with with: (first: its main object) is
+ * attached, directly or through what it is attached to, to another object
+ * of the step that phases out now: then it phases out only indirectly,
+ * with that one (CR 702.26h). */
+static int carried(const zo_game *g, const zo_step *s, int first, int m) {
+  for (int x = m, k = 0; k < g->nobjs; k++) {
+    int host = g->objs[x].attached;
+    if (host < 0 || host == m || !zo_attached_same(g, x, host)) return 0;
+    const zo_obj *h = &g->objs[host];
+    int in_event = host == first;
+    for (int i = 0; i < s->norder && !in_event; i++) in_event = s->order_zone_handles[i] == host;
+    if (in_event && h->exists && !h->phased_out && h->zone >= 0 &&
+        ZT(g, h->zone)->role == ZR_BATTLEFIELD)
+      return 1;
+    x = host;
+  }
+  return 0;
+}
+
+/* Phase out, in one event, the step's object (first; its outcome is the
+ * step's) and those with: names (each one's events, and an event with its
+ * outcome when it can't phase out): what is attached to another of them
+ * phases out only indirectly, with it (CR 702.26h, 702.26g), decided for
+ * all before any phases. */
+static void phase_together(zo_game *g, const zo_step *s, int first, zo_step_result *r) {
+  int n = s->norder + 1;
+  unsigned char *skip = zo_xcalloc((size_t)n, 1);
+  for (int i = 0; i < n; i++) {
+    int m = i ? s->order_zone_handles[i - 1] : first;
+    skip[i] = g->objs[m].exists && carried(g, s, first, m);
+  }
+  for (int i = 0; i < n; i++) {
+    int m = i ? s->order_zone_handles[i - 1] : first;
+    if (skip[i]) {
+      HITSW(g, SW_INDIRECT_PHASING);
+      continue;
+    }
+    if (!i) {
+      phase_one(g, m, 1, r);
+      continue;
+    }
+    zo_step_result sub;
+    memset(&sub, 0, sizeof sub);
+    if (!g->objs[m].exists) sub.outcome = ZO_OUTCOME_NOT_FOUND;
+    else phase_one(g, m, 1, &sub);
+    for (int k = 0; k < sub.nevents; k++) event(r, sub.events[k].handle, sub.events[k].outcome);
+    if (sub.outcome == ZO_OUTCOME_FAILED || sub.outcome == ZO_OUTCOME_REJECTED ||
+        sub.outcome == ZO_OUTCOME_NOT_FOUND || sub.outcome == ZO_OUTCOME_STAYED)
+      event(r, m, sub.outcome);
+    zo_step_result_free(&sub);
+  }
+  free(skip);
+}
+
 /* ---- indirect phasing (CR 702.26g; 702.24f of 2011; 217.8d, 502.15 of
  * 2004 and 2008; Z.7.2 of 1999) ------------------------------------------ */
 
@@ -133,7 +188,8 @@ void zo_step_phase(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
     r->error = ZO_E_PHASED_OUT;
     return;
   }
-  phase_one(g, o, s->out, r);
+  if (s->norder) phase_together(g, s, o, r);
+  else phase_one(g, o, s->out, r);
 }
 
 /* Phase object o out or in (zo_step_phase), with what is attached to it. */
