@@ -833,18 +833,25 @@ class MtgGame {
     return result;
   }
 
+  /** The object reference `name` still finds: the one it saw, while it
+   * exists and is still that object (CR 400.7); else null. An unknown name
+   * is a bad_request naming `what`. */
+  referenced(name, what) {
+    const ref = typeof name === 'string' ? this.s.refs.get(name) : undefined;
+    if (ref === undefined) throw badRequest(`${what}: unknown reference ${show(name)}`);
+    const o = ref.handle === null ? null : this.s.objects.get(ref.handle);
+    return o && o.exists && o.id === ref.id ? o : null;
+  }
+
   /** The object a step acts on: the one followed, card:, or ref:. null,
    * with the result not_found, when it is gone. */
   target(opts, result, followed, what) {
     if (followed !== null) return followed;
     if ((opts.card === undefined) === (opts.ref === undefined)) throw badRequest(`${what}: give card: or ref:, one of them`);
     if (opts.ref !== undefined) {
-      const ref = typeof opts.ref === 'string' ? this.s.refs.get(opts.ref) : undefined;
-      if (ref === undefined) throw badRequest(`${what}: unknown reference ${show(opts.ref)}`);
-      const o = ref.handle === null ? null : this.s.objects.get(ref.handle);
-      if (o && o.exists && o.id === ref.id) return o;
-      result.set('not_found', 'not_found');
-      return null;
+      const o = this.referenced(opts.ref, what);
+      if (o === null) result.set('not_found', 'not_found');
+      return o;
     }
     const o = this.object(opts.card);
     if (o.exists && o.born) return o; // a create that failed made nothing to find
@@ -1157,9 +1164,7 @@ class MtgGame {
     if (opts.lki !== undefined && (opts.copy_of === undefined || typeof opts.lki !== 'boolean')) {
       throw badRequest('create: lki: is true or false, beside copy_of:');
     }
-    const copied = opts.copy_of === undefined ? undefined
-      : typeof opts.copy_of === 'string' ? this.s.refs.get(opts.copy_of) : undefined;
-    if (opts.copy_of !== undefined && copied === undefined) throw badRequest(`create: unknown reference ${show(opts.copy_of)}`);
+    const copied = opts.copy_of === undefined ? undefined : this.referenced(opts.copy_of, 'create: copy_of');
     if (CONTROLLED_ZONES.has(zone)) {
       o.controller = opts.controller === undefined ? owner : this.player(opts.controller, 'create: controller');
     } else if (opts.controller !== undefined) {
@@ -1167,13 +1172,10 @@ class MtgGame {
     }
     if (o.kind === 'copy' && zone === 'battlefield') o.kind = 'token'; // CR 111.13
     this.s.objects.set(handle, o);
-    if (copied !== undefined && opts.lki !== true) { // CR 111.12: nothing to copy, no token
-      const c = copied.handle === null ? null : this.s.objects.get(copied.handle);
-      if (!c || !c.exists || c.id !== copied.id) {
-        o.exists = false;
-        result.set('not_found', 'not_found');
-        return;
-      }
+    if (copied === null && opts.lki !== true) { // CR 111.12: nothing to copy, no token
+      o.exists = false;
+      result.set('not_found', 'not_found');
+      return;
     }
     if (zone === 'battlefield' && MtgGame.isInstantOrSorcery(o)) { // CR 400.4a: it never comes to be
       o.exists = false;
@@ -1703,11 +1705,10 @@ class MtgGame {
     const triggers = table();
     for (const [name, t] of this.s.triggers) triggers[name] = { fired: t.fired, found: t.found, controller: t.controller };
     const refs = table();
-    for (const [name, r] of this.s.refs) {
-      const o = r.handle === null ? null : this.s.objects.get(r.handle);
+    for (const name of this.s.refs.keys()) {
+      const o = this.referenced(name, 'observe');
       // the handle of the object it finds; null when it finds nothing
-      const found = o !== null && o.exists && o.id === r.id;
-      refs[name] = { found, handle: found ? r.handle : null };
+      refs[name] = { found: o !== null, handle: o === null ? null : o.handle };
     }
     const players = table();
     const visible = table();

@@ -926,24 +926,24 @@ def _(G):
     G.madness_found = madness_found
 
 
-@bug("token-copy-ignores-lki", "identity-exceptions", "CR 111.12",
-     "a token copy of an object that is gone is never made, even by an effect using its last known information")
-def _(G):
-    def do_create(self, opts, obj, res):
-        if opts.get("lki") is True:
-            opts = dict(opts, lki=False)
-        Base.do_create(self, opts, obj, res)
-    G.do_create = do_create
+def _lki_always(value):
+    """An installer: every create with copy_of: behaves as if lki: were
+    `value`, whatever the effect says."""
+    def install(G):
+        def do_create(self, opts, obj, res):
+            if "copy_of" in opts:
+                opts = dict(opts, lki=value)
+            Base.do_create(self, opts, obj, res)
+        G.do_create = do_create
+    return install
 
 
-@bug("token-copy-of-gone-object", "identity-exceptions", "CR 111.12",
-     "a token copy is made of an object that is gone, as if every copy effect used last known information")
-def _(G):
-    def do_create(self, opts, obj, res):
-        if "copy_of" in opts:
-            opts = dict(opts, lki=True)
-        Base.do_create(self, opts, obj, res)
-    G.do_create = do_create
+bug("token-copy-ignores-lki", "identity-exceptions", "CR 111.12",
+    "a token copy of an object that is gone is never made, even by an effect using its last known information")(
+    _lki_always(False))
+bug("token-copy-of-gone-object", "identity-exceptions", "CR 111.12",
+    "a token copy is made of an object that is gone, as if every copy effect used last known information")(
+    _lki_always(True))
 
 
 @bug("copy-outside-ceases", "outside-the-game", "CR 707.13, 704.5e",

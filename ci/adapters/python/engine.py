@@ -408,17 +408,22 @@ class Game:
             self.nsteps += 1
         return res
 
+    def referenced(self, name):
+        """The object reference `name` still finds: the one it saw, while it
+        exists and is still that object (CR 400.7); else None."""
+        need(name in self.refs, f"unknown reference {name!r}")
+        o, oid = self.refs[name]
+        return o if o is not None and o.exists and o.id == oid else None
+
     def target(self, opts, obj, res):
         """The object a step acts on, or None (not_found) if it is gone."""
         if obj is not None:
             return obj
         if "ref" in opts:
-            need(opts["ref"] in self.refs, f"unknown reference {opts['ref']!r}")
-            o, oid = self.refs[opts["ref"]]
-            if o is not None and o.exists and o.id == oid:
-                return o
-            res.set("not_found", "not_found")
-            return None
+            o = self.referenced(opts["ref"])
+            if o is None:
+                res.set("not_found", "not_found")
+            return o
         o = self.obj(opts.get("card"))
         if not o.exists:
             res.set("not_found", "not_found")
@@ -773,18 +778,15 @@ class Game:
         need("copy_of" not in opts or kind == "token", "create: copy_of makes a token (CR 111.12)")
         need("lki" not in opts or ("copy_of" in opts and isinstance(opts["lki"], bool)),
              "create: lki is true or false, beside copy_of")
-        if "copy_of" in opts:
-            need(opts["copy_of"] in self.refs, f"unknown reference {opts['copy_of']!r}")
+        copied = self.referenced(opts["copy_of"]) if "copy_of" in opts else None
         need(opts.get("face", "up") in ("up", "down"), "create: face is up or down")
         if kind == "copy" and zone == "battlefield":
             o.kind = "token"                  # CR 111.13: a copy of a permanent is a token
         self.objs[handle] = o
-        if "copy_of" in opts and not opts.get("lki", False):
-            c, cid = self.refs[opts["copy_of"]]
-            if c is None or not c.exists or c.id != cid:
-                o.exists = False              # CR 111.12: nothing to copy, no token
-                res.set("not_found", "not_found")
-                return
+        if "copy_of" in opts and not opts.get("lki", False) and copied is None:
+            o.exists = False                  # CR 111.12: nothing to copy, no token
+            res.set("not_found", "not_found")
+            return
         if zone == OUTSIDE:                   # CR 707.13: there until it is cast
             o.zone = OUTSIDE
             self.new_object(o)
@@ -1244,10 +1246,10 @@ class Game:
         triggers = {n: {"fired": t.fired, "found": t.found, "controller": t.controller}
                     for n, t in self.triggers.items()}
         refs = {}
-        for n, (o, oid) in self.refs.items():
-            found = o is not None and o.exists and o.id == oid
+        for n in self.refs:
+            o = self.referenced(n)
             # the handle of the object it finds; none when it finds nothing
-            refs[n] = {"found": found, "handle": o.handle if found else None}
+            refs[n] = {"found": o is not None, "handle": o.handle if o is not None else None}
         return {"objects": objects, "triggers": triggers, "refs": refs,
                 "players": {p: {"lost": p in self.lost} for p in self.players},
                 "visible": {p: [h for h, o in self.objs.items() if o.id and self.sees(p, o)]

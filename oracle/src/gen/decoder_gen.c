@@ -55,9 +55,7 @@ uint8_t zo_fuzz_move_opts(zo_fuzz *f, zo_step *s) {
   }
   s->face = (p & 0x30) == 0x10 ? 0 : (p & 0x30) == 0x20 ? 1 : -1;
   s->by_rule = (p & 0x40) != 0;
-  int k = (b >> 4) % NCAUSES;
-  if (k == ZO_FUZZ_CAUSE_MADNESS && !allowed(f, FT_MADNESS)) k = 0;
-  const char *cause = causes[k]; /* short constants: no formatting per step */
+  const char *cause = cause_of(f, b); /* short constants: no formatting per step */
   memcpy(s->cause, cause, strlen(cause) + 1);
   if (f->rs->zones[s->to.type >= 0 ? s->to.type : 0].count.value > 1 && (a & 0x80))
     s->choose = 1 + (a >> 5 & 1);

@@ -49,9 +49,7 @@ void zo_fuzz_seq_trigger(zo_fuzz *f, zo_step *s) {
   m->to.player = -1;
   if (f->rs->zones[m->to.type].per_player.value && (d & 0x80)) m->to.player = (d >> 5 & 3) % c->nplayers;
   m->face = (d >> 3 & 3) == 1 ? 1 : (d >> 3 & 3) == 2 ? 0 : -1;
-  int k = (w >> 4) % NCAUSES;
-  if (k == ZO_FUZZ_CAUSE_MADNESS && !allowed(f, FT_MADNESS)) k = 0;
-  const char *cause = causes[k];
+  const char *cause = cause_of(f, w);
   memcpy(m->cause, cause, strlen(cause) + 1);
   s->from.player = s->to.player = -1;
   switch (w & 3) {

@@ -118,7 +118,7 @@ int zo_attached_state_check(zo_game *g, int obj, zo_step_result *r) {
   zo_step_result sub;
   memset(&sub, 0, sizeof sub);
   zo_game_apply_to(g, &mv, obj, &sub);
-  for (int i = 0; i < sub.nevents; i++) event(r, sub.events[i].handle, sub.events[i].outcome);
+  take_events(r, &sub);
   zo_step_result_free(&sub);
   return 1;
 }

@@ -72,7 +72,7 @@ static void then_step(zo_game *g, const zo_step *mv, int obj, zo_step_result *r)
     sub.outcome = ZO_OUTCOME_NOT_FOUND;
     event(&sub, obj, ZO_OUTCOME_NOT_FOUND);
   }
-  for (int i = 0; i < sub.nevents; i++) event(r, sub.events[i].handle, sub.events[i].outcome);
+  take_events(r, &sub);
   zo_step_result_free(&sub);
 }
 
@@ -85,7 +85,7 @@ static void cost_steps(zo_game *g, const zo_step *mv, zo_step_result *r) {
   for (int i = 0; i < mv->ncosts; i++) {
     zo_step_result sub = {0};
     zo_game_apply_to(g, &mv->costs[i], -1, &sub);
-    for (int k = 0; k < sub.nevents; k++) event(r, sub.events[k].handle, sub.events[k].outcome);
+    take_events(r, &sub);
     zo_step_result_free(&sub);
   }
 }

@@ -172,15 +172,12 @@ void zo_step_create(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
   /* CR 111.12: a token copy of an object that is gone (its reference finds
      it no more) is not created, unless the effect uses last known
      information (lki) */
-  if (s->copy_of >= 0 && !s->lki) {
-    const zo_ref *rf = &g->refs[s->copy_of];
-    if (!rf->set || !g->objs[rf->obj].exists || g->objs[rf->obj].id != rf->id) {
-      o->exists = 0;
-      o->id = 0;
-      r->outcome = ZO_OUTCOME_NOT_FOUND;
-      r->error = ZO_E_NOT_FOUND;
-      return;
-    }
+  if (s->copy_of >= 0 && !s->lki && !ref_finds(g, s->copy_of)) {
+    o->exists = 0;
+    o->id = 0;
+    r->outcome = ZO_OUTCOME_NOT_FOUND;
+    r->error = ZO_E_NOT_FOUND;
+    return;
   }
   /* CR 707.13: a copy of a card named by an effect is made outside the
      game, where it stays until it is cast (the loader allows only copies

@@ -97,7 +97,7 @@ void zo_game_observe(const zo_game *g, zo_observation *ob) {
   for (int i = 0; i < g->nrefs; i++) {
     const zo_ref *rf = &g->refs[i];
     ob->ref_handle[i] = rf->set ? rf->obj : -1;
-    ob->ref_found[i] = rf->set && g->objs[rf->obj].exists && g->objs[rf->obj].id == rf->id;
+    ob->ref_found[i] = ref_finds(g, i);
   }
   ob->nplayers = c->nplayers;
   for (int p = 0; p < c->nplayers; p++) ob->lost[p] = g->lost[p];

@@ -131,7 +131,7 @@ static void phase_together(zo_game *g, const zo_step *s, int first, zo_step_resu
     memset(&sub, 0, sizeof sub);
     if (!g->objs[m].exists) sub.outcome = ZO_OUTCOME_NOT_FOUND;
     else phase_one(g, m, 1, &sub);
-    for (int k = 0; k < sub.nevents; k++) event(r, sub.events[k].handle, sub.events[k].outcome);
+    take_events(r, &sub);
     if (sub.outcome == ZO_OUTCOME_FAILED || sub.outcome == ZO_OUTCOME_REJECTED ||
         sub.outcome == ZO_OUTCOME_NOT_FOUND || sub.outcome == ZO_OUTCOME_STAYED)
       event(r, m, sub.outcome);
@@ -166,7 +166,7 @@ static void phase_attached(zo_game *g, int host, int out, zo_step_result *r) {
     zo_step_result sub;
     memset(&sub, 0, sizeof sub);
     phase_one(g, i, out, &sub);
-    for (int k = 0; k < sub.nevents; k++) event(r, sub.events[k].handle, sub.events[k].outcome);
+    take_events(r, &sub);
     zo_step_result_free(&sub);
   }
 }

@@ -10,13 +10,12 @@
 
 int zo_step_object(zo_game *g, const zo_step *s, zo_step_result *r) {
   if (s->ref >= 0) {
-    zo_ref *rf = &g->refs[s->ref];
-    if (!rf->set || !g->objs[rf->obj].exists || g->objs[rf->obj].id != rf->id) {
+    if (!ref_finds(g, s->ref)) {
       r->outcome = ZO_OUTCOME_NOT_FOUND;
       r->error = ZO_E_NOT_FOUND;
       return -1;
     }
-    return rf->obj;
+    return g->refs[s->ref].obj;
   }
   if (s->card < 0 || !g->objs[s->card].exists) {
     r->outcome = ZO_OUTCOME_NOT_FOUND;

@@ -32,6 +32,14 @@ static inline int allowed(const zo_fuzz *f, zo_feature ft) {
   return (int)((f->prof->features >> ft) & 1u);
 }
 
+/* A move's cause word from the high nibble of byte b (layout.h): the
+ * cause madness only where the profile has feature madness (CR 400.7k),
+ * else none. Static storage. */
+static inline const char *cause_of(const zo_fuzz *f, uint8_t b) {
+  int k = (b >> 4) % NCAUSES;
+  return causes[k == ZO_FUZZ_CAUSE_MADNESS && !allowed(f, FT_MADNESS) ? 0 : k];
+}
+
 /* The next input byte; 0 past the end. */
 static inline uint8_t next(zo_fuzz *f) { return f->at < f->size ? f->data[f->at++] : 0; }
 

@@ -221,6 +221,19 @@ static inline void event(zo_step_result *r, int handle, zo_outcome o) {
   r->nevents++;
 }
 
+/* Append sub's events to r, in order (a nested step's: then:, do:, costs:,
+ * what phases with a permanent). sub stays the caller's to free. */
+static inline void take_events(zo_step_result *r, const zo_step_result *sub) {
+  for (int i = 0; i < sub->nevents; i++) event(r, sub->events[i].handle, sub->events[i].outcome);
+}
+
+/* Whether reference ref (an index) still finds the object it saw: that
+ * object exists and is still the object it was (CR 400.7). */
+static inline int ref_finds(const zo_game *g, int ref) {
+  const zo_ref *rf = &g->refs[ref];
+  return rf->set && g->objs[rf->obj].exists && g->objs[rf->obj].id == rf->id;
+}
+
 static inline int is_arena(const zo_game *g, int zone) {
   return zone >= 0 && g->zones[zone].arena;
 }
