@@ -555,6 +555,39 @@ static const builtin builtins[] = {
      "  - move: {card: top, to: stack, cause: cast, costs: [{move: {card: kept, to: library}}]}\n"
      "  - draw: {player: alice}\n"
      "    expect: {outcome: moved, next: {visibility: public, new_object: false}}\n"},
+    /* a "can't" effect: the move fails, and only a self-replacement may
+       replace it (CR 614.17, 614.17c) */
+    {"cant",
+     "id: smoke/cant\n"
+     "title: \"smoke: a card that can't enter the battlefield stays, and an ordinary replacement leaves it alone\"\n"
+     "rulesets: [mtg-current]\n"
+     "rules: [\"CR 614.17\", \"CR 614.17c\"]\n"
+     "players: [alice, bob]\n"
+     "cards:\n"
+     "  ghoul: {owner: alice, zone: graveyard, types: [creature]}\n"
+     "  cairn: {owner: alice, zone: graveyard, types: [land]}\n"
+     "steps:\n"
+     "  - replace: {as: r, card: any, when: {to: battlefield}, instead: {to: exile}}\n"
+     "  - cant: {card: any, when: {from: graveyard, to: battlefield}, types: [creature]}\n"
+     "  - move: {card: ghoul, from: graveyard, to: battlefield}\n"
+     "    expect: {outcome: failed, error: forbidden, ghoul: {zone: alice.graveyard}}\n"
+     "  - move: {card: cairn, from: graveyard, to: battlefield}\n"
+     "    expect: {outcome: replaced, cairn: {zone: exile}}\n"},
+    /* a draw replaced although the library is empty (CR 614.11) */
+    {"draw_replacement",
+     "id: smoke/draw_replacement\n"
+     "title: \"smoke: a draw from an empty library replaced by returning a card from the graveyard loses nothing\"\n"
+     "rulesets: [mtg-current]\n"
+     "rules: [\"CR 614.11\"]\n"
+     "players: [alice, bob]\n"
+     "cards:\n"
+     "  troll: {owner: alice, zone: graveyard, types: [creature]}\n"
+     "steps:\n"
+     "  - replace_draw: {as: d, player: alice, once: true, instead: [{move: {card: troll, to: hand}}]}\n"
+     "  - draw: {player: alice}\n"
+     "    expect: {outcome: replaced, troll: {zone: alice.hand}}\n"
+     "  - state_check: {}\n"
+     "    expect: {players: {alice: {lost: false}}}\n"},
 };
 
 /* ci/protocol/PROTOCOL.md, Features, in its order. */

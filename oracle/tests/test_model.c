@@ -724,6 +724,98 @@ static void test_watch_cause(void **state) {
   stop(&f);
 }
 
+/* "Can't" effects (CR 614.17): every move of one object obeys them (a
+ * member of move_together, a draw), a forbidden move fires no trigger and
+ * runs no then:, an ordinary replacement that turns a move into one that
+ * can't happen makes it fail, older Magic rule sets accept the step, and
+ * Flesh and Blood rejects it. */
+static void test_cant(void **state) {
+  (void)state;
+  zo_step_error e;
+  fixture f = start("mtg-2011", HEAD("mtg-2011")
+                    "cards:\n  a: {owner: alice, zone: graveyard, types: [creature]}\n"
+                    "  b: {owner: alice, zone: graveyard, types: [land]}\n"
+                    "  top: {owner: bob, zone: library}\n"
+                    "  c: {owner: alice, zone: hand, types: [creature]}\n"
+                    "steps:\n  - cant: {card: any, when: {to: battlefield}, types: [creature]}\n"
+                    "  - watch: {as: w, card: a, from: graveyard}\n"
+                    "  - move_together: {moves: [{card: a, to: battlefield}, {card: b, to: battlefield}]}\n"
+                    "  - move: {card: a, to: battlefield, then: {move: {to: exile}}}\n"
+                    "  - cant: {card: top, when: {from: library, to: hand}}\n"
+                    "  - draw: {player: bob}\n"
+                    "  - replace: {as: r, card: c, when: {to: graveyard}, instead: {to: battlefield}}\n"
+                    "  - move: {card: c, to: graveyard, cause: discard}\n");
+  assert_int_equal(step(&f, 0, NULL), ZO_OUTCOME_NO_MOVE);
+  step(&f, 1, NULL);
+  assert_int_equal(step(&f, 2, NULL), ZO_OUTCOME_MOVED); /* b moved, a did not */
+  char z[64];
+  zone_of(&f, 0, z, sizeof z);
+  assert_string_equal(z, "alice.graveyard");
+  zone_of(&f, 1, z, sizeof z);
+  assert_string_equal(z, "battlefield");
+  assert_false(f.g->trig[0].fired);
+  assert_int_equal(step(&f, 3, &e), ZO_OUTCOME_FAILED);
+  assert_int_equal(e, ZO_E_FORBIDDEN);
+  zone_of(&f, 0, z, sizeof z);
+  assert_string_equal(z, "alice.graveyard"); /* no then: either */
+  step(&f, 4, NULL);
+  step(&f, 5, NULL);
+  zone_of(&f, 2, z, sizeof z);
+  assert_string_equal(z, "bob.library");
+  step(&f, 6, NULL);
+  assert_int_equal(step(&f, 7, &e), ZO_OUTCOME_FAILED); /* replaced into a forbidden move */
+  assert_int_equal(e, ZO_E_FORBIDDEN);
+  zone_of(&f, 3, z, sizeof z);
+  assert_string_equal(z, "alice.hand");
+  stop(&f);
+  f = start("fab", "id: t/x\ntitle: t\nrulesets: [fab]\nrules: [\"FaB 3.0.7\"]\nplayers: [alice, bob]\n"
+                   "cards:\n  x: {owner: alice, zone: graveyard, types: [action]}\n"
+                   "steps:\n  - cant: {card: any}\n  - move: {card: x, to: banished}\n");
+  assert_int_equal(step(&f, 0, &e), ZO_OUTCOME_REJECTED);
+  assert_int_equal(e, ZO_E_UNSUPPORTED);
+  assert_int_equal(step(&f, 1, NULL), ZO_OUTCOME_MOVED);
+  stop(&f);
+}
+
+/* Draw replacements (CR 614.11): the first in the chosen order applies,
+ * a once effect ends as it applies, its own draws are not replaced by it
+ * again (614.5) but may be by another, and fab rejects the step. */
+static void test_replace_draw(void **state) {
+  (void)state;
+  zo_step_error e;
+  fixture f = start("mtg-2011", HEAD("mtg-2011")
+                    "cards:\n  a: {owner: alice, zone: library}\n  b: {owner: alice, zone: library}\n"
+                    "  c: {owner: alice, zone: library}\n  g: {owner: alice, zone: graveyard}\n"
+                    "steps:\n  - replace_draw: {as: twice, player: alice, once: true, instead: [{draw: {player: alice, count: 2}}]}\n"
+                    "  - replace_draw: {as: back, player: alice, once: true, instead: [{move: {card: g, to: hand}}]}\n"
+                    "  - choose_replacement: {order: [back, twice]}\n"
+                    "  - draw: {player: alice}\n"
+                    "  - draw: {player: alice}\n"
+                    "  - draw: {player: bob}\n");
+  for (int i = 0; i < 3; i++) step(&f, i, NULL);
+  char z[64];
+  assert_int_equal(step(&f, 3, NULL), ZO_OUTCOME_REPLACED); /* back, chosen first */
+  zone_of(&f, 3, z, sizeof z);
+  assert_string_equal(z, "alice.hand");
+  assert_int_equal(f.g->zones[zo_zone_of_role(f.g, ZR_LIBRARY, 0)].n, 3);
+  /* twice: its own two draws are not replaced by it (614.5), and it is used up */
+  assert_int_equal(step(&f, 4, NULL), ZO_OUTCOME_REPLACED);
+  assert_int_equal(f.g->zones[zo_zone_of_role(f.g, ZR_LIBRARY, 0)].n, 1);
+  assert_int_equal(f.g->nactive_repl, 0);
+  assert_int_equal(step(&f, 5, NULL), ZO_OUTCOME_NO_MOVE); /* bob's library is empty */
+  assert_true(f.g->drew_empty[1]);
+  assert_false(f.g->drew_empty[0]);
+  stop(&f);
+  f = start("fab", "id: t/x\ntitle: t\nrulesets: [fab]\nrules: [\"FaB 3.0.7\"]\nplayers: [alice, bob]\n"
+                   "cards: {}\nsteps:\n  - replace_draw: {as: r, player: alice, instead: []}\n"
+                   "  - draw: {player: alice}\n");
+  assert_int_equal(step(&f, 0, &e), ZO_OUTCOME_REJECTED);
+  assert_int_equal(e, ZO_E_UNSUPPORTED);
+  assert_int_equal(step(&f, 1, &e), ZO_OUTCOME_FAILED); /* FaB 8.5.6, not replaced */
+  assert_int_equal(e, ZO_E_EMPTY);
+  stop(&f);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_every_mtg_move_is_a_new_object),
@@ -746,6 +838,8 @@ int main(void) {
       cmocka_unit_test(test_attachments),
       cmocka_unit_test(test_durations_control_and_phasing),
       cmocka_unit_test(test_watch_cause),
+      cmocka_unit_test(test_cant),
+      cmocka_unit_test(test_replace_draw),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

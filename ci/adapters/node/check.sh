@@ -45,9 +45,9 @@ case $check in
     timeout 120 "$bin" smoke --engine "$engine" > "$out" 2>&1
     rc=$?
     [ "$rc" -eq 0 ] || fail "exit $rc, expected 0"
-    # the handshake, the core case, the core case as one run, 20 features,
+    # the handshake, the core case, the core case as one run, 22 features,
     # 4 malformed requests, bye
-    grep -q '^28 checks: 28 ok, 0 failed, 0 skipped' "$out" || fail "not 28 checks all ok"
+    grep -q '^30 checks: 30 ok, 0 failed, 0 skipped' "$out" || fail "not 30 checks all ok"
     echo "node adapter smoke: $(tail -1 "$out")"
     ;;
   gate)

@@ -19,7 +19,8 @@ export type Feature =
   | 'triggers' | 'replacement' | 'phasing' | 'face_down' | 'sub_cards' | 'zone_lifecycle'
   | 'ante' | 'visibility' | 'reorder' | 'stack_layers' | 'state_check' | 'marks'
   | 'performer' | 'look' | 'reveal' | 'attachments' | 'durations' | 'kept_marks'
-  | 'aura_triggers' | 'madness' | 'copies' | 'casting' | 'phasing_together';
+  | 'aura_triggers' | 'madness' | 'copies' | 'casting' | 'phasing_together' | 'cant'
+  | 'draw_replacement';
 
 /** What a step did (PROTOCOL.md, "Outcomes and step error codes"). */
 export type Outcome =
@@ -30,7 +31,7 @@ export type Outcome =
 export type StepError =
   | 'capacity' | 'no_zone' | 'cannot_hold' | 'token_left' | 'not_in_zone' | 'no_controller'
   | 'already' | 'empty' | 'ordered' | 'wrong_player' | 'unsupported' | 'phased_out'
-  | 'not_found' | 'not_fired';
+  | 'not_found' | 'not_fired' | 'forbidden';
 
 /** The code of an error answer (PROTOCOL.md, "Protocol errors"). */
 export type ErrorCode = 'bad_request' | 'unsupported' | 'internal';
@@ -103,7 +104,10 @@ export type Step =
   /** order: the result, top first, every object of the zone once (else the
    * step fails, not_in_zone); without it any order is right */
   | { shuffle: { zone: string; order?: Handle[]; seed?: number } }
-  | { draw: { player: Player; count?: number } }
+  /** then (not on a then:/do: draw): one step, without card/ref, done to
+   * each card this draw itself puts into the player's hand, right after it
+   * is drawn; never to what a draw replacement brings (CR 614.11b) */
+  | { draw: { player: Player; count?: number; then?: Step } }
   | { mill: { player: Player; count?: number; to?: string } }
   | { put_under: ObjectNamed & { under: Handle } }
   | { zone_create: { zone: string } }
@@ -123,7 +127,24 @@ export type Step =
   /** feature attachments: attach it to the permanent `to` names (CR 301.5, 303.4) */
   | { attach: ObjectNamed & { to: Handle } }
   /** feature durations: the turn ends (CR 514.2) */
-  | { end_turn: Record<string, never> | null };
+  | { end_turn: Record<string, never> | null }
+  /** feature cant, top-level only: from this step on, a move of the card
+   * (its handle, whatever object it now is) or of any object, matching
+   * when: as replace's does, fails with error forbidden and nothing moves
+   * (CR 614.17); types: only an object with every one of them, onto the
+   * battlefield as it would be there (face down: a creature and nothing
+   * else, 614.17d, 708.2a). Such an event is replaced only by a
+   * self-replacement effect (614.17c) */
+  | { cant: { card: Handle | 'any'; when?: { to?: string; from?: string; cause?: string }; types?: string[] } }
+  /** feature draw_replacement, top-level only: from this step on each draw
+   * of `player`, one at a time (CR 121.2), is replaced by the `instead`
+   * steps (maybe none; each as a move's costs: step, naming its own
+   * object), even a draw from an empty library, which then loses nothing
+   * (614.11); they are all done before the next draw (614.11a) and a draw
+   * among them is not replaced by this effect again (614.5). `as` is a
+   * replacement name (choose_replacement orders it among replace's); the
+   * first in that order applies. once: only the next draw, then it ends */
+  | { replace_draw: { as: string; player: Player; instead: Step[]; once?: boolean } };
 
 // ---- results and observations ------------------------------------------------------
 

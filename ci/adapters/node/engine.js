@@ -44,6 +44,8 @@ const KNOWN_FEATURES = Object.freeze([
   'copies', // create copy_of: (CR 111.12) or zone: outside (707.13)
   'casting', // a cast's costs: (CR 401.5, 601.2)
   'phasing_together', // phase with: several permanents at once (CR 702.26h)
+  'cant', // "can't" effects on moves (CR 614.17)
+  'draw_replacement', // replace_draw, draw then: (CR 614.11, 614.11a, 614.11b)
 ]);
 
 /** The mark kinds of feature kept_marks (CR 400.7d, 400.7g-i, 400.7m). */
@@ -58,6 +60,8 @@ const STEP_FEATURE = new Map([
   ['end_game', 'ante'], ['reorder', 'reorder'], ['state_check', 'state_check'],
   ['mark', 'marks'], ['look', 'look'], ['reveal', 'reveal'], ['attach', 'attachments'],
   ['end_turn', 'durations'], // G4 of issue 12
+  ['cant', 'cant'], // CR 614.17
+  ['replace_draw', 'draw_replacement'], // CR 614.11
 ]);
 
 /** A request that gets an error answer: code is bad_request, unsupported or
@@ -87,8 +91,9 @@ function show(value) {
 
 /** The features a step uses, its nested steps included: its kind's, and
  * face_down for any face: down it carries. Unlike the runner, which derives
- * one feature per top-level step, this looks inside then:, do:, instead: and
- * moves:, so that a partial engine refuses all of what it withholds.
+ * one feature per top-level step, this looks inside then:, do:, instead:,
+ * costs: and moves:, so that a partial engine refuses all of what it
+ * withholds.
  * Malformed steps are left to the rules half to reject.
  * @param {unknown} step @param {Set<string>} [found] @returns {Set<string>} */
 function featuresOfStep(step, found = new Set(), depth = 0) {
@@ -111,6 +116,7 @@ function featuresOfStep(step, found = new Set(), depth = 0) {
     featuresOfStep(opts.then, found, depth + 1);
     featuresOfStep(opts.do, found, depth + 1);
     if (Array.isArray(opts.costs)) for (const c of opts.costs) featuresOfStep(c, found, depth + 1);
+    if (Array.isArray(opts.instead)) for (const c of opts.instead) featuresOfStep(c, found, depth + 1); // replace_draw
   }
   return found;
 }
@@ -431,6 +437,9 @@ const ARRIVALS = new Set(['moved', 'redirected', 'replaced']); // a real change 
 /** G4: the durations of until: (CR 514.2). */
 const DURATIONS = ['end_of_turn'];
 const MOVE_OPTIONS = ['card', 'ref', 'to', 'from', 'position', 'face', 'by', 'cause', 'choose', 'shuffle', 'seed', 'then', 'player'];
+/** Steps that are never a then:/do: step, nor one of a list of steps
+ * (costs:, replace_draw's instead:). */
+const UNNESTABLE = ['move_together', 'create', 'end_turn', 'cant', 'replace_draw'];
 const CARD_KEYS = ['owner', 'zone', 'kind', 'types', 'subtypes', 'controller', 'face', 'position', 'visibility', 'under'];
 
 /** 'alice.hand' -> 'hand'; 'exile' -> 'exile'. */
@@ -509,7 +518,12 @@ class MtgGame {
       lastId: 0,
       triggers: new Map(), // name -> {handle, from, to, words, fired, found, controller, id}
       refs: new Map(), // name -> {handle, id}; handle null when it saw nothing
-      replacements: new Map(), // name -> {card, when: {to, from, cause}, instead, category}, in creation order
+      // name -> {card, when: {to, from, cause}, instead, category}, in creation
+      // order; a draw replacement (replace_draw, CR 614.11), in the same
+      // namespace and order: {draw: true, player, instead: [steps], once,
+      // active (false once a once: has applied), running (while its own steps run, 614.5)}
+      replacements: new Map(),
+      cants: /** @type {any[]} */ ([]), // "can't" effects in force, never ending (CR 614.17): {card, when: {to, from, cause}, types}
       chosenOrder: /** @type {string[]} */ ([]), // replacement names a choose_replacement put first
       markNames: new Set(),
       untilMarks: new Set(), // G4: marks that last until end of turn (CR 514.2)
@@ -824,7 +838,7 @@ class MtgGame {
     const unknown = Object.keys(opts).filter((k) => !kind.options.includes(k));
     if (unknown.length) throw badRequest(`${name}: unknown option ${unknown[0]} (${kind.options.join(', ')})`);
     if (followed !== null) {
-      if (name === 'move_together' || name === 'create') throw badRequest(`${name} can't be a then:/do: step`);
+      if (UNNESTABLE.includes(name)) throw badRequest(`${name} can't be a then:/do: step`);
       if (opts.card !== undefined || opts.ref !== undefined) throw badRequest(`${name}: a then:/do: step acts on the object followed, without card: or ref:`);
       if (opts.then !== undefined) throw badRequest(`${name}: then: can't be nested in then:/do:`);
     }
@@ -885,11 +899,20 @@ class MtgGame {
     if (followed !== null) throw badRequest('move: costs: is for a move step, not a then:/do: step');
     if (opts.cause !== 'cast') throw badRequest('move: costs: are paid while a spell is cast (cause: cast)');
     if (!Array.isArray(opts.costs) || opts.costs.length === 0) throw badRequest('move: costs: is a list of steps');
-    for (const c of opts.costs) {
-      if (!isObject(c) || Object.keys(c).length !== 1) throw badRequest('move: a step of costs: is an object of one step');
+    MtgGame.checkStepList(opts.costs, 'move: costs');
+  }
+
+  /** A list of steps (a move's costs:, replace_draw's instead:): each an
+   * object of one step, of a known kind that can be nested, written as a
+   * top-level step naming its own object, without a list of its own.
+   * @param {unknown[]} list @param {string} what */
+  static checkStepList(list, what) {
+    for (const c of list) {
+      if (!isObject(c) || Object.keys(c).length !== 1) throw badRequest(`${what}: a step is an object of one step`);
       const [name, sub] = Object.entries(c)[0];
-      if (['move_together', 'create', 'end_turn'].includes(name)) throw badRequest(`move: ${name} can't be a step of costs:`);
-      if (name === 'move' && isObject(sub) && sub.costs !== undefined) throw badRequest('move: costs: can\'t hold a move with costs: of its own');
+      if (!STEP_KINDS.has(name)) throw badRequest(`${what}: unknown step ${show(name)}`);
+      if (UNNESTABLE.includes(name)) throw badRequest(`${what}: ${name} can't be a step of the list`);
+      if (name === 'move' && isObject(sub) && sub.costs !== undefined) throw badRequest(`${what}: can't hold a move with costs: of its own`);
     }
   }
 
@@ -910,6 +933,13 @@ class MtgGame {
     if (o.phasedOut) return { outcome: 'failed', error: 'phased_out' }; // CR 702.26b
     const asked = this.zoneFor(this.zoneRef(opts.to, 'to', [OUTSIDE]), o.owner); // CR 400.3
     const { zone: dest, how, replaced } = this.replaceMove(o, origin, asked.zone, opts);
+    // CR 614.17, 101.2: a "can't" effect forbids the event as it finally
+    // stands, replaced or not: nothing moves (a move to the zone it is in
+    // that makes no new object is no event), before it stays or ceases
+    const inPlace = dest === origin && dest !== OUTSIDE && !RENEWED_IN_PLACE.has(origin);
+    if (this.s.cants.length && !inPlace && this.forbids(o, origin, dest, MtgGame.causeOf(how, opts), how.face)) {
+      return { outcome: 'failed', error: 'forbidden' };
+    }
     /** @param {import('./engine').Outcome} outcome @param {import('./engine').StepError | null} [error] */
     const done = (outcome, error = null) => {
       result.event(o.handle, outcome);
@@ -944,7 +974,7 @@ class MtgGame {
     // what 400.7a and 400.7c carry over
     const keep = origin === 'stack' && dest === 'battlefield' ? [...KEPT_ON_RESOLVING] : [];
     if (isPublicZone(dest)) keep.push('sticker'); // CR 123.5, 400.7m
-    const cause = how.cause !== undefined ? how.cause : opts.cause;
+    const cause = MtgGame.causeOf(how, opts);
     // CR 400.7f: when it arrived, and whether a state check put it there
     o.arrivedStep = this.s.nsteps;
     o.arrivedByCheck = cause === 'state_check';
@@ -983,7 +1013,7 @@ class MtgGame {
       this.forgetShown(dest);
     }
     // G8: the event's cause is the replacement's own, else the move's
-    this.fireTriggers(o, origin, dest, controller, how.cause !== undefined ? how.cause : opts.cause);
+    this.fireTriggers(o, origin, dest, controller, cause);
     return done(replaced ? 'replaced' : asked.redirected ? 'redirected' : 'moved');
   }
 
@@ -999,18 +1029,42 @@ class MtgGame {
     for (;;) {
       const applicable = this.replacementOrder().filter((n) => {
         const r = this.s.replacements.get(n);
-        return !used.has(n) && (r.card === 'any' || r.card === o.handle)
+        return !used.has(n) && !r.draw && (r.card === 'any' || r.card === o.handle)
           && MtgGame.fits(r.when.to, zone) && MtgGame.fits(r.when.from, origin)
           && (r.when.cause === undefined || r.when.cause === cause);
       });
+      // CR 614.17c: an event that can't happen, as it now stands, is
+      // replaced only by a self-replacement effect (614.15)
+      const selfOnly = this.s.cants.length > 0 && this.forbids(o, origin, zone, MtgGame.causeOf(how, opts), how.face);
       // CR 616.1a: a self-replacement effect (614.15) must be chosen first
-      const name = applicable.find((n) => this.s.replacements.get(n).category === 'self') ?? applicable[0];
+      const name = applicable.find((n) => this.s.replacements.get(n).category === 'self') ?? (selfOnly ? undefined : applicable[0]);
       if (name === undefined) return { zone, how, replaced: used.size > 0 };
       used.add(name);
       how = this.s.replacements.get(name).instead;
       zone = this.zoneFor(this.zoneRef(how.to, 'instead: to', [OUTSIDE]), o.owner).zone;
       if (how.cause !== undefined) cause = how.cause;
     }
+  }
+
+  /** G8: the cause of the event as it stands: the replacing move's own
+   * cause word, else the written move's. */
+  static causeOf(how, opts) { return how.cause !== undefined ? how.cause : opts.cause; }
+
+  /** Does a "can't" effect in force forbid o's move from origin to dest by
+   * cause, arriving with `face` (CR 614.17)? Matched as replace's when:. */
+  forbids(o, origin, dest, cause, face) {
+    return this.s.cants.some((c) => (c.card === 'any' || c.card === o.handle)
+      && MtgGame.fits(c.when.to, dest) && MtgGame.fits(c.when.from, origin)
+      && (c.when.cause === undefined || c.when.cause === cause)
+      && c.types.every((w) => MtgGame.typesFor(o, origin, dest, face).includes(w)));
+  }
+
+  /** The types a "can't" effect judges o by: onto the battlefield, those it
+   * would have there (CR 614.17d); elsewhere, those it has where it is. A
+   * face-down permanent or spell is a creature and nothing else (708.2a). */
+  static typesFor(o, origin, dest, face) {
+    const down = dest === 'battlefield' ? face === 'down' : o.face === 'down' && CONTROLLED_ZONES.has(origin);
+    return down ? ['creature'] : o.words;
   }
 
   replacementOrder() {
@@ -1033,9 +1087,9 @@ class MtgGame {
     }
   }
 
-  /** A step moving several objects (move_together, draw, mill): `moved` if
-   * any arrived somewhere, else the outcome of the first object it tried
-   * (`no_move` when there was none). */
+  /** move_together's outcome: `moved` if any object arrived somewhere,
+   * else the outcome of the first object it tried (`no_move` when there
+   * was none); draw and mill: takenOutcome. */
   static summarize(result, outcomes) {
     if (outcomes.some((o) => ARRIVALS.has(o))) result.set('moved');
     else result.set(outcomes.length ? outcomes[0] : 'no_move');
@@ -1116,28 +1170,89 @@ class MtgGame {
     MtgGame.summarize(result, outcomes);
   }
 
-  /** The top cards of a player's library, one at a time, to `to` (draw,
-   * mill). Stops when the library is empty or its top card did not leave.
-   * Returns the outcome for each card tried. */
-  takeFromLibrary(player, count, to, cause, result) {
-    const library = this.s.zones.get(`${player}.library`);
-    const outcomes = [];
-    while (outcomes.length < count && library.length > 0) {
-      const top = this.s.objects.get(library[0]);
-      outcomes.push(this.move(top, { to, cause }, result).outcome);
-      if (library[0] === top.handle) break; // still on top: it is not taken again
+  /** The top cards of a player's library, one at a time (CR 121.2), to
+   * `to` (draw, mill). Before each draw, a draw replacement in force for
+   * the player may replace it (CR 614.11): then no card is taken, even
+   * from an empty library, and its steps are all done before the next draw
+   * (614.11a). Stops at an empty library, or at a card taken that is still
+   * in the library (a replacement put it back, a token that can't move).
+   * `then` (a draw's) is done to each card the draw itself put into the
+   * player's hand, right after it (never to what a replacement brought,
+   * 614.11b). Returns what happened: whether a card arrived somewhere
+   * (moved), whether a draw was replaced, the first other outcome of a
+   * card taken (null: none), and whether the library was empty.
+   * @returns {{moved: boolean, replaced: boolean, first: import('./engine').Outcome | null, empty: boolean}} */
+  takeFromLibrary(player, count, to, cause, result, then = null) {
+    const library = `${player}.library`;
+    const pile = this.s.zones.get(library);
+    const taken = { moved: false, replaced: false, first: null, empty: false };
+    for (let i = 0; i < count; i++) {
+      const r = cause === 'draw' ? this.drawReplacement(player) : null;
+      if (r !== null) {
+        this.replaceDraw(r, result);
+        taken.replaced = true;
+        continue;
+      }
+      if (pile.length === 0) {
+        taken.empty = true;
+        break;
+      }
+      const top = this.s.objects.get(pile[0]);
+      const { outcome } = this.move(top, { to, cause }, result);
+      if (ARRIVALS.has(outcome)) taken.moved = true;
+      else if (taken.first === null) taken.first = outcome;
+      if (then !== null && top.exists && top.zone === `${player}.hand`) result.events.push(...this.runStep(then, top).events);
+      if (top.exists && top.zone === library) break; // still there: taking it again changes nothing
     }
-    return outcomes;
+    return taken;
+  }
+
+  /** The draw replacement that replaces `player`'s next draw: the first in
+   * the replacement order that is in force and not running its own steps
+   * (CR 614.5), or null. */
+  drawReplacement(player) {
+    for (const name of this.replacementOrder()) {
+      const r = this.s.replacements.get(name);
+      if (r.draw && r.active && !r.running && r.player === player) return r;
+    }
+    return null;
+  }
+
+  /** One draw replaced by r (CR 614.11): with once: it ends now; its steps,
+   * each a top-level step, their events into the draw's; while they run,
+   * no draw among them is replaced by r again (614.5). */
+  replaceDraw(r, result) {
+    if (r.once) r.active = false;
+    r.running = true;
+    try {
+      for (const step of r.instead) result.events.push(...this.runStep(step, null).events);
+    } finally {
+      r.running = false;
+    }
+  }
+
+  /** A draw or mill step's outcome: `moved` if a card of the step arrived
+   * somewhere; else `replaced` if a draw of it was replaced; else the
+   * first other outcome of a card taken; else, nothing at all taken from
+   * an empty library, `emptyOutcome`; else `no_move`. */
+  static takenOutcome(result, taken, emptyOutcome) {
+    if (taken.moved) result.set('moved');
+    else if (taken.replaced) result.set('replaced');
+    else if (taken.first !== null) result.set(taken.first);
+    else if (taken.empty && emptyOutcome !== null) result.set(emptyOutcome[0], emptyOutcome[1]);
+    else result.set('no_move');
   }
 
   stepDraw(opts, result) {
     const player = this.player(opts.player, 'draw: player');
     const count = MtgGame.count(opts.count, 'draw');
-    const outcomes = this.takeFromLibrary(player, count, 'hand', 'draw', result);
+    const then = opts.then === undefined || opts.then === null ? null : opts.then;
+    if (then !== null) MtgGame.checkThen(then, 'draw: then');
+    const taken = this.takeFromLibrary(player, count, 'hand', 'draw', result, then);
     // CR 121.3, 704.5b: drawing from an empty library loses the game at the
-    // next state-based check
-    if (outcomes.length < count && this.s.zones.get(`${player}.library`).length === 0) this.s.drewFromEmpty.add(player);
-    MtgGame.summarize(result, outcomes);
+    // next state-based check (a replaced draw is no such draw, 614.11)
+    if (taken.empty) this.s.drewFromEmpty.add(player);
+    MtgGame.takenOutcome(result, taken, null);
   }
 
   stepMill(opts, result) {
@@ -1145,10 +1260,22 @@ class MtgGame {
     const count = MtgGame.count(opts.count, 'mill');
     const to = opts.to === undefined ? 'graveyard' : opts.to;
     this.zoneRef(to, 'mill: to', [OUTSIDE]);
-    const empty = this.s.zones.get(`${player}.library`).length === 0;
-    const outcomes = this.takeFromLibrary(player, count, to, 'mill', result);
-    if (empty && count > 0) result.set('failed', 'empty');
-    else MtgGame.summarize(result, outcomes);
+    // failed (empty) only when nothing at all was milled: a card taken that
+    // ceased or stayed gives the step its outcome (701.17b: as many as possible)
+    MtgGame.takenOutcome(result, this.takeFromLibrary(player, count, to, 'mill', result), ['failed', 'empty']);
+  }
+
+  /** A then: step (one step, of a kind that can be nested, acting on the
+   * object followed): checked before anything is done. */
+  static checkThen(then, what) {
+    if (!isObject(then) || Object.keys(then).length !== 1) throw badRequest(`${what}: is one step`);
+    const [name, sub] = Object.entries(then)[0];
+    if (!STEP_KINDS.has(name)) throw badRequest(`${what}: unknown step ${show(name)}`);
+    if (UNNESTABLE.includes(name)) throw badRequest(`${name} can't be a then:/do: step`);
+    if (isObject(sub) && (sub.card !== undefined || sub.ref !== undefined)) {
+      throw badRequest(`${what}: a then: step acts on the card drawn, without card: or ref:`);
+    }
+    if (isObject(sub) && sub.then !== undefined) throw badRequest(`${name}: then: can't be nested in then:/do:`);
   }
 
   stepCreate(opts, result) {
@@ -1581,13 +1708,26 @@ class MtgGame {
     this.s.refs.set(name, o === null ? { handle: null, id: 0 } : { handle: o.handle, id: o.id });
   }
 
+  /** The moves a replace or cant step names (when:): zones to and from
+   * (any when not written), and a cause word. */
+  moveFilter(given, what) {
+    const when = given === undefined || given === null ? {} : given;
+    if (!isObject(when) || Object.keys(when).some((k) => !['to', 'from', 'cause'].includes(k))) {
+      throw badRequest(`${what}: when: has to, from, cause`);
+    }
+    if (when.cause !== undefined && typeof when.cause !== 'string') throw badRequest(`${what}: when: cause is a word`);
+    const special = [OUTSIDE, 'any'];
+    return {
+      to: this.zoneRef(when.to === undefined ? 'any' : when.to, `${what}: when: to`, special),
+      from: this.zoneRef(when.from === undefined ? 'any' : when.from, `${what}: when: from`, special),
+      cause: when.cause,
+    };
+  }
+
   stepReplace(opts) {
     const name = this.newName(opts.as, this.s.replacements, 'replace');
     const card = opts.card === 'any' ? 'any' : this.object(opts.card).handle;
-    const when = opts.when === undefined || opts.when === null ? {} : opts.when;
-    if (!isObject(when) || Object.keys(when).some((k) => !['to', 'from', 'cause'].includes(k))) {
-      throw badRequest('replace: when: has to, from, cause');
-    }
+    const when = this.moveFilter(opts.when, 'replace');
     const { instead } = opts;
     if (!isObject(instead) || ['card', 'ref', 'then'].some((k) => instead[k] !== undefined)) {
       throw badRequest('replace: instead: holds move options, without card, ref or then');
@@ -1595,21 +1735,38 @@ class MtgGame {
     const unknown = Object.keys(instead).filter((k) => !MOVE_OPTIONS.includes(k));
     if (unknown.length) throw badRequest(`replace: instead: unknown option ${unknown[0]}`);
     this.checkMove(instead, 'replace: instead');
-    if (when.cause !== undefined && typeof when.cause !== 'string') throw badRequest('replace: when: cause is a word');
     if (opts.controller !== undefined) this.player(opts.controller, 'replace: controller'); // recorded by the case, unused
     const category = opts.category === undefined ? 'other' : opts.category;
     if (category !== 'self' && category !== 'other') throw badRequest('replace: category is self or other');
-    const special = [OUTSIDE, 'any'];
+    this.s.replacements.set(name, { card, when, instead: structuredClone(instead), category });
+  }
+
+  /** A draw replacement (CR 614.11), in force from this step on: each
+   * draw of `player`, one at a time, is replaced by the `instead` steps
+   * (takeFromLibrary), even a draw from an empty library; with once: only
+   * the next. Its name is a replacement's (choose_replacement orders it). */
+  stepReplaceDraw(opts) {
+    const name = this.newName(opts.as, this.s.replacements, 'replace_draw');
+    const player = this.player(opts.player, 'replace_draw: player');
+    const { instead } = opts;
+    if (!Array.isArray(instead)) throw badRequest('replace_draw: instead: is a list of steps ([] for none)');
+    MtgGame.checkStepList(instead, 'replace_draw: instead');
+    if (opts.once !== undefined && typeof opts.once !== 'boolean') throw badRequest('replace_draw: once is true or false');
     this.s.replacements.set(name, {
-      card,
-      when: {
-        to: this.zoneRef(when.to === undefined ? 'any' : when.to, 'replace: when: to', special),
-        from: this.zoneRef(when.from === undefined ? 'any' : when.from, 'replace: when: from', special),
-        cause: when.cause,
-      },
-      instead: structuredClone(instead),
-      category,
+      draw: true, player, instead: structuredClone(instead), once: opts.once === true, active: true, running: false,
     });
+  }
+
+  /** A "can't" effect on moves, in force from this step on and never
+   * ending (CR 614.17): the moves it names fail, `forbidden` (move()). It
+   * undoes nothing that already happened (614.17a). card: a handle (it
+   * follows the card, like replace) or any; types: every one of them. */
+  stepCant(opts) {
+    if (opts.card === undefined) throw badRequest('cant: card: is required (a handle or any)');
+    const card = opts.card === 'any' ? 'any' : this.object(opts.card).handle;
+    const when = this.moveFilter(opts.when, 'cant');
+    const types = [...MtgGame.words(opts.types, 'cant: types')];
+    this.s.cants.push({ card, when, types });
   }
 
   stepChooseReplacement(opts, result) {
@@ -1739,7 +1896,7 @@ const STEP_KINDS = new Map(Object.entries({
   turn_face: { options: ['card', 'ref', 'face'], run: MtgGame.prototype.stepTurnFace },
   reorder: { options: ['zone', 'order', 'by', 'player'], run: MtgGame.prototype.stepReorder },
   shuffle: { options: ['zone', 'order', 'seed'], run: MtgGame.prototype.stepShuffle },
-  draw: { options: ['player', 'count'], run: MtgGame.prototype.stepDraw },
+  draw: { options: ['player', 'count', 'then'], run: MtgGame.prototype.stepDraw },
   mill: { options: ['player', 'count', 'to'], run: MtgGame.prototype.stepMill },
   put_under: { options: ['card', 'ref', 'under'], run: notInMagic('put_under') },
   zone_create: { options: ['zone'], run: notInMagic('zone_create') },
@@ -1756,6 +1913,8 @@ const STEP_KINDS = new Map(Object.entries({
   reveal: { options: ['card', 'ref', 'end', 'top_of'], run: MtgGame.prototype.stepReveal },
   attach: { options: ['card', 'ref', 'to'], run: MtgGame.prototype.stepAttach },
   end_turn: { options: [], run: MtgGame.prototype.stepEndTurn }, // G4 of issue 12
+  cant: { options: ['card', 'when', 'types'], run: MtgGame.prototype.stepCant }, // CR 614.17
+  replace_draw: { options: ['as', 'player', 'instead', 'once'], run: MtgGame.prototype.stepReplaceDraw }, // CR 614.11
 }));
 
 /** The rules half as the protocol half sees it.
@@ -1769,7 +1928,7 @@ const mtgCurrent = {
   features: ['triggers', 'replacement', 'phasing', 'face_down', 'ante', 'visibility', 'reorder', 'state_check', 'marks',
     'performer', 'look', 'reveal',
     'attachments', 'durations', 'kept_marks', 'aura_triggers', 'madness', 'copies', 'casting',
-    'phasing_together'],
+    'phasing_together', 'cant', 'draw_replacement'],
   newGame: (ruleset, players, cards) => new MtgGame(players, cards),
 };
 

@@ -406,6 +406,324 @@ test('CR 616.1: replacements in the order chosen by the controller, each once', 
   assert.equal(s.obj('c').zone, 'exile');
 });
 
+// ---- feature cant: "can't" effects on moves (CR 614.17) ------------------------------
+
+test('CR 614.17: a move a can\'t effect forbids fails (forbidden): nothing moves, no trigger, no then:; other moves go on', () => {
+  const s = new Session({
+    ghoul: { owner: 'alice', zone: 'graveyard', types: ['creature'] },
+    wall: { owner: 'alice', zone: 'graveyard', types: ['creature'] },
+    forest: { owner: 'alice', zone: 'graveyard', types: ['land'] },
+  });
+  s.step({ watch: { as: 't', card: 'ghoul', to: 'battlefield' } });
+  s.step({ remember: { as: 'r', card: 'ghoul' } });
+  const before = s.obj('ghoul');
+  assert.deepEqual(s.step({ cant: { card: 'any', when: { from: 'graveyard', to: 'battlefield' }, types: ['creature'] } }), ['no_move', null]);
+  const answer = s.call('step', { step: { move: { card: 'ghoul', from: 'graveyard', to: 'battlefield', then: { mark: { as: 'm', kind: 'counter' } } } } });
+  assert.deepEqual([answer.outcome, answer.error, answer.events], ['failed', 'forbidden', []]);
+  const seen = s.observe();
+  assert.deepEqual(seen.objects.ghoul, before, 'the same object, where it was, without the mark');
+  assert.deepEqual([seen.triggers.t.fired, seen.refs.r.found], [false, true]);
+  // a card of another type, and a move to another zone, are not what it names
+  assert.deepEqual(s.step({ move: { card: 'forest', from: 'graveyard', to: 'battlefield' } }), ['moved', null]);
+  assert.deepEqual(s.step({ move: { card: 'wall', from: 'graveyard', to: 'hand' } }), ['moved', null]);
+  // draw and mill take the top card one at a time: a card that can't leave stops them
+  const t = new Session({ a: { owner: 'alice', zone: 'library', position: 0 }, b: { owner: 'alice', zone: 'library', position: 1 } });
+  t.step({ cant: { card: 'a', when: { cause: 'draw' } } });
+  assert.deepEqual(t.step({ draw: { player: 'alice', count: 2 } }), ['failed', null]);
+  assert.deepEqual([t.obj('a').zone, t.obj('b').zone], ['alice.library', 'alice.library']);
+  assert.deepEqual(t.step({ mill: { player: 'alice', count: 2 } }), ['moved', null]);
+});
+
+test('CR 614.17: a forbidden move fails before it would stay or cease, after the checks of where the object is', () => {
+  const s = new Session({
+    bolt: { owner: 'alice', zone: 'hand', types: ['instant'] },
+    ab: { owner: 'alice', zone: 'stack', kind: 'ability' },
+    x: { owner: 'alice', zone: 'exile' },
+    g: { owner: 'alice', zone: 'graveyard' },
+    p: bear(),
+  });
+  s.step({ phase: { card: 'p' } });
+  s.step({ cant: { card: 'any' } });
+  assert.deepEqual(s.step({ move: { card: 'bolt', to: 'battlefield' } }), ['failed', 'forbidden'], 'not stayed (400.4a)');
+  assert.deepEqual(s.step({ move: { card: 'ab', to: 'graveyard' } }), ['failed', 'forbidden'], 'not ceased');
+  assert.equal(s.obj('ab').exists, true);
+  assert.deepEqual(s.step({ move: { card: 'x', to: 'exile' } }), ['failed', 'forbidden'], 'exile to exile would make a new object (400.8)');
+  assert.deepEqual(s.step({ move: { card: 'g', to: 'graveyard' } }), ['no_move', null], 'a move to where it is is no event');
+  assert.deepEqual(s.step({ move: { card: 'g', from: 'hand', to: 'exile' } }), ['failed', 'not_in_zone']);
+  assert.deepEqual(s.step({ move: { card: 'p', to: 'exile' } }), ['failed', 'phased_out']);
+  // create is no move: no can't effect applies to it
+  assert.deepEqual(s.step({ create: { as: 'tok', owner: 'alice', zone: 'battlefield' } }), ['moved', null]);
+});
+
+test('CR 614.17c: an event that can\'t happen is replaced only by a self-replacement effect; the event as finally replaced is judged', () => {
+  const s = new Session({
+    zombie: { owner: 'alice', zone: 'graveyard', types: ['creature'] },
+    spirit: { owner: 'alice', zone: 'graveyard', types: ['creature'] },
+  });
+  s.step({ replace: { as: 'exile_instead', card: 'any', when: { from: 'graveyard', to: 'battlefield' }, instead: { to: 'exile' } } });
+  s.step({ cant: { card: 'any', when: { from: 'graveyard', to: 'battlefield' } } });
+  assert.deepEqual(s.step({ move: { card: 'zombie', from: 'graveyard', to: 'battlefield' } }), ['failed', 'forbidden']);
+  assert.equal(s.obj('zombie').zone, 'alice.graveyard', 'the ordinary replacement did not make it an exile');
+  s.step({ replace: { as: 'own', card: 'spirit', category: 'self', when: { from: 'graveyard', to: 'battlefield' }, instead: { to: 'hand' } } });
+  assert.deepEqual(s.step({ move: { card: 'spirit', from: 'graveyard', to: 'battlefield' } }), ['replaced', null]);
+  assert.equal(s.obj('spirit').zone, 'alice.hand');
+  // an allowed event that a replacement turns into a forbidden one fails;
+  // the replacement's cause counts (G8)
+  const t = new Session({ a: bear(), b: bear() });
+  t.step({ cant: { card: 'any', when: { cause: 'sacrifice' } } });
+  t.step({ replace: { as: 'r', card: 'a', when: { to: 'graveyard' }, instead: { to: 'exile', cause: 'sacrifice' } } });
+  assert.deepEqual(t.step({ move: { card: 'a', to: 'graveyard', cause: 'destroy' } }), ['failed', 'forbidden']);
+  assert.deepEqual(t.step({ move: { card: 'b', to: 'graveyard', cause: 'destroy' } }), ['moved', null]);
+  assert.equal(t.obj('a').zone, 'battlefield');
+});
+
+test('CR 614.17d, 708.2a: a can\'t effect judges a card as it would be on the battlefield; face down it is a creature and nothing else', () => {
+  const s = new Session({
+    forest: { owner: 'alice', zone: 'library', types: ['land'] },
+    island: { owner: 'alice', zone: 'hand', types: ['land'] },
+    bear: { owner: 'alice', zone: 'hand', types: ['creature'] },
+    morph: bear({ face: 'down', types: ['land'] }),
+  });
+  s.step({ cant: { card: 'any', when: { to: 'battlefield' }, types: ['creature'] } });
+  assert.deepEqual(s.step({ move: { card: 'forest', from: 'library', to: 'battlefield', face: 'down' } }), ['failed', 'forbidden']);
+  assert.deepEqual([s.obj('forest').zone, s.obj('forest').position], ['alice.library', 0]);
+  assert.deepEqual(s.step({ move: { card: 'bear', from: 'hand', to: 'battlefield' } }), ['failed', 'forbidden']);
+  assert.deepEqual(s.step({ move: { card: 'island', from: 'hand', to: 'battlefield' } }), ['moved', null]);
+  assert.deepEqual(s.step({ move: { card: 'bear', from: 'hand', to: 'exile' } }), ['moved', null]);
+  // leaving the battlefield, a face-down permanent is a creature, not its land
+  s.step({ cant: { card: 'any', when: { from: 'battlefield' }, types: ['land'] } });
+  assert.deepEqual(s.step({ move: { card: 'morph', to: 'hand' } }), ['moved', null]);
+  assert.deepEqual(s.step({ move: { card: 'island', to: 'hand' } }), ['failed', 'forbidden']);
+});
+
+test('CR 614.17a: a can\'t effect undoes nothing; one naming a card follows it, new object or not', () => {
+  const s = new Session({
+    ghoul: { owner: 'alice', zone: 'graveyard', types: ['creature'] },
+    imp: { owner: 'bob', zone: 'hand', types: ['creature'] },
+  });
+  assert.deepEqual(s.step({ move: { card: 'ghoul', from: 'graveyard', to: 'battlefield' } }), ['moved', null]);
+  const entered = s.obj('ghoul');
+  s.step({ cant: { card: 'any', when: { from: 'graveyard', to: 'battlefield' } } });
+  assert.deepEqual(s.obj('ghoul'), entered, 'what already happened stays');
+  s.step({ cant: { card: 'imp', when: { to: 'graveyard' } } });
+  assert.deepEqual(s.step({ move: { card: 'imp', from: 'hand', to: 'graveyard', cause: 'discard' } }), ['failed', 'forbidden']);
+  assert.deepEqual(s.step({ move: { card: 'imp', from: 'hand', to: 'battlefield' } }), ['moved', null]);
+  assert.deepEqual(s.step({ move: { card: 'imp', to: 'graveyard', cause: 'destroy' } }), ['failed', 'forbidden'], 'the new object still');
+  assert.deepEqual(s.step({ move: { card: 'ghoul', to: 'graveyard', cause: 'destroy' } }), ['moved', null]);
+  assert.deepEqual(s.step({ move: { card: 'ghoul', from: 'graveyard', to: 'battlefield' } }), ['failed', 'forbidden']);
+  assert.deepEqual([s.obj('ghoul').zone, s.obj('imp').zone], ['alice.graveyard', 'battlefield']);
+});
+
+test('cant: a top-level step of feature cant; malformed ones are bad requests, withheld it is unsupported', () => {
+  assert.deepEqual(engine.featuresOfStep({ cant: { card: 'any' } }), new Set(['cant']));
+  assert.equal(mtgCurrent.features.indexOf('cant'), mtgCurrent.features.indexOf('phasing_together') + 1);
+  const s = new Session({ b: bear() });
+  const bad = [
+    { cant: {} },
+    { cant: { card: 'nobody' } },
+    { cant: { card: 'any', when: { to: 'mars' } } },
+    { cant: { card: 'any', when: { by: 'effect' } } },
+    { cant: { card: 'any', types: 'creature' } },
+    { cant: { card: 'any', until: 'end_of_turn' } },
+    { move: { card: 'b', to: 'exile', then: { cant: { card: 'any' } } } },
+    { move: { card: 'b', to: 'stack', cause: 'cast', costs: [{ cant: { card: 'any' } }] } },
+  ];
+  for (const step of bad) assert.equal(s.call('step', { step }).error.code, 'bad_request', JSON.stringify(step));
+  assert.deepEqual(s.step({ move: { card: 'b', to: 'exile' } }), ['moved', null], 'no effect was put in force');
+  const partial = new Session({ b: bear() }, { features: ['triggers'] });
+  const answer = partial.call('step', { step: { cant: { card: 'any' } } });
+  assert.equal(answer.error.code, 'unsupported');
+  assert.match(answer.error.message, /'cant'/);
+});
+
+// ---- feature draw_replacement: effects replacing draws (CR 614.11) ----------------
+
+/** The handles in a zone, top first (ordered zones) or as observed. */
+const handlesIn = (s, zone) => {
+  const objects = s.observe().objects;
+  return Object.keys(objects).filter((h) => objects[h].exists && objects[h].zone === zone)
+    .sort((x, y) => (objects[x].position ?? 0) - (objects[y].position ?? 0));
+};
+
+test('CR 614.11, 704.5b: a draw from an empty library that is replaced loses nothing; once: only the next draw', () => {
+  const s = new Session({ troll: { owner: 'alice', zone: 'graveyard', types: ['creature'] } });
+  assert.deepEqual(s.step({ replace_draw: { as: 'dredge', player: 'alice', once: true, instead: [{ move: { card: 'troll', from: 'graveyard', to: 'hand' } }] } }), ['no_move', null]);
+  const before = s.obj('troll').object;
+  const answer = s.call('step', { step: { draw: { player: 'alice' } } });
+  assert.deepEqual([answer.outcome, answer.error, answer.events], ['replaced', null, [{ handle: 'troll', outcome: 'moved' }]]);
+  assert.equal(s.obj('troll').zone, 'alice.hand');
+  assert.notEqual(s.obj('troll').object, before, 'a new object (400.7)');
+  s.step({ state_check: null });
+  assert.equal(s.observe().players.alice.lost, false);
+  // used up: this draw is an unreplaced draw from an empty library
+  assert.deepEqual(s.step({ draw: { player: 'alice' } }), ['no_move', null]);
+  s.step({ state_check: null });
+  assert.equal(s.observe().players.alice.lost, true);
+  // bob's draws were never replaced
+  const t = new Session({ x: { owner: 'alice', zone: 'graveyard' } });
+  t.step({ replace_draw: { as: 'd', player: 'alice', instead: [{ move: { card: 'x', to: 'exile' } }] } });
+  t.step({ draw: { player: 'bob' } });
+  t.step({ state_check: null });
+  assert.deepEqual([t.observe().players.bob.lost, t.obj('x').zone], [true, 'alice.graveyard']);
+});
+
+test('CR 614.11: without once: every draw is replaced, one at a time (121.2), even by nothing; only draws, never moves', () => {
+  const s = new Session({
+    a: { owner: 'alice', zone: 'library', position: 0 },
+    b: { owner: 'alice', zone: 'library', position: 1 },
+  });
+  s.step({ replace_draw: { as: 'nothing', player: 'alice', instead: [] } });
+  const answer = s.call('step', { step: { draw: { player: 'alice', count: 3 } } });
+  assert.deepEqual([answer.outcome, answer.events], ['replaced', []]);
+  assert.deepEqual(handlesIn(s, 'alice.library'), ['a', 'b']);
+  // a move of a library's card to the hand with cause draw is a move, not a draw
+  assert.deepEqual(s.step({ move: { card: 'a', to: 'hand', cause: 'draw' } }), ['moved', null]);
+  // and an empty library replaced by nothing is no loss either
+  const t = new Session({});
+  t.step({ replace_draw: { as: 'skip', player: 'bob', instead: [] } });
+  assert.deepEqual(t.step({ draw: { player: 'bob', count: 2 } }), ['replaced', null]);
+  t.step({ state_check: null });
+  assert.equal(t.observe().players.bob.lost, false);
+});
+
+test('CR 614.11a: a replaced draw among several is done whole before the next draw', () => {
+  const s = new Session({
+    one: { owner: 'alice', zone: 'library', position: 0 },
+    two: { owner: 'alice', zone: 'library', position: 1 },
+    kept: { owner: 'alice', zone: 'hand' },
+  });
+  s.step({ replace_draw: { as: 'put_back', player: 'alice', once: true, instead: [{ move: { card: 'kept', from: 'hand', to: 'library' } }] } });
+  const answer = s.call('step', { step: { draw: { player: 'alice', count: 2 } } });
+  // the first draw put kept on top; the second drew it
+  assert.deepEqual([answer.outcome, answer.events], ['moved', [{ handle: 'kept', outcome: 'moved' }, { handle: 'kept', outcome: 'moved' }]]);
+  assert.deepEqual(handlesIn(s, 'alice.library'), ['one', 'two']);
+  assert.deepEqual(handlesIn(s, 'alice.hand'), ['kept']);
+});
+
+test('CR 614.11b, 614.5: draw then: follows only what the draw itself drew; a replacement never replaces its own draws', () => {
+  const cards = Object.fromEntries(['one', 'two', 'three', 'four'].map((h, i) => [h, { owner: 'alice', zone: 'library', position: i }]));
+  const s = new Session(cards);
+  // unreplaced, each card drawn is revealed right after its draw
+  const first = s.call('step', { step: { draw: { player: 'alice', then: { reveal: {} } } } });
+  assert.deepEqual([first.outcome, first.events], ['moved', [{ handle: 'one', outcome: 'moved' }]]);
+  assert.equal(s.obj('one').visibility, 'public');
+  // draw two instead: its own draw of two is not replaced again (614.5),
+  // and neither card it drew is revealed (614.11b)
+  s.step({ replace_draw: { as: 'twice', player: 'alice', instead: [{ draw: { player: 'alice', count: 2 } }] } });
+  const answer = s.call('step', { step: { draw: { player: 'alice', then: { reveal: {} } } } });
+  assert.equal(answer.outcome, 'replaced');
+  assert.deepEqual(answer.events, [{ handle: 'two', outcome: 'moved' }, { handle: 'three', outcome: 'moved' }]);
+  assert.deepEqual(['two', 'three'].map((h) => s.obj(h).visibility), ['private', 'private']);
+  assert.deepEqual(s.observe().visible.bob, ['one']);
+  assert.deepEqual(handlesIn(s, 'alice.library'), ['four']);
+  // it is in force again after its own steps: the next draw is replaced too,
+  // drawing four and then from the empty library (a real draw: a loss)
+  assert.deepEqual(s.step({ draw: { player: 'alice' } }), ['replaced', null]);
+  s.step({ state_check: null });
+  assert.equal(s.observe().players.alice.lost, true);
+});
+
+test('CR 614.5, 616.1: another draw replacement may replace a replacement\'s own draw; the chosen order decides which applies', () => {
+  const cards = {
+    top: { owner: 'alice', zone: 'library', position: 0 },
+    g1: { owner: 'alice', zone: 'graveyard' },
+    g2: { owner: 'alice', zone: 'graveyard' },
+  };
+  const s = new Session(cards);
+  s.step({ replace_draw: { as: 'first', player: 'alice', instead: [{ move: { card: 'g1', to: 'hand' } }, { draw: { player: 'alice' } }] } });
+  s.step({ replace_draw: { as: 'second', player: 'alice', once: true, instead: [{ move: { card: 'g2', to: 'exile' } }] } });
+  // first replaces the draw; its own draw is replaced by second, not by itself
+  const answer = s.call('step', { step: { draw: { player: 'alice' } } });
+  assert.deepEqual([answer.outcome, answer.events], ['replaced', [{ handle: 'g1', outcome: 'moved' }, { handle: 'g2', outcome: 'moved' }]]);
+  assert.deepEqual([s.obj('top').zone, s.obj('g1').zone, s.obj('g2').zone], ['alice.library', 'alice.hand', 'exile']);
+  // choose_replacement orders draw replacements among the others by name
+  const t = new Session(cards);
+  t.step({ replace_draw: { as: 'a', player: 'alice', instead: [{ move: { card: 'g1', to: 'exile' } }] } });
+  t.step({ replace: { as: 'm', card: 'any', when: { to: 'hand' }, instead: { to: 'graveyard' } } });
+  t.step({ replace_draw: { as: 'b', player: 'alice', instead: [{ move: { card: 'g2', to: 'exile' } }] } });
+  assert.deepEqual(t.step({ choose_replacement: { order: ['b', 'm', 'a'] } }), ['no_move', null]);
+  assert.deepEqual(t.step({ draw: { player: 'alice' } }), ['replaced', null]);
+  assert.deepEqual([t.obj('g1').zone, t.obj('g2').zone], ['alice.graveyard', 'exile']);
+});
+
+test('draw then: not done to a drawn card that did not end in the hand; a step of it that throws undoes the whole draw', () => {
+  const s = new Session({ a: { owner: 'alice', zone: 'library', position: 0 }, b: { owner: 'alice', zone: 'library', position: 1 } });
+  s.step({ replace: { as: 'r', card: 'a', when: { cause: 'draw' }, instead: { to: 'exile' } } });
+  const answer = s.call('step', { step: { draw: { player: 'alice', count: 2, then: { mark: { as: 'm', kind: 'counter' } } } } });
+  assert.deepEqual([answer.outcome, answer.events], ['moved', [{ handle: 'a', outcome: 'replaced' }, { handle: 'b', outcome: 'moved' }]]);
+  assert.deepEqual([s.obj('a').marks, s.obj('b').marks], [[], ['m']]);
+  // a replacement's step that throws: the draw is undone, the effect still in force
+  const t = new Session({ c: { owner: 'alice', zone: 'library' } });
+  t.step({ replace_draw: { as: 'once', player: 'alice', once: true, instead: [{ move: { card: 'c', to: 'exile', then: { mark: { as: 'x', kind: 'nonsense' } } } }] } });
+  assert.equal(t.call('step', { step: { draw: { player: 'alice' } } }).error.code, 'bad_request');
+  assert.equal(t.obj('c').zone, 'alice.library');
+  const state = t.server.game.s.replacements.get('once');
+  assert.deepEqual([state.active, state.running], [true, false], 'restored by the snapshot');
+});
+
+test('draw and mill outcome: a card taken that ceased or stayed is the step\'s outcome, not an empty library\'s', () => {
+  // regressions/mill-of-an-object-that-ceases-is-no-empty-mill
+  const s = new Session({ c2: { owner: 'bob', zone: 'stack', kind: 'copy' } }, { players: ['alice', 'bob', 'carol'] });
+  assert.deepEqual(s.step({ move: { card: 'c2', to: 'library' } }), ['moved', null]);
+  s.step({ replace: { as: 'p2', card: 'any', category: 'self', when: { to: 'any' }, instead: { to: 'outside' } } });
+  assert.deepEqual(s.step({ mill: { player: 'bob', count: 2 } }), ['ceased', null]);
+  assert.equal(s.obj('c2').exists, false);
+  // nothing taken at all: failed, empty
+  assert.deepEqual(s.step({ mill: { player: 'bob', count: 2 } }), ['failed', 'empty']);
+  // a card milled and then an empty library: moved
+  const t = new Session({ a: { owner: 'alice', zone: 'library' } });
+  assert.deepEqual(t.step({ mill: { player: 'alice', count: 3 } }), ['moved', null]);
+  // a draw: a card drawn beats a replaced draw
+  const u = new Session({ a: { owner: 'alice', zone: 'library' }, g: { owner: 'alice', zone: 'graveyard' } });
+  u.step({ replace_draw: { as: 'd', player: 'alice', once: true, instead: [{ move: { card: 'g', to: 'exile' } }] } });
+  assert.deepEqual(u.step({ draw: { player: 'alice', count: 2 } }), ['moved', null]);
+  assert.deepEqual([u.obj('a').zone, u.obj('g').zone], ['alice.hand', 'exile']);
+});
+
+test('replace_draw: a top-level step of feature draw_replacement; malformed ones are bad requests, withheld it is unsupported', () => {
+  assert.deepEqual(engine.featuresOfStep({ replace_draw: { as: 'd', player: 'alice', instead: [{ mark: { card: 'b', as: 'm', kind: 'counter' } }] } }),
+    new Set(['draw_replacement', 'marks']));
+  assert.deepEqual(engine.featuresOfStep({ draw: { player: 'alice', then: { reveal: {} } } }), new Set(['reveal']));
+  assert.equal(mtgCurrent.features.indexOf('draw_replacement'), mtgCurrent.features.indexOf('cant') + 1);
+  assert.ok(engine.KNOWN_FEATURES.includes('draw_replacement'));
+  const s = new Session({ b: bear(), c: { owner: 'alice', zone: 'library' } });
+  s.step({ replace: { as: 'taken', card: 'any', when: { to: 'exile' }, instead: { to: 'graveyard' } } });
+  const ok = { as: 'd', player: 'alice', instead: [] };
+  const bad = [
+    { replace_draw: { player: 'alice', instead: [] } },
+    { replace_draw: { ...ok, as: 'taken' } },
+    { replace_draw: { ...ok, player: 'nobody' } },
+    { replace_draw: { as: 'd', player: 'alice' } },
+    { replace_draw: { ...ok, instead: { move: { card: 'b', to: 'exile' } } } },
+    { replace_draw: { ...ok, instead: [{ move: { card: 'b', to: 'exile' }, mark: { card: 'b', as: 'm', kind: 'counter' } }] } },
+    { replace_draw: { ...ok, instead: [{ teleport: {} }] } },
+    { replace_draw: { ...ok, instead: [{ create: { as: 't', owner: 'alice', zone: 'battlefield' } }] } },
+    { replace_draw: { ...ok, instead: [{ replace_draw: ok }] } },
+    { replace_draw: { ...ok, instead: [{ move: { card: 'b', to: 'stack', cause: 'cast', costs: [{ mark: { card: 'b', as: 'm', kind: 'counter' } }] } }] } },
+    { replace_draw: { ...ok, once: 'yes' } },
+    { replace_draw: { ...ok, when: {} } },
+    { move: { card: 'b', to: 'exile', then: { replace_draw: ok } } },
+    { move: { card: 'b', to: 'stack', cause: 'cast', costs: [{ replace_draw: ok }] } },
+    { draw: { player: 'alice', then: 'reveal' } },
+    { draw: { player: 'alice', then: { reveal: { card: 'b' } } } },
+    { draw: { player: 'alice', then: { create: { as: 't', owner: 'alice', zone: 'battlefield' } } } },
+    { move: { card: 'b', to: 'exile', then: { draw: { player: 'alice', then: { reveal: {} } } } } },
+  ];
+  for (const step of bad) assert.equal(s.call('step', { step }).error.code, 'bad_request', JSON.stringify(step));
+  // no effect was put in force: alice's draw is a draw
+  assert.deepEqual(s.step({ draw: { player: 'alice' } }), ['moved', null]);
+  assert.equal(s.obj('c').zone, 'alice.hand');
+  const partial = new Session({ b: bear() }, { features: ['triggers'] });
+  const answer = partial.call('step', { step: { replace_draw: ok } });
+  assert.equal(answer.error.code, 'unsupported');
+  assert.match(answer.error.message, /'draw_replacement'/);
+  // a draw replacement's steps need their own features too
+  const marks = new Session({ b: bear() }, { features: ['draw_replacement'] });
+  const nested = marks.call('step', { step: { replace_draw: { ...ok, instead: [{ mark: { card: 'b', as: 'm', kind: 'counter' } }] } } });
+  assert.match(nested.error.message, /'marks'/);
+  assert.deepEqual(marks.step({ replace_draw: ok }), ['no_move', null]);
+});
+
 test('CR 400.5: libraries, graveyards and the stack keep their order; other zones may be rearranged', () => {
   const s = new Session({ a: { owner: 'alice', zone: 'graveyard' }, b: { owner: 'alice', zone: 'graveyard' }, h: { owner: 'alice', zone: 'hand' }, i: { owner: 'alice', zone: 'hand' } });
   assert.deepEqual(s.step({ reorder: { zone: 'alice.graveyard', order: ['b', 'a'] } }), ['rejected', 'ordered']);

@@ -977,6 +977,83 @@ def _(G):
     G.move = move
 
 
+# ---- "can't" effects on moves (CR 614.17) -----------------------------------
+@bug("cant-ignored", "cant-effects", "CR 614.17",
+     "a can't effect is never applied: the move it forbids happens")
+def _(G):
+    def forbids(self, o, origin, dest, cause, face_down):
+        return False
+    G.forbids = forbids
+
+
+@bug("cant-replaced-by-any", "cant-effects", "CR 614.17c",
+     "an ordinary replacement effect still replaces an event that can't happen")
+def _(G):
+    def replace_destination(self, o, origin, dest, opts):
+        cants, self.cants = self.cants, []   # the replacements don't look at them
+        try:
+            return Base.replace_destination(self, o, origin, dest, opts)
+        finally:
+            self.cants = cants
+    G.replace_destination = replace_destination
+
+
+@bug("cant-printed-types", "cant-effects", "CR 614.17d, 708.2a",
+     "a can't effect judges a card entering the battlefield by its own types, not as the face-down creature it would be")
+def _(G):
+    def cant_types(o, origin, dest, face_down):
+        if dest == "battlefield":
+            return o.types
+        return Base.cant_types(o, origin, dest, face_down)
+    G.cant_types = staticmethod(cant_types)
+
+
+# ---- draw replacements (CR 614.11) ---------------------------------------------
+@bug("draw-replacement-needs-a-card", "draw-replacements", "CR 614.11",
+     "a draw replacement is not applied when the library is empty, so the draw is from an empty library")
+def _(G):
+    def draw_replacement(self, p):
+        if not self.zones[f"{p}.library"]:
+            return None                      # "there is nothing to draw"
+        return Base.draw_replacement(self, p)
+    G.draw_replacement = draw_replacement
+
+
+@bug("draw-replacement-after-sequence", "draw-replacements", "CR 614.11a",
+     "a draw replacement's steps are done only after all the draws of the step")
+def _(G):
+    def replace_draw(self, r, res):
+        if r.once:
+            r.active = False
+        self.pending.append(r)               # done once the draws are
+    G.replace_draw = replace_draw
+
+    def do_draw(self, opts, obj, res):
+        saved, self.pending = getattr(self, "pending", None), []
+        try:
+            Base.do_draw(self, opts, obj, res)
+            for r in self.pending:
+                Base.replace_draw(self, r, res)
+        finally:
+            self.pending = saved
+    G.do_draw = do_draw
+
+
+@bug("draw-follow-up-on-replacement-cards", "draw-replacements", "CR 614.11b",
+     "a draw's then: is also done to the cards its replacement drew")
+def _(G):
+    def do_draw(self, opts, obj, res):
+        inherited = getattr(self, "follow_up", None)
+        if obj is None and opts.get("then") is None and inherited is not None:
+            opts = {**opts, "then": inherited}   # a draw among the replacement's steps
+        self.follow_up = opts.get("then") if obj is None else None
+        try:
+            Base.do_draw(self, opts, obj, res)
+        finally:
+            self.follow_up = inherited
+    G.do_draw = do_draw
+
+
 def make_game(name):
     """engine.Game with bug `name` installed (KeyError if unknown)."""
     b = BUGS[name]

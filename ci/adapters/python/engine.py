@@ -29,7 +29,7 @@ RULESET = "mtg-current"
 FEATURES = ["triggers", "replacement", "phasing", "face_down", "ante", "visibility",
             "reorder", "state_check", "marks", "performer", "look", "reveal",
             "attachments", "durations", "kept_marks", "aura_triggers", "madness", "copies",
-            "casting", "phasing_together"]
+            "casting", "phasing_together", "cant", "draw_replacement"]
 
 # ---- the zones of mtg-current ---------------------------------------------
 PER_PLAYER = ("library", "hand", "graveyard")                    # CR 400.1
@@ -54,7 +54,7 @@ STEP_KEYS = {
                "copy_of", "lki"},
     "control": {"card", "ref", "player", "until"}, "phase": {"card", "ref", "out", "with"},
     "turn_face": {"card", "ref", "face"}, "reorder": {"zone", "order", "by", "player"},
-    "shuffle": {"zone", "order", "seed"}, "draw": {"player", "count"},
+    "shuffle": {"zone", "order", "seed"}, "draw": {"player", "count", "then"},
     "mill": {"player", "count", "to"}, "put_under": {"card", "ref", "under"},
     "zone_create": {"zone"}, "zone_remove": {"zone", "choose"}, "state_check": set(),
     "end_game": {"winner"}, "watch": {"as", "card", "from", "to", "types", "cause", "aura"},
@@ -64,8 +64,11 @@ STEP_KEYS = {
     "look": {"card", "ref", "player"}, "reveal": {"card", "ref", "end", "top_of"},
     "attach": {"card", "ref", "to"},
     "end_turn": set(),                        # G4 (issue 12)
+    "cant": {"card", "when", "types"},        # CR 614.17
+    "replace_draw": {"as", "player", "instead", "once"},   # CR 614.11
 }
-UNNESTABLE = ("move_together", "create", "end_turn")   # never a then:/do:/costs: step
+# never a then:/do:/costs:/instead: step
+UNNESTABLE = ("move_together", "create", "end_turn", "cant", "replace_draw")
 DURATIONS = ("end_of_turn",)                  # until: (CR 514.2)
 CARD_KEYS = {"owner", "zone", "kind", "types", "subtypes", "controller", "face",
              "position", "visibility", "under"}
@@ -158,9 +161,33 @@ class Trigger:
 
 
 class Replacement:
+    draw = False                           # it replaces moves
+
     def __init__(self, card, to, frm, cause, instead, category="other"):
         self.card, self.to, self.frm, self.cause, self.instead = card, to, frm, cause, instead
         self.category = category           # "self": a self-replacement effect (CR 614.15)
+
+
+class DrawReplacement:
+    """An effect replacing `player`'s draws (replace_draw, CR 614.11) by the
+    steps of `instead`; `once`: only the next draw. Its name is a
+    replacement's (choose_replacement orders it); it never matches a move,
+    nor a `replace` a draw."""
+    draw, card, category = True, None, "other"
+
+    def __init__(self, player, instead, once):
+        self.player, self.instead, self.once = player, instead, once
+        self.active = True                 # in force (a once effect ends as it applies)
+        self.running = False               # CR 614.5: doing its own steps
+
+
+class Cant:
+    """A "can't" effect on moves (CR 614.17): `card` (a handle, or "any")
+    can't move from `frm` to `to` (by `cause`), if it has every type of
+    `types`. In force from the step that made it on (614.17a)."""
+
+    def __init__(self, card, to, frm, cause, types):
+        self.card, self.to, self.frm, self.cause, self.types = card, to, frm, cause, types
 
 
 class Game:
@@ -180,6 +207,7 @@ class Game:
         self.objs, self.next_id = {}, 0
         self.triggers, self.refs, self.replacements = {}, {}, {}
         self.replacement_order = []       # names, in the order they apply
+        self.cants = []                   # "can't" effects in force (CR 614.17)
         self.drew_empty, self.lost, self.mark_names = set(), set(), set()
         self.until_marks, self.ctrl_until = set(), {}   # G4: durations
         self.top_shown = {}               # CR 401.5: player -> handle shown on top (or None)
@@ -450,12 +478,22 @@ class Game:
         need(obj is None and self.depth == 1, "move: costs is for a move step, not a then:/do: step")
         need(opts.get("cause") == "cast", "move: costs are paid while a spell is cast (cause: cast)")
         need(isinstance(costs, list) and costs, "move: costs is a non-empty list of steps")
-        for c in costs:
-            need(isinstance(c, dict) and len(c) == 1, "move: a step of costs is an object of one step")
+        self.check_step_list(costs, "move: costs")
+
+    @staticmethod
+    def check_step_list(steps, what):
+        """A list of steps done as top-level steps inside another (a move's
+        costs:, replace_draw's instead:): each an object of one step of a
+        nestable kind with its own options, naming its own object, no
+        expect:, no costs: of its own."""
+        for c in steps:
+            need(isinstance(c, dict) and len(c) == 1, f"{what}: each step is an object of one step")
             (name, sub), = c.items()
-            need(name in STEP_KEYS and name not in UNNESTABLE, f"move: {name!r} can't be a step of costs")
-            need(name != "move" or not isinstance(sub, dict) or "costs" not in sub,
-                 "move: costs can't hold a move with costs of its own")
+            need(name in STEP_KEYS and name not in UNNESTABLE, f"{what}: {name!r} can't be one of its steps")
+            need(sub is None or isinstance(sub, dict), f"{what}: {name}: expected an object")
+            need(set(sub or ()) <= STEP_KEYS[name],
+                 f"{what}: {name}: unknown keys {sorted(set(sub or ()) - STEP_KEYS[name])}")
+            need("costs" not in (sub or ()), f"{what}: a step can't have costs of its own")
 
     def may_put(self, name, o, opts):
         """CR 407.4: only an object's owner may ante it."""
@@ -558,6 +596,14 @@ class Game:
         dest, redirected = self.zone_of(self.spec(opts["to"], (OUTSIDE,)), o.owner)
         dest, eff, replaced = self.replace_destination(o, origin, dest, opts)
         face_down = eff.get("face") == "down"
+        # CR 614.17: a can't effect forbids the event as it finally stands:
+        # nothing moves, whatever would else have stayed or ceased. A move to
+        # the zone it is in that makes no new object is no event (outside the
+        # game is no zone, 400.11).
+        same_zone = dest == origin and dest != OUTSIDE and ztype(dest) not in NEW_IN_PLACE
+        if self.cants and not same_zone and \
+                self.forbids(o, origin, dest, eff.get("cause") or opts.get("cause"), face_down):
+            return "failed", "forbidden"
         if dest == origin:                    # no zone change
             if ztype(dest) not in NEW_IN_PLACE:
                 # model decision: nothing happens; the rest of the effect
@@ -654,6 +700,11 @@ class Game:
         while True:
             applicable = [name for name in self.replacement_order
                           if self.replacement_applies(name, used, o, origin, dest, cause)]
+            # CR 614.17c: an event that can't happen (as it now stands) is
+            # replaced only by a self-replacement effect
+            if self.cants and self.forbids(o, origin, dest, eff.get("cause") or cause,
+                                           eff.get("face") == "down"):
+                applicable = [n for n in applicable if self.replacements[n].category == "self"]
             # CR 616.1a: a self-replacement effect must be chosen first
             selfs = [n for n in applicable if self.replacements[n].category == "self"]
             for name in selfs or applicable:
@@ -669,11 +720,39 @@ class Game:
         """CR 614.1, 614.5: replacement `name` applies to this event and has
         not applied to it yet."""
         r = self.replacements[name]
+        if r.draw:
+            return False                      # it replaces draws, not moves
         if name in used or (r.card != "any" and r.card != o.handle):
             return False
         if not self.type_matches(r.to, dest) or not self.type_matches(r.frm, origin):
             return False
         return r.cause is None or r.cause == cause
+
+    def forbids(self, o, origin, dest, cause, face_down):
+        """CR 614.17: a can't effect in force forbids o's move from origin to
+        dest by cause, arriving face down or not."""
+        for c in self.cants:
+            if c.card != "any" and c.card != o.handle:
+                continue
+            if not self.type_matches(c.to, dest) or not self.type_matches(c.frm, origin):
+                continue
+            if c.cause and c.cause != cause:
+                continue
+            if c.types <= self.cant_types(o, origin, dest, face_down):
+                return True
+        return False
+
+    @staticmethod
+    def cant_types(o, origin, dest, face_down):
+        """The types a can't effect judges o by: onto the battlefield, those it
+        would have there (CR 614.17d); elsewhere, those it has where it is. A
+        face-down permanent or spell is a creature and nothing else (708.2a)."""
+        zone = dest
+        if dest != "battlefield":
+            zone, face_down = origin, o.face_down
+        if face_down and zone in CONTROLLED:
+            return {"creature"}
+        return o.types
 
     def fire_triggers(self, o, origin, dest, controller, cause=None):
         for t in self.triggers.values():
@@ -755,10 +834,14 @@ class Game:
     def move_in_event(self, o, opts, res):
         """One object's move inside a step that moves several (move_together,
         draw, mill); each object's outcome is an event. Did it arrive?"""
+        return self.take(o, opts, res) in ARRIVED
+
+    def take(self, o, opts, res):
+        """move_in_event, returning the object's outcome."""
         outcome, _ = self.move(o, opts, res) if o.exists else ("not_found", None)
         if outcome not in ARRIVED + ("ceased", "new_object_in_place"):
             res.event(o.handle, outcome)
-        return outcome in ARRIVED
+        return outcome
 
     @staticmethod
     def several(res, moved):
@@ -1043,29 +1126,99 @@ class Game:
 
     def do_draw(self, opts, obj, res):
         """CR 121.1-121.2: the top card to the hand, one at a time; drawing
-        from an empty library loses at the next state check (704.5b)."""
-        p, moved = self.player(opts.get("player")), False
+        from an empty library loses at the next state check (704.5b). Before
+        each draw a draw replacement may replace it (614.11); then: follows
+        up each card the draw itself put into the hand (614.11b)."""
+        p = self.player(opts.get("player"))
+        hand = f"{p}.hand"
+        then = opts.get("then")
+        if then is not None:
+            need(obj is None, "draw: a then:/do: draw has no then: of its own")
+            self.check_nested(then, "draw: then")
+        moved = replaced = False
+        first = None                               # the first other outcome
         for _ in range(self.count(opts)):
+            r = self.draw_replacement(p)
+            if r is not None:
+                # CR 614.11: even a draw from an empty library (no loss,
+                # 704.5b); 614.11a: its steps all done before the next draw
+                self.replace_draw(r, res)
+                replaced = True
+                continue
             library = self.zones[f"{p}.library"]
             if not library:
                 self.drew_empty.add(p)
                 break
-            moved |= self.move_in_event(self.objs[library[0]], {"to": f"{p}.hand", "cause": "draw"}, res)
-        self.several(res, moved)
+            o = self.objs[library[0]]
+            outcome = self.take(o, {"to": hand, "cause": "draw"}, res)
+            if outcome in ARRIVED:
+                moved = True
+            elif first is None:
+                first = outcome
+            # CR 614.11b: only a card this draw put into the hand, right away
+            if then is not None and o.exists and o.zone == hand:
+                res.events += self.step(then, o).events
+            if o.exists and o.zone == f"{p}.library":
+                break                              # still there: taking it again changes nothing
+        res.set("moved" if moved else "replaced" if replaced else first or "no_move")
+
+    def check_nested(self, step, what):
+        """A then: step given before it runs: one step of a nestable kind,
+        without card:/ref: and without then: of its own."""
+        need(isinstance(step, dict) and len(step) == 1, f"{what}: expected one step")
+        (name, sub), = step.items()
+        need(name in STEP_KEYS and name not in UNNESTABLE, f"{what}: {name!r} can't be a then: step")
+        need(sub is None or isinstance(sub, dict), f"{what}: {name}: expected an object")
+        own = {"card"} if name in ("watch", "replace", "choose_replacement") else set()
+        need(set(sub or ()) <= STEP_KEYS[name] - ({"card", "ref", "then", "costs"} - own),
+             f"{what}: {name}: only its own keys, and no card, ref, then or costs")
+
+    def draw_replacement(self, p):
+        """CR 614.11, 616.1: the draw replacement that replaces p's next draw:
+        the first in the replacement order in force for p and not doing its
+        own steps (614.5), or None."""
+        for name in self.replacement_order:
+            r = self.replacements[name]
+            if r.draw and r.active and r.player == p and not r.running:
+                return r
+        return None
+
+    def replace_draw(self, r, res):
+        """One draw replaced by r: its steps, each as a top-level step, their
+        events appended to the draw's (CR 614.11)."""
+        if r.once:
+            r.active = False                       # "the next time ...": used up
+        r.running = True                           # CR 614.5: not on its own draws
+        try:
+            for s in r.instead:
+                res.events += self.step(s).events
+        finally:
+            r.running = False
 
     def do_mill(self, opts, obj, res):
         p, to = self.player(opts.get("player")), opts.get("to", "graveyard")
-        moved = took = False
+        moved = empty = False
+        first = None                               # the first other outcome
         self.spec(to, (OUTSIDE,))
         for _ in range(self.count(opts)):
             library = self.zones[f"{p}.library"]
             if not library:
-                break                              # CR 609.3: as many as there are
-            moved |= self.move_in_event(self.objs[library[0]], {"to": to, "cause": "mill"}, res)
-            took = True
-        self.several(res, moved)
-        if not took:
+                empty = True
+                break                              # CR 701.17b: as many as possible
+            o = self.objs[library[0]]
+            outcome = self.take(o, {"to": to, "cause": "mill"}, res)
+            if outcome in ARRIVED:
+                moved = True
+            elif first is None:
+                first = outcome
+            if o.exists and o.zone == f"{p}.library":
+                break                              # still there: taking it again changes nothing
+        # failed (empty) only when it took nothing at all: one taken that
+        # ceased or stayed gives the step its outcome (CR 701.17b)
+        if empty and not moved and first is None:
             res.set("failed", "empty")
+        else:
+            res.set("moved" if moved else first or "no_move")
 
     def do_put_under(self, opts, obj, res):
         res.set("rejected", "unsupported")         # Magic has no sub-cards
@@ -1179,6 +1332,38 @@ class Game:
         self.replacements[name] = Replacement(card, self.spec(when.get("to", "any"), special),
                                               self.spec(when.get("from", "any"), special),
                                               when.get("cause"), instead, category)
+        self.replacement_order.append(name)        # creation order by default
+
+    def do_cant(self, opts, obj, res):
+        """CR 614.17, 614.17a: a can't effect on moves, in force from this
+        step on; what already happened stays. (Flesh and Blood has none: a
+        fab engine answers rejected / unsupported; this one is mtg-current.)"""
+        need(obj is None and self.depth == 1, "cant: a top-level step only")
+        need("card" in opts, "cant: card is required (a handle or any)")
+        card = opts["card"] if opts["card"] == "any" else self.obj(opts["card"]).handle
+        when = opts.get("when") or {}
+        need(isinstance(when, dict) and set(when) <= {"to", "from", "cause"},
+             "cant: when has to, from, cause")
+        need(when.get("cause") is None or isinstance(when["cause"], str), "cant: cause is text")
+        special = (OUTSIDE, "any")
+        self.cants.append(Cant(card, self.spec(when.get("to", "any"), special),
+                               self.spec(when.get("from", "any"), special),
+                               when.get("cause"), words(opts.get("types"), "types")))
+
+    def do_replace_draw(self, opts, obj, res):
+        """CR 614.11: an effect replacing the player's draws from this step
+        on, by the steps of instead: (maybe none); once: only the next draw.
+        (Flesh and Blood has none: a fab engine answers rejected /
+        unsupported; this one is mtg-current.)"""
+        need(obj is None and self.depth == 1, "replace_draw: a top-level step only")
+        name = self.new_name(self.replacements, opts.get("as"))
+        player = self.player(opts.get("player"))
+        instead = opts.get("instead")
+        need(isinstance(instead, list), "replace_draw: instead is a list of steps ([] for none)")
+        self.check_step_list(instead, "replace_draw: instead")
+        once = opts.get("once", False)
+        need(isinstance(once, bool), "replace_draw: once is true or false")
+        self.replacements[name] = DrawReplacement(player, copy.deepcopy(instead), once)
         self.replacement_order.append(name)        # creation order by default
 
     def do_choose_replacement(self, opts, obj, res):

@@ -169,6 +169,23 @@ class Rules(unittest.TestCase):
         s.step("state_check")
         self.assertTrue(s.observe()["players"]["alice"]["lost"])
 
+    def test_mill_of_an_object_that_ceases_is_no_empty_mill(self):      # CR 701.17b, 400.11
+        s = Session({"c2": {"owner": "bob", "zone": "stack", "kind": "copy"}})
+        s.step("move", card="c2", to="library")
+        s.step("replace", card="any", category="self", when={"to": "any"}, instead={"to": "outside"},
+               **{"as": "p2"})
+        # it took the copy (which ceased) and then found the library empty
+        answer = s.call("step", step={"mill": {"player": "bob", "count": 2}})
+        self.assertEqual((answer["outcome"], answer["error"], answer["events"]),
+                         ("ceased", None, [{"handle": "c2", "outcome": "ceased"}]))
+        self.assertFalse(s.obj("c2")["exists"])
+        # nothing at all taken: failed (empty); nothing asked: no_move
+        self.assertEqual(s.step("mill", player="bob", count=2), ("failed", "empty"))
+        self.assertEqual(s.step("mill", player="bob", count=0), ("no_move", None))
+        s = Session({"x": {"owner": "alice", "zone": "library"}})
+        self.assertEqual(s.step("mill", player="alice", count=0), ("no_move", None))
+        self.assertEqual(s.step("mill", player="alice", count=2), ("moved", None))
+
     def library(self, s):
         objs = s.observe()["objects"]
         return sorted((h for h in objs if objs[h]["position"] is not None and
@@ -234,6 +251,282 @@ class Attachments(unittest.TestCase):
         self.assertIsNone(engine.delta(before, after)["objects"]["rancor"]["attached_to"])
         self.assertEqual(s.step("state_check"), ("moved", None))
         self.assertEqual((s.obj("rancor")["zone"], s.obj("sword")["zone"]), ("bob.graveyard", "battlefield"))
+
+
+class Cant(unittest.TestCase):
+    """"Can't" effects on moves (feature cant, CR 614.17)."""
+
+    def test_forbidden_move_leaves_the_same_object_where_it_is(self):         # CR 614.17, 400.7
+        s = Session({"ghoul": {"owner": "alice", "zone": "graveyard", "types": ["creature"]},
+                     "forest": {"owner": "alice", "zone": "graveyard", "types": ["land"]}})
+        self.assertEqual(s.step("cant", card="any", when={"from": "graveyard", "to": "battlefield"},
+                                types=["creature"]), ("no_move", None))
+        s.step("watch", card="ghoul", **{"as": "w", "to": "battlefield"})
+        before = s.obj("ghoul")["object"]
+        answer = s.call("step", step={"move": {"card": "ghoul", "from": "graveyard", "to": "battlefield",
+                                               "then": {"mark": {"as": "m", "kind": "counter"}}}})
+        self.assertEqual((answer["outcome"], answer["error"], answer["events"]), ("failed", "forbidden", []))
+        o = s.obj("ghoul")
+        self.assertEqual((o["zone"], o["object"], o["marks"]), ("alice.graveyard", before, []))
+        self.assertFalse(s.observe()["triggers"]["w"]["fired"])
+        self.assertEqual(s.step("move", card="forest", to="battlefield"), ("moved", None))
+        self.assertEqual(s.step("move", card="ghoul", to="hand"), ("moved", None))
+
+    def test_forbidden_comes_before_stays_and_same_zone(self):               # CR 614.17, 400.4a, 400.8
+        s = Session({"bolt": {"owner": "alice", "zone": "hand", "types": ["instant"]},
+                     "relic": {"owner": "alice", "zone": "exile"},
+                     "bear": {"owner": "alice", "zone": "battlefield", "types": ["creature"]},
+                     "x": {"owner": "alice", "zone": "library", "position": 0}})
+        s.step("cant", card="any")
+        self.assertEqual(s.step("move", card="bolt", to="battlefield"), ("failed", "forbidden"))
+        self.assertEqual(s.step("move", card="relic", to="exile"), ("failed", "forbidden"))
+        self.assertEqual(s.step("move", card="bear", to="battlefield"), ("no_move", None))
+        self.assertEqual(s.step("move", card="bear", to="graveyard", **{"from": "hand"}),
+                         ("failed", "not_in_zone"))            # the leave checks come first
+        answer = s.call("step", step={"draw": {"player": "alice"}})
+        self.assertEqual((answer["outcome"], answer["events"]),
+                         ("failed", [{"handle": "x", "outcome": "failed"}]))
+        self.assertEqual(s.obj("x")["zone"], "alice.library")
+
+    def test_not_retroactive_and_follows_the_card(self):                     # CR 614.17a
+        s = Session({"ghoul": {"owner": "alice", "zone": "graveyard", "types": ["creature"]},
+                     "imp": {"owner": "bob", "zone": "hand", "types": ["creature"]}})
+        s.step("move", card="ghoul", to="battlefield")
+        before = s.obj("ghoul")["object"]
+        s.step("cant", card="any", when={"from": "graveyard", "to": "battlefield"})
+        self.assertEqual((s.obj("ghoul")["zone"], s.obj("ghoul")["object"]), ("battlefield", before))
+        s.step("cant", card="imp", when={"to": "graveyard", "cause": "discard"})
+        self.assertEqual(s.step("move", card="imp", to="graveyard", cause="discard"), ("failed", "forbidden"))
+        self.assertEqual(s.step("move", card="imp", to="graveyard", cause="destroy"), ("moved", None))
+        self.assertEqual(s.step("move", card="ghoul", to="graveyard"), ("moved", None))
+        self.assertEqual(s.step("move", card="ghoul", to="battlefield"), ("failed", "forbidden"))
+
+    def test_only_a_self_replacement_replaces_what_cant_happen(self):        # CR 614.17c, 614.15
+        s = Session({**{h: {"owner": "alice", "zone": "graveyard", "types": ["creature"]}
+                        for h in ("ghoul", "zombie", "spirit")},
+                     "wisp": {"owner": "alice", "zone": "hand", "types": ["creature"]}})
+        s.step("replace", card="any", when={"to": "battlefield"}, instead={"to": "exile"},
+               **{"as": "other"})
+        self.assertEqual(s.step("move", card="ghoul", to="battlefield"), ("replaced", None))
+        s.step("cant", card="any", when={"from": "graveyard", "to": "battlefield"})
+        self.assertEqual(s.step("move", card="zombie", to="battlefield"), ("failed", "forbidden"))
+        self.assertEqual(s.obj("zombie")["zone"], "alice.graveyard")
+        s.step("replace", card="spirit", category="self", when={"to": "battlefield"},
+               instead={"to": "hand"}, **{"as": "own"})
+        self.assertEqual(s.step("move", card="spirit", to="battlefield"), ("replaced", None))
+        self.assertEqual(s.obj("spirit")["zone"], "alice.hand")
+        # a replacement that makes it an event an effect forbids: failed, nothing moves
+        s.step("cant", card="any", when={"to": "exile"})
+        self.assertEqual(s.step("move", card="wisp", to="battlefield"), ("failed", "forbidden"))
+        self.assertEqual(s.obj("wisp")["zone"], "alice.hand")
+
+    def test_judged_as_it_would_be_on_the_battlefield(self):                # CR 614.17d, 708.2a
+        s = Session({"forest": {"owner": "alice", "zone": "library", "types": ["land"]},
+                     "island": {"owner": "alice", "zone": "hand", "types": ["land"]},
+                     "hidden": {"owner": "alice", "zone": "battlefield", "face": "down",
+                                "types": ["land"]},
+                     "plain": {"owner": "alice", "zone": "battlefield", "types": ["land"]}})
+        s.step("cant", card="any", when={"to": "battlefield"}, types=["creature"])
+        self.assertEqual(s.step("move", card="forest", to="battlefield", face="down"),
+                         ("failed", "forbidden"))
+        self.assertEqual(s.step("move", card="island", to="battlefield"), ("moved", None))
+        # leaving, it is judged as it is: face down on the battlefield, a creature only
+        s.step("cant", card="any", when={"to": "graveyard"}, types=["creature"])
+        self.assertEqual(s.step("move", card="hidden", to="graveyard"), ("failed", "forbidden"))
+        self.assertEqual(s.step("move", card="plain", to="graveyard"), ("moved", None))
+        s.step("cant", card="any", when={"to": "exile"}, types=["land"])
+        self.assertEqual(s.step("move", card="hidden", to="exile"), ("moved", None))
+
+    def test_bad_cant_steps_are_bad_requests(self):
+        s = Session({"x": {"owner": "alice", "zone": "hand"}})
+        self.assertIn("cant", engine.FEATURES)
+        for step in ({"cant": {}}, {"cant": {"card": "nobody"}}, {"cant": {"card": "any", "when": {"by": "rule"}}},
+                     {"cant": {"card": "any", "when": {"to": "narnia"}}}, {"cant": {"card": "any", "types": "creature"}},
+                     {"cant": {"card": "any", "until": "end_of_turn"}},
+                     {"move": {"card": "x", "to": "exile", "then": {"cant": {"card": "any"}}}}):
+            self.assertEqual(s.call("step", step=step)["error"]["code"], "bad_request", step)
+        self.assertEqual(s.obj("x")["zone"], "alice.hand")
+        self.assertEqual(s.step("move", card="x", to="exile"), ("moved", None))
+
+
+class DrawReplacement(unittest.TestCase):
+    """Draw replacements (feature draw_replacement, replace_draw; draw then:),
+    CR 614.11, 614.11a, 614.11b, 614.5."""
+
+    @staticmethod
+    def library(n, player="alice"):
+        return {f"c{i}": {"owner": player, "zone": "library", "position": i} for i in range(n)}
+
+    def draw(self, s, **opts):
+        answer = s.call("step", step={"draw": {"player": "alice", **opts}})
+        self.assertTrue(answer["ok"], answer)
+        return answer
+
+    def test_replaces_a_draw_from_an_empty_library_once(self):              # CR 614.11, 704.5b
+        s = Session({"troll": {"owner": "alice", "zone": "graveyard", "types": ["creature"]}})
+        self.assertEqual(s.step("replace_draw", player="alice", once=True, **{"as": "dredge"},
+                                instead=[{"move": {"card": "troll", "from": "graveyard", "to": "hand"}}]),
+                         ("no_move", None))
+        answer = self.draw(s)
+        self.assertEqual((answer["outcome"], answer["error"], answer["events"]),
+                         ("replaced", None, [{"handle": "troll", "outcome": "moved"}]))
+        self.assertEqual(s.obj("troll")["zone"], "alice.hand")
+        s.step("state_check")
+        self.assertFalse(s.observe()["players"]["alice"]["lost"])   # no draw from an empty library
+        # once: used up, so this one is a draw from the empty library
+        self.assertEqual(self.draw(s)["outcome"], "no_move")
+        s.step("state_check")
+        self.assertTrue(s.observe()["players"]["alice"]["lost"])
+
+    def test_without_once_every_draw_is_replaced_one_at_a_time(self):      # CR 614.11, 121.2
+        s = Session({**self.library(2), "g1": {"owner": "alice", "zone": "graveyard"},
+                     "g2": {"owner": "alice", "zone": "graveyard"}})
+        s.step("replace_draw", player="alice", instead=[{"mill": {"player": "alice"}}], **{"as": "r"})
+        answer = self.draw(s, count=3)
+        # two draws each mill one card; the third mills from an empty library
+        self.assertEqual((answer["outcome"], answer["events"]),
+                         ("replaced", [{"handle": "c0", "outcome": "moved"},
+                                       {"handle": "c1", "outcome": "moved"}]))
+        self.assertEqual((s.obj("c0")["zone"], s.obj("c1")["zone"]), ("alice.graveyard",) * 2)
+        s.step("state_check")
+        self.assertFalse(s.observe()["players"]["alice"]["lost"])
+        # bob's draws are his own
+        self.assertEqual(s.call("step", step={"draw": {"player": "bob"}})["outcome"], "no_move")
+        # replaced by nothing at all: still replaced, nothing happens
+        s2 = Session(self.library(1))
+        s2.step("replace_draw", player="alice", instead=[], **{"as": "skip"})
+        answer = self.draw(s2, count=2)
+        self.assertEqual((answer["outcome"], answer["events"]), ("replaced", []))
+        self.assertEqual(s2.obj("c0")["zone"], "alice.library")
+
+    def test_its_steps_are_done_before_the_next_draw(self):                 # CR 614.11a
+        s = Session({**self.library(2), "kept": {"owner": "alice", "zone": "hand"}})
+        s.step("replace_draw", player="alice", once=True, **{"as": "put_back"},
+               instead=[{"move": {"card": "kept", "from": "hand", "to": "library"}}])
+        answer = self.draw(s, count=2)
+        self.assertEqual(answer["outcome"], "moved")
+        self.assertEqual(answer["events"], [{"handle": "kept", "outcome": "moved"},
+                                            {"handle": "kept", "outcome": "moved"}])
+        self.assertEqual((s.obj("kept")["zone"], s.obj("c0")["position"], s.obj("c1")["position"]),
+                         ("alice.hand", 0, 1))
+
+    def test_then_follows_only_the_cards_the_draw_itself_drew(self):        # CR 614.11b
+        s = Session(self.library(5))
+        answer = self.draw(s, count=2, then={"reveal": {}})
+        self.assertEqual(answer["outcome"], "moved")
+        self.assertEqual([s.obj(h)["visibility"] for h in ("c0", "c1")], ["public", "public"])
+        s.step("replace_draw", player="alice", once=True, **{"as": "twice"},
+               instead=[{"draw": {"player": "alice", "count": 2}}])
+        answer = self.draw(s, count=2, then={"reveal": {}})
+        # the first draw is replaced (c2, c3 drawn by it, not revealed); the
+        # second is the instruction's own (c4, revealed)
+        self.assertEqual(answer["outcome"], "moved")
+        self.assertEqual([s.obj(h)["zone"] for h in ("c2", "c3", "c4")], ["alice.hand"] * 3)
+        self.assertEqual([s.obj(h)["visibility"] for h in ("c2", "c3", "c4")],
+                         ["private", "private", "public"])
+        self.assertEqual(sorted(s.observe()["visible"]["bob"]), ["c0", "c1", "c4"])
+
+    def test_then_events_follow_each_card_and_skip_one_not_in_the_hand(self):   # CR 614.11b
+        s = Session({**self.library(2), "bolt": {"owner": "alice", "zone": "graveyard"}})
+        answer = self.draw(s, count=2, then={"move": {"to": "exile"}})
+        self.assertEqual(answer["events"], [{"handle": "c0", "outcome": "moved"},
+                                            {"handle": "c0", "outcome": "moved"},
+                                            {"handle": "c1", "outcome": "moved"},
+                                            {"handle": "c1", "outcome": "moved"}])
+        self.assertEqual((s.obj("c0")["zone"], s.obj("c1")["zone"]), ("exile", "exile"))
+        # a card a replacement sent elsewhere is not in the hand: no then:
+        s = Session(self.library(1))
+        s.step("replace", card="any", when={"to": "hand"}, instead={"to": "graveyard"}, **{"as": "r"})
+        answer = self.draw(s, then={"move": {"to": "exile"}})
+        self.assertEqual((answer["outcome"], answer["events"]),
+                         ("moved", [{"handle": "c0", "outcome": "replaced"}]))
+        self.assertEqual(s.obj("c0")["zone"], "alice.graveyard")
+
+    def test_a_replacement_does_not_replace_its_own_draws(self):            # CR 614.5
+        s = Session(self.library(4))
+        s.step("replace_draw", player="alice", instead=[{"draw": {"player": "alice", "count": 2}}],
+               **{"as": "twice"})
+        answer = self.draw(s)
+        self.assertEqual(answer["outcome"], "replaced")
+        self.assertEqual([e["handle"] for e in answer["events"]], ["c0", "c1"])
+        # it stays in force: the next draw is replaced again
+        self.assertEqual([e["handle"] for e in self.draw(s)["events"]], ["c2", "c3"])
+
+    def test_another_one_replaces_a_draw_among_its_steps_in_the_chosen_order(self):  # CR 614.5, 616.1
+        s = Session({**self.library(3), "g": {"owner": "alice", "zone": "graveyard"}})
+        s.step("replace_draw", player="alice", instead=[{"draw": {"player": "alice"}}], **{"as": "a"})
+        s.step("replace_draw", player="alice", instead=[{"mill": {"player": "alice"}}], **{"as": "b"})
+        # a first: its draw is replaced by b, which mills c0
+        answer = self.draw(s)
+        self.assertEqual((answer["outcome"], answer["events"]),
+                         ("replaced", [{"handle": "c0", "outcome": "moved"}]))
+        self.assertEqual(s.obj("c0")["zone"], "alice.graveyard")
+        # choose_replacement orders draw replacements too: b first, then a
+        s = Session({**self.library(1), "g": {"owner": "alice", "zone": "graveyard"}})
+        s.step("replace_draw", player="alice", instead=[{"move": {"card": "g", "to": "exile"}}], **{"as": "a"})
+        s.step("replace_draw", player="alice", instead=[{"mill": {"player": "alice"}}], **{"as": "b"})
+        self.assertEqual(s.step("choose_replacement", order=["b"]), ("no_move", None))
+        self.draw(s)
+        self.assertEqual((s.obj("c0")["zone"], s.obj("g")["zone"]), ("alice.graveyard", "alice.graveyard"))
+        s.step("choose_replacement", order=["a", "b"])
+        self.draw(s)
+        self.assertEqual(s.obj("g")["zone"], "exile")
+
+    def test_a_move_replacement_never_meets_a_draw_replacement(self):        # CR 614.1, 614.11
+        s = Session({"c0": {"owner": "alice", "zone": "library"},
+                     "troll": {"owner": "alice", "zone": "graveyard"}})
+        s.step("replace_draw", player="alice", once=True, **{"as": "dredge"},
+               instead=[{"move": {"card": "troll", "to": "hand"}}])
+        # the replacement's own move is an ordinary move: a replace applies to it
+        s.step("replace", card="any", when={"to": "hand"}, instead={"to": "exile"}, **{"as": "r"})
+        answer = self.draw(s)
+        self.assertEqual((answer["outcome"], answer["events"]),
+                         ("replaced", [{"handle": "troll", "outcome": "replaced"}]))
+        self.assertEqual((s.obj("troll")["zone"], s.obj("c0")["zone"]), ("exile", "alice.library"))
+        # a draw replacement in the order changes nothing for moves
+        s.step("choose_replacement", order=["dredge", "r"])
+        self.assertEqual(s.step("move", card="c0", to="hand"), ("replaced", None))
+
+    def test_a_bad_step_among_its_steps_undoes_the_draw(self):
+        s = Session(self.library(1))
+        s.step("replace_draw", player="alice", once=True, instead=[{"move": {"card": "nobody", "to": "hand"}}],
+               **{"as": "r"})
+        self.assertEqual(s.call("step", step={"draw": {"player": "alice"}})["error"]["code"], "bad_request")
+        self.assertEqual(s.obj("c0")["zone"], "alice.library")
+        # the draw never happened, so the once effect is still in force: bad again
+        self.assertEqual(s.call("step", step={"draw": {"player": "alice"}})["error"]["code"], "bad_request")
+
+    def test_bad_requests(self):
+        s = Session({"x": {"owner": "alice", "zone": "hand"}, **self.library(1)})
+        self.assertIn("draw_replacement", engine.FEATURES)
+        s.step("replace", card="any", when={"to": "exile"}, instead={"to": "graveyard"}, **{"as": "r"})
+        ok = {"as": "d", "player": "alice", "instead": []}
+        for step in ({"replace_draw": {k: v for k, v in ok.items() if k != "as"}},
+                     {"replace_draw": {k: v for k, v in ok.items() if k != "player"}},
+                     {"replace_draw": {k: v for k, v in ok.items() if k != "instead"}},
+                     {"replace_draw": {**ok, "as": "r"}},                  # a replacement's name
+                     {"replace_draw": {**ok, "player": "carol"}},
+                     {"replace_draw": {**ok, "once": "yes"}},
+                     {"replace_draw": {**ok, "card": "x"}},
+                     {"replace_draw": {**ok, "instead": {"draw": {"player": "alice"}}}},
+                     {"replace_draw": {**ok, "instead": [{"draw": {}, "mill": {}}]}},
+                     {"replace_draw": {**ok, "instead": [{"create": {"as": "t", "owner": "alice",
+                                                                     "zone": "battlefield"}}]}},
+                     {"replace_draw": {**ok, "instead": [{"replace_draw": ok}]}},
+                     {"replace_draw": {**ok, "instead": [{"move": {"card": "x", "to": "stack", "cause": "cast",
+                                                                   "costs": [{"draw": {"player": "alice"}}]}}]}},
+                     {"replace_draw": {**ok, "instead": [{"move": {"card": "x", "to": "exile", "expect": {}}}]}},
+                     {"move": {"card": "x", "to": "exile", "then": {"replace_draw": ok}}},
+                     {"move": {"card": "x", "to": "stack", "cause": "cast", "costs": [{"replace_draw": ok}]}},
+                     {"draw": {"player": "alice", "then": {"move": {"card": "x", "to": "exile"}}}},
+                     {"draw": {"player": "alice", "then": {"create": {"as": "t", "owner": "alice",
+                                                                      "zone": "battlefield"}}}},
+                     {"draw": {"player": "alice", "then": [{"reveal": {}}]}},
+                     {"move": {"card": "x", "to": "battlefield",
+                               "then": {"draw": {"player": "alice", "then": {"reveal": {}}}}}}):
+            self.assertEqual(s.call("step", step=step)["error"]["code"], "bad_request", step)
+        self.assertEqual((s.obj("x")["zone"], s.obj("c0")["zone"]), ("alice.hand", "alice.library"))
+        self.assertEqual(s.step("replace_draw", **ok), ("no_move", None))
 
 
 class Protocol(unittest.TestCase):

@@ -172,10 +172,14 @@ typedef struct zo_step {
   int copy_of, lki;
   /* move: costs: the steps done while the card is being cast, after it
      moved to the stack and before the spell becomes cast (CR 601.2a-h,
-     401.5); owned, ncosts of them, each a step of a nestable kind that
-     names its own object */
+     401.5); replace_draw: instead: the steps done instead of the draw (CR
+     614.11; may be none). Owned, ncosts of them, each a step of a nestable
+     kind that names its own object */
   struct zo_step *costs;
   int ncosts;
+  /* replace_draw: once: 1 when it replaces only the player's next draw
+     (then ends), 0 every draw while in force */
+  int once;
 } zo_step;
 
 /* The player whose library's top card a reveal step reveals for good

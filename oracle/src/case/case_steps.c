@@ -178,8 +178,32 @@ static zo_status inner_move(cr_parser *p, const yd_node *m, const yd_node *at, i
 
 /* ---- one parser per step kind (steps.def) ------------------------------- */
 
-/* costs: (CR 601.2a-h, 401.5): the steps done while the card is being cast,
- * each a step of a nestable kind naming its own object, without expect:. */
+/* A list of steps (sequence v) into s->costs: each a step of a nestable
+ * kind naming its own object, without expect: and without a list of its
+ * own; `key` names the list in errors (costs, instead). */
+static zo_status step_list(cr_parser *p, const yd_node *v, const char *key, zo_step *s) {
+  zo_status st;
+  s->costs = zo_xcalloc(v->n ? v->n : 1, sizeof *s->costs);
+  for (size_t i = 0; i < v->n; i++) {
+    const yd_node *m = v->kids[i];
+    if ((st = yr_want(&p->r, m, YD_MAP, "a step"))) return st;
+    if (m->n != 1) return yr_fail(&p->r, m, ZO_ERR_SCHEMA, "a step of %s: is a map of one step", key);
+    const yd_node *tk = YD_KEY(m, 0);
+    int kk = zo_step_kind_parse(tk->str);
+    if (kk < 0)
+      return yr_unknown(&p->r, tk, ZO_ERR_UNKNOWN, "step", tk->str, NULL, zo_step_kind_names,
+                        ST_COUNT);
+    if (!kinds[kk].nestable)
+      return yr_fail(&p->r, tk, ZO_ERR_SCHEMA, "%s can't be a step of %s:", tk->str, key);
+    s->ncosts++; /* counted first so a half-parsed step is freed too */
+    if ((st = parse_step(p, (zo_step_kind)kk, YD_VAL(m, 0), tk, 0, &s->costs[i]))) return st;
+    if (s->costs[i].ncosts)
+      return yr_fail(&p->r, tk, ZO_ERR_SCHEMA, "%s: can't hold a move with costs: of its own", key);
+  }
+  return ZO_OK;
+}
+
+/* costs: (CR 601.2a-h, 401.5): the steps done while the card is being cast. */
 static zo_status parse_costs(cr_parser *p, const yd_node *v, zo_step *s) {
   zo_status st = yr_want(&p->r, v, YD_SEQ, "costs (a list of steps)");
   if (st) return st;
@@ -187,24 +211,7 @@ static zo_status parse_costs(cr_parser *p, const yd_node *v, zo_step *s) {
     return yr_fail(&p->r, v, ZO_ERR_SCHEMA, "costs: are paid while a spell is cast: write "
                    "cause: cast on this move");
   if (v->n == 0) return yr_fail(&p->r, v, ZO_ERR_SCHEMA, "costs: needs at least one step");
-  s->costs = zo_xcalloc(v->n, sizeof *s->costs);
-  for (size_t i = 0; i < v->n; i++) {
-    const yd_node *m = v->kids[i];
-    if ((st = yr_want(&p->r, m, YD_MAP, "a step"))) return st;
-    if (m->n != 1) return yr_fail(&p->r, m, ZO_ERR_SCHEMA, "a step of costs: is a map of one step");
-    const yd_node *tk = YD_KEY(m, 0);
-    int kk = zo_step_kind_parse(tk->str);
-    if (kk < 0)
-      return yr_unknown(&p->r, tk, ZO_ERR_UNKNOWN, "step", tk->str, NULL, zo_step_kind_names,
-                        ST_COUNT);
-    if (!kinds[kk].nestable)
-      return yr_fail(&p->r, tk, ZO_ERR_SCHEMA, "%s can't be a step of costs:", tk->str);
-    s->ncosts++; /* counted first so a half-parsed step is freed too */
-    if ((st = parse_step(p, (zo_step_kind)kk, YD_VAL(m, 0), tk, 0, &s->costs[i]))) return st;
-    if (s->costs[i].ncosts)
-      return yr_fail(&p->r, tk, ZO_ERR_SCHEMA, "costs: can't hold a move with costs: of its own");
-  }
-  return ZO_OK;
+  return step_list(p, v, "costs", s);
 }
 
 static zo_status parse_move(cr_parser *p, const yd_node *opts, const yd_node *at, int nested,
@@ -382,9 +389,16 @@ static zo_status draw_or_mill(cr_parser *p, const yd_node *opts, zo_step *s) {
   return ZO_OK;
 }
 
+/* draw: then: one step done to each card the draw itself puts into the
+ * hand (an instruction to draw and then act on the card drawn), never to
+ * what a replacement of the draw brings (CR 614.11b). */
 static zo_status parse_draw(cr_parser *p, const yd_node *opts, const yd_node *at, int nested,
                             zo_step *s) {
-  return draw_or_mill(p, opts, s);
+  zo_status st = draw_or_mill(p, opts, s);
+  const yd_node *v = yd_get(opts, "then");
+  if (st || !v) return st;
+  if (nested) return yr_fail(&p->r, v, ZO_ERR_SCHEMA, "a then:/do: step has no then: of its own");
+  return nested_step(p, v, "then", &s->then);
 }
 
 static zo_status parse_mill(cr_parser *p, const yd_node *opts, const yd_node *at, int nested,
@@ -636,6 +650,46 @@ static zo_status parse_until(cr_parser *p, const yd_node *opts, zo_step *s) {
 static zo_status parse_end_turn(cr_parser *p, const yd_node *opts, const yd_node *at, int nested,
                                 zo_step *s) {
   return ZO_OK; /* no options */
+}
+
+/* cant: {card, when, types}: a "can't" effect on moves, in force from
+ * this step on (CR 614.17, 614.17a): card: a handle or any; when: the
+ * moves it forbids, written as replace's; types: only objects with every
+ * one of these types, judged as they would be in the destination (614.17d). */
+static zo_status parse_cant(cr_parser *p, const yd_node *opts, const yd_node *at, int nested,
+                            zo_step *s) {
+  const yd_node *v, *w;
+  zo_status st;
+  if (!(v = yd_get(opts, "card")))
+    return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "cant needs card: (a handle or any)");
+  if (v->kind == YD_SCALAR && !strcmp(v->str, "any")) s->replace_any = 1;
+  else if ((st = cr_handle(p, v, "card", &s->card))) return st;
+  s->when_to.type = s->when_from.type = ZO_ZT_ANY;
+  if ((w = yd_get(opts, "when")) && (st = replace_when(p, w, s))) return st;
+  if ((v = yd_get(opts, "types")) && (st = cr_types(p, v, "types", &s->types))) return st;
+  return ZO_OK;
+}
+
+/* replace_draw: {as, player, instead, once}: an effect replacing the
+ * player's draws from now on (CR 614.11): instead: the steps done instead
+ * of each (a list, maybe empty: the draw replaced by nothing); once: only
+ * the next draw. Its name is a replacement's (choose_replacement). */
+static zo_status parse_replace_draw(cr_parser *p, const yd_node *opts, const yd_node *at,
+                                    int nested, zo_step *s) {
+  const yd_node *v;
+  zo_status st;
+  if (!(v = yd_get(opts, "player")))
+    return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "replace_draw needs player: (whose draws it replaces)");
+  if ((st = cr_player(p, v, "player", &s->player))) return st;
+  if ((v = yd_get(opts, "once")) && (st = yr_bool(&p->r, v, "once", &s->once))) return st;
+  if (!(v = yd_get(opts, "instead")))
+    return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "replace_draw needs instead: (a list of steps, "
+                   "[] for none)");
+  if ((st = yr_want(&p->r, v, YD_SEQ, "instead (a list of steps)"))) return st;
+  if ((st = step_list(p, v, "instead", s))) return st;
+  if (!(v = yd_get(opts, "as")))
+    return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "replace_draw needs as: (its name)");
+  return cr_new_name(p, v, "replacement", &p->c->replacements, &p->c->nreplacements, &s->as);
 }
 
 /* ---- a case's steps, and one more ----------------------------------------- */

@@ -154,7 +154,7 @@ static const zo_step_kind op_kind[OP_COUNT] = {
     ST_REMEMBER, ST_REPLACE, ST_CHOOSE_REPLACEMENT, ST_MARK,
     ST_WATCH, ST_REPLACE, ST_MOVE, ST_MARK, ST_MOVE,
     ST_MOVE, ST_MOVE_TOGETHER, ST_LOOK, ST_REVEAL, ST_ATTACH,
-    ST_END_TURN, ST_WATCH, ST_MARK, ST_WATCH, ST_WATCH};
+    ST_END_TURN, ST_WATCH, ST_MARK, ST_WATCH, ST_WATCH, ST_CANT};
 _Static_assert(OP_COUNT <= ZO_FUZZ_MAX_OPS, "zo_fuzz_profile.ops holds every opcode");
 
 /* ---- profiles --------------------------------------------------------- */
@@ -214,7 +214,7 @@ uint64_t zo_fuzz_step_features(const zo_step *s) {
   if (s->kind == ST_MOVE && !strcmp(s->cause, "madness")) m |= BIT64(FT_MADNESS); /* 400.7k */
   if (s->kind == ST_CREATE && (s->copy_of >= 0 || s->zone.type == ZO_ZT_OUTSIDE))
     m |= BIT64(FT_COPIES); /* 111.12, 707.13 */
-  if (s->ncosts) m |= BIT64(FT_CASTING); /* 401.5 */
+  if (s->kind == ST_MOVE && s->ncosts) m |= BIT64(FT_CASTING); /* 401.5 */
   if (s->kind == ST_PHASE && s->norder) m |= BIT64(FT_PHASING_TOGETHER); /* 702.26h */
   for (int i = 0; i < s->ncosts; i++) m |= zo_fuzz_step_features(&s->costs[i]);
   if (s->then) m |= zo_fuzz_step_features(s->then);
@@ -304,6 +304,7 @@ static void decode_op(zo_fuzz *f) {
   case OP_SEQ_DURATION: zo_fuzz_seq_duration(f, s); break;
   case OP_WATCH_AURA: zo_fuzz_seq_aura_trigger(f, s); break;
   case OP_SEQ_MADNESS: zo_fuzz_seq_madness(f, s); break;
+  case OP_CANT: zo_fuzz_gen_cant(f, s); break;
   case OP_MARK: default: zo_fuzz_gen_mark(f, s); break;
   }
   if (p->all) return;

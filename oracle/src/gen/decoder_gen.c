@@ -399,6 +399,22 @@ void zo_fuzz_gen_replace(zo_fuzz *f, zo_step *s) {
   zo_fuzz_move_opts(f, then_of(s, ST_MOVE));
 }
 
+/* A "can't" effect (feature cant; CR 614.17): byte a: bit 0 any, else
+ * the handle a >> 1; byte w: bit 0 to: any, else bits 1-5 the destination
+ * zone type modulo the count, bit 7 types: [creature] (judged as it would
+ * enter, 614.17d); byte v: bit 0 from: any, else bits 1-5 the origin's. */
+void zo_fuzz_gen_cant(zo_fuzz *f, zo_step *s) {
+  zo_case *c = f->c;
+  s->kind = ST_CANT;
+  uint8_t a = next(f), w = next(f), v = next(f);
+  if (a & 1) s->replace_any = 1;
+  else s->card = live_handle(f, a >> 1);
+  s->when_to.type = (w & 1) ? ZO_ZT_ANY : ((w >> 1) & 0x1f) % c->nztypes;
+  s->when_from.type = (v & 1) ? ZO_ZT_ANY : ((v >> 1) & 0x1f) % c->nztypes;
+  s->when_to.player = s->when_from.player = -1;
+  if (w & 0x80) s->types = zo_type_bit("creature");
+}
+
 void zo_fuzz_gen_choose(zo_fuzz *f, zo_step *s) {
   zo_case *c = f->c;
   OR_STATE_CHECK(!f->repls)

@@ -184,6 +184,16 @@ static int step_bytes(bytes *o, enc *x, const zo_step *s) {
                (s->until ? 0x80 : 0));
     return 1;
   case ST_END_TURN: put(o, OP_END_TURN); return 1; /* G4 */
+  case ST_CANT: { /* gen_cant's bytes; a types: list becomes [creature] or none */
+    put(o, OP_CANT);
+    put(o, s->replace_any ? 1 : h << 1);
+    int n = x->rs->nzones > 0 ? x->rs->nzones : 1;
+    int to = s->when_to.type == ZO_ZT_ANY ? 1 : (rs_zone(x->rs, x->c, s->when_to.type) % n) << 1;
+    int from = s->when_from.type == ZO_ZT_ANY ? 1 : (rs_zone(x->rs, x->c, s->when_from.type) % n) << 1;
+    put(o, to | (s->types ? 0x80 : 0));
+    put(o, from);
+    return 1;
+  }
   case ST_REMEMBER: put(o, OP_REMEMBER); put(o, h); return 1;
   case ST_PUT_UNDER: put(o, OP_PUT_UNDER); put(o, h); put(o, s->under); return 1;
   case ST_ATTACH: /* the third byte 0: the attach alone (gen_attach) */

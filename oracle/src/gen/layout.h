@@ -23,6 +23,7 @@ enum {
   OP_SEQ_DURATION,             /* G4: a duration through phasing and the end of turn */
   OP_WATCH_AURA,               /* an Aura's trigger on its permanent leaving (CR 400.7f) */
   OP_SEQ_MADNESS,              /* a discard trigger and a madness card (CR 400.7k) */
+  OP_CANT,                     /* a "can't" effect on moves (CR 614.17) */
   OP_COUNT
 };
 

@@ -321,6 +321,24 @@ static void step_body(emit *e, const zo_fuzz *f, const zo_step *s) {
     if (s->until) kw(e, &first, "until", "end_of_turn"); /* G4 */
     text(e, "}");
     return;
+  case ST_CANT: { /* CR 614.17 */
+    int inner = 1;
+    text(e, "{");
+    kw(e, &first, "card", s->replace_any ? "any" : H(f, s->card));
+    if (s->when_to.type != ZO_ZT_ANY || s->when_from.type != ZO_ZT_ANY) {
+      key(e, &first, "when");
+      text(e, "{");
+      if (s->when_to.type != ZO_ZT_ANY) kzone(e, &inner, "to", f, &s->when_to);
+      if (s->when_from.type != ZO_ZT_ANY) kzone(e, &inner, "from", f, &s->when_from);
+      text(e, "}");
+    }
+    if (s->types) {
+      key(e, &first, "types");
+      types(e, s->types);
+    }
+    text(e, "}");
+    return;
+  }
   default: text(e, "{}"); /* state_check, end_turn */
   }
 }

@@ -123,6 +123,7 @@ static int acts_on(zo_step *s, int h) {
   case ST_PUT_UNDER: return s->card == h || s->under == h;
   case ST_ATTACH: return s->card == h || s->attach_to == h;
   case ST_REPLACE: return !s->replace_any && s->card == h;
+  case ST_CANT: return !s->replace_any && s->card == h;
   case ST_MOVE_TOGETHER:
     for (int i = s->nmoves - 1; i >= 0; i--)
       if (s->moves[i].card == h) {
@@ -258,6 +259,11 @@ int zo_fuzz_drop_field(zo_fuzz *f, int i, int k) {
   case ST_CHOOSE_REPLACEMENT:
     FIELD(s->card >= 0, s->card = -1)
     FIELD(s->player >= 0, s->player = -1)
+    return 0;
+  case ST_CANT: /* CR 614.17 */
+    FIELD(s->when_to.type != ZO_ZT_ANY, s->when_to.type = ZO_ZT_ANY; s->when_to.player = -1)
+    FIELD(s->when_from.type != ZO_ZT_ANY, s->when_from.type = ZO_ZT_ANY; s->when_from.player = -1)
+    FIELD(s->types != 0, s->types = 0)
     return 0;
   case ST_WATCH:
     FIELD(s->from.type != ZO_ZT_ANY, s->from.type = ZO_ZT_ANY)

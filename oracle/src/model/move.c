@@ -169,6 +169,21 @@ static ZO_ALWAYS_INLINE void destination(move *m) {
   }
 }
 
+/* A "can't" effect forbids the event as it finally stands, replaced or not
+ * (CR 614.17, 614.17d; 101.2: "can't" wins): nothing moves, failed
+ * (forbidden). A move to the zone the object is in that makes no new
+ * object is no event. */
+ZO_COLD static zo_outcome forbidden(move *m) {
+  zo_game *g = m->g;
+  if (m->dest == -1) return ZO_OUTCOME_NONE;
+  if (m->dest >= 0 && m->dest == m->origin && !ZT(g, m->dest)->same_zone_new.value)
+    return ZO_OUTCOME_NONE;
+  if (!zo_cant_forbids(g, m->obj, m->origin, m->dest, move_cause(m), m->eff->face == 1))
+    return ZO_OUTCOME_NONE;
+  *m->err = ZO_E_FORBIDDEN;
+  return ZO_OUTCOME_FAILED;
+}
+
 /* destination visibility (FaB: per object; the flip step 3.0.8 gives the
  * object its destination visibility before it moves, again after each
  * replacement 3.0.8a) */
@@ -518,6 +533,7 @@ static ZO_ALWAYS_INLINE zo_outcome move_one(zo_game *g, int obj, const zo_step *
   zo_outcome out;
   if ((out = leave_check(&m))) return out;
   destination(&m);
+  if (m.g->ncants && (out = forbidden(&m))) return out;
   dest_visibility(&m);
   if ((out = same_zone_move(&m))) return out;
   if ((out = ceases_on_leaving(&m))) return out;
@@ -709,9 +725,20 @@ static int hand_type(const zo_game *g, int hand) {
 void zo_step_draw_mill(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
   (void)obj;
   int lib = zo_zone_of_role(g, ZR_LIBRARY, s->player);
-  int moved = 0, failed = 0;
+  int moved = 0, failed = 0, replaced = 0;
   zo_outcome o = ZO_OUTCOME_NONE, first = ZO_OUTCOME_NONE;
   for (int i = 0; i < s->count; i++) {
+    /* CR 121.2: one draw at a time; 614.11: a draw replacement applies
+       even to a draw from an empty library, and its steps are done before
+       the next draw (614.11a) */
+    if (s->kind == ST_DRAW && g->nactive_repl) {
+      int ri = zo_draw_replacement(g, s->player);
+      if (ri >= 0) {
+        zo_draw_replace(g, ri, r);
+        replaced = 1;
+        continue;
+      }
+    }
     if (lib < 0 || g->zones[lib].n == 0) {
       if (s->kind == ST_DRAW) {
         if (SW(g, SW_DRAW_EMPTY) == ZS_LOSE_AT_STATE_CHECK) {
@@ -751,14 +778,29 @@ void zo_step_draw_mill(zo_game *g, const zo_step *s, int obj, zo_step_result *r)
     }
     o = move_each(g, obj_top, &mv, &e, r);
     tally_move(r, obj_top, o, &moved, &first);
+    /* the draw's follow-up, on the card it put into the hand (never on
+       what a replacement brought: CR 614.11b) */
+    if (s->then && g->objs[obj_top].exists &&
+        g->objs[obj_top].zone == zo_zone_of_role(g, ZR_HAND, s->player)) {
+      zo_step_result sub = {0};
+      zo_game_apply_to(g, s->then, obj_top, &sub);
+      take_events(r, &sub);
+      zo_step_result_free(&sub);
+    }
     /* a card that did not leave the library (a replacement put it back, a
        token that can't move, 111.8) is still on top: taking it again
        changes nothing */
     if (g->objs[obj_top].exists && g->objs[obj_top].zone == lib) break;
   }
-  if (failed && !moved) {
+  /* failed (empty) only when nothing at all was drawn or milled: an
+     object taken that then ceased or stayed gives the step its outcome
+     (the first), as a card that moved does (CR 701.17b: as many as
+     possible) */
+  if (failed && !moved && !replaced && first == ZO_OUTCOME_NONE) {
     r->outcome = ZO_OUTCOME_FAILED;
     r->error = ZO_E_EMPTY;
+  } else if (replaced && !moved) {
+    r->outcome = ZO_OUTCOME_REPLACED; /* a draw was replaced, none drew a card */
   } else {
     r->outcome = tallied(moved, first);
   }

@@ -22,6 +22,7 @@ static int cause_is(const char *cause, const char *want) {
  * cause (CR 614.1; FaB 6.5). */
 static int repl_matches(zo_game *g, const zo_replacement *rp, int obj, int origin, int dest,
                         const char *cause) {
+  if (rp->draw) return 0; /* it replaces draws, not moves */
   if (!rp->any && rp->obj != obj) return 0;
   if (!zo_zone_watch_matches(g, rp->when_to, rp->when_to_player, rp->when_to_index, dest))
     return 0;
@@ -41,13 +42,15 @@ static int repl_rank(zo_game *g, zo_repl_category c) {
 /* The next effect to apply: the first in the chosen order among those of
  * the lowest rank that apply and are unused (CR 616.1a-e; FaB 6.5), or -1.
  * Counts a hit on replace_order when the ranks told two apart. */
-static int repl_next(zo_game *g, int obj, int origin, int dest, const char *cause) {
+static int repl_next(zo_game *g, int obj, int origin, int dest, const char *cause,
+                     int only_self) {
   const unsigned char *used = g->repl_used;
   int best = -1, best_rank = 0, ranks_differ = 0;
   for (int k = 0; k < g->nrepl; k++) {
     int ri = g->repl_order[k];
     const zo_replacement *rp = &g->repl[ri];
     if (!rp->active || used[ri] || !repl_matches(g, rp, obj, origin, dest, cause)) continue;
+    if (only_self && rp->category != RC_SELF) continue; /* CR 614.17c */
     int rank = repl_rank(g, rp->category);
     if (best >= 0 && rank != best_rank) ranks_differ = 1;
     if (best < 0 || rank < best_rank) {
@@ -69,7 +72,12 @@ int zo_replacements_apply(zo_game *g, int obj, int origin, int *dest, const zo_s
   unsigned char *used = g->repl_used;
   memset(used, 0, (size_t)g->nrepl);
   for (;;) {
-    int ri = repl_next(g, obj, origin, *dest, cause);
+    /* CR 614.17c: an event that can't happen (as it now stands) is
+       replaced only by a self-replacement effect */
+    int only_self = g->ncants && zo_cant_forbids(g, obj, origin, *dest,
+                                                 (*mv)->cause[0] ? (*mv)->cause : cause,
+                                                 (*mv)->face == 1);
+    int ri = repl_next(g, obj, origin, *dest, cause, only_self);
     if (ri < 0) break;
     zo_replacement *rp = &g->repl[ri];
     int redirected;
@@ -145,4 +153,108 @@ void zo_step_choose_replacement(zo_game *g, const zo_step *s, int obj, zo_step_r
   }
   for (int i = 0; i < g->nrepl && k < g->nrepl; i++)
     if (!seen[i]) ord[k++] = i;
+}
+
+/* ---- draw replacements (CR 614.11) -------------------------------------- */
+
+int zo_draw_replacement(const zo_game *g, int player) {
+  for (int k = 0; k < g->nrepl; k++) {
+    const zo_replacement *rp = &g->repl[g->repl_order[k]];
+    if (rp->active && rp->draw && rp->player == player && !rp->suspended) return g->repl_order[k];
+  }
+  return -1;
+}
+
+void zo_draw_replace(zo_game *g, int ri, zo_step_result *r) {
+  zo_replacement *rp = &g->repl[ri];
+  if (rp->once) { /* "the next time ... would draw": used up */
+    rp->active = 0;
+    g->nactive_repl--;
+  }
+  rp->suspended = 1; /* 614.5: not again on its own steps' draws */
+  for (int i = 0; i < rp->ndraw_steps; i++) {
+    zo_step_result sub = {0};
+    zo_game_apply_to(g, &rp->draw_steps[i], -1, &sub);
+    take_events(r, &sub);
+    zo_step_result_free(&sub);
+  }
+  rp->suspended = 0;
+}
+
+/* From this step on, the player's draws are replaced (CR 614.11), even
+ * from an empty library. Magic only, like cant. Its name is a
+ * replacement's: choose_replacement orders it among the others. */
+void zo_step_replace_draw(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
+  (void)obj;
+  if (g->rs->game && !strcmp(g->rs->game, "fab")) {
+    r->outcome = ZO_OUTCOME_REJECTED;
+    r->error = ZO_E_UNSUPPORTED;
+    return;
+  }
+  zo_replacement *rp = &g->repl[s->as];
+  if (!rp->active) g->nactive_repl++;
+  memset(rp, 0, sizeof *rp);
+  rp->active = 1;
+  rp->draw = 1;
+  rp->player = s->player;
+  rp->once = s->once;
+  rp->draw_steps = s->costs;
+  rp->ndraw_steps = s->ncosts;
+}
+
+/* ---- "can't" effects (CR 614.17) ---------------------------------------- */
+
+/* The types obj has for a "can't" effect on its move into dest: those it
+ * would have there (CR 614.17d), where a face-down permanent or spell is a
+ * creature with no other types (708.2a); for a move elsewhere, those it
+ * has where it is, face-down on the battlefield or the stack likewise. */
+static uint64_t cant_types(const zo_game *g, int obj, int origin, int dest, int face_down) {
+  const zo_obj *o = &g->objs[obj];
+  int z = dest;
+  int down = face_down;
+  if (dest < 0 || ZT(g, dest)->role != ZR_BATTLEFIELD) {
+    z = origin;
+    down = o->face_down;
+  }
+  if (down && z >= 0 && (ZT(g, z)->role == ZR_BATTLEFIELD || is_stack(g, z)))
+    return g->classes.creature;
+  return o->types;
+}
+
+int zo_cant_forbids(const zo_game *g, int obj, int origin, int dest, const char *cause,
+                    int face_down) {
+  for (int i = 0; i < g->ncants; i++) {
+    const zo_cant *s = &g->cants[i];
+    if (!s->any && s->obj != obj) continue;
+    if (!zo_zone_watch_matches(g, s->to.type, s->to.player, s->to.index, dest) ||
+        !zo_zone_watch_matches(g, s->from.type, s->from.player, s->from.index, origin) ||
+        !cause_is(cause, s->cause))
+      continue;
+    if (s->types && (cant_types(g, obj, origin, dest, face_down) & s->types) != s->types) continue;
+    return 1;
+  }
+  return 0;
+}
+
+/* From this step on, the effect forbids the moves it names (CR 614.17);
+ * none that already happened (614.17a). Magic only: the Flesh and Blood
+ * zones chapter has no such effect (rejected, unsupported). */
+void zo_step_cant(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
+  (void)obj;
+  if (g->rs->game && !strcmp(g->rs->game, "fab")) {
+    r->outcome = ZO_OUTCOME_REJECTED;
+    r->error = ZO_E_UNSUPPORTED;
+    return;
+  }
+  if (g->ncants == g->capcants) {
+    g->capcants = g->capcants ? 2 * g->capcants : 4;
+    g->cants = zo_xrealloc(g->cants, (size_t)g->capcants * sizeof *g->cants);
+  }
+  zo_cant *k = &g->cants[g->ncants++];
+  k->any = s->replace_any;
+  k->obj = s->card;
+  k->to = s->when_to;
+  k->from = s->when_from;
+  snprintf(k->cause, sizeof k->cause, "%s", s->when_cause);
+  k->types = s->types;
 }

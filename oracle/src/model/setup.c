@@ -508,5 +508,6 @@ void zo_game_free(zo_game *g) {
   free(g->order_scratch);
   free(g->chk_listed); /* zo_game_check's scratch */
   free(g->id_stamp);
+  free(g->cants);
   free(g); /* with its tables (one block) */
 }

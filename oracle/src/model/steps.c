@@ -53,6 +53,8 @@ void zo_step_dispatch(zo_game *g, const zo_step *s, int obj, zo_step_result *r) 
   case ST_REVEAL: zo_step_reveal(g, s, obj, r); return;
   case ST_ATTACH: zo_step_attach(g, s, obj, r); return;
   case ST_END_TURN: zo_step_end_turn(g, s, obj, r); return;
+  case ST_CANT: zo_step_cant(g, s, obj, r); return;
+  case ST_REPLACE_DRAW: zo_step_replace_draw(g, s, obj, r); return;
   default: return;
   }
 }

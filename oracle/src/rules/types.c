@@ -20,5 +20,6 @@ void zo_type_classes_init(zo_type_classes *t, const zo_ruleset *rs) {
                 word("landmark");
   t->aura = word("aura");
   t->land = word("land");
+  t->creature = word("creature");
   if (!rs->game || strcmp(rs->game, "fab") != 0) t->deck_card = 0; /* only FaB has deck-cards */
 }

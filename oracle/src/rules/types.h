@@ -32,6 +32,8 @@ typedef struct {
   uint64_t aura;            /* CR 303.4, 704.5m: an Aura, put into its owner's
                                graveyard when attached to nothing (the
                                other attachments stay, 704.5n) */
+  uint64_t creature;        /* CR 708.2a: all a face-down permanent or spell
+                               is (a "can't" effect judges it so, 614.17d) */
 } zo_type_classes;
 
 /* Fill *t with the classes of rule set rs (rs->game decides deck_card: a

@@ -159,6 +159,7 @@ void zo_fuzz_gen_watch(zo_fuzz *f, zo_step *s);
 void zo_fuzz_gen_resolve(zo_fuzz *f, zo_step *s);
 void zo_fuzz_gen_remember(zo_fuzz *f, zo_step *s);
 void zo_fuzz_gen_replace(zo_fuzz *f, zo_step *s);
+void zo_fuzz_gen_cant(zo_fuzz *f, zo_step *s);
 void zo_fuzz_gen_choose(zo_fuzz *f, zo_step *s);
 void zo_fuzz_gen_mark(zo_fuzz *f, zo_step *s);
 void zo_fuzz_gen_end_turn(zo_fuzz *f, zo_step *s);

@@ -137,7 +137,24 @@ typedef struct {
   char when_cause[ZO_NAME];
   const zo_step *instead;
   zo_repl_category category;  /* which must apply first (replace_order) */
+  /* a draw replacement (replace_draw, CR 614.11): it replaces `player`'s
+     draws, each by the steps of `draw` (the case's step); once: only the
+     next; suspended while its own steps run, so no draw among them is
+     replaced by it again (614.5) */
+  int draw, player, once, suspended;
+  const zo_step *draw_steps; int ndraw_steps; /* the step's list (owned by
+                                                 the case, never moved) */
 } zo_replacement;
+
+/* A "can't" effect in force (a cant step, CR 614.17): its terms, copied
+ * (a server's case grows its step array as steps come, so no pointer into
+ * it is kept). */
+typedef struct {
+  int any, obj;                /* any object, or handle obj */
+  zo_zone_spec to, from;       /* the moves it names */
+  char cause[ZO_NAME];         /* "": any cause */
+  uint64_t types;              /* 0: any types */
+} zo_cant;
 
 typedef struct { int alive, obj; zo_mark_kind kind; int until; /* ZO_UNTIL_* (G4) */ } zo_mark;
 
@@ -155,6 +172,9 @@ struct zo_game {
   zo_ref *refs; int nrefs;
   zo_replacement *repl; int nrepl; int *repl_order;
   zo_mark *marks; int nmarks;
+  /* "can't" effects in force (cant steps, CR 614.17), in the order they
+     came; the steps are the case's (g->c outlives g), the array g's */
+  zo_cant *cants; int ncants, capcants;
   int drew_empty[ZO_MAX_PLAYERS], lost[ZO_MAX_PLAYERS];
   int *hits;                 /* per rule of rs (computed by zo_game_hits) */
   int *slot_hits;            /* per citation of rs (counted by the model) */
@@ -436,6 +456,22 @@ int zo_replacements_apply(zo_game *g, int obj, int origin, int *dest, const zo_s
 /* Steps: put a replacement effect in force; choose the order they apply in
  * (CR 616.1; FaB 6.5). */
 void zo_step_replace(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
+/* Whether a "can't" effect in force forbids obj's move from origin to dest
+ * by cause, arriving face down (face_down 1) or not (CR 614.17, 614.17d).
+ * 0 at once while none is in force (g->ncants). */
+int zo_cant_forbids(const zo_game *g, int obj, int origin, int dest, const char *cause,
+                    int face_down);
+/* The draw replacement that replaces player's next draw (CR 614.11), the
+ * first in the chosen order that is in force and not running its own
+ * steps, or -1. */
+int zo_draw_replacement(const zo_game *g, int player);
+/* Replace one draw by replacement ri: its steps, their events into r
+ * (614.11, 614.11a: done before the next draw of a sequence). */
+void zo_draw_replace(zo_game *g, int ri, zo_step_result *r);
+/* Step: put a draw replacement in force (CR 614.11). */
+void zo_step_replace_draw(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
+/* Step: put a "can't" effect in force (CR 614.17, 614.17a). */
+void zo_step_cant(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
 void zo_step_choose_replacement(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
 
 /* ---- triggers and references (triggers.c) ------------------------------ */
