@@ -588,6 +588,64 @@ static const builtin builtins[] = {
      "    expect: {outcome: replaced, troll: {zone: alice.hand}}\n"
      "  - state_check: {}\n"
      "    expect: {players: {alice: {lost: false}}}\n"},
+    /* the untap step's phasing (CR 702.26a) */
+    {"untap_phasing",
+     "id: smoke/untap_phasing\n"
+     "title: \"smoke: in alice's untap step her permanent with phasing phases out and the one phased out under her phases in\"\n"
+     "rulesets: [mtg-current]\n"
+     "rules: [\"CR 702.26a\"]\n"
+     "players: [alice, bob]\n"
+     "cards:\n"
+     "  sliver: {owner: alice, zone: battlefield, types: [creature]}\n"
+     "  wall: {owner: alice, zone: battlefield, types: [creature]}\n"
+     "steps:\n"
+     "  - phase: {card: wall}\n"
+     "  - untap: {player: alice, phasing: [sliver]}\n"
+     "    expect: {sliver: {phased_out: true}, wall: {phased_out: false}}\n"},
+    /* a player leaving the game (CR 800.4a, 702.26k) */
+    {"leave_game",
+     "id: smoke/leave_game\n"
+     "title: \"smoke: carol leaves: what she owns leaves with her, what she put onto the battlefield is exiled\"\n"
+     "rulesets: [mtg-current]\n"
+     "rules: [\"CR 800.4a\"]\n"
+     "players: [alice, bob, carol]\n"
+     "cards:\n"
+     "  elk: {owner: carol, zone: battlefield, types: [creature]}\n"
+     "  ox: {owner: alice, zone: graveyard, types: [creature]}\n"
+     "steps:\n"
+     "  - move: {card: ox, to: battlefield, player: carol}\n"
+     "  - leave_game: {player: carol}\n"
+     "    expect: {elk: {exists: false}, ox: {zone: exile}}\n"},
+    /* a trigger on phasing out looks back in time (CR 603.10b) */
+    {"phasing_triggers",
+     "id: smoke/phasing_triggers\n"
+     "title: \"smoke: a trigger on a creature phasing out fires, and no zone-change trigger does\"\n"
+     "rulesets: [mtg-current]\n"
+     "rules: [\"CR 603.10b\"]\n"
+     "players: [alice, bob]\n"
+     "cards:\n"
+     "  bear: {owner: alice, zone: battlefield, types: [creature]}\n"
+     "steps:\n"
+     "  - watch: {as: out, card: bear, phase: out}\n"
+     "  - watch: {as: left, card: bear, from: battlefield}\n"
+     "  - phase: {card: bear}\n"
+     "    expect: {triggers: {out: {fired: true, controller: alice}, left: {fired: false}}}\n"},
+    /* an as-enters effect moving other objects, never what enters with it
+       (CR 614.13, 614.13a) */
+    {"as_enters",
+     "id: smoke/as_enters\n"
+     "title: \"smoke: as the ghoul enters, a creature card is exiled from the graveyard, not the bear entering with it\"\n"
+     "rulesets: [mtg-current]\n"
+     "rules: [\"CR 614.13a\"]\n"
+     "players: [alice, bob]\n"
+     "cards:\n"
+     "  ghoul: {owner: alice, zone: graveyard, types: [creature]}\n"
+     "  bear: {owner: alice, zone: graveyard, types: [creature]}\n"
+     "  imp: {owner: alice, zone: graveyard, types: [creature]}\n"
+     "steps:\n"
+     "  - as_enters: {card: ghoul, steps: [{move: {card: bear, to: exile}}, {move: {card: imp, to: exile}}]}\n"
+     "  - move_together: {moves: [{card: ghoul, to: battlefield}, {card: bear, to: battlefield}]}\n"
+     "    expect: {ghoul: {zone: battlefield}, bear: {zone: battlefield}, imp: {zone: exile}}\n"},
 };
 
 /* ci/protocol/PROTOCOL.md, Features, in its order. */

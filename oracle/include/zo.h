@@ -88,6 +88,7 @@ typedef enum zo_step_error {
   ZO_E_NOT_FOUND,
   ZO_E_NOT_FIRED,
   ZO_E_FORBIDDEN, /* a "can't" effect forbids the move (CR 614.17) */
+  ZO_E_CANNOT_CHOOSE, /* an as-enters effect can't choose it (CR 614.13a, 614.13b) */
   ZO_E_COUNT
 } zo_step_error;
 

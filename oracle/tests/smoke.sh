@@ -31,9 +31,9 @@ passes() { # name nfeatures smoke-args...
   grep -q '^ok   run: case smoke/core .* as one run (observe: \(delta\|each\)' "$work/out" || fail "$name: no run check"
   echo "$name: $n checks ok ($(tail -1 "$work/out"))"
 }
-passes serve 25 --engine "$bin serve"
-passes plugin 25 --engine-plugin "$plugin"
-passes python-adapter 22 --engine "python3 $src/ci/adapters/python/engine.py"
+passes serve 29 --engine "$bin serve"
+passes plugin 29 --engine-plugin "$plugin"
+passes python-adapter 26 --engine "python3 $src/ci/adapters/python/engine.py"
 
 # broken engines: exit 1, the reason on the failing checks
 smoke --engine "$fake garbage"   # every setup answered with a line that is not JSON

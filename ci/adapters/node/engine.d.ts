@@ -20,7 +20,7 @@ export type Feature =
   | 'ante' | 'visibility' | 'reorder' | 'stack_layers' | 'state_check' | 'marks'
   | 'performer' | 'look' | 'reveal' | 'attachments' | 'durations' | 'kept_marks'
   | 'aura_triggers' | 'madness' | 'copies' | 'casting' | 'phasing_together' | 'cant'
-  | 'draw_replacement';
+  | 'draw_replacement' | 'untap_phasing' | 'leave_game' | 'phasing_triggers' | 'as_enters';
 
 /** What a step did (PROTOCOL.md, "Outcomes and step error codes"). */
 export type Outcome =
@@ -31,7 +31,11 @@ export type Outcome =
 export type StepError =
   | 'capacity' | 'no_zone' | 'cannot_hold' | 'token_left' | 'not_in_zone' | 'no_controller'
   | 'already' | 'empty' | 'ordered' | 'wrong_player' | 'unsupported' | 'phased_out'
-  | 'not_found' | 'not_fired' | 'forbidden';
+  | 'not_found' | 'not_fired' | 'forbidden'
+  /** an as-enters effect can't choose the object: it enters the battlefield
+   * in the same event, or one of the event's as-enters steps already moved
+   * it (CR 614.13a, 614.13b) */
+  | 'cannot_choose';
 
 /** The code of an error answer (PROTOCOL.md, "Protocol errors"). */
 export type ErrorCode = 'bad_request' | 'unsupported' | 'internal';
@@ -114,7 +118,12 @@ export type Step =
   | { zone_remove: { zone: string; choose?: number } }
   | { state_check: Record<string, never> | null }
   | { end_game: { winner: Player } }
-  | { watch: { as: string; card: Handle; from?: string; to?: string; types?: string[]; cause?: string; aura?: Handle } }
+  /** phase (feature phasing_triggers): 'out', a trigger on the object
+   * phasing out, directly or indirectly, never on a zone change (no from,
+   * to, cause or aura with it); it looks back in time, controlled by the
+   * object's controller just before (CR 603.10b), and at resolve finds the
+   * object while it is the same object, phased out or not */
+  | { watch: { as: string; card: Handle; from?: string; to?: string; types?: string[]; cause?: string; aura?: Handle; phase?: 'out' } }
   | { resolve: { trigger: string; do?: Step } }
   | { remember: ObjectNamed & { as: string } }
   | { replace: { as: string; card: Handle | 'any'; instead: MoveOptions; when?: { to?: string; from?: string; cause?: string }; controller?: Player; category?: 'self' | 'other' } }
@@ -144,7 +153,47 @@ export type Step =
    * among them is not replaced by this effect again (614.5). `as` is a
    * replacement name (choose_replacement orders it among replace's); the
    * first in that order applies. once: only the next draw, then it ends */
-  | { replace_draw: { as: string; player: Player; instead: Step[]; once?: boolean } };
+  | { replace_draw: { as: string; player: Player; instead: Step[]; once?: boolean } }
+  /** feature untap_phasing, top-level only: the player's untap step (CR
+   * 702.26a). First what phased out directly under a player who has left
+   * the game phases in, if that player's turn would have begun since the
+   * last untap step (going round the players from the turn player to this
+   * one, 702.26n); then, decided for all before any phases, the `phasing`
+   * permanents (those with phasing: each once) that are on the battlefield,
+   * phased in and controlled by the player phase out, and every permanent
+   * that phased out directly under the player (its controller as it phased
+   * out) phases in; what is attached phases with its permanent (702.26g,
+   * 702.26h). The player is then the turn player (the first player is at
+   * the start). no_move */
+  | { untap: { player: Player; phasing?: Handle[] } }
+  /** feature leave_game, top-level only: the player leaves the game (CR
+   * 800.4a): what they own in a zone (not the ante) ceases, a phased-in
+   * permanent's going firing the watches of a move from the battlefield to
+   * no zone (603.6c), a phased-out one's none (702.26k); effects giving
+   * them control of others' objects end (each goes back to its controller
+   * before an until-end-of-turn control effect, else the one it arrived
+   * under); what they control on the stack that is not a card ceases; what
+   * they still control is exiled. no_move, with those events. From then on
+   * a step whose player (order_by, top_of; a create's owner or controller;
+   * end_game's winner) names them is rejected, wrong_player (800.4b); so
+   * is the resolve of a trigger they control (800.4d) */
+  | { leave_game: { player: Player } }
+  /** feature as_enters, top-level only: a replacement effect of the card's
+   * own modifying how it enters the battlefield (CR 614.13). From this step
+   * on, each time the object of `card` is about to enter the battlefield by
+   * a move of one object (a move, a move_together member, a card a draw or
+   * mill moves, a nested move), after every check that could stop that
+   * move, its `steps` (at least one; each as a move's costs: step, naming
+   * its own object) are done first as top-level steps, their events before
+   * its own; several on one card in the order they came. The event is one
+   * move or one whole move_together, whose members bound for the
+   * battlefield (after the redirect and the replacements in force) are all
+   * entering before any moves. While the steps run, a move of an object
+   * entering in the event, or of one a step of the event already moved, is
+   * rejected, cannot_choose, with a rejected event, and nothing moves
+   * (614.13a, 614.13b); a mill or draw takes the first card from the top
+   * that is not entering (614.13c). no_move */
+  | { as_enters: { card: Handle; steps: Step[] } };
 
 // ---- results and observations ------------------------------------------------------
 

@@ -46,6 +46,10 @@ const KNOWN_FEATURES = Object.freeze([
   'phasing_together', // phase with: several permanents at once (CR 702.26h)
   'cant', // "can't" effects on moves (CR 614.17)
   'draw_replacement', // replace_draw, draw then: (CR 614.11, 614.11a, 614.11b)
+  'untap_phasing', // untap: a player's untap step phases permanents out and in (CR 702.26a, 702.26n)
+  'leave_game', // leave_game: a player leaves, with what they own and control (CR 800.4a, 603.6c, 702.26k)
+  'phasing_triggers', // watch phase: out, looking back in time (CR 603.10b)
+  'as_enters', // as_enters: a permanent's own effect moving other objects as it enters (CR 614.13, 614.13a-c)
 ]);
 
 /** The mark kinds of feature kept_marks (CR 400.7d, 400.7g-i, 400.7m). */
@@ -62,6 +66,9 @@ const STEP_FEATURE = new Map([
   ['end_turn', 'durations'], // G4 of issue 12
   ['cant', 'cant'], // CR 614.17
   ['replace_draw', 'draw_replacement'], // CR 614.11
+  ['untap', 'untap_phasing'], // CR 702.26a, 702.26n
+  ['leave_game', 'leave_game'], // CR 800.4a
+  ['as_enters', 'as_enters'], // CR 614.13
 ]);
 
 /** A request that gets an error answer: code is bad_request, unsupported or
@@ -92,8 +99,8 @@ function show(value) {
 /** The features a step uses, its nested steps included: its kind's, and
  * face_down for any face: down it carries. Unlike the runner, which derives
  * one feature per top-level step, this looks inside then:, do:, instead:,
- * costs: and moves:, so that a partial engine refuses all of what it
- * withholds.
+ * costs:, steps: and moves:, so that a partial engine refuses all of what
+ * it withholds.
  * Malformed steps are left to the rules half to reject.
  * @param {unknown} step @param {Set<string>} [found] @returns {Set<string>} */
 function featuresOfStep(step, found = new Set(), depth = 0) {
@@ -113,10 +120,12 @@ function featuresOfStep(step, found = new Set(), depth = 0) {
     if (name === 'create' && (opts.copy_of !== undefined || opts.zone === 'outside')) found.add('copies');
     if (name === 'move' && opts.costs !== undefined) found.add('casting');
     if (name === 'phase' && opts.with !== undefined) found.add('phasing_together');
+    if (name === 'watch' && opts.phase !== undefined) found.add('phasing_triggers');
     featuresOfStep(opts.then, found, depth + 1);
     featuresOfStep(opts.do, found, depth + 1);
     if (Array.isArray(opts.costs)) for (const c of opts.costs) featuresOfStep(c, found, depth + 1);
     if (Array.isArray(opts.instead)) for (const c of opts.instead) featuresOfStep(c, found, depth + 1); // replace_draw
+    if (Array.isArray(opts.steps)) for (const c of opts.steps) featuresOfStep(c, found, depth + 1); // as_enters
   }
   return found;
 }
@@ -438,8 +447,8 @@ const ARRIVALS = new Set(['moved', 'redirected', 'replaced']); // a real change 
 const DURATIONS = ['end_of_turn'];
 const MOVE_OPTIONS = ['card', 'ref', 'to', 'from', 'position', 'face', 'by', 'cause', 'choose', 'shuffle', 'seed', 'then', 'player'];
 /** Steps that are never a then:/do: step, nor one of a list of steps
- * (costs:, replace_draw's instead:). */
-const UNNESTABLE = ['move_together', 'create', 'end_turn', 'cant', 'replace_draw'];
+ * (costs:, replace_draw's instead:, as_enters' steps:). */
+const UNNESTABLE = ['move_together', 'create', 'end_turn', 'cant', 'replace_draw', 'untap', 'leave_game', 'as_enters'];
 const CARD_KEYS = ['owner', 'zone', 'kind', 'types', 'subtypes', 'controller', 'face', 'position', 'visibility', 'under'];
 
 /** 'alice.hand' -> 'hand'; 'exile' -> 'exile'. */
@@ -504,9 +513,16 @@ class StepResult {
  * An object (`this.s.objects`, by handle) is
  *   { handle, kind, owner, words: types and subtypes, exists, born, id,
  *     zone, face: 'up'|'down', controller, phasedOut, leftBattlefield,
- *     marks: Map name -> kind }
+ *     marks: Map name -> kind, ctrlDefault, phasedUnder, ... }
  * `id` is the identity token: a new one whenever the card becomes a new
  * object (CR 400.7). Zones (`this.s.zones`) are lists of handles, top first.
+ * `ctrlDefault` is the controller it got as it arrived where it is (set-up,
+ * create, a move), which no `control` step changes; `phasedUnder` the
+ * player who controlled it as it last phased out (CR 702.26a). The game
+ * also knows whose turn it is (`turn`) and who has left it (`departed`),
+ * the as-enters effects in force (`asEnters`) and, during one event, what
+ * enters the battlefield in it and what its as-enters steps moved
+ * (`entering`, `etbChosen`; CR 614.13a, 614.13b).
  */
 class MtgGame {
   /** @param {string[]} players @param {Array<[string, any]>} cards (their order decides nothing) */
@@ -532,6 +548,20 @@ class MtgGame {
       lost: new Set(),
       topShown: new Map(), // CR 401.5: player -> handle shown on top of their library (null: none)
       nsteps: 0, // top-level steps done (CR 400.7f: when an object arrived)
+      // whose turn it is (CR 702.26a, 702.26n): the first player's at the
+      // start, then the player of the last untap step
+      turn: players[0],
+      departed: new Set(), // players who left the game (leave_game, CR 800.4a)
+      leftDue: new Set(), // departed players whose next turn has not yet come round (702.26n)
+      // as-enters effects in force (as_enters, CR 614.13), in the order they
+      // came: {card: handle, steps: [steps]}
+      asEnters: /** @type {Array<{card: string, steps: any[]}>} */ ([]),
+      // the event being done (one move, or a whole move_together): the
+      // handles entering the battlefield in it (614.13a) and those its
+      // as-enters steps moved (614.13b); inEtb: how deep in as-enters steps
+      entering: new Set(),
+      etbChosen: new Set(),
+      inEtb: 0,
     };
     for (const z of SHARED_ZONES) this.s.zones.set(z, []);
     for (const p of players) for (const t of PLAYER_ZONES) this.s.zones.set(`${p}.${t}`, []);
@@ -702,6 +732,7 @@ class MtgGame {
     }
     if (CONTROLLED_ZONES.has(type)) {
       o.controller = card.controller === undefined ? owner : this.player(card.controller, `card ${handle}: controller`);
+      o.ctrlDefault = o.controller; // CR 110.2
     } else if (card.controller !== undefined) {
       throw badRequest(`card ${handle}: objects in ${zone} have no controller (CR 109.4)`);
     }
@@ -731,6 +762,14 @@ class MtgGame {
       phasedOut: false,
       leftBattlefield: false,
       marks: new Map(),
+      // CR 110.2: the controller it got as it arrived in a zone with
+      // controllers (set-up, create, a move), never a control effect's;
+      // null elsewhere. A player leaving takes back what effects gave them
+      // (CR 800.4a)
+      ctrlDefault: null,
+      // CR 702.26a, 702.26n: who controlled it as it phased out (the untap
+      // step it phases in during); null before it ever phased out
+      phasedUnder: null,
       // attach (CR 301.5, 303.4): the permanent's handle and both identities
       // then (a zone change of either ends it, CR 400.7); the handle it
       // phased out with, indirectly (CR 702.26g)
@@ -843,8 +882,48 @@ class MtgGame {
       if (opts.then !== undefined) throw badRequest(`${name}: then: can't be nested in then:/do:`);
     }
     const result = new StepResult();
+    if (this.s.departed.size && this.namesDeparted(name, opts)) {
+      // CR 800.4b, 800.4d, 800.4k: a player who left the game does nothing
+      // and is given nothing; the step is still checked as any other (a
+      // malformed one is a bad_request), on a copy of the game, then undone
+      this.checkOnly(kind, opts, followed);
+      // the name it introduces is taken all the same, by nothing
+      if (name === 'create') {
+        const o = this.newObject(opts.as, opts.kind === undefined ? 'token' : opts.kind, opts.owner, opts, 'create');
+        o.exists = false;
+        this.s.objects.set(opts.as, o);
+      } else if (name === 'replace_draw') {
+        this.s.replacements.set(opts.as, {
+          draw: true, player: opts.player, instead: [], once: false, active: false, running: false,
+        });
+      }
+      return result.set('rejected', 'wrong_player');
+    }
     kind.run.call(this, opts, result, followed);
     return result;
+  }
+
+  /** Does the step name a player who has left the game as its performer
+   * or `player` (also `order_by`, a reveal's `top_of`), a create's owner or
+   * controller, or end_game's winner (CR 800.4b, 800.4d, 800.4k)? */
+  namesDeparted(name, opts) {
+    const gone = (p) => typeof p === 'string' && this.s.departed.has(p);
+    if (gone(opts.player) || gone(opts.order_by)) return true;
+    if (name === 'reveal' && gone(opts.top_of)) return true;
+    if (name === 'create' && (gone(opts.owner) || gone(opts.controller))) return true;
+    return name === 'end_game' && gone(opts.winner);
+  }
+
+  /** Run a step on a copy of the game and throw it away: whatever it would
+   * throw (a bad_request) is thrown, nothing changes. */
+  checkOnly(kind, opts, followed) {
+    const saved = this.s;
+    this.s = structuredClone(saved);
+    try {
+      kind.run.call(this, opts, new StepResult(), followed === null ? null : this.s.objects.get(followed.handle));
+    } finally {
+      this.s = saved;
+    }
   }
 
   /** The object reference `name` still finds: the one it saw, while it
@@ -884,7 +963,7 @@ class MtgGame {
     if (!this.mayPut(opts.player, o, opts, result)) return;
     const { outcome, error } = this.move(o, opts, result);
     result.set(outcome, error);
-    if (opts.then !== undefined && opts.then !== null && outcome !== 'failed' && outcome !== 'stayed') {
+    if (opts.then !== undefined && opts.then !== null && !['failed', 'stayed', 'rejected'].includes(outcome)) {
       // CR 400.7j: the rest of the effect finds the object it moved only in
       // a public zone; what it does joins the move's events, not its outcome
       if (MtgGame.findable(o)) result.events.push(...this.runStep(opts.then, o).events);
@@ -924,13 +1003,21 @@ class MtgGame {
   }
 
   /** One object changes zone (CR 400.6): checks, replacement effects, then
-   * the move itself. Adds the object's event; returns the outcome. */
+   * the move itself. Adds the object's event; returns the outcome.
+   * @returns {{outcome: import('./engine').Outcome, error: import('./engine').StepError | null}} */
   move(o, opts, result) {
     const origin = o.zone;
     if (opts.from !== undefined && !MtgGame.fits(this.zoneRef(opts.from, 'from', [OUTSIDE]), origin)) {
       return { outcome: 'failed', error: 'not_in_zone' }; // not where the effect looks for it
     }
     if (o.phasedOut) return { outcome: 'failed', error: 'phased_out' }; // CR 702.26b
+    // CR 614.13a, 614.13b: while an as-enters effect's steps run, they can't
+    // choose what enters the battlefield in the event, nor what one of the
+    // event's as-enters steps already moved: nothing moves
+    if (this.s.inEtb && (this.s.entering.has(o.handle) || this.s.etbChosen.has(o.handle))) {
+      result.event(o.handle, 'rejected');
+      return { outcome: 'rejected', error: 'cannot_choose' };
+    }
     const asked = this.zoneFor(this.zoneRef(opts.to, 'to', [OUTSIDE]), o.owner); // CR 400.3
     const { zone: dest, how, replaced } = this.replaceMove(o, origin, asked.zone, opts);
     // CR 614.17, 101.2: a "can't" effect forbids the event as it finally
@@ -967,6 +1054,10 @@ class MtgGame {
     if (dest === 'battlefield' && MtgGame.isInstantOrSorcery(o)) return done('stayed', 'cannot_hold'); // CR 400.4a
     if (origin === 'command' && o.words.some((w) => COMMAND_ONLY.includes(w))) return done('stayed', 'cannot_hold'); // CR 400.4b
     if (o.leftBattlefield) return done('stayed', 'token_left'); // CR 111.8
+    // CR 614.13: nothing can stop it now; about to enter the battlefield, its
+    // own as-enters effects move other objects first, their events before its
+    if (this.s.asEnters.length && dest === 'battlefield' && origin !== 'battlefield') this.applyAsEnters(o, result);
+    if (this.s.inEtb) this.s.etbChosen.add(o.handle); // 614.13b: an as-enters step moved it
     const controller = o.controller;
     this.takeOut(o);
     this.putIn(o, dest, how.position);
@@ -998,6 +1089,7 @@ class MtgGame {
     // (arriving from elsewhere, the player who performs the move controls it:
     // the caster, 405.4; who puts it onto the battlefield, 110.2a)
     o.controller = CONTROLLED_ZONES.has(dest) ? (controller || opts.player || o.owner) : null;
+    o.ctrlDefault = o.controller; // CR 110.2: it arrived under that control
     o.face = MtgGame.face(how.face, 'move');
     o.phasedOut = false;
     if (origin === 'battlefield' && o.kind === 'token') o.leftBattlefield = true; // CR 111.8
@@ -1077,13 +1169,25 @@ class MtgGame {
    * controlled the card as it left, else its owner (CR 603.3a). */
   fireTriggers(o, origin, dest, controller, cause) {
     for (const t of this.s.triggers.values()) {
-      if (t.fired || t.handle !== o.handle || !t.words.every((w) => o.words.includes(w))) continue;
+      if (t.fired || t.onPhase || t.handle !== o.handle || !t.words.every((w) => o.words.includes(w))) continue;
       if (t.cause !== undefined && t.cause !== cause) continue; // G8: a destroy (CR 701.8a) is no sacrifice (701.21a)
       if (!MtgGame.fits(t.from, origin) || !MtgGame.fits(t.to, dest)) continue;
       // CR 603.3a: whoever controlled the source: the moving object, or the Aura whose trigger it is
       const source = t.aura !== null ? this.s.objects.get(t.aura) : null;
       const ctrl = source !== null ? source.controller || source.owner : controller || o.owner;
       Object.assign(t, { fired: true, id: o.id, controller: ctrl, firedStep: this.s.nsteps, discard: cause === 'discard' });
+    }
+  }
+
+  /** Triggers on o phasing out (watch phase: out), directly or
+   * indirectly: each fires once and tracks the object, which phasing
+   * leaves the same object (702.26d); it looks back in time, so its
+   * controller is `ctrl`, whoever controlled o just before, else its
+   * owner (CR 603.10b, 603.3a). Zone-change triggers never fire on it. */
+  firePhaseTriggers(o, ctrl) {
+    for (const t of this.s.triggers.values()) {
+      if (t.fired || !t.onPhase || t.handle !== o.handle || !t.words.every((w) => o.words.includes(w))) continue;
+      Object.assign(t, { fired: true, id: o.id, controller: ctrl || o.owner, firedStep: this.s.nsteps });
     }
   }
 
@@ -1135,17 +1239,25 @@ class MtgGame {
       }
     }
     const arrivedIn = new Map(); // zone -> handles that arrived there
-    const outcomes = objects.map((o, i) => {
-      if (!o.exists || !o.born) {
-        result.event(o.handle, 'not_found');
-        return 'not_found';
-      }
-      const { outcome } = this.move(o, moves[i], result);
-      if (!ARRIVALS.has(outcome)) return outcome;
-      if (!arrivedIn.has(o.zone)) arrivedIn.set(o.zone, []);
-      arrivedIn.get(o.zone).push(o.handle);
-      return outcome;
-    });
+    // one event (CR 614.13a): what enters the battlefield in it is marked
+    // before any moves, and forgotten, with what as-enters steps moved, after
+    if (this.s.asEnters.length) this.markEnteringTogether(objects, moves);
+    let outcomes;
+    try {
+      outcomes = objects.map((o, i) => {
+        if (!o.exists || !o.born) {
+          result.event(o.handle, 'not_found');
+          return 'not_found';
+        }
+        const { outcome } = this.move(o, moves[i], result);
+        if (!ARRIVALS.has(outcome)) return outcome;
+        if (!arrivedIn.has(o.zone)) arrivedIn.set(o.zone, []);
+        arrivedIn.get(o.zone).push(o.handle);
+        return outcome;
+      });
+    } finally {
+      this.endEtbEvent();
+    }
     // CR 401.4, 404.3, 405.3: objects arriving in an ordered zone together
     // take the order chosen for them (order:, else the list order, first on
     // top), in the places they took
@@ -1185,6 +1297,7 @@ class MtgGame {
   takeFromLibrary(player, count, to, cause, result, then = null) {
     const library = `${player}.library`;
     const pile = this.s.zones.get(library);
+    /** @type {{moved: boolean, replaced: boolean, first: import('./engine').Outcome | null, empty: boolean}} */
     const taken = { moved: false, replaced: false, first: null, empty: false };
     for (let i = 0; i < count; i++) {
       const r = cause === 'draw' ? this.drawReplacement(player) : null;
@@ -1197,7 +1310,15 @@ class MtgGame {
         taken.empty = true;
         break;
       }
-      const top = this.s.objects.get(pile[0]);
+      // CR 614.13c: among an as-enters effect's steps, the first card from
+      // the top that is not entering the battlefield; when all are, as if
+      // the library were empty (a draw of it is no draw from an empty one)
+      const at = this.s.inEtb ? pile.findIndex((h) => !this.s.entering.has(h)) : 0;
+      if (at < 0) {
+        if (cause !== 'draw') taken.empty = true;
+        break;
+      }
+      const top = this.s.objects.get(pile[at]);
       const { outcome } = this.move(top, { to, cause }, result);
       if (ARRIVALS.has(outcome)) taken.moved = true;
       else if (taken.first === null) taken.first = outcome;
@@ -1229,6 +1350,62 @@ class MtgGame {
     } finally {
       r.running = false;
     }
+  }
+
+  // ---- as-enters effects (CR 614.13) -------------------------------------------
+
+  /** An as-enters effect (CR 614.13), in force from this step on: each time
+   * the card is about to enter the battlefield by a move of one object
+   * (move()), its steps are done first. card: a handle (it follows the
+   * card, like replace); steps: at least one, checked as a move's costs:. */
+  stepAsEnters(opts) {
+    if (opts.card === undefined) throw badRequest('as_enters: card: is required (the permanent entering)');
+    const card = this.object(opts.card).handle;
+    if (!Array.isArray(opts.steps) || opts.steps.length === 0) throw badRequest('as_enters: steps: is a list of at least one step');
+    MtgGame.checkStepList(opts.steps, 'as_enters: steps');
+    this.s.asEnters.push({ card, steps: structuredClone(opts.steps) });
+  }
+
+  /** o is about to enter the battlefield (move(), after every check that
+   * could stop it): the as-enters effects of its own, in the order they
+   * came, do their steps, each a top-level step, their events into the
+   * move's before its own (CR 614.13). It is entering from now on, so they
+   * can't choose it (614.13a); a move of its own (not a move_together's
+   * member, which is marked from the start) is an event, which ends with
+   * its steps. */
+  applyAsEnters(o, result) {
+    const effects = this.s.asEnters.filter((e) => e.card === o.handle);
+    if (effects.length === 0) return;
+    const own = !this.s.entering.has(o.handle);
+    this.s.entering.add(o.handle);
+    this.s.inEtb += 1;
+    try {
+      for (const e of effects) for (const step of e.steps) result.events.push(...this.runStep(step, null).events);
+    } finally {
+      this.s.inEtb -= 1;
+      if (own) this.endEtbEvent();
+    }
+  }
+
+  /** The event ends (CR 614.13a, 614.13b): what entered in it and what its
+   * as-enters steps moved may be chosen again. Not while the steps of an
+   * outer as-enters effect still run: their event goes on. */
+  endEtbEvent() {
+    if (this.s.inEtb) return;
+    this.s.entering.clear();
+    this.s.etbChosen.clear();
+  }
+
+  /** CR 614.13a: the members of a move_together that would enter the
+   * battlefield (where the owner's redirect and the replacement effects in
+   * force send them) enter at once: all are entering before any moves. */
+  markEnteringTogether(objects, moves) {
+    objects.forEach((o, i) => {
+      if (!o.exists || !o.born || o.phasedOut) return;
+      const asked = this.zoneFor(this.zoneRef(moves[i].to, 'to', [OUTSIDE]), o.owner).zone; // CR 400.3
+      const { zone } = this.replaceMove(o, o.zone, asked, moves[i]);
+      if (zone === 'battlefield' && o.zone !== 'battlefield') this.s.entering.add(o.handle);
+    });
   }
 
   /** A draw or mill step's outcome: `moved` if a card of the step arrived
@@ -1294,6 +1471,7 @@ class MtgGame {
     const copied = opts.copy_of === undefined ? undefined : this.referenced(opts.copy_of, 'create: copy_of');
     if (CONTROLLED_ZONES.has(zone)) {
       o.controller = opts.controller === undefined ? owner : this.player(opts.controller, 'create: controller');
+      o.ctrlDefault = o.controller; // CR 110.2
     } else if (opts.controller !== undefined) {
       throw badRequest(`create: objects in ${zone} have no controller (CR 109.4)`);
     }
@@ -1413,9 +1591,16 @@ class MtgGame {
   }
 
   /** Phase o out or in; what is attached to it phases out with it,
-   * indirectly, and back in with it, still attached (CR 702.26g). */
+   * indirectly, and back in with it, still attached (CR 702.26g). Phasing
+   * out, each remembers who controlled it (it phases in during that
+   * player's untap step, 702.26a) and fires its triggers on phasing out
+   * (603.10b). */
   phaseWithAttached(o, out) {
     o.phasedOut = out;
+    if (out) {
+      o.phasedUnder = o.controller;
+      if (this.s.triggers.size) this.firePhaseTriggers(o, o.controller);
+    }
     if (!out) o.phasedWith = null;
     for (const a of [...this.s.objects.values()]) {
       if (a === o || !a.exists) continue;
@@ -1439,6 +1624,124 @@ class MtgGame {
     if (host === undefined || !this.sameAttachment(a, host)) return null;
     if (a.zone !== 'battlefield' || host.zone !== 'battlefield' || a.phasedOut !== host.phasedOut) return null;
     return host.handle;
+  }
+
+  // ---- the untap step and players leaving (CR 702.26a, 702.26n, 800.4a) -------
+
+  /** Does player `p` sit strictly after `from` and strictly before `to` in
+   * turn order, going round the players? With from === to, every other
+   * player (a whole round). */
+  between(from, to, p) {
+    const { players } = this.s;
+    const n = players.length;
+    const end = players.indexOf(to);
+    for (let k = (players.indexOf(from) + 1) % n; k !== end; k = (k + 1) % n) if (players[k] === p) return true;
+    return false;
+  }
+
+  /** A player's untap step (CR 702.26a): the phased-in permanents with
+   * phasing (`phasing:`) they control phase out and those that phased out
+   * directly under them phase in, decided for all before any phases; what
+   * is attached phases with its permanent (702.26g, 702.26h). First, what
+   * phased out under a departed player whose next turn would have begun
+   * since the last untap step phases in too (702.26n). The player is then
+   * the turn player. Phasing is a status: no_move, no events. */
+  stepUntap(opts, result) {
+    const player = this.player(opts.player, 'untap: player');
+    const listed = opts.phasing === undefined ? [] : opts.phasing;
+    if (!Array.isArray(listed) || !listed.every((h) => typeof h === 'string')) {
+      throw badRequest('untap: phasing is a list of handles (the permanents with phasing)');
+    }
+    if (new Set(listed).size !== listed.length) throw badRequest('untap: phasing: names each permanent once');
+    const withPhasing = listed.map((h) => this.object(h));
+    // CR 702.26n: a departed player's next turn came between the last turn and this one
+    const due = new Set([...this.s.leftDue].filter((d) => this.between(this.s.turn, player, d)));
+    for (const d of due) this.s.leftDue.delete(d);
+    /** @type {Map<string, 'out'|'in'>} */
+    const act = new Map();
+    for (const o of withPhasing) {
+      if (o.exists && o.born && o.zone === 'battlefield' && !o.phasedOut && o.controller === player) act.set(o.handle, 'out');
+    }
+    for (const o of this.s.objects.values()) {
+      // phased out directly (what phased out with another comes back with it, 702.26g)
+      if (o.exists && o.phasedOut && o.phasedWith === null && o.phasedUnder !== null &&
+          (o.phasedUnder === player || due.has(o.phasedUnder))) act.set(o.handle, 'in');
+    }
+    // CR 702.26h: attached, directly or through what it is attached to, to
+    // another that phases out: it phases out only indirectly, with that one
+    const carried = (o) => {
+      let x = o;
+      for (let k = 0; k < this.s.objects.size; k++) {
+        const host = x.attached === null ? undefined : this.s.objects.get(x.attached);
+        if (host === undefined || host === o || !this.sameAttachment(x, host)) return false;
+        if (act.get(host.handle) === 'out') return true;
+        x = host;
+      }
+      return false;
+    };
+    const indirect = new Set([...act].filter(([h, a]) => a === 'out' && carried(this.s.objects.get(h))).map(([h]) => h));
+    for (const o of [...this.s.objects.values()]) {
+      const a = act.get(o.handle);
+      if (a === undefined || indirect.has(o.handle)) continue;
+      // one that phased out earlier in this loop may have taken this one with it
+      if (a === 'out' ? o.phasedOut : !o.phasedOut || o.phasedWith !== null) continue;
+      this.phaseWithAttached(o, a === 'out'); // CR 702.26d: a status, no event
+    }
+    this.s.turn = player;
+  }
+
+  /** A player leaves the game (CR 800.4a), in this order: what they own in
+   * a zone (not the ante, 800.4n) ceases, a phased-in permanent's going
+   * being a leaves-the-battlefield event (603.6c) and a phased-out one's
+   * triggering nothing (702.26k); the effects giving them control of
+   * others' objects end; what they control on the stack that is not a card
+   * ceases; what they still control is exiled (800.4c). From now on steps
+   * naming them are rejected (runStep), and what phased out under them
+   * phases in once their turn would have come round (702.26n, stepUntap). */
+  stepLeaveGame(opts, result) {
+    const p = this.player(opts.player, 'leave_game: player');
+    this.s.departed.add(p);
+    this.s.leftDue.add(p);
+    const objects = [...this.s.objects.values()];
+    for (const o of objects) {
+      if (!o.exists || !o.born || o.owner !== p || o.zone === null || o.zone === OUTSIDE || o.zone === 'ante') continue;
+      // a move from the battlefield to no zone: only a watch to: any fires
+      if (this.s.triggers.size && !o.phasedOut && o.zone === 'battlefield') this.fireTriggers(o, o.zone, '', o.controller, '');
+      this.cease(o, result);
+    }
+    // each goes back to the controller it had before an until-end-of-turn
+    // control effect, else the one it arrived under (CR 110.2, 514.2)
+    for (const o of objects) {
+      if (!o.exists || o.controller !== p) continue;
+      const held = this.s.ctrlUntil.get(o.handle);
+      const back = held !== undefined && held.id === o.id ? held.base : o.ctrlDefault;
+      this.s.ctrlUntil.delete(o.handle);
+      if (back !== null && !this.s.departed.has(back)) o.controller = back;
+    }
+    for (const o of objects) {
+      if (o.exists && o.controller === p && o.zone === 'stack' && (o.kind === 'ability' || o.kind === 'copy')) this.cease(o, result);
+    }
+    for (const o of objects) {
+      if (o.exists && o.controller !== null && this.s.departed.has(o.controller)) this.exileByRule(o, result);
+    }
+  }
+
+  /** Exile o by the rules (CR 800.4a): a zone change like any; a phased-out
+   * permanent stops being phased out and, treated as though it didn't exist
+   * (702.26b, 702.26k), triggers nothing as it goes. */
+  exileByRule(o, result) {
+    const quiet = o.phasedOut;
+    o.phasedOut = false;
+    o.phasedWith = null;
+    const triggers = this.s.triggers;
+    if (quiet) this.s.triggers = new Map();
+    const sub = new StepResult();
+    try {
+      this.move(o, { to: 'exile', by: 'rule' }, sub);
+    } finally {
+      this.s.triggers = triggers;
+    }
+    result.events.push(...sub.events);
   }
 
   stepAttach(opts, result, followed) {
@@ -1659,6 +1962,12 @@ class MtgGame {
   stepWatch(opts) {
     const name = this.newName(opts.as, this.s.triggers, 'watch');
     if (opts.card === undefined) throw badRequest('watch: card: is required');
+    // CR 603.10b: a trigger on phasing out, never on a zone change
+    if (opts.phase !== undefined && opts.phase !== 'out') throw badRequest('watch: phase: takes out (a trigger on phasing out)');
+    if (opts.phase !== undefined) {
+      const zonal = ['from', 'to', 'cause', 'aura'].find((k) => opts[k] !== undefined);
+      if (zonal !== undefined) throw badRequest(`watch: ${zonal}: is for a trigger on a zone change, not with phase: out`);
+    }
     const o = this.object(opts.card);
     const from = this.zoneRef(opts.from === undefined ? 'any' : opts.from, 'watch: from', [OUTSIDE, 'any']);
     const to = this.zoneRef(opts.to === undefined ? 'any' : opts.to, 'watch: to', [OUTSIDE, 'any']);
@@ -1667,6 +1976,7 @@ class MtgGame {
     const aura = opts.aura === undefined ? null : this.object(opts.aura).handle; // CR 400.7f
     this.s.triggers.set(name, {
       handle: o.handle, from, to, words, cause: opts.cause, aura, fired: false, found: null, controller: null, id: 0, firedStep: -1,
+      onPhase: opts.phase === 'out',
     });
   }
 
@@ -1678,8 +1988,20 @@ class MtgGame {
       result.set('not_found', 'not_fired');
       return;
     }
+    // CR 800.4d: a triggered ability its departed controller would control
+    // is never put on the stack
+    if (this.s.departed.size && t.controller !== null && this.s.departed.has(t.controller)) {
+      result.set('rejected', 'wrong_player');
+      return;
+    }
     let o;
-    if (t.aura !== null) {
+    if (t.onPhase) {
+      // CR 603.10b, 702.26d: phasing is no zone change, so it finds the
+      // permanent while it is the object that phased out, phased out or not
+      // (what its effect may do to a phased-out one is the step's, 702.26b)
+      o = this.s.objects.get(t.handle);
+      t.found = o.exists && o.id === t.id;
+    } else if (t.aura !== null) {
       // CR 400.7f, 603.6e: the Aura's new object in its owner's graveyard,
       // put there in the step the trigger fired in or by a later state
       // check (704.5m), not moved since
@@ -1903,7 +2225,7 @@ const STEP_KINDS = new Map(Object.entries({
   zone_remove: { options: ['zone', 'choose'], run: notInMagic('zone_remove') },
   state_check: { options: [], run: MtgGame.prototype.stepStateCheck },
   end_game: { options: ['winner'], run: MtgGame.prototype.stepEndGame },
-  watch: { options: ['as', 'card', 'from', 'to', 'types', 'cause', 'aura'], run: MtgGame.prototype.stepWatch },
+  watch: { options: ['as', 'card', 'from', 'to', 'types', 'cause', 'aura', 'phase'], run: MtgGame.prototype.stepWatch },
   resolve: { options: ['trigger', 'do'], run: MtgGame.prototype.stepResolve },
   remember: { options: ['as', 'card', 'ref'], run: MtgGame.prototype.stepRemember },
   replace: { options: ['as', 'card', 'when', 'instead', 'controller', 'category'], run: MtgGame.prototype.stepReplace },
@@ -1915,6 +2237,9 @@ const STEP_KINDS = new Map(Object.entries({
   end_turn: { options: [], run: MtgGame.prototype.stepEndTurn }, // G4 of issue 12
   cant: { options: ['card', 'when', 'types'], run: MtgGame.prototype.stepCant }, // CR 614.17
   replace_draw: { options: ['as', 'player', 'instead', 'once'], run: MtgGame.prototype.stepReplaceDraw }, // CR 614.11
+  untap: { options: ['player', 'phasing'], run: MtgGame.prototype.stepUntap }, // CR 702.26a, 702.26n
+  leave_game: { options: ['player'], run: MtgGame.prototype.stepLeaveGame }, // CR 800.4a
+  as_enters: { options: ['card', 'steps'], run: MtgGame.prototype.stepAsEnters }, // CR 614.13
 }));
 
 /** The rules half as the protocol half sees it.
@@ -1928,7 +2253,7 @@ const mtgCurrent = {
   features: ['triggers', 'replacement', 'phasing', 'face_down', 'ante', 'visibility', 'reorder', 'state_check', 'marks',
     'performer', 'look', 'reveal',
     'attachments', 'durations', 'kept_marks', 'aura_triggers', 'madness', 'copies', 'casting',
-    'phasing_together', 'cant', 'draw_replacement'],
+    'phasing_together', 'cant', 'draw_replacement', 'untap_phasing', 'leave_game', 'phasing_triggers', 'as_enters'],
   newGame: (ruleset, players, cards) => new MtgGame(players, cards),
 };
 

@@ -724,6 +724,501 @@ test('replace_draw: a top-level step of feature draw_replacement; malformed ones
   assert.deepEqual(marks.step({ replace_draw: ok }), ['no_move', null]);
 });
 
+// ---- the untap step, players leaving, triggers on phasing out ---------------------
+
+/** A step's whole answer: [outcome, error, events as "handle:outcome"]. */
+const stepEvents = (s, step) => {
+  const answer = s.call('step', { step });
+  assert.equal(answer.ok, true, JSON.stringify(answer));
+  return [answer.outcome, answer.error, answer.events.map((e) => `${e.handle}:${e.outcome}`)];
+};
+
+test('untap, leave_game, phasing_triggers: three wholes after draw_replacement; withheld they are unsupported, nested or malformed bad requests', () => {
+  const at = mtgCurrent.features.indexOf('draw_replacement');
+  assert.deepEqual(mtgCurrent.features.slice(at + 1, at + 4), ['untap_phasing', 'leave_game', 'phasing_triggers']);
+  for (const f of ['untap_phasing', 'leave_game', 'phasing_triggers']) assert.ok(engine.KNOWN_FEATURES.includes(f));
+  assert.deepEqual(engine.featuresOfStep({ untap: { player: 'alice', phasing: ['b'] } }), new Set(['untap_phasing']));
+  assert.deepEqual(engine.featuresOfStep({ leave_game: { player: 'alice' } }), new Set(['leave_game']));
+  assert.deepEqual(engine.featuresOfStep({ watch: { as: 't', card: 'b', phase: 'out' } }), new Set(['triggers', 'phasing_triggers']));
+  assert.deepEqual(engine.featuresOfStep({ watch: { as: 't', card: 'b', from: 'battlefield' } }), new Set(['triggers']));
+  const s = new Session({ b: bear(), c: bear() });
+  const bad = [
+    { untap: { phasing: [] } },
+    { untap: { player: 'nobody' } },
+    { untap: { player: 'alice', phasing: 'b' } },
+    { untap: { player: 'alice', phasing: ['b', 'b'] } },
+    { untap: { player: 'alice', phasing: ['nothing'] } },
+    { untap: { player: 'alice', out: true } },
+    { leave_game: {} },
+    { leave_game: { player: 'nobody' } },
+    { leave_game: { player: 'alice', phasing: [] } },
+    { move: { card: 'b', to: 'exile', then: { untap: { player: 'alice' } } } },
+    { move: { card: 'b', to: 'exile', then: { leave_game: { player: 'alice' } } } },
+    { move: { card: 'b', to: 'stack', cause: 'cast', costs: [{ leave_game: { player: 'bob' } }] } },
+    { watch: { as: 't', card: 'b', phase: 'in' } },
+    { watch: { as: 't', card: 'b', phase: true } },
+    { watch: { as: 't', card: 'b', phase: 'out', from: 'battlefield' } },
+    { watch: { as: 't', card: 'b', phase: 'out', to: 'any' } },
+    { watch: { as: 't', card: 'b', phase: 'out', cause: 'destroy' } },
+    { watch: { as: 't', card: 'b', phase: 'out', aura: 'c' } },
+  ];
+  for (const step of bad) assert.equal(s.call('step', { step }).error.code, 'bad_request', JSON.stringify(step));
+  assert.deepEqual(s.observe().players, { alice: { lost: false }, bob: { lost: false } });
+  assert.deepEqual([s.obj('b').phased_out, s.obj('b').zone], [false, 'battlefield']);
+  const partial = new Session({ b: bear() }, { features: ['triggers', 'phasing'] });
+  for (const [step, feature] of [
+    [{ untap: { player: 'alice', phasing: ['b'] } }, 'untap_phasing'],
+    [{ leave_game: { player: 'bob' } }, 'leave_game'],
+    [{ watch: { as: 't', card: 'b', phase: 'out' } }, 'phasing_triggers'],
+  ]) {
+    const answer = partial.call('step', { step });
+    assert.equal(answer.error.code, 'unsupported');
+    assert.match(answer.error.message, new RegExp(`'${feature}'`));
+  }
+  assert.deepEqual(partial.step({ watch: { as: 'z', card: 'b', from: 'battlefield' } }), ['no_move', null]);
+});
+
+test('CR 702.26a, 702.26g, 702.26h: an untap step phases out and in at once; an Aura goes only with its creature, and back', () => {
+  const s = new Session({
+    sliver: bear(), wall: bear(), imp: bear(), elf: bear({ owner: 'bob' }),
+    rancor: { owner: 'alice', zone: 'battlefield', types: ['enchantment'], subtypes: ['aura'] },
+  });
+  s.step({ attach: { card: 'rancor', to: 'sliver' } });
+  s.step({ phase: { card: 'wall' } }); // phased out under alice
+  s.step({ control: { card: 'imp', player: 'bob' } });
+  const ids = Object.fromEntries(['sliver', 'rancor', 'wall'].map((h) => [h, s.obj(h).object]));
+  const phased = () => Object.fromEntries(['sliver', 'rancor', 'wall', 'imp', 'elf'].map((h) => [h, s.obj(h).phased_out]));
+  // the Aura has phasing too, but it phases out only indirectly, with the
+  // sliver (702.26h); the imp is bob's now, the elf is bob's: alice's step leaves them
+  const listed = ['rancor', 'sliver', 'wall', 'imp', 'elf'];
+  assert.deepEqual(stepEvents(s, { untap: { player: 'alice', phasing: listed } }), ['no_move', null, []]);
+  assert.deepEqual(phased(), { sliver: true, rancor: true, wall: false, imp: false, elf: false });
+  assert.equal(s.obj('rancor').attached_to, 'sliver');
+  // the wall phased in: decided before anything phased, it did not phase out again
+  // bob's untap step: his imp and elf phase out, alice's stay as they are
+  assert.deepEqual(s.step({ untap: { player: 'bob', phasing: listed } }), ['no_move', null]);
+  assert.deepEqual(phased(), { sliver: true, rancor: true, wall: false, imp: true, elf: true });
+  // alice's again: the sliver phases in with its Aura, still attached; the
+  // wall, phased in, has phasing and phases out; none phases both ways
+  assert.deepEqual(s.step({ untap: { player: 'alice', phasing: listed } }), ['no_move', null]);
+  assert.deepEqual(phased(), { sliver: false, rancor: false, wall: true, imp: true, elf: true });
+  assert.equal(s.obj('rancor').attached_to, 'sliver');
+  // phasing is no zone change: the same objects (702.26d)
+  assert.deepEqual(['sliver', 'rancor', 'wall'].map((h) => s.obj(h).object), [ids.sliver, ids.rancor, ids.wall]);
+  // the Aura phased out indirectly and can't phase in by itself; nothing of bob's phases in in alice's step
+  s.step({ untap: { player: 'alice', phasing: ['sliver'] } });
+  assert.deepEqual(s.step({ phase: { card: 'rancor', out: false } }), ['failed', 'phased_out']);
+  assert.deepEqual(phased(), { sliver: true, rancor: true, wall: false, imp: true, elf: true });
+});
+
+test('CR 702.26n: what phased out under a departed player phases in at the untap step after their turn would have begun (three players)', () => {
+  const players = ['alice', 'bob', 'carol'];
+  const cards = { drake: { owner: 'alice', zone: 'battlefield', types: ['creature'] }, ox: { owner: 'alice', zone: 'battlefield', types: ['creature'] } };
+  const setUp = () => {
+    const s = new Session(cards, { players });
+    s.step({ control: { card: 'drake', player: 'bob' } });
+    s.step({ phase: { card: 'drake' } }); // under bob
+    return s;
+  };
+  // alice's turn (the first player's); bob leaves: his turn comes next, so
+  // carol's untap step is after it
+  const a = setUp();
+  assert.deepEqual(stepEvents(a, { leave_game: { player: 'bob' } }), ['no_move', null, []]);
+  assert.deepEqual([a.obj('drake').phased_out, a.obj('drake').controller], [true, 'alice']);
+  assert.deepEqual(a.step({ untap: { player: 'bob' } }), ['rejected', 'wrong_player']);
+  assert.deepEqual(a.step({ untap: { player: 'carol' } }), ['no_move', null]);
+  assert.deepEqual([a.obj('drake').phased_out, a.obj('drake').controller], [false, 'alice']);
+  // carol's turn; bob leaves: alice's untap step comes before his turn
+  // would have, carol's next one after it
+  const b = setUp();
+  b.step({ untap: { player: 'carol' } });
+  b.step({ leave_game: { player: 'bob' } });
+  b.step({ untap: { player: 'alice' } });
+  assert.equal(b.obj('drake').phased_out, true);
+  b.step({ untap: { player: 'carol' } });
+  assert.equal(b.obj('drake').phased_out, false);
+  // in bob's own turn (after his untap step), the drake phases out under
+  // him and he leaves: a whole round must pass; it is due once only
+  const c = new Session(cards, { players });
+  c.step({ control: { card: 'drake', player: 'bob' } });
+  c.step({ untap: { player: 'bob' } });
+  c.step({ phase: { card: 'drake' } });
+  c.step({ leave_game: { player: 'bob' } });
+  c.step({ untap: { player: 'carol' } });
+  c.step({ untap: { player: 'alice' } });
+  assert.equal(c.obj('drake').phased_out, true);
+  c.step({ untap: { player: 'carol' } });
+  assert.equal(c.obj('drake').phased_out, false);
+  c.step({ phase: { card: 'drake' } }); // now under alice, bob's turn long past
+  c.step({ untap: { player: 'carol' } });
+  assert.equal(c.obj('drake').phased_out, true);
+  c.step({ untap: { player: 'alice' } });
+  assert.equal(c.obj('drake').phased_out, false);
+});
+
+test('CR 800.4a, 603.6c, 702.26k: a player leaving takes what they own, gives back what effects gave them, loses their abilities, and what they still control is exiled', () => {
+  const s = new Session({
+    bear: bear({ owner: 'carol' }), // phased in: leaves the battlefield (603.6c)
+    elk: bear({ owner: 'carol' }), // phased out: leaves without a trigger (702.26k)
+    lore: { owner: 'carol', zone: 'hand' }, book: { owner: 'carol', zone: 'library' },
+    bones: { owner: 'carol', zone: 'graveyard' }, exiled: { owner: 'carol', zone: 'exile' },
+    spell: { owner: 'carol', zone: 'stack' }, away: { owner: 'carol', zone: 'outside' },
+    staked: { owner: 'carol', zone: 'ante' },
+    ox: bear({ controller: 'carol' }), // set up under carol: exiled
+    yak: bear(), // carol gains it until end of turn: back to alice
+    ram: bear({ controller: 'bob' }), // carol gains it for good: back to bob, not its owner
+    gnu: { owner: 'alice', zone: 'library', types: ['creature'] }, // carol puts it onto the battlefield: exiled
+    hex: { owner: 'alice', zone: 'graveyard', types: ['creature'] }, // carol's by default, phased out: exiled quietly
+    trick: { owner: 'alice', zone: 'stack', kind: 'ability', controller: 'carol' },
+    twin: { owner: 'alice', zone: 'stack', kind: 'copy', controller: 'carol' },
+    cast: { owner: 'alice', zone: 'stack', controller: 'carol' }, // a card: exiled
+  }, { players: ['alice', 'bob', 'carol'] });
+  s.step({ phase: { card: 'elk' } });
+  s.step({ control: { card: 'yak', player: 'carol', until: 'end_of_turn' } });
+  s.step({ control: { card: 'ram', player: 'carol' } });
+  s.step({ move: { card: 'gnu', to: 'battlefield', player: 'carol' } });
+  s.step({ move: { card: 'hex', to: 'battlefield', player: 'carol' } });
+  s.step({ phase: { card: 'hex' } });
+  for (const [as, card, more] of [['bear_left', 'bear', { from: 'battlefield' }], ['bear_gy', 'bear', { to: 'graveyard' }],
+    ['bear_any', 'bear', {}], ['elk_left', 'elk', { from: 'battlefield' }], ['ox_exiled', 'ox', { to: 'exile' }],
+    ['hex_exiled', 'hex', { to: 'exile' }], ['lore_left', 'lore', {}]]) {
+    s.step({ watch: { as, card, ...more } });
+  }
+  const before = s.observe();
+  const [outcome, error, events] = stepEvents(s, { leave_game: { player: 'carol' } });
+  assert.deepEqual([outcome, error], ['no_move', null]);
+  // 1. what carol owns ceases, in handle order; 2. control effects end;
+  // 3. her ability and copy cease; 4. what she still controls is exiled
+  assert.deepEqual(events, ['bear:ceased', 'elk:ceased', 'lore:ceased', 'book:ceased', 'bones:ceased', 'exiled:ceased',
+    'spell:ceased', 'trick:ceased', 'twin:ceased', 'ox:moved', 'gnu:moved', 'hex:moved', 'cast:moved']);
+  const after = s.observe();
+  const o = after.objects;
+  for (const h of ['bear', 'elk', 'lore', 'book', 'bones', 'exiled', 'spell', 'trick', 'twin']) assert.equal(o[h].exists, false, h);
+  assert.deepEqual([o.away.zone, o.staked.zone], ['outside', 'ante']); // 800.4n: not the ante
+  assert.deepEqual([o.yak.controller, o.ram.controller], ['alice', 'bob']);
+  for (const h of ['ox', 'gnu', 'hex', 'cast']) {
+    assert.deepEqual([o[h].zone, o[h].phased_out, o[h].controller], ['exile', false, null], h);
+    assert.notEqual(o[h].object, before.objects[h].object, h);
+  }
+  const t = after.triggers;
+  assert.deepEqual([t.bear_left.fired, t.bear_left.controller, t.bear_any.fired, t.bear_gy.fired], [true, 'carol', true, false]);
+  assert.deepEqual([t.elk_left.fired, t.lore_left.fired], [false, false]);
+  assert.deepEqual([t.ox_exiled.fired, t.ox_exiled.controller, t.hex_exiled.fired], [true, 'carol', false]);
+  // the yak's until-end-of-turn effect ended with her: the end of the turn changes nothing
+  s.step({ control: { card: 'yak', player: 'bob', until: 'end_of_turn' } });
+  s.step({ end_turn: {} });
+  assert.equal(s.obj('yak').controller, 'alice');
+  // she is gone: whatever names her does nothing, a malformed step is still a bad request
+  for (const step of [
+    { draw: { player: 'carol' } }, { mill: { player: 'carol' } }, { untap: { player: 'carol' } },
+    { leave_game: { player: 'carol' } }, { control: { card: 'yak', player: 'carol' } },
+    { move: { card: 'yak', to: 'graveyard', player: 'carol' } }, { look: { card: 'away', player: 'carol' } },
+    { reveal: { top_of: 'carol' } }, { create: { as: 'tok', owner: 'alice', zone: 'battlefield', controller: 'carol' } },
+    { end_game: { winner: 'carol' } },
+    { move_together: { moves: [{ card: 'yak', to: 'exile' }], player: 'carol' } },
+  ]) {
+    assert.deepEqual(stepEvents(s, step), ['rejected', 'wrong_player', []], JSON.stringify(step));
+  }
+  assert.deepEqual([s.obj('yak').zone, s.obj('yak').controller], ['battlefield', 'alice']);
+  // a nested step naming her is rejected too: the yak stays alice's
+  assert.deepEqual(s.step({ move: { card: 'yak', to: 'battlefield', then: { control: { player: 'carol' } } } }), ['no_move', null]);
+  assert.equal(s.obj('yak').controller, 'alice');
+  assert.equal(s.observe().objects.tok, undefined);
+  assert.equal(s.call('step', { step: { create: { as: 'tok', owner: 'alice', zone: 'battlefield' } } }).error.code, 'bad_request'); // its name is taken
+  assert.equal(s.call('step', { step: { draw: { player: 'carol', count: -1 } } }).error.code, 'bad_request');
+  assert.deepEqual(s.step({ draw: { player: 'bob' } }), ['no_move', null]);
+});
+
+test('CR 603.10b, 702.26d, 702.26g: a trigger on phasing out looks back in time, fires on indirect phasing and the untap step, and finds the same object', () => {
+  const s = new Session({
+    bear: bear(), wolf: bear(), fox: bear(),
+    shroud: { owner: 'bob', zone: 'battlefield', types: ['enchantment'], subtypes: ['aura'] },
+  });
+  s.step({ attach: { card: 'shroud', to: 'bear' } });
+  s.step({ control: { card: 'wolf', player: 'bob', until: 'end_of_turn' } });
+  for (const [as, card, more] of [['bear_out', 'bear', {}], ['shroud_out', 'shroud', {}], ['wolf_out', 'wolf', {}],
+    ['fox_out', 'fox', {}], ['fox_land', 'fox', { types: ['land'] }]]) {
+    s.step({ watch: { as, card, phase: 'out', ...more } });
+  }
+  s.step({ watch: { as: 'bear_left', card: 'bear', from: 'battlefield' } });
+  s.step({ untap: { player: 'alice', phasing: ['fox'] } });
+  assert.deepEqual(s.step({ phase: { card: 'bear' } }), ['no_move', null]);
+  assert.deepEqual(s.step({ phase: { card: 'wolf' } }), ['no_move', null]);
+  s.step({ end_turn: {} }); // the wolf goes back to alice, phased out (702.26f)
+  let t = s.observe().triggers;
+  // controlled by who controlled each just before it phased out
+  assert.deepEqual(['bear_out', 'shroud_out', 'wolf_out', 'fox_out'].map((n) => [t[n].fired, t[n].controller]),
+    [[true, 'alice'], [true, 'bob'], [true, 'bob'], [true, 'alice']]);
+  assert.deepEqual([t.fox_land.fired, t.bear_left.fired, s.obj('wolf').controller], [false, false, 'alice']);
+  // found, phased out: its effect can't move it (702.26b)
+  assert.deepEqual(s.step({ resolve: { trigger: 'bear_out', do: { move: { to: 'hand' } } } }), ['failed', 'phased_out']);
+  // found once phased in again: alice's untap step brings back the fox, and
+  // the bear with its Aura; the wolf phased out under bob, alice's now, in bob's
+  s.step({ untap: { player: 'alice' } });
+  assert.deepEqual(['bear', 'shroud', 'fox', 'wolf'].map((h) => s.obj(h).phased_out), [false, false, false, true]);
+  assert.deepEqual(s.step({ resolve: { trigger: 'shroud_out', do: { move: { to: 'hand' } } } }), ['moved', null]);
+  assert.equal(s.obj('shroud').zone, 'bob.hand');
+  s.step({ untap: { player: 'bob' } });
+  assert.deepEqual([s.obj('wolf').phased_out, s.obj('wolf').controller], [false, 'alice']);
+  // not after it changed zones
+  s.step({ move: { card: 'wolf', to: 'graveyard' } });
+  assert.deepEqual(stepEvents(s, { resolve: { trigger: 'wolf_out' } }), ['not_found', 'not_found', ['wolf:not_found']]);
+  assert.deepEqual(s.step({ resolve: { trigger: 'fox_land' } }), ['not_found', 'not_fired']);
+  // each fires once
+  s.step({ phase: { card: 'bear' } });
+  t = s.observe().triggers;
+  assert.deepEqual([t.bear_out.found, t.shroud_out.found, t.wolf_out.found], [true, true, false]);
+});
+
+test('snapshot and restore cover whose turn it is, who left, and each object\'s phased_under and default controller', () => {
+  const game = new MtgGame(['alice', 'bob', 'carol'], Object.entries({
+    drake: bear(), ox: bear(), yak: bear({ owner: 'bob' }),
+  }));
+  game.step({ control: { card: 'drake', player: 'carol' } });
+  game.step({ phase: { card: 'drake' } }); // under carol
+  game.step({ control: { card: 'yak', player: 'carol' } });
+  const saved = game.snapshot();
+  const state = /** @type {any} */ (saved);
+  assert.deepEqual([state.turn, [...state.departed], state.objects.get('drake').phasedUnder, state.objects.get('yak').ctrlDefault],
+    ['alice', [], 'carol', 'bob']);
+  assert.deepEqual(game.step({ leave_game: { player: 'carol' } }).outcome, 'no_move');
+  game.step({ untap: { player: 'bob' } });
+  assert.deepEqual(game.step({ draw: { player: 'carol' } }).outcome, 'rejected');
+  assert.equal(game.observe().objects.yak.controller, 'bob');
+  game.restore(saved);
+  // carol is back, alice's turn again, the yak carol's
+  assert.equal(game.observe().objects.yak.controller, 'carol');
+  assert.equal(game.step({ draw: { player: 'carol' } }).outcome, 'no_move');
+  // the drake phased out under carol: it phases in at her untap step
+  game.step({ untap: { player: 'bob' } });
+  assert.equal(game.observe().objects.drake.phased_out, true);
+  game.step({ untap: { player: 'carol' } });
+  assert.equal(game.observe().objects.drake.phased_out, false);
+  // a step that throws after leave_game is undone with everything it touched
+  const s = new Session({ ox: bear({ owner: 'bob' }) }, { players: ['alice', 'bob', 'carol'] });
+  s.step({ leave_game: { player: 'carol' } });
+  s.step({ untap: { player: 'bob' } });
+  assert.equal(s.call('step', { step: { untap: { player: 'alice', phasing: ['ox', 'nobody'] } } }).error.code, 'bad_request');
+  assert.deepEqual(s.step({ untap: { player: 'carol' } }), ['rejected', 'wrong_player']);
+});
+
+// ---- as-enters effects (CR 614.13); a departed player's trigger (800.4d) ----------
+
+const gy = (extra = {}) => ({ owner: 'alice', zone: 'graveyard', types: ['creature'], ...extra });
+
+test('as_enters: a top-level step of feature as_enters after phasing_triggers; malformed ones are bad requests, withheld it is unsupported', () => {
+  const at = mtgCurrent.features.indexOf('phasing_triggers');
+  assert.equal(mtgCurrent.features[at + 1], 'as_enters');
+  assert.equal(engine.KNOWN_FEATURES[engine.KNOWN_FEATURES.indexOf('phasing_triggers') + 1], 'as_enters');
+  assert.deepEqual(engine.featuresOfStep({ as_enters: { card: 'g', steps: [{ mark: { card: 'b', as: 'm', kind: 'counter' } }] } }),
+    new Set(['as_enters', 'marks']));
+  const s = new Session({ g: { owner: 'alice', zone: 'hand', types: ['creature'] }, b: gy({ position: 0 }) });
+  const one = [{ move: { card: 'b', to: 'exile' } }];
+  const bad = [
+    { as_enters: { steps: one } },
+    { as_enters: { card: 'nobody', steps: one } },
+    { as_enters: { card: 'g' } },
+    { as_enters: { card: 'g', steps: [] } },
+    { as_enters: { card: 'g', steps: { move: { card: 'b', to: 'exile' } } } },
+    { as_enters: { card: 'g', steps: ['move'] } },
+    { as_enters: { card: 'g', steps: [{ move: { card: 'b', to: 'exile' }, mark: { card: 'b', as: 'm', kind: 'counter' } }] } },
+    { as_enters: { card: 'g', steps: [{ teleport: {} }] } },
+    { as_enters: { card: 'g', steps: [{ cant: { card: 'any' } }] } },
+    { as_enters: { card: 'g', steps: [{ as_enters: { card: 'b', steps: one } }] } },
+    { as_enters: { card: 'g', steps: [{ move: { card: 'b', to: 'stack', cause: 'cast', costs: one } }] } },
+    { as_enters: { card: 'g', steps: one, ref: 'r' } },
+    { move: { card: 'b', to: 'exile', then: { as_enters: { steps: one } } } },
+    { move: { card: 'b', to: 'stack', cause: 'cast', costs: [{ as_enters: { card: 'g', steps: one } }] } },
+    { replace_draw: { as: 'd', player: 'alice', instead: [{ as_enters: { card: 'g', steps: one } }] } },
+  ];
+  for (const step of bad) assert.equal(s.call('step', { step }).error.code, 'bad_request', JSON.stringify(step));
+  // nothing was put in force: the ghoul enters alone
+  assert.deepEqual(stepEvents(s, { move: { card: 'g', to: 'battlefield' } }), ['moved', null, ['g:moved']]);
+  assert.equal(s.obj('b').zone, 'alice.graveyard');
+  const partial = new Session({ g: bear() }, { features: ['triggers', 'marks'] });
+  const answer = partial.call('step', { step: { as_enters: { card: 'g', steps: one } } });
+  assert.equal(answer.error.code, 'unsupported');
+  assert.match(answer.error.message, /'as_enters'/);
+  // its steps need their own features too
+  const marks = new Session({ g: bear() }, { features: ['as_enters'] });
+  assert.match(marks.call('step', { step: { as_enters: { card: 'g', steps: [{ mark: { card: 'g', as: 'm', kind: 'counter' } }] } } }).error.message, /'marks'/);
+  assert.deepEqual(marks.step({ as_enters: { card: 'g', steps: one } }), ['no_move', null]);
+});
+
+test('CR 614.13: as the card enters the battlefield, its steps are done first, their events before its own; every time it enters, never elsewhere', () => {
+  const s = new Session({
+    ghoul: { owner: 'alice', zone: 'hand', types: ['creature'] },
+    zombie: gy({ position: 0 }), bat: gy({ position: 1 }), wall: gy({ position: 2 }),
+  });
+  assert.deepEqual(stepEvents(s, { as_enters: { card: 'ghoul', steps: [{ move: { card: 'zombie', from: 'graveyard', to: 'exile' } }] } }),
+    ['no_move', null, []]);
+  s.step({ as_enters: { card: 'ghoul', steps: [{ move: { card: 'bat', to: 'exile' } }] } }); // a second one runs after the first
+  s.step({ watch: { as: 'exiled', card: 'zombie', to: 'exile' } });
+  // the hand, the graveyard: nothing happens
+  assert.deepEqual(stepEvents(s, { move: { card: 'ghoul', to: 'graveyard', cause: 'discard' } }), ['moved', null, ['ghoul:moved']]);
+  const zombie = s.obj('zombie').object;
+  assert.deepEqual(stepEvents(s, { move: { card: 'ghoul', from: 'graveyard', to: 'battlefield' } }),
+    ['moved', null, ['zombie:moved', 'bat:moved', 'ghoul:moved']]);
+  let o = s.observe();
+  assert.deepEqual(['ghoul', 'zombie', 'bat', 'wall'].map((h) => o.objects[h].zone), ['battlefield', 'exile', 'exile', 'alice.graveyard']);
+  assert.notEqual(o.objects.zombie.object, zombie);
+  assert.deepEqual([o.triggers.exiled.fired, o.objects.ghoul.controller], [true, 'alice']);
+  // on the battlefield already: no event, no step
+  assert.deepEqual(stepEvents(s, { move: { card: 'ghoul', to: 'battlefield' } }), ['no_move', null, ['ghoul:no_move']]);
+  // re-entering runs them again: the zombie, not in the graveyard, stays
+  // in exile (not_in_zone, no event); the bat, exiled again, is a new object there
+  s.step({ move: { card: 'ghoul', to: 'hand' } });
+  o = s.observe();
+  assert.deepEqual(stepEvents(s, { move: { card: 'ghoul', to: 'battlefield' } }), ['moved', null, ['bat:new_object_in_place', 'ghoul:moved']]);
+  assert.equal(s.obj('zombie').object, o.objects.zombie.object);
+  assert.notEqual(s.obj('bat').object, o.objects.bat.object);
+  // a move that can't happen runs nothing: an instant stays, a forbidden move fails
+  const t = new Session({ spell: { owner: 'alice', zone: 'hand', types: ['instant'] }, imp: gy(), bear: bear() });
+  t.step({ as_enters: { card: 'spell', steps: [{ move: { card: 'imp', to: 'exile' } }] } });
+  t.step({ as_enters: { card: 'bear', steps: [{ move: { card: 'imp', to: 'exile' } }] } });
+  t.step({ cant: { card: 'bear', when: { from: 'exile' } } });
+  assert.deepEqual(t.step({ move: { card: 'spell', to: 'battlefield' } }), ['stayed', 'cannot_hold']);
+  t.step({ move: { card: 'bear', to: 'exile' } });
+  assert.deepEqual(t.step({ move: { card: 'bear', to: 'battlefield' } }), ['failed', 'forbidden']);
+  assert.equal(t.obj('imp').zone, 'alice.graveyard');
+  // a draw or mill onto the battlefield is a move of one object too
+  const u = new Session({ top: { owner: 'alice', zone: 'library', position: 0 }, imp: gy() });
+  u.step({ as_enters: { card: 'top', steps: [{ move: { card: 'imp', to: 'hand' } }] } });
+  assert.deepEqual(stepEvents(u, { mill: { player: 'alice', to: 'battlefield' } }), ['moved', null, ['imp:moved', 'top:moved']]);
+});
+
+test('CR 614.13a: an as-enters effect can\'t choose what enters: the card itself, or a move_together member bound for the battlefield, marked before any moves', () => {
+  const s = new Session({ ghoul: gy({ position: 0 }), bear: gy({ position: 1 }), imp: gy({ position: 2 }), elk: gy({ position: 3 }), ox: gy({ position: 4 }) });
+  // the elk is sent to exile, but a replacement puts it onto the battlefield: it enters too
+  s.step({ replace: { as: 'back', card: 'elk', when: { to: 'exile' }, instead: { to: 'battlefield' } } });
+  s.step({ as_enters: { card: 'ghoul', steps: [
+    { move: { card: 'bear', from: 'graveyard', to: 'exile', then: { mark: { as: 'never', kind: 'counter' } } } },
+    { move: { card: 'ghoul', to: 'exile' } },
+    { move: { card: 'elk', to: 'hand' } },
+    { move: { card: 'ox', to: 'exile' } },
+    { move: { card: 'imp', to: 'exile' } },
+  ] } });
+  const [outcome, error, events] = stepEvents(s, { move_together: { moves: [
+    { card: 'ghoul', to: 'battlefield' }, { card: 'bear', to: 'battlefield' }, { card: 'elk', to: 'exile' }, { card: 'ox', to: 'hand' },
+  ] } });
+  assert.deepEqual([outcome, error], ['moved', null]);
+  // each refused with a rejected event; the ox goes to the hand, not the battlefield: it may be chosen
+  // then the members in order: the ox, exiled by a step, still goes on to the hand
+  assert.deepEqual(events, ['bear:rejected', 'ghoul:rejected', 'elk:rejected', 'ox:moved', 'imp:moved',
+    'ghoul:moved', 'bear:moved', 'elk:replaced', 'ox:moved']);
+  const o = s.observe().objects;
+  assert.deepEqual(['ghoul', 'bear', 'elk', 'ox', 'imp'].map((h) => o[h].zone), ['battlefield', 'battlefield', 'battlefield', 'alice.hand', 'exile']);
+  assert.deepEqual(o.bear.marks, []); // no then: after a rejected move
+  // a single move: the card itself, its outcome and error seen at the top level
+  const t = new Session({ ghoul: gy(), imp: gy() });
+  t.step({ as_enters: { card: 'ghoul', steps: [{ move: { card: 'imp', to: 'exile' } }] } });
+  t.step({ as_enters: { card: 'imp', steps: [{ move: { card: 'imp', to: 'hand' } }] } });
+  t.step({ move: { card: 'imp', to: 'hand' } });
+  // the imp enters with its own step refused; then, outside any as-enters step, it is chosen no more
+  assert.deepEqual(stepEvents(t, { move: { card: 'imp', to: 'battlefield' } }), ['moved', null, ['imp:rejected', 'imp:moved']]);
+  assert.deepEqual(t.step({ move: { card: 'imp', to: 'graveyard' } }), ['moved', null]);
+  const game = new MtgGame(['alice', 'bob'], Object.entries({ ghoul: gy(), imp: gy() }));
+  game.step({ as_enters: { card: 'ghoul', steps: [{ move: { card: 'ghoul', to: 'hand' } }] } });
+  const r = game.step({ move: { card: 'ghoul', to: 'battlefield' } });
+  assert.deepEqual(r.events, [{ handle: 'ghoul', outcome: 'rejected' }, { handle: 'ghoul', outcome: 'moved' }]);
+});
+
+test('CR 614.13b: one object is moved once by the as-enters effects of an event; a new event forgets it, and an entering object moved by a step runs its own', () => {
+  const s = new Session({
+    elder: { owner: 'alice', zone: 'hand', types: ['creature'] },
+    bear: bear({ position: undefined }), ox: bear(),
+  });
+  s.step({ as_enters: { card: 'elder', steps: [{ move: { card: 'bear', to: 'graveyard', cause: 'sacrifice' } }] } });
+  s.step({ as_enters: { card: 'elder', steps: [{ move: { card: 'bear', to: 'exile' } }, { move: { card: 'ox', to: 'graveyard', cause: 'sacrifice' } }] } });
+  assert.deepEqual(stepEvents(s, { move: { card: 'elder', from: 'hand', to: 'battlefield' } }),
+    ['moved', null, ['bear:moved', 'bear:rejected', 'ox:moved', 'elder:moved']]);
+  let o = s.observe().objects;
+  assert.deepEqual(['elder', 'bear', 'ox'].map((h) => o[h].zone), ['battlefield', 'alice.graveyard', 'alice.graveyard']);
+  // the next event forgets what was chosen: the bear and the ox, back on
+  // the battlefield, are moved again as the elder enters again
+  s.step({ move_together: { moves: [{ card: 'bear', to: 'battlefield' }, { card: 'ox', to: 'battlefield' }, { card: 'elder', to: 'hand' }] } });
+  assert.deepEqual(stepEvents(s, { move: { card: 'elder', to: 'battlefield' } }),
+    ['moved', null, ['bear:moved', 'bear:rejected', 'ox:moved', 'elder:moved']]);
+  // a chosen object that comes back where a step looks for it is still refused in the same event
+  const t = new Session({ ghoul: { owner: 'alice', zone: 'hand', types: ['creature'] }, imp: gy(), rat: gy() });
+  t.step({ as_enters: { card: 'ghoul', steps: [
+    { move: { card: 'imp', to: 'exile' } }, { move: { card: 'rat', to: 'battlefield' } }, { move: { card: 'imp', to: 'exile' } }, { move: { card: 'rat', to: 'hand' } },
+  ] } });
+  // the rat, entering by a step, runs its own: it may not take the imp (chosen) nor the ghoul (entering)
+  t.step({ as_enters: { card: 'rat', steps: [{ move: { card: 'imp', to: 'hand' } }, { move: { card: 'ghoul', to: 'exile' } }] } });
+  assert.deepEqual(stepEvents(t, { move: { card: 'ghoul', to: 'battlefield' } }),
+    ['moved', null, ['imp:moved', 'imp:rejected', 'ghoul:rejected', 'rat:moved', 'imp:rejected', 'rat:rejected', 'ghoul:moved']]);
+  o = t.observe().objects;
+  assert.deepEqual(['ghoul', 'imp', 'rat'].map((h) => o[h].zone), ['battlefield', 'exile', 'battlefield']);
+});
+
+test('CR 614.13c: a mill or draw among as-enters steps skips the cards entering from that library; when all are, it is as if the library were empty', () => {
+  const lib = (position, extra = {}) => ({ owner: 'alice', zone: 'library', position, ...extra });
+  const s = new Session({ pool: lib(0, { types: ['land'] }), one: lib(1), two: lib(2), three: lib(3) });
+  s.step({ as_enters: { card: 'pool', steps: [{ mill: { player: 'alice', count: 2 } }] } });
+  assert.deepEqual(stepEvents(s, { move: { card: 'pool', from: 'library', to: 'battlefield', cause: 'play' } }),
+    ['moved', null, ['one:moved', 'two:moved', 'pool:moved']]);
+  const o = s.observe().objects;
+  assert.deepEqual(['pool', 'one', 'two', 'three'].map((h) => [o[h].zone, o[h].position]),
+    [['battlefield', null], ['alice.graveyard', 1], ['alice.graveyard', 0], ['alice.library', 0]]);
+  // a draw too; the two top cards enter together: neither is drawn nor milled,
+  // and a draw that finds only them is no draw from an empty library (704.5b)
+  const t = new Session({ a: lib(0), b: lib(1), c: lib(2) });
+  t.step({ as_enters: { card: 'a', steps: [{ draw: { player: 'alice' } }, { mill: { player: 'alice', count: 5 } }, { draw: { player: 'alice' } }] } });
+  assert.deepEqual(stepEvents(t, { move_together: { moves: [{ card: 'a', to: 'battlefield' }, { card: 'b', to: 'battlefield' }] } }),
+    ['moved', null, ['c:moved', 'a:moved', 'b:moved']]);
+  assert.deepEqual(['a', 'b', 'c'].map((h) => t.obj(h).zone), ['battlefield', 'battlefield', 'alice.hand']);
+  t.step({ state_check: {} });
+  assert.equal(t.observe().players.alice.lost, false);
+  // outside as-enters steps, a mill takes the top card as ever
+  const u = new Session({ a: lib(0), b: lib(1) });
+  u.step({ as_enters: { card: 'b', steps: [{ mill: { player: 'alice' } }] } });
+  assert.deepEqual(stepEvents(u, { mill: { player: 'alice' } }), ['moved', null, ['a:moved']]);
+});
+
+test('snapshot and restore cover the as-enters effects and one event\'s marks; a step of one that throws undoes the whole move', () => {
+  const game = new MtgGame(['alice', 'bob'], Object.entries({ ghoul: gy(), imp: gy(), rat: gy() }));
+  const saved = game.snapshot();
+  game.step({ as_enters: { card: 'ghoul', steps: [{ move: { card: 'imp', to: 'exile' } }] } });
+  const state = /** @type {any} */ (game.snapshot());
+  assert.deepEqual([state.asEnters.length, state.entering.size, state.etbChosen.size, state.inEtb], [1, 0, 0, 0]);
+  game.restore(saved);
+  assert.deepEqual(game.step({ move: { card: 'ghoul', to: 'battlefield' } }).events, [{ handle: 'ghoul', outcome: 'moved' }]);
+  // through the protocol half: a step naming nothing known throws as it runs
+  const s = new Session({ ghoul: gy(), imp: gy(), rat: gy() });
+  s.step({ as_enters: { card: 'ghoul', steps: [{ move: { card: 'imp', to: 'exile' } }, { move: { ref: 'nothing', to: 'exile' } }] } });
+  s.step({ as_enters: { card: 'rat', steps: [{ move: { card: 'imp', to: 'hand' } }] } });
+  const { id, ...before } = s.observe();
+  assert.equal(s.call('step', { step: { move_together: { moves: [{ card: 'ghoul', to: 'battlefield' }, { card: 'rat', to: 'battlefield' }] } } }).error.code, 'bad_request');
+  const { id: again, ...after } = s.observe();
+  assert.deepEqual(after, before);
+  // nothing is left marked: the rat enters alone and takes the imp
+  assert.deepEqual(stepEvents(s, { move: { card: 'rat', to: 'battlefield' } }), ['moved', null, ['imp:moved', 'rat:moved']]);
+});
+
+test('CR 800.4d: the trigger of a player who left the game is never put on the stack; CR 704.5m: the state check\'s Aura move is nobody\'s', () => {
+  const s = new Session({ elk: bear({ owner: 'carol' }), ox: bear() }, { players: ['alice', 'bob', 'carol'] });
+  s.step({ watch: { as: 'gone', card: 'elk', from: 'battlefield' } });
+  s.step({ watch: { as: 'ox_gone', card: 'ox', to: 'graveyard' } });
+  s.step({ watch: { as: 'never', card: 'ox', to: 'exile' } });
+  s.step({ leave_game: { player: 'carol' } });
+  assert.deepEqual(s.observe().triggers.gone, { fired: true, found: null, controller: 'carol' });
+  assert.deepEqual(stepEvents(s, { resolve: { trigger: 'gone', do: { move: { to: 'hand' } } } }), ['rejected', 'wrong_player', []]);
+  assert.deepEqual(s.observe().triggers.gone, { fired: true, found: null, controller: 'carol' });
+  assert.deepEqual(s.step({ resolve: { trigger: 'never' } }), ['not_found', 'not_fired']);
+  s.step({ move: { card: 'ox', to: 'graveyard' } });
+  assert.deepEqual(s.step({ resolve: { trigger: 'ox_gone', do: { move: { to: 'hand' } } } }), ['moved', null]);
+  // the first player leaves; an Aura left attached to nothing still goes to its owner's graveyard
+  const t = new Session({
+    bear: bear({ owner: 'bob' }), shroud: { owner: 'bob', zone: 'battlefield', types: ['enchantment'], subtypes: ['aura'] },
+  }, { players: ['alice', 'bob', 'carol'] });
+  t.step({ attach: { card: 'shroud', to: 'bear' } });
+  t.step({ leave_game: { player: 'alice' } });
+  t.step({ move: { card: 'bear', to: 'graveyard', cause: 'destroy' } });
+  assert.deepEqual(stepEvents(t, { state_check: {} }), ['moved', null, ['shroud:moved']]);
+  assert.equal(t.obj('shroud').zone, 'bob.graveyard');
+});
+
 test('CR 400.5: libraries, graveyards and the stack keep their order; other zones may be rearranged', () => {
   const s = new Session({ a: { owner: 'alice', zone: 'graveyard' }, b: { owner: 'alice', zone: 'graveyard' }, h: { owner: 'alice', zone: 'hand' }, i: { owner: 'alice', zone: 'hand' } });
   assert.deepEqual(s.step({ reorder: { zone: 'alice.graveyard', order: ['b', 'a'] } }), ['rejected', 'ordered']);

@@ -1054,6 +1054,82 @@ def _(G):
     G.do_draw = do_draw
 
 
+# ---- the untap step, players leaving, phase-out triggers (CR 702.26, 603.10b) --
+@bug("untap-phases-out-what-phased-in", "phasing-and-leaving", "CR 702.26a",
+     "the untap step phases permanents in, then phases out again those with phasing that just phased in: not at the same time")
+def _(G):
+    def do_untap(self, opts, obj, res):
+        was_out = {h for h, o in self.objs.items() if o.exists and o.phased_out}
+        Base.do_untap(self, opts, obj, res)
+        for h in opts.get("phasing") or ():
+            o = self.objs[h]
+            if h in was_out and o.exists and not o.phased_out and o.zone == "battlefield" \
+                    and o.controller == opts["player"]:
+                self.phase_with_attached(o, True)    # a second pass, after the phasing in
+    G.do_untap = do_untap
+
+
+@bug("departed-phased-out-trigger", "phasing-and-leaving", "CR 702.26k",
+     "the phased-out permanents of a player leaving the game fire their leaves-the-battlefield triggers")
+def _(G):
+    def do_leave_game(self, opts, obj, res):
+        p = opts.get("player")
+        for o in list(self.objs.values()):
+            if o.exists and o.owner == p and o.zone == "battlefield" and o.phased_out:
+                self.fire_triggers(o, "battlefield", None, o.controller)
+        Base.do_leave_game(self, opts, obj, res)
+    G.do_leave_game = do_leave_game
+
+
+@bug("phase-out-trigger-needs-phased-in-source", "phasing-and-leaving", "CR 603.10b",
+     "a phase-out trigger is checked after the event, so an Aura that phased out indirectly doesn't trigger its own ability")
+def _(G):
+    def fire_phase_triggers(self, o, controller):
+        if o.phased_with is None:            # only what phased out directly still "sees" it
+            Base.fire_phase_triggers(self, o, controller)
+    G.fire_phase_triggers = fire_phase_triggers
+
+
+# ---- as-enters effects that move other objects (CR 614.13) ---------------------
+@bug("as-enters-chooses-entering", "as-enters-choices", "CR 614.13a",
+     "an as-enters effect may choose an object entering the battlefield at the same time: each member of a move_together enters as an event of its own")
+def _(G):
+    def etb_mark_together(self, moves):
+        pass                                 # only the card itself is entering
+    G.etb_mark_together = etb_mark_together
+
+
+@bug("as-enters-chooses-twice", "as-enters-choices", "CR 614.13b",
+     "an object one as-enters effect of the event moved may be moved again by another: each effect chooses afresh")
+def _(G):
+    def etb_apply(self, o, res):
+        effects = [steps for card, steps in self.as_enters if card == o.handle]
+        if not effects:
+            return
+        own = o.handle not in self.entering
+        self.entering.add(o.handle)
+        self.in_etb += 1
+        try:
+            for steps in effects:
+                self.etb_chosen = set()      # what the effects before it chose is forgotten
+                for s in steps:
+                    res.events += self.step(s).events
+        finally:
+            self.in_etb -= 1
+        if own:
+            self.etb_event_end()
+    G.etb_apply = etb_apply
+
+
+@bug("as-enters-mill-takes-entering", "as-enters-choices", "CR 614.13c",
+     "a mill during an as-enters effect takes the top card of the library even when it is the card entering")
+def _(G):
+    def top_not_entering(self, p):
+        library = self.zones[f"{p}.library"]
+        return self.objs[library[0]] if library else None
+    G.top_not_entering = top_not_entering
+
+
 def make_game(name):
     """engine.Game with bug `name` installed (KeyError if unknown)."""
     b = BUGS[name]

@@ -29,7 +29,8 @@ RULESET = "mtg-current"
 FEATURES = ["triggers", "replacement", "phasing", "face_down", "ante", "visibility",
             "reorder", "state_check", "marks", "performer", "look", "reveal",
             "attachments", "durations", "kept_marks", "aura_triggers", "madness", "copies",
-            "casting", "phasing_together", "cant", "draw_replacement"]
+            "casting", "phasing_together", "cant", "draw_replacement",
+            "untap_phasing", "leave_game", "phasing_triggers", "as_enters"]
 
 # ---- the zones of mtg-current ---------------------------------------------
 PER_PLAYER = ("library", "hand", "graveyard")                    # CR 400.1
@@ -57,7 +58,7 @@ STEP_KEYS = {
     "shuffle": {"zone", "order", "seed"}, "draw": {"player", "count", "then"},
     "mill": {"player", "count", "to"}, "put_under": {"card", "ref", "under"},
     "zone_create": {"zone"}, "zone_remove": {"zone", "choose"}, "state_check": set(),
-    "end_game": {"winner"}, "watch": {"as", "card", "from", "to", "types", "cause", "aura"},
+    "end_game": {"winner"}, "watch": {"as", "card", "from", "to", "types", "cause", "aura", "phase"},
     "resolve": {"trigger", "do"}, "remember": {"as", "card", "ref"},
     "replace": {"as", "card", "when", "instead", "controller", "category"},
     "choose_replacement": {"order", "player", "card"}, "mark": {"card", "ref", "as", "kind", "until"},
@@ -66,9 +67,13 @@ STEP_KEYS = {
     "end_turn": set(),                        # G4 (issue 12)
     "cant": {"card", "when", "types"},        # CR 614.17
     "replace_draw": {"as", "player", "instead", "once"},   # CR 614.11
+    "untap": {"player", "phasing"},           # CR 702.26a, 702.26n
+    "leave_game": {"player"},                 # CR 800.4a, 702.26k
+    "as_enters": {"card", "steps"},           # CR 614.13
 }
 # never a then:/do:/costs:/instead: step
-UNNESTABLE = ("move_together", "create", "end_turn", "cant", "replace_draw")
+UNNESTABLE = ("move_together", "create", "end_turn", "cant", "replace_draw", "untap",
+              "leave_game", "as_enters")
 DURATIONS = ("end_of_turn",)                  # until: (CR 514.2)
 CARD_KEYS = {"owner", "zone", "kind", "types", "subtypes", "controller", "face",
              "position", "visibility", "under"}
@@ -118,6 +123,14 @@ class Obj:
         # it phased out with, indirectly (CR 702.26g)
         self.attached, self.attached_id, self.attach_self = None, 0, 0
         self.phased_with = None
+        # CR 702.26a: the player who controlled it as it last phased out (it
+        # phases in during that player's untap step)
+        self.phased_under = None
+        # CR 110.2: the player who controls it by default, the one it came
+        # under into its zone (set-up, creation, arrival); a control effect
+        # never changes it. A player leaving takes back what effects gave
+        # them (800.4a)
+        self.ctrl_default = None
         self.top_hid_id = None           # CR 401.6: its id when it stopped being the revealed top card
         # CR 400.7f: the step it last arrived in a zone, and whether a
         # state check put it there
@@ -157,6 +170,7 @@ class Trigger:
         self.fired_step = None
         self.discard = False                  # it fired on a discard (CR 400.7k)
         self.fired, self.found, self.controller = False, None, None
+        self.on_phase = False                 # CR 603.10b: on phasing out, not on a move
         self.object, self.zone = None, None   # the object it tracks, and where
 
 
@@ -209,6 +223,15 @@ class Game:
         self.replacement_order = []       # names, in the order they apply
         self.cants = []                   # "can't" effects in force (CR 614.17)
         self.drew_empty, self.lost, self.mark_names = set(), set(), set()
+        # CR 800.4a, 702.26n: the players who left the game, and those of
+        # them whose next turn has not come round yet; whose turn it is: the
+        # first player's, then the player of the last untap step
+        self.departed, self.turn_due, self.turn = set(), set(), players[0]
+        # CR 614.13: as-enters effects in force, (handle, steps) in the order
+        # they came; the handles entering the battlefield in the event being
+        # done (a move, or a whole move_together) and those an as-enters step
+        # of that event moved; how deep such steps run
+        self.as_enters, self.entering, self.etb_chosen, self.in_etb = [], set(), set(), 0
         self.until_marks, self.ctrl_until = set(), {}   # G4: durations
         self.top_shown = {}               # CR 401.5: player -> handle shown on top (or None)
         self.depth = 0                    # nested steps (then:, do:) under way
@@ -278,10 +301,13 @@ class Game:
     @staticmethod
     def type_matches(spec, zone):
         """Does `zone` have the type `spec` names (watch, replace)? A player,
-        when written, must match too."""
+        when written, must match too. None (no zone: a player leaving takes
+        it out of the game, 800.4a) matches only any."""
         t, p = spec
         if t == "any":
             return True
+        if zone is None:
+            return False
         if t == OUTSIDE or zone == OUTSIDE:
             return t == zone
         return ztype(zone) == t and (p is None or zplayer(zone) == p)
@@ -383,6 +409,7 @@ class Game:
              f"card {handle}: an instant or sorcery can't be on the battlefield (CR 400.4a)")
         if t in CONTROLLED:                 # CR 109.4
             o.controller = self.player(c.get("controller", o.owner), "controller")
+            o.ctrl_default = o.controller
         else:
             need("controller" not in c, f"card {handle}: objects in {zone} have no controller")
         pos = c.get("position")
@@ -427,7 +454,15 @@ class Game:
         res = Result()
         self.depth += 1
         try:
-            getattr(self, "do_" + name)(opts, obj, res)
+            if self.departed and self.names_departed(name, opts):
+                self.probe(name, opts, obj)       # a malformed step is still a bad request
+                res.set("rejected", "wrong_player")   # CR 800.4b, 800.4d, 800.4k
+                if name == "create":              # its handle names an object never made
+                    never = self.objs[opts["as"]] = Obj(opts["as"], opts.get("kind", "token"),
+                                                        opts["owner"], set(), set())
+                    never.exists = False
+            else:
+                getattr(self, "do_" + name)(opts, obj, res)
         finally:
             self.depth -= 1
         if not self.depth:
@@ -435,6 +470,22 @@ class Game:
                 self.update_tops(res)         # CR 401.5, 401.6: after each step
             self.nsteps += 1
         return res
+
+    def names_departed(self, name, opts):
+        """Does the step name a player who left the game as who performs it
+        (player, order_by; reveal's top_of), or as the owner or controller
+        of what it creates, or as the winner? (CR 800.4b, 800.4d, 800.4k)"""
+        keys = ["player", "order_by"] + {"create": ["owner", "controller"], "end_game": ["winner"],
+                                         "reveal": ["top_of"]}.get(name, [])
+        return any(isinstance(opts.get(k), str) and opts[k] in self.departed for k in keys)
+
+    def probe(self, name, opts, obj):
+        """Run a step that will be rejected on a copy of the game, only so
+        that a malformed one still answers bad_request."""
+        trial = copy.deepcopy(self)
+        trial.departed = set()
+        getattr(trial, "do_" + name)(opts, trial.objs[obj.handle] if obj is not None else None,
+                                     Result())
 
     def referenced(self, name):
         """The object reference `name` still finds: the one it saw, while it
@@ -593,6 +644,11 @@ class Game:
             return "failed", "not_in_zone"    # not where the effect expects it
         if o.phased_out:                      # CR 702.26b: treated as though it doesn't exist
             return "failed", "phased_out"
+        if self.in_etb and (o.handle in self.entering or o.handle in self.etb_chosen):
+            # CR 614.13a, 614.13b: an as-enters effect can't choose what
+            # enters with it, nor what an effect of the event already moved
+            res.event(o.handle, "rejected")
+            return "rejected", "cannot_choose"
         dest, redirected = self.zone_of(self.spec(opts["to"], (OUTSIDE,)), o.owner)
         dest, eff, replaced = self.replace_destination(o, origin, dest, opts)
         face_down = eff.get("face") == "down"
@@ -633,6 +689,12 @@ class Game:
         # the battlefield.
         if o.left_battlefield:
             return "stayed", "token_left"
+        # CR 614.13: right before it enters, its as-enters effects move
+        # other objects first; what one of their steps moves is chosen
+        if self.as_enters and dest == "battlefield" and origin != dest:
+            self.etb_apply(o, res)
+        if self.in_etb:
+            self.etb_chosen.add(o.handle)     # 614.13b: chosen once per event
         controller = o.controller
         self.remove(o)
         self.insert(o, dest, eff.get("position", "top"))
@@ -660,6 +722,7 @@ class Game:
         # (arriving from elsewhere, the player who performs the move controls
         # it: the caster, 405.4; who puts it onto the battlefield, 110.2a)
         o.controller = (controller or opts.get("player") or o.owner) if dest in CONTROLLED else None
+        o.ctrl_default = o.controller         # CR 110.2: the control it came under
         o.face_down, o.phased_out = face_down, False
         if o.kind == "copy" and origin == "stack" and dest == "battlefield":
             o.kind = "token"                  # CR 111.13: a resolved permanent spell's copy
@@ -756,7 +819,7 @@ class Game:
 
     def fire_triggers(self, o, origin, dest, controller, cause=None):
         for t in self.triggers.values():
-            if t.fired or t.handle != o.handle or not t.types <= o.types:
+            if t.fired or t.on_phase or t.handle != o.handle or not t.types <= o.types:
                 continue
             if t.cause is not None and t.cause != cause:
                 continue                      # CR 701.8a, 701.21a: a destroy is its own event
@@ -770,6 +833,15 @@ class Game:
                     t.controller = a.controller or a.owner
                 else:
                     t.controller = controller or o.owner
+
+    def fire_phase_triggers(self, o, controller):
+        """CR 603.10b: a trigger on o phasing out (directly or with its
+        permanent) looks back in time: controlled by o's controller just
+        before (603.3a), o's types as they were."""
+        for t in self.triggers.values():
+            if t.on_phase and not t.fired and t.handle == o.handle and t.types <= o.types:
+                t.fired, t.object, t.zone, t.fired_step = True, o.id, o.zone, self.nsteps
+                t.controller = controller or o.owner
 
     def do_move_together(self, opts, obj, res):
         moves = opts.get("moves")
@@ -805,6 +877,8 @@ class Game:
                 if chooser != by:
                     res.set("rejected", "wrong_player")
                     return
+        if self.as_enters:
+            self.etb_mark_together(moves)     # CR 614.13a: they enter at once
         moved, arrived = False, set()
         for m in moves:
             if self.move_in_event(self.objs[m["card"]], m, res):
@@ -829,7 +903,72 @@ class Game:
             slots = sorted(pile.index(h) for h in wanted)
             for i, h in zip(slots, wanted):
                 pile[i] = h
+        if self.as_enters:
+            self.etb_event_end()
         self.several(res, moved)
+
+    # ---- as-enters effects (CR 614.13) --------------------------------------------
+    def do_as_enters(self, opts, obj, res):
+        """CR 614.13: from this step on, each time the card is about to enter
+        the battlefield by a move, steps: are done first, in order, as
+        top-level steps. (Flesh and Blood has none: a fab engine answers
+        rejected / unsupported; this one is mtg-current.)"""
+        need(obj is None and self.depth == 1, "as_enters: a top-level step only")
+        need("card" in opts, "as_enters: card is required (the permanent entering)")
+        card = self.obj(opts["card"]).handle
+        steps = opts.get("steps")
+        need(isinstance(steps, list) and steps, "as_enters: steps is a non-empty list of steps")
+        self.check_step_list(steps, "as_enters: steps")
+        self.as_enters.append((card, copy.deepcopy(steps)))
+
+    def etb_mark_together(self, moves):
+        """CR 614.13a: before any member of a move_together moves, those that
+        would enter the battlefield (where the owner's redirect and the
+        replacements in force send them) are marked as entering."""
+        for m in moves:
+            o = self.objs[m["card"]]
+            if not o.exists or o.phased_out:
+                continue
+            dest, _ = self.zone_of(self.spec(m["to"], (OUTSIDE,)), o.owner)
+            dest, _, _ = self.replace_destination(o, o.zone, dest, m)
+            if dest == "battlefield" and dest != o.zone:
+                self.entering.add(o.handle)
+
+    def etb_apply(self, o, res):
+        """CR 614.13: o is about to enter the battlefield: the steps of its
+        as-enters effects, in the order they came, their events before its
+        own. o is entering (614.13a); a move of its own (not a member of a
+        move_together) is an event that ends with them."""
+        effects = [steps for card, steps in self.as_enters if card == o.handle]
+        if not effects:
+            return
+        own = o.handle not in self.entering
+        self.entering.add(o.handle)
+        self.in_etb += 1
+        try:
+            for steps in effects:
+                for s in steps:
+                    res.events += self.step(s).events
+        finally:
+            self.in_etb -= 1
+        if own:
+            self.etb_event_end()
+
+    def etb_event_end(self):
+        """The event ends: what was entering and what its as-enters effects
+        chose are forgotten (614.13a, 614.13b), unless such steps still run."""
+        if not self.in_etb:
+            self.entering.clear()
+            self.etb_chosen.clear()
+
+    def top_not_entering(self, p):
+        """The card a draw or mill takes from p's library: the top one, or
+        while as-enters steps run the first from the top that is not
+        entering the battlefield (CR 614.13c); None when there is none."""
+        library = self.zones[f"{p}.library"]
+        if self.in_etb:
+            library = [h for h in library if h not in self.entering]
+        return self.objs[library[0]] if library else None
 
     def move_in_event(self, o, opts, res):
         """One object's move inside a step that moves several (move_together,
@@ -882,6 +1021,7 @@ class Game:
             return
         if zone in CONTROLLED:
             o.controller = self.player(opts.get("controller", o.owner), "controller")
+            o.ctrl_default = o.controller
         else:
             need("controller" not in opts, f"create: objects in {zone} have no controller")
         o.face_down = opts.get("face") == "down"
@@ -986,9 +1126,15 @@ class Game:
 
     def phase_with_attached(self, o, out):
         """Phase o out or in, and (CR 702.26g) what is attached to it phases
-        out with it, indirectly, and back in with it, still attached."""
+        out with it, indirectly, and back in with it, still attached. Out,
+        it remembers its controller (CR 702.26a: it phases in during their
+        untap step) and triggers on its phasing out fire (603.10b)."""
         o.phased_out = out
-        if not out:
+        if out:
+            o.phased_under = o.controller
+            if self.triggers:
+                self.fire_phase_triggers(o, o.controller)
+        else:
             o.phased_with = None
         for a in list(self.objs.values()):
             if a is o or not a.exists:
@@ -1145,11 +1291,12 @@ class Game:
                 self.replace_draw(r, res)
                 replaced = True
                 continue
-            library = self.zones[f"{p}.library"]
-            if not library:
+            if not self.zones[f"{p}.library"]:
                 self.drew_empty.add(p)
                 break
-            o = self.objs[library[0]]
+            o = self.top_not_entering(p)
+            if o is None:
+                break                              # CR 614.13c: only cards entering are left
             outcome = self.take(o, {"to": hand, "cause": "draw"}, res)
             if outcome in ARRIVED:
                 moved = True
@@ -1201,11 +1348,12 @@ class Game:
         first = None                               # the first other outcome
         self.spec(to, (OUTSIDE,))
         for _ in range(self.count(opts)):
-            library = self.zones[f"{p}.library"]
-            if not library:
+            o = self.top_not_entering(p)
+            if o is None:
+                # CR 701.17b: as many as possible; 614.13c: the cards
+                # entering the battlefield from it are left out
                 empty = True
-                break                              # CR 701.17b: as many as possible
-            o = self.objs[library[0]]
+                break
             outcome = self.take(o, {"to": to, "cause": "mill"}, res)
             if outcome in ARRIVED:
                 moved = True
@@ -1247,7 +1395,11 @@ class Game:
                       and self.attached_to(o) is None):
                     o.attached = None
                     if "aura" in o.types | o.subtypes:  # CR 704.5m: to its owner's graveyard
-                        self.move_in_event(o, {"to": "graveyard", "cause": "state_check", "by": "rule"}, res)
+                        # a move of one object, performed by no player: its
+                        # events are those the move reports itself (one that
+                        # can't happen, 614.17, or can't be chosen, 614.13b,
+                        # adds no second one)
+                        self.move(o, {"to": "graveyard", "cause": "state_check", "by": "rule"}, res)
                         again = True
                     # CR 704.5n: an Equipment or Fortification stays, unattached
         self.lost |= self.drew_empty                 # CR 704.5b
@@ -1265,10 +1417,16 @@ class Game:
         name = self.new_name(self.triggers, opts.get("as"))
         o = self.obj(opts["card"]) if "card" in opts or obj is None else obj
         aura = self.obj(opts["aura"]).handle if "aura" in opts else None
-        self.triggers[name] = Trigger(o.handle, self.spec(opts.get("from", "any"), (OUTSIDE, "any")),
-                                      self.spec(opts.get("to", "any"), (OUTSIDE, "any")),
-                                      words(opts.get("types"), "types"), opts.get("cause"), aura)
+        if "phase" in opts:                   # CR 603.10b: on phasing out, not on a move
+            need(opts["phase"] == "out", "watch: phase takes out (a trigger on phasing out)")
+            need(not ({"from", "to", "cause", "aura"} & set(opts)),
+                 "watch: from, to, cause and aura are for a zone change, not with phase: out")
+        trigger = Trigger(o.handle, self.spec(opts.get("from", "any"), (OUTSIDE, "any")),
+                          self.spec(opts.get("to", "any"), (OUTSIDE, "any")),
+                          words(opts.get("types"), "types"), opts.get("cause"), aura)
         need(opts.get("cause") is None or isinstance(opts["cause"], str), "watch: cause is text")
+        trigger.on_phase = "phase" in opts
+        self.triggers[name] = trigger
 
     def do_resolve(self, opts, obj, res):
         need(opts.get("trigger") in self.triggers, f"unknown trigger {opts.get('trigger')!r}")
@@ -1277,7 +1435,18 @@ class Game:
         if not t.fired:
             res.set("not_found", "not_fired")
             return
-        if t.aura is not None:
+        if t.controller in self.departed:
+            # CR 800.4d: a triggered ability a departed player would control
+            # is never put on the stack
+            res.set("rejected", "wrong_player")
+            return
+        if t.on_phase:
+            # CR 603.10b, 702.26d: phasing is no zone change: it finds the
+            # permanent while it is the object that phased out, phased out
+            # or not (what do: may do to it is that step's, 702.26b)
+            o = self.objs[t.handle]
+            t.found = o.exists and o.id == t.object
+        elif t.aura is not None:
             o = self.objs[t.aura]
             t.found = self.aura_found(t, o)   # CR 400.7f, 603.6e
         else:
@@ -1409,6 +1578,122 @@ class Game:
             if o.exists and o.id == oid and o.zone in CONTROLLED:
                 o.controller = base
         self.ctrl_until.clear()
+
+    # ---- the untap step, and a player leaving the game -------------------------
+    def between(self, frm, to, p):
+        """Does p sit strictly after frm and strictly before to in turn order,
+        going round? With frm == to: every other player (a whole round)."""
+        n, at = len(self.players), self.players.index
+        k = (at(frm) + 1) % n
+        while k != at(to):
+            if self.players[k] == p:
+                return True
+            k = (k + 1) % n
+        return False
+
+    def do_untap(self, opts, obj, res):
+        """CR 702.26a: in the player's untap step, the phased-in permanents
+        with phasing (phasing:) they control phase out and the permanents
+        that phased out under them phase in, at the same time: decided for
+        all before any phases, so none does both. What is attached phases
+        with its permanent (702.26g, 702.26h). 702.26n: a permanent that
+        phased out under a departed player phases in once that player's
+        next turn would have begun (between the last turn and this one).
+        (Flesh and Blood has none: a fab engine answers rejected /
+        unsupported; this one is mtg-current.)"""
+        need(obj is None and self.depth == 1, "untap: a top-level step only")
+        p = self.player(opts.get("player"))
+        listed = opts.get("phasing", [])
+        need(isinstance(listed, list) and all(isinstance(h, str) for h in listed),
+             "untap: phasing is a list of handles (the permanents with phasing)")
+        handles = [self.obj(h).handle for h in listed]
+        need(len(set(handles)) == len(handles), "untap: phasing names each permanent once")
+        due = {d for d in self.turn_due if self.between(self.turn, p, d)}
+        self.turn_due -= due
+        act = {}                                    # handle -> "out", "in", "carried"
+        for h in handles:
+            o = self.objs[h]
+            if o.exists and o.zone == "battlefield" and not o.phased_out and o.controller == p:
+                act[h] = "out"
+        for h, o in self.objs.items():
+            # phased out directly (what went with its permanent comes back with it)
+            if o.exists and o.phased_out and o.phased_with is None and \
+                    o.phased_under is not None and (o.phased_under == p or o.phased_under in due):
+                act[h] = "in"
+        for h, o in self.objs.items():
+            if act.get(h) == "out" and self.carried_out(o, act):
+                act[h] = "carried"                  # only with its permanent (702.26h)
+        for h, o in self.objs.items():              # handle order
+            if act.get(h) == "out" and not o.phased_out:
+                self.phase_with_attached(o, True)
+            elif act.get(h) == "in" and o.phased_out and o.phased_with is None:
+                self.phase_with_attached(o, False)
+        self.turn = p
+
+    def carried_out(self, o, act):
+        """Is o attached, directly or through what it is attached to, to a
+        permanent phasing out in this untap step?"""
+        x = o
+        for _ in range(len(self.objs)):
+            host = self.objs.get(x.attached) if x.attached is not None else None
+            if host is None or host is o or not self.same_attachment(x, host):
+                return False
+            if act.get(host.handle) == "out":
+                return True
+            x = host
+        return False
+
+    def do_leave_game(self, opts, obj, res):
+        """CR 800.4a: the player leaves the game. (1) What they own leaves
+        with them (not from the ante, 800.4n): it ceases; a phased-in
+        permanent's leaving is a leaves-the-battlefield event (603.6c), a
+        phased-out one's triggers nothing (702.26k). (2) Effects giving
+        them control of others' objects end. (3) What they control on the
+        stack that is no card ceases. (4) What they (or another departed
+        player) still control is exiled, a phased-out one quietly. From now
+        on a step naming them is rejected (800.4b), and what phased out
+        under them phases in after their next turn would have begun
+        (702.26n, do_untap). (Flesh and Blood has none: a fab engine answers
+        rejected / unsupported; this one is mtg-current.)"""
+        need(obj is None and self.depth == 1, "leave_game: a top-level step only")
+        p = self.player(opts.get("player"))
+        self.departed.add(p)
+        self.turn_due.add(p)
+        for o in list(self.objs.values()):
+            if not o.exists or o.owner != p or o.zone in (OUTSIDE, "ante"):
+                continue
+            if self.triggers and not o.phased_out and o.zone == "battlefield":
+                self.fire_triggers(o, "battlefield", None, o.controller)
+            self.cease(o, res)
+        for o in self.objs.values():
+            if not o.exists or o.controller != p:
+                continue
+            until = self.ctrl_until.pop(o.handle, None)   # G4: until end of turn
+            back = until[1] if until is not None and until[0] == o.id else o.ctrl_default
+            if back is not None and back != p and back not in self.departed:
+                o.controller = back                 # a phased-out one too (keeps phased_under)
+        for o in list(self.objs.values()):
+            if o.exists and o.controller == p and o.zone == "stack" and o.kind in ("ability", "copy"):
+                self.cease(o, res)
+        for o in list(self.objs.values()):
+            if o.exists and o.controller is not None and \
+                    (o.controller == p or o.controller in self.departed):
+                self.exile_by_rule(o, res)
+
+    def exile_by_rule(self, o, res):
+        """CR 800.4a: exiled by the rules, a zone change like any; a
+        phased-out permanent first stops being phased out, and as it was
+        treated as though it didn't exist (702.26b) its going triggers
+        nothing."""
+        quiet = o.phased_out
+        o.phased_out, o.phased_with = False, None
+        triggers = self.triggers
+        if quiet:
+            self.triggers = {}
+        try:
+            self.move(o, {"to": "exile", "by": "rule"}, res)
+        finally:
+            self.triggers = triggers
 
     # ---- observation -------------------------------------------------------
     def observe(self):

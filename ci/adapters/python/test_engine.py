@@ -529,6 +529,388 @@ class DrawReplacement(unittest.TestCase):
         self.assertEqual(s.step("replace_draw", **ok), ("no_move", None))
 
 
+class UntapAndLeaving(unittest.TestCase):
+    """untap (untap_phasing), leave_game (leave_game), watch phase: out
+    (phasing_triggers)."""
+
+    def test_untap_phases_out_and_in_at_once(self):                     # CR 702.26a
+        s = Session({"sliver": {"owner": "alice", "zone": "battlefield", "types": ["creature"]},
+                     "wall": {"owner": "alice", "zone": "battlefield", "types": ["creature"]},
+                     "imp": {"owner": "alice", "zone": "battlefield", "controller": "bob",
+                             "types": ["creature"]}})
+        s.step("phase", card="wall")                   # phased out under alice
+        first = s.obj("sliver")["object"]
+        # alice's untap step: the sliver phases out, the wall in; bob's imp stays
+        self.assertEqual(s.step("untap", player="alice", phasing=["sliver", "imp"]), ("no_move", None))
+        self.assertEqual([s.obj(h)["phased_out"] for h in ("sliver", "wall", "imp")], [True, False, False])
+        # the next: the sliver phases in and is not phased out again in the same step
+        s.step("untap", player="alice", phasing=["sliver", "imp"])
+        o = s.obj("sliver")
+        self.assertEqual((o["phased_out"], o["object"]), (False, first))   # CR 702.26d
+        # the wall, phased in, has phasing now: it phases out, the sliver stays in
+        s.step("untap", player="alice", phasing=["wall"])
+        self.assertEqual([s.obj(h)["phased_out"] for h in ("sliver", "wall")], [False, True])
+
+    def test_untap_aura_phases_only_with_its_creature(self):            # CR 702.26g, 702.26h
+        s = Session({"sliver": {"owner": "alice", "zone": "battlefield", "types": ["creature"]},
+                     "rancor": {"owner": "alice", "zone": "battlefield", "types": ["enchantment"],
+                                "subtypes": ["aura"]},
+                     "aegis": {"owner": "bob", "zone": "battlefield", "types": ["enchantment"],
+                               "subtypes": ["aura"]}})
+        s.step("attach", card="rancor", to="sliver")
+        s.step("attach", card="aegis", to="rancor")    # attached through the Aura
+        # both have phasing: the Aura phases out only indirectly, with the sliver
+        s.step("untap", player="alice", phasing=["rancor", "sliver"])
+        self.assertEqual([s.obj(h)["phased_out"] for h in ("sliver", "rancor", "aegis")], [True] * 3)
+        self.assertEqual(s.step("phase", card="rancor", out=False), ("failed", "phased_out"))
+        # and comes back with it, still attached; bob's step changes nothing of alice's
+        s.step("untap", player="bob")
+        self.assertTrue(s.obj("sliver")["phased_out"])
+        s.step("untap", player="alice")
+        self.assertEqual([s.obj(h)["phased_out"] for h in ("sliver", "rancor", "aegis")], [False] * 3)
+        self.assertEqual((s.obj("rancor")["attached_to"], s.obj("aegis")["attached_to"]),
+                         ("sliver", "rancor"))
+
+    def test_departed_players_permanent_phases_in_after_their_turn(self):   # CR 702.26n
+        s = Session({"drake": {"owner": "bob", "zone": "battlefield", "types": ["creature"]}},
+                    players=("alice", "bob", "carol"))
+        s.step("control", card="drake", player="carol")
+        s.step("phase", card="drake")                  # under carol
+        s.step("untap", player="carol")                # ... so it phases in in her untap step
+        self.assertFalse(s.obj("drake")["phased_out"])
+        s.step("phase", card="drake")
+        s.step("leave_game", player="carol")           # during her own turn
+        self.assertEqual((s.obj("drake")["controller"], s.obj("drake")["phased_out"]), ("bob", True))
+        # alice's turn and bob's come first: carol's next turn only after them
+        s.step("untap", player="alice")
+        s.step("untap", player="bob")
+        self.assertTrue(s.obj("drake")["phased_out"])
+        s.step("untap", player="alice")                # carol's turn would have begun
+        self.assertEqual((s.obj("drake")["controller"], s.obj("drake")["phased_out"]), ("bob", False))
+
+    def test_departed_players_permanent_phases_in_once_they_are_passed(self):  # CR 702.26n
+        s = Session({"drake": {"owner": "bob", "zone": "battlefield", "types": ["creature"]}},
+                    players=("alice", "bob", "carol"))
+        s.step("control", card="drake", player="carol")
+        s.step("phase", card="drake")
+        s.step("leave_game", player="carol")           # alice's turn (the first player's)
+        s.step("untap", player="bob")                  # carol's would come after bob's
+        self.assertTrue(s.obj("drake")["phased_out"])
+        s.step("untap", player="alice")
+        self.assertFalse(s.obj("drake")["phased_out"])
+
+    def test_leave_game(self):                          # CR 800.4a, 603.6c, 702.26k
+        s = Session({
+            "bear": {"owner": "carol", "zone": "battlefield", "types": ["creature"]},
+            "elk": {"owner": "carol", "zone": "battlefield", "types": ["creature"]},
+            "lore": {"owner": "carol", "zone": "hand"},
+            "stake": {"owner": "carol", "zone": "ante"},
+            "wish": {"owner": "carol", "zone": "outside"},
+            "ox": {"owner": "alice", "zone": "battlefield", "types": ["creature"]},
+            "yak": {"owner": "alice", "zone": "battlefield", "types": ["creature"]},
+            "hawk": {"owner": "bob", "zone": "library", "types": ["creature"]},
+            "owl": {"owner": "bob", "zone": "library", "types": ["creature"]},
+            "ping": {"owner": "alice", "zone": "stack", "kind": "ability", "controller": "carol"},
+            "bolt": {"owner": "alice", "zone": "stack", "controller": "carol", "types": ["instant"]}},
+            players=("alice", "bob", "carol"))
+        s.step("phase", card="bear")
+        s.step("control", card="ox", player="bob")
+        s.step("control", card="ox", player="carol", until="end_of_turn")
+        s.step("control", card="yak", player="carol")
+        s.step("move", card="hawk", to="battlefield", player="carol")
+        s.step("move", card="owl", to="battlefield", player="carol")
+        s.step("phase", card="owl")
+        for h in ("bear", "elk", "hawk", "owl"):
+            s.step("watch", card=h, **{"as": "gone_" + h, "from": "battlefield"})
+        hawk = s.obj("hawk")["object"]
+        self.assertEqual(s.step("leave_game", player="carol"), ("no_move", None))
+        o = {h: s.obj(h) for h in ("bear", "elk", "lore", "stake", "wish", "ox", "yak", "hawk",
+                                    "owl", "ping", "bolt")}
+        # 1. what carol owns leaves the game, but not the ante; a phased-in
+        #    permanent triggers its leaving the battlefield, a phased-out one not
+        self.assertEqual([o[h]["exists"] for h in ("bear", "elk", "lore")], [False] * 3)
+        self.assertEqual((o["stake"]["zone"], o["wish"]["zone"]), ("ante", "outside"))
+        triggers = s.observe()["triggers"]
+        self.assertEqual((triggers["gone_bear"]["fired"], triggers["gone_elk"]["fired"]), (False, True))
+        # 2. control effects end: until end of turn -> the one before it; for
+        #    good -> the default controller (not changed by control)
+        self.assertEqual((o["ox"]["controller"], o["yak"]["controller"]), ("bob", "alice"))
+        # 3. an ability she controls on the stack ceases; 4. what she still
+        #    controls (put onto the battlefield by her) is exiled, a new object;
+        #    a phased-out one stops being phased out and triggers nothing
+        self.assertFalse(o["ping"]["exists"])
+        self.assertEqual((o["bolt"]["zone"], o["hawk"]["zone"], o["owl"]["zone"]), ("exile",) * 3)
+        self.assertNotEqual(o["hawk"]["object"], hawk)
+        self.assertFalse(o["owl"]["phased_out"])
+        self.assertEqual((triggers["gone_hawk"]["fired"], triggers["gone_owl"]["fired"]), (True, False))
+
+    def test_steps_naming_a_departed_player_are_rejected(self):        # CR 800.4b, 800.4d
+        s = Session({"x": {"owner": "alice", "zone": "library"},
+                     "y": {"owner": "alice", "zone": "battlefield"}}, players=("alice", "bob", "carol"))
+        s.step("leave_game", player="carol")
+        rejected = ("rejected", "wrong_player")
+        self.assertEqual(s.step("draw", player="carol"), rejected)
+        self.assertEqual(s.step("untap", player="carol"), rejected)
+        self.assertEqual(s.step("leave_game", player="carol"), rejected)
+        self.assertEqual(s.step("control", card="y", player="carol"), rejected)
+        self.assertEqual(s.step("end_game", winner="carol"), rejected)
+        self.assertEqual(s.step("create", owner="carol", zone="battlefield", **{"as": "t"}), rejected)
+        self.assertNotIn("t", s.observe()["objects"])        # never made
+        self.assertEqual(s.step("move", card="x", to="hand", then={"draw": {"player": "carol"}})[0], "moved")
+        self.assertEqual(s.obj("y")["controller"], "alice")
+        # the handle of the token never made is known: not_found, not bad_request
+        self.assertEqual(s.step("move", card="t", to="exile"), ("not_found", "not_found"))
+        # a malformed step is a bad request all the same
+        answer = s.call("step", step={"draw": {"player": "carol", "count": -1}})
+        self.assertEqual(answer["error"]["code"], "bad_request")
+
+    def test_watch_phase_out_looks_back_in_time(self):                  # CR 603.10b, 702.26d
+        s = Session({"bear": {"owner": "bob", "zone": "battlefield", "types": ["creature"]},
+                     "shroud": {"owner": "bob", "zone": "battlefield", "types": ["enchantment"],
+                                "subtypes": ["aura"]},
+                     "elk": {"owner": "alice", "zone": "battlefield", "types": ["creature"]}},
+                    players=("alice", "bob", "carol"))
+        s.step("attach", card="shroud", to="bear")
+        s.step("control", card="bear", player="carol")
+        s.step("watch", card="bear", phase="out", **{"as": "bear_out"})
+        s.step("watch", card="shroud", phase="out", **{"as": "shroud_out"})
+        s.step("watch", card="shroud", phase="out", types=["creature"], **{"as": "not_a_creature"})
+        s.step("watch", card="bear", **{"as": "bear_left", "from": "battlefield"})
+        s.step("watch", card="elk", phase="out", **{"as": "elk_out"})
+        s.step("untap", player="carol", phasing=["bear"])   # the Aura goes indirectly
+        s.step("leave_game", player="carol")                 # the bear goes back to bob
+        t = s.observe()["triggers"]
+        self.assertEqual((t["bear_out"]["fired"], t["bear_out"]["controller"]), (True, "carol"))
+        self.assertEqual((t["shroud_out"]["fired"], t["shroud_out"]["controller"]), (True, "bob"))
+        self.assertFalse(t["not_a_creature"]["fired"])
+        self.assertFalse(t["bear_left"]["fired"])           # phasing is no zone change
+        self.assertEqual(s.obj("bear")["controller"], "bob")
+        # carol has left: her trigger is never put on the stack (CR 800.4d)
+        self.assertEqual(s.step("resolve", trigger="bear_out"), ("rejected", "wrong_player"))
+        # bob's finds the Aura, phased out; what do: does to it is that step's
+        self.assertEqual(s.step("resolve", trigger="shroud_out", do={"move": {"to": "hand"}}),
+                         ("failed", "phased_out"))
+        t = s.observe()["triggers"]
+        self.assertEqual((t["bear_out"]["found"], t["shroud_out"]["found"]), (None, True))
+        # found while it is the object that phased out, phased in or not
+        s.step("phase", card="elk")
+        s.step("phase", card="elk", out=False)
+        s.step("move", card="elk", to="hand")
+        self.assertEqual(s.step("resolve", trigger="elk_out"), ("not_found", "not_found"))
+
+    def test_bad_requests(self):
+        s = Session({"a": {"owner": "alice", "zone": "battlefield"},
+                     "b": {"owner": "alice", "zone": "battlefield"}})
+        for step in ({"untap": {}}, {"untap": {"player": "zed"}},
+                     {"untap": {"player": "alice", "phasing": "a"}},
+                     {"untap": {"player": "alice", "phasing": ["a", "a"]}},
+                     {"untap": {"player": "alice", "phasing": ["nobody"]}},
+                     {"leave_game": {}}, {"leave_game": {"player": "alice", "count": 1}},
+                     {"move": {"card": "a", "to": "exile", "then": {"untap": {"player": "alice"}}}},
+                     {"move": {"card": "a", "to": "exile", "then": {"leave_game": {"player": "bob"}}}},
+                     {"watch": {"as": "w", "card": "a", "phase": "in"}},
+                     {"watch": {"as": "w", "card": "a", "phase": "out", "from": "battlefield"}},
+                     {"watch": {"as": "w", "card": "a", "phase": "out", "aura": "b"}}):
+            answer = s.call("step", step=step)
+            self.assertEqual(answer["error"]["code"], "bad_request", step)
+        self.assertEqual(s.obj("a")["zone"], "battlefield")
+        self.assertNotIn("w", s.observe()["triggers"])
+
+
+
+class AsEnters(unittest.TestCase):
+    """As-enters effects that move other objects (feature as_enters,
+    as_enters), CR 614.13, 614.13a, 614.13b, 614.13c."""
+
+    @staticmethod
+    def gy(*handles, owner="alice"):
+        return {h: {"owner": owner, "zone": "graveyard", "types": ["creature"]} for h in handles}
+
+    def move(self, s, step):
+        answer = s.call("step", step=step)
+        self.assertTrue(answer["ok"], answer)
+        return answer["outcome"], answer["error"], [(e["handle"], e["outcome"]) for e in answer["events"]]
+
+    def test_its_steps_run_first_their_events_before_its_own(self):     # CR 614.13
+        s = Session({"ghoul": {"owner": "alice", "zone": "hand", "types": ["creature"]},
+                     **self.gy("zombie", "bat", "wall")})
+        exile = [{"move": {"card": h, "from": "graveyard", "to": "exile"}} for h in ("zombie", "bat")]
+        self.assertEqual(s.step("as_enters", card="ghoul", steps=exile), ("no_move", None))
+        s.step("watch", card="zombie", to="exile", **{"as": "exiled"})
+        zombie = s.obj("zombie")["object"]
+        # a move elsewhere runs nothing
+        self.assertEqual(self.move(s, {"move": {"card": "ghoul", "to": "graveyard"}}),
+                         ("moved", None, [("ghoul", "moved")]))
+        self.assertEqual(s.obj("zombie")["zone"], "alice.graveyard")
+        self.assertEqual(self.move(s, {"move": {"card": "ghoul", "to": "battlefield"}}),
+                         ("moved", None, [("zombie", "moved"), ("bat", "moved"), ("ghoul", "moved")]))
+        o = s.observe()
+        self.assertEqual([o["objects"][h]["zone"] for h in ("ghoul", "zombie", "bat", "wall")],
+                         ["battlefield", "exile", "exile", "alice.graveyard"])
+        self.assertNotEqual(o["objects"]["zombie"]["object"], zombie)
+        self.assertTrue(o["triggers"]["exiled"]["fired"])
+
+    def test_only_a_move_that_really_enters_runs_them(self):            # CR 614.13, 614.17
+        s = Session({"ghoul": {"owner": "alice", "zone": "battlefield", "types": ["creature"]},
+                     "bolt": {"owner": "alice", "zone": "hand", "types": ["instant"]},
+                     "elk": {"owner": "alice", "zone": "hand", "types": ["creature"]},
+                     "imp": {"owner": "alice", "zone": "exile", "types": ["creature"]},
+                     **self.gy("a", "b", "c", "d")})
+        for card, victim in (("ghoul", "a"), ("bolt", "b"), ("elk", "c"), ("imp", "d")):
+            s.step("as_enters", card=card, steps=[{"move": {"card": victim, "to": "exile"}}])
+        s.step("cant", card="elk", when={"to": "battlefield"})
+        s.step("replace", card="imp", when={"to": "hand"}, instead={"to": "battlefield"}, **{"as": "r"})
+        self.assertEqual(s.step("move", card="ghoul", to="battlefield"), ("no_move", None))  # already there
+        self.assertEqual(s.step("move", card="bolt", to="battlefield"), ("stayed", "cannot_hold"))
+        self.assertEqual(s.step("move", card="elk", to="battlefield"), ("failed", "forbidden"))
+        self.assertEqual([s.obj(h)["zone"] for h in "abc"], ["alice.graveyard"] * 3)
+        # replaced into the battlefield: it enters, so its steps run
+        self.assertEqual(self.move(s, {"move": {"card": "imp", "to": "hand"}}),
+                         ("replaced", None, [("d", "moved"), ("imp", "replaced")]))
+
+    def test_cannot_choose_what_enters_with_it(self):                    # CR 614.13a
+        s = Session(self.gy("ghoul", "bear", "zombie"))
+        s.step("as_enters", card="ghoul", steps=[{"move": {"card": h, "to": "exile"}}
+                                                 for h in ("bear", "ghoul", "zombie")])
+        self.assertEqual(self.move(s, {"move_together": {"moves": [{"card": "ghoul", "to": "battlefield"},
+                                                                   {"card": "bear", "to": "battlefield"}]}}),
+                         ("moved", None, [("bear", "rejected"), ("ghoul", "rejected"), ("zombie", "moved"),
+                                          ("ghoul", "moved"), ("bear", "moved")]))
+        self.assertEqual([s.obj(h)["zone"] for h in ("ghoul", "bear", "zombie")],
+                         ["battlefield", "battlefield", "exile"])
+        # alone, its own step on itself: rejected, cannot_choose; another
+        # member bound elsewhere may be chosen
+        s2 = Session(self.gy("ghoul", "bear"))
+        s2.step("as_enters", card="ghoul", steps=[{"move": {"card": "ghoul", "to": "exile"}},
+                                                  {"move": {"card": "bear", "to": "exile"}}])
+        self.assertEqual(self.move(s2, {"move_together": {"moves": [{"card": "ghoul", "to": "battlefield"},
+                                                                    {"card": "bear", "to": "hand"}]}}),
+                         ("moved", None, [("ghoul", "rejected"), ("bear", "moved"), ("ghoul", "moved"),
+                                          ("bear", "moved")]))
+        self.assertEqual((s2.obj("ghoul")["zone"], s2.obj("bear")["zone"]), ("battlefield", "alice.hand"))
+
+    def test_the_rejection_of_a_single_nested_move(self):              # CR 614.13a
+        s = Session({**self.gy("ghoul"), "x": {"owner": "alice", "zone": "hand"}})
+        s.step("as_enters", card="ghoul", steps=[{"move": {"card": "x", "to": "exile",
+                                                           "then": {"move": {"to": "hand"}}}}])
+        # then: follows x, which the step already moved: chosen, not moved again
+        self.assertEqual(self.move(s, {"move": {"card": "ghoul", "to": "battlefield"}}),
+                         ("moved", None, [("x", "moved"), ("x", "rejected"), ("ghoul", "moved")]))
+        self.assertEqual(s.obj("x")["zone"], "exile")
+
+    def test_two_effects_cannot_move_one_object_twice(self):              # CR 614.13b
+        s = Session({"elder": {"owner": "alice", "zone": "hand", "types": ["creature"]},
+                     "bear": {"owner": "alice", "zone": "battlefield", "types": ["creature"]},
+                     "ox": {"owner": "alice", "zone": "battlefield", "types": ["creature"]}})
+        s.step("as_enters", card="elder", steps=[{"move": {"card": "bear", "to": "graveyard", "cause": "sacrifice"}}])
+        s.step("as_enters", card="elder", steps=[{"move": {"card": "bear", "to": "exile"}},
+                                                 {"move": {"card": "ox", "to": "graveyard"}}])
+        self.assertEqual(self.move(s, {"move": {"card": "elder", "to": "battlefield"}}),
+                         ("moved", None, [("bear", "moved"), ("bear", "rejected"), ("ox", "moved"),
+                                          ("elder", "moved")]))
+        self.assertEqual(s.observe()["objects"]["bear"]["zone"], "alice.graveyard")
+
+    def test_mill_and_draw_skip_the_card_entering(self):                # CR 614.13c
+        lib = {h: {"owner": "alice", "zone": "library", "position": i}
+               for i, h in enumerate(("pool", "one", "two", "three"))}
+        s = Session({**lib, "pool": {**lib["pool"], "types": ["land"]}})
+        s.step("as_enters", card="pool", steps=[{"mill": {"player": "alice", "count": 2}},
+                                                {"draw": {"player": "alice"}}])
+        self.assertEqual(self.move(s, {"move": {"card": "pool", "from": "library", "to": "battlefield"}}),
+                         ("moved", None, [("one", "moved"), ("two", "moved"), ("three", "moved"),
+                                          ("pool", "moved")]))
+        self.assertEqual([s.obj(h)["zone"] for h in ("pool", "one", "two", "three")],
+                         ["battlefield", "alice.graveyard", "alice.graveyard", "alice.hand"])
+        # only the card entering left: as if the library were empty, and a
+        # draw from it is no draw from an empty library
+        s2 = Session({"pool": {"owner": "alice", "zone": "library", "position": 0}})
+        s2.step("as_enters", card="pool", steps=[{"mill": {"player": "alice"}}, {"draw": {"player": "alice"}}])
+        self.assertEqual(self.move(s2, {"move": {"card": "pool", "to": "battlefield"}}),
+                         ("moved", None, [("pool", "moved")]))
+        s2.step("state_check")
+        self.assertFalse(s2.observe()["players"]["alice"]["lost"])
+        # no as-enters step running: a mill takes the top card, whatever comes next
+        s3 = Session({"pool": {"owner": "alice", "zone": "library", "position": 0}})
+        s3.step("as_enters", card="pool", steps=[{"mill": {"player": "alice"}}])
+        self.assertEqual(self.move(s3, {"mill": {"player": "alice", "to": "battlefield"}}),
+                         ("moved", None, [("pool", "moved")]))
+
+    def test_every_entering_runs_them_again(self):                     # CR 614.13
+        s = Session({"ghoul": {"owner": "alice", "zone": "hand", "types": ["creature"]},
+                     **self.gy("zombie")})
+        s.step("as_enters", card="ghoul", steps=[{"move": {"card": "zombie", "to": "exile"}}])
+        s.step("move", card="ghoul", to="battlefield")
+        first = s.obj("zombie")["object"]
+        s.step("move", card="ghoul", to="hand")
+        # exile to exile: a new object in place, so it ran once more
+        self.assertEqual(self.move(s, {"move": {"card": "ghoul", "to": "battlefield"}}),
+                         ("moved", None, [("zombie", "new_object_in_place"), ("ghoul", "moved")]))
+        self.assertNotEqual(s.obj("zombie")["object"], first)
+        # a draw, a mill or a trigger's do: is a move of one object too
+        s.step("move", card="ghoul", to="library")
+        self.assertEqual(self.move(s, {"mill": {"player": "alice", "to": "battlefield"}}),
+                         ("moved", None, [("zombie", "new_object_in_place"), ("ghoul", "moved")]))
+
+    def test_a_new_event_forgets_what_was_chosen_and_entering(self):      # CR 614.13a, 614.13b
+        s = Session({"elder": {"owner": "alice", "zone": "hand", "types": ["creature"]},
+                     "drake": {"owner": "alice", "zone": "hand", "types": ["creature"]},
+                     "bear": {"owner": "alice", "zone": "battlefield", "types": ["creature"]}})
+        s.step("as_enters", card="elder", steps=[{"move": {"card": "bear", "to": "hand"}}])
+        s.step("as_enters", card="drake", steps=[{"move": {"card": "bear", "to": "battlefield"}},
+                                                 {"move": {"card": "elder", "to": "graveyard"}}])
+        self.assertEqual(self.move(s, {"move": {"card": "elder", "to": "battlefield"}}),
+                         ("moved", None, [("bear", "moved"), ("elder", "moved")]))
+        # the bear moved in the last event, the elder entered in it: both may be chosen now
+        self.assertEqual(self.move(s, {"move": {"card": "drake", "to": "battlefield"}}),
+                         ("moved", None, [("bear", "moved"), ("elder", "moved"), ("drake", "moved")]))
+        self.assertEqual([s.obj(h)["zone"] for h in ("elder", "drake", "bear")],
+                         ["alice.graveyard", "battlefield", "battlefield"])
+
+    def test_one_entering_among_its_steps_is_of_the_same_event(self):   # CR 614.13a, 614.13b
+        s = Session({"ghoul": {"owner": "alice", "zone": "hand", "types": ["creature"]},
+                     "imp": {"owner": "alice", "zone": "hand", "types": ["creature"]},
+                     **self.gy("x")})
+        s.step("as_enters", card="ghoul", steps=[{"move": {"card": "imp", "to": "battlefield"}},
+                                                 {"move": {"card": "x", "to": "exile"}}])
+        s.step("as_enters", card="imp", steps=[{"move": {"card": "ghoul", "to": "exile"}},
+                                               {"move": {"card": "x", "to": "hand"}}])
+        # the imp's steps can't choose the ghoul (entering); the ghoul's can't
+        # choose x again, which the imp's moved
+        self.assertEqual(self.move(s, {"move": {"card": "ghoul", "to": "battlefield"}}),
+                         ("moved", None, [("ghoul", "rejected"), ("x", "moved"), ("imp", "moved"),
+                                          ("x", "rejected"), ("ghoul", "moved")]))
+        self.assertEqual([s.obj(h)["zone"] for h in ("ghoul", "imp", "x")],
+                         ["battlefield", "battlefield", "alice.hand"])
+
+    def test_bad_requests(self):
+        s = Session({"x": {"owner": "alice", "zone": "hand"}, "y": {"owner": "alice", "zone": "graveyard"}})
+        self.assertIn("as_enters", engine.FEATURES)
+        ok = {"card": "x", "steps": [{"move": {"card": "y", "to": "exile"}}]}
+        for step in ({"as_enters": {"steps": ok["steps"]}}, {"as_enters": {"card": "x"}},
+                     {"as_enters": {**ok, "card": "nobody"}},
+                     {"as_enters": {**ok, "steps": []}},
+                     {"as_enters": {**ok, "steps": {"move": {"card": "y", "to": "exile"}}}},
+                     {"as_enters": {**ok, "steps": [{"move": {"card": "y", "to": "exile"}, "mill": {}}]}},
+                     {"as_enters": {**ok, "steps": [{"create": {"as": "t", "owner": "alice",
+                                                                "zone": "battlefield"}}]}},
+                     {"as_enters": {**ok, "steps": [{"as_enters": ok}]}},
+                     {"as_enters": {**ok, "steps": [{"move": {"card": "y", "to": "exile", "expect": {}}}]}},
+                     {"as_enters": {**ok, "steps": [{"move": {"card": "y", "to": "stack", "cause": "cast",
+                                                              "costs": [{"draw": {"player": "alice"}}]}}]}},
+                     {"as_enters": {**ok, "when": {"to": "battlefield"}}},
+                     {"move": {"card": "y", "to": "exile", "then": {"as_enters": ok}}},
+                     {"move": {"card": "x", "to": "stack", "cause": "cast", "costs": [{"as_enters": ok}]}}):
+            self.assertEqual(s.call("step", step=step)["error"]["code"], "bad_request", step)
+        # none of them is in force
+        self.assertEqual(s.step("move", card="x", to="battlefield"), ("moved", None))
+        self.assertEqual(s.obj("y")["zone"], "alice.graveyard")
+        # a bad step among its steps is found when they run: the move is undone
+        s.step("move", card="x", to="hand")
+        s.step("as_enters", card="x", steps=[{"move": {"card": "nobody", "to": "exile"}}])
+        self.assertEqual(s.call("step", step={"move": {"card": "x", "to": "battlefield"}})["error"]["code"],
+                         "bad_request")
+        self.assertEqual(s.obj("x")["zone"], "alice.hand")
+
 class Protocol(unittest.TestCase):
     def test_hello_chooses_the_newest_version_offered(self):
         def hello(**fields):

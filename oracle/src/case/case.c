@@ -30,7 +30,7 @@ int zo_outcome_parse(const char *name) {
 static const char *const error_names[] = {
     "none",  "capacity", "no_zone",  "cannot_hold", "token_left",
     "not_in_zone", "no_controller", "already", "empty", "ordered",
-    "wrong_player", "unsupported", "phased_out", "not_found", "not_fired", "forbidden"};
+    "wrong_player", "unsupported", "phased_out", "not_found", "not_fired", "forbidden", "cannot_choose"};
 _Static_assert(COUNT(error_names) == ZO_E_COUNT, "a word for every zo_step_error (zo.h)");
 
 const char *zo_step_error_name(zo_step_error e) {
@@ -157,6 +157,7 @@ static uint64_t kind_features(const zo_case *c, const zo_step *s) {
     f |= BIT(FT_COPIES);
   if (s->kind == ST_MOVE && s->ncosts) f |= BIT(FT_CASTING);
   if (s->kind == ST_PHASE && s->norder) f |= BIT(FT_PHASING_TOGETHER); /* CR 702.26h */
+  if (s->kind == ST_WATCH && s->on_phase) f |= BIT(FT_PHASING_TRIGGERS); /* CR 603.10b */
   for (int i = 0; i < s->ncosts; i++) f |= kind_features(c, &s->costs[i]);
   for (int i = 0; i < s->nmoves; i++) f |= kind_features(c, &s->moves[i]);
   if (s->then) f |= kind_features(c, s->then);

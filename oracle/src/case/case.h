@@ -173,13 +173,17 @@ typedef struct zo_step {
   /* move: costs: the steps done while the card is being cast, after it
      moved to the stack and before the spell becomes cast (CR 601.2a-h,
      401.5); replace_draw: instead: the steps done instead of the draw (CR
-     614.11; may be none). Owned, ncosts of them, each a step of a nestable
+     614.11; may be none); as_enters: steps: those done as the card enters
+     the battlefield, before it does (614.13). Owned, ncosts of them, each a step of a nestable
      kind that names its own object */
   struct zo_step *costs;
   int ncosts;
   /* replace_draw: once: 1 when it replaces only the player's next draw
      (then ends), 0 every draw while in force */
   int once;
+  /* watch: phase: out: 1 when the trigger is on the object phasing out
+     (CR 603.10b), not on a zone change */
+  int on_phase;
 } zo_step;
 
 /* The player whose library's top card a reveal step reveals for good

@@ -479,6 +479,19 @@ static zo_status parse_watch(cr_parser *p, const yd_node *opts, const yd_node *a
     return st;
   /* the Aura whose trigger this is (CR 400.7f, 603.6e) */
   if ((v = yd_get(opts, "aura")) && (st = cr_handle(p, v, "aura", &s->aura))) return st;
+  /* a trigger on phasing out (CR 603.10b), not on a zone change */
+  if ((v = yd_get(opts, "phase"))) {
+    if ((st = yr_want(&p->r, v, YD_SCALAR, "phase"))) return st;
+    if (strcmp(v->str, "out"))
+      return yr_fail(&p->r, v, ZO_ERR_SCHEMA, "phase: takes out (a trigger on phasing out), "
+                     "got '%s'", v->str);
+    static const char *const zonal[] = {"from", "to", "cause", "aura"};
+    for (size_t k = 0; k < sizeof zonal / sizeof *zonal; k++)
+      if (yd_get(opts, zonal[k]))
+        return yr_fail(&p->r, yd_get(opts, zonal[k]), ZO_ERR_SCHEMA, "%s: is for a trigger on a "
+                       "zone change, not with phase: out", zonal[k]);
+    s->on_phase = 1;
+  }
   if (!(v = yd_get(opts, "as")))
     return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "watch needs as: (the trigger's name)");
   return cr_new_name(p, v, "trigger", &p->c->triggers, &p->c->ntriggers, &s->as);
@@ -690,6 +703,55 @@ static zo_status parse_replace_draw(cr_parser *p, const yd_node *opts, const yd_
   if (!(v = yd_get(opts, "as")))
     return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "replace_draw needs as: (its name)");
   return cr_new_name(p, v, "replacement", &p->c->replacements, &p->c->nreplacements, &s->as);
+}
+
+/* untap: {player, phasing}: the player's untap step (CR 702.26a): phasing:
+ * the handles of the permanents that have phasing, each once. */
+static zo_status parse_untap(cr_parser *p, const yd_node *opts, const yd_node *at, int nested,
+                             zo_step *s) {
+  const yd_node *v;
+  zo_status st;
+  if (!(v = yd_get(opts, "player")))
+    return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "untap needs player: (whose untap step it is)");
+  if ((st = cr_player(p, v, "player", &s->player))) return st;
+  if (!(v = yd_get(opts, "phasing"))) return ZO_OK;
+  if ((st = yr_want(&p->r, v, YD_SEQ, "phasing (the handles of permanents with phasing)"))) return st;
+  s->order_zone_handles = zo_xcalloc(v->n ? v->n : 1, sizeof(int));
+  for (size_t i = 0; i < v->n; i++) {
+    int h;
+    if ((st = cr_handle(p, v->kids[i], "phasing", &h))) return st;
+    for (int j = 0; j < s->norder; j++)
+      if (s->order_zone_handles[j] == h)
+        return yr_fail(&p->r, v->kids[i], ZO_ERR_SCHEMA, "'%s' is named twice in phasing:",
+                       v->kids[i]->str);
+    s->order_zone_handles[s->norder++] = h;
+  }
+  return ZO_OK;
+}
+
+/* as_enters: {card, steps}: a replacement effect of the card's own that
+ * modifies how it enters the battlefield and moves other objects first
+ * (CR 614.13): steps: at least one step, each naming its own object. */
+static zo_status parse_as_enters(cr_parser *p, const yd_node *opts, const yd_node *at, int nested,
+                                 zo_step *s) {
+  const yd_node *v;
+  zo_status st;
+  if (!(v = yd_get(opts, "card")))
+    return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "as_enters needs card: (the permanent entering)");
+  if ((st = cr_handle(p, v, "card", &s->card))) return st;
+  if (!(v = yd_get(opts, "steps")))
+    return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "as_enters needs steps: (a list of steps)");
+  if ((st = yr_want(&p->r, v, YD_SEQ, "steps (a list of steps)"))) return st;
+  if (v->n == 0) return yr_fail(&p->r, v, ZO_ERR_SCHEMA, "steps: needs at least one step");
+  return step_list(p, v, "steps", s);
+}
+
+/* leave_game: {player}: the player leaves the game (CR 800.4a). */
+static zo_status parse_leave_game(cr_parser *p, const yd_node *opts, const yd_node *at, int nested,
+                                  zo_step *s) {
+  const yd_node *v = yd_get(opts, "player");
+  if (!v) return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "leave_game needs player: (who leaves)");
+  return cr_player(p, v, "player", &s->player);
 }
 
 /* ---- a case's steps, and one more ----------------------------------------- */

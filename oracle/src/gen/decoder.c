@@ -154,7 +154,8 @@ static const zo_step_kind op_kind[OP_COUNT] = {
     ST_REMEMBER, ST_REPLACE, ST_CHOOSE_REPLACEMENT, ST_MARK,
     ST_WATCH, ST_REPLACE, ST_MOVE, ST_MARK, ST_MOVE,
     ST_MOVE, ST_MOVE_TOGETHER, ST_LOOK, ST_REVEAL, ST_ATTACH,
-    ST_END_TURN, ST_WATCH, ST_MARK, ST_WATCH, ST_WATCH, ST_CANT};
+    ST_END_TURN, ST_WATCH, ST_MARK, ST_WATCH, ST_WATCH, ST_CANT,
+    ST_UNTAP, ST_LEAVE_GAME, ST_WATCH};
 _Static_assert(OP_COUNT <= ZO_FUZZ_MAX_OPS, "zo_fuzz_profile.ops holds every opcode");
 
 /* ---- profiles --------------------------------------------------------- */
@@ -167,6 +168,7 @@ static void profile_ops(zo_fuzz_profile *p) {
     if (op == OP_WATCH_CAUSE) ft = FT_TRIGGERS_CAUSE; /* G8: a part of triggers */
     if (op == OP_WATCH_AURA) ft = FT_AURA_TRIGGERS;   /* CR 400.7f */
     if (op == OP_SEQ_MADNESS) ft = FT_MADNESS;        /* CR 400.7k */
+    if (op == OP_WATCH_PHASE) ft = FT_PHASING_TRIGGERS; /* CR 603.10b */
     if (ft == FT_NONE || ((p->features >> ft) & 1u)) p->ops[p->nops++] = (uint8_t)op;
   }
 }
@@ -216,6 +218,7 @@ uint64_t zo_fuzz_step_features(const zo_step *s) {
     m |= BIT64(FT_COPIES); /* 111.12, 707.13 */
   if (s->kind == ST_MOVE && s->ncosts) m |= BIT64(FT_CASTING); /* 401.5 */
   if (s->kind == ST_PHASE && s->norder) m |= BIT64(FT_PHASING_TOGETHER); /* 702.26h */
+  if (s->kind == ST_WATCH && s->on_phase) m |= BIT64(FT_PHASING_TRIGGERS); /* 603.10b */
   for (int i = 0; i < s->ncosts; i++) m |= zo_fuzz_step_features(&s->costs[i]);
   if (s->then) m |= zo_fuzz_step_features(s->then);
   for (int i = 0; i < s->nmoves; i++) m |= zo_fuzz_step_features(&s->moves[i]);
@@ -305,6 +308,9 @@ static void decode_op(zo_fuzz *f) {
   case OP_WATCH_AURA: zo_fuzz_seq_aura_trigger(f, s); break;
   case OP_SEQ_MADNESS: zo_fuzz_seq_madness(f, s); break;
   case OP_CANT: zo_fuzz_gen_cant(f, s); break;
+  case OP_UNTAP: zo_fuzz_gen_untap(f, s); break;
+  case OP_LEAVE_GAME: zo_fuzz_gen_leave_game(f, s); break;
+  case OP_WATCH_PHASE: zo_fuzz_gen_watch_phase(f, s); break;
   case OP_MARK: default: zo_fuzz_gen_mark(f, s); break;
   }
   if (p->all) return;

@@ -415,6 +415,43 @@ void zo_fuzz_gen_cant(zo_fuzz *f, zo_step *s) {
   if (w & 0x80) s->types = zo_type_bit("creature");
 }
 
+/* A player's untap step (feature untap_phasing; CR 702.26a): byte a: the
+ * player; byte b: how many permanents have phasing (b % 3), then a byte
+ * for each (a card that exists now, each once). */
+void zo_fuzz_gen_untap(zo_fuzz *f, zo_step *s) {
+  zo_case *c = f->c;
+  s->kind = ST_UNTAP;
+  s->player = next(f) % c->nplayers;
+  int n = next(f) % 3;
+  s->order_zone_handles = zo_xcalloc(3, sizeof(int));
+  for (int i = 0; i < n; i++) {
+    int h = live_handle(f, next(f)), dup = 0;
+    for (int j = 0; j < s->norder; j++) dup |= s->order_zone_handles[j] == h;
+    if (!dup) s->order_zone_handles[s->norder++] = h;
+  }
+}
+
+/* A player leaves the game (feature leave_game; CR 800.4a): byte a: the
+ * player; only in a game of three players or more (a state check
+ * otherwise, as a two-player game would end). */
+void zo_fuzz_gen_leave_game(zo_fuzz *f, zo_step *s) {
+  OR_STATE_CHECK(f->c->nplayers < 3)
+  s->kind = ST_LEAVE_GAME;
+  s->player = next(f) % f->c->nplayers;
+}
+
+/* A trigger on a card phasing out (feature phasing_triggers; CR 603.10b):
+ * byte a: the card. */
+void zo_fuzz_gen_watch_phase(zo_fuzz *f, zo_step *s) {
+  OR_STATE_CHECK(f->watches >= RESERVE)
+  s->kind = ST_WATCH;
+  s->as = f->watches++;
+  s->card = live_handle(f, next(f));
+  s->from.type = s->to.type = ZO_ZT_ANY;
+  s->from.player = s->to.player = -1;
+  s->on_phase = 1;
+}
+
 void zo_fuzz_gen_choose(zo_fuzz *f, zo_step *s) {
   zo_case *c = f->c;
   OR_STATE_CHECK(!f->repls)

@@ -198,7 +198,20 @@ static int step_bytes(bytes *o, enc *x, const zo_step *s) {
   case ST_PUT_UNDER: put(o, OP_PUT_UNDER); put(o, h); put(o, s->under); return 1;
   case ST_ATTACH: /* the third byte 0: the attach alone (gen_attach) */
     put(o, OP_ATTACH); put(o, h); put(o, s->attach_to); put(o, 0); return 1;
+  case ST_UNTAP: /* gen_untap's bytes: the player, the count, the cards */
+    put(o, OP_UNTAP);
+    put(o, s->player);
+    put(o, s->norder < 3 ? s->norder : 2);
+    for (int i = 0; i < s->norder && i < 2; i++) put(o, s->order_zone_handles[i]);
+    return 1;
+  case ST_LEAVE_GAME: put(o, OP_LEAVE_GAME); put(o, s->player); return 1;
   case ST_WATCH: {
+    if (s->on_phase) { /* gen_watch_phase: the card */
+      put(o, OP_WATCH_PHASE);
+      put(o, h);
+      x->watches++;
+      return 1;
+    }
     if (s->aura >= 0) { /* the watch alone (zo_fuzz_seq_aura_trigger, flags 0) */
       put(o, OP_WATCH_AURA);
       put(o, h);

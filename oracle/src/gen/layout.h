@@ -24,6 +24,9 @@ enum {
   OP_WATCH_AURA,               /* an Aura's trigger on its permanent leaving (CR 400.7f) */
   OP_SEQ_MADNESS,              /* a discard trigger and a madness card (CR 400.7k) */
   OP_CANT,                     /* a "can't" effect on moves (CR 614.17) */
+  OP_UNTAP,                    /* a player's untap step (CR 702.26a) */
+  OP_LEAVE_GAME,               /* a player leaves a multiplayer game (CR 800.4a) */
+  OP_WATCH_PHASE,              /* a trigger on phasing out (CR 603.10b) */
   OP_COUNT
 };
 

@@ -249,6 +249,7 @@ static void step_body(emit *e, const zo_fuzz *f, const zo_step *s) {
     text(e, "{");
     kw(e, &first, "as", c->triggers[s->as]);
     kw(e, &first, "card", H(f, s->card));
+    if (s->on_phase) kw(e, &first, "phase", "out"); /* CR 603.10b */
     if (s->from.type != ZO_ZT_UNSET && s->from.type != ZO_ZT_ANY) kzone(e, &first, "from", f, &s->from);
     if (s->to.type != ZO_ZT_UNSET && s->to.type != ZO_ZT_ANY) kzone(e, &first, "to", f, &s->to);
     if (s->types) {
@@ -319,6 +320,20 @@ static void step_body(emit *e, const zo_fuzz *f, const zo_step *s) {
     kw(e, &first, "as", c->marknames[s->as]);
     kw(e, &first, "kind", zo_mark_kind_names[s->mark_kind]);
     if (s->until) kw(e, &first, "until", "end_of_turn"); /* G4 */
+    text(e, "}");
+    return;
+  case ST_UNTAP: /* CR 702.26a */
+    text(e, "{");
+    kw(e, &first, "player", c->players[s->player]);
+    if (s->norder) {
+      key(e, &first, "phasing");
+      names(e, f, NULL, s->order_zone_handles, s->norder);
+    }
+    text(e, "}");
+    return;
+  case ST_LEAVE_GAME: /* CR 800.4a */
+    text(e, "{");
+    kw(e, &first, "player", c->players[s->player]);
     text(e, "}");
     return;
   case ST_CANT: { /* CR 614.17 */

@@ -124,6 +124,7 @@ static int acts_on(zo_step *s, int h) {
   case ST_ATTACH: return s->card == h || s->attach_to == h;
   case ST_REPLACE: return !s->replace_any && s->card == h;
   case ST_CANT: return !s->replace_any && s->card == h;
+  case ST_UNTAP: list_remove_all(s->order_zone_handles, &s->norder, h); return 0;
   case ST_MOVE_TOGETHER:
     for (int i = s->nmoves - 1; i >= 0; i--)
       if (s->moves[i].card == h) {
@@ -259,6 +260,9 @@ int zo_fuzz_drop_field(zo_fuzz *f, int i, int k) {
   case ST_CHOOSE_REPLACEMENT:
     FIELD(s->card >= 0, s->card = -1)
     FIELD(s->player >= 0, s->player = -1)
+    return 0;
+  case ST_UNTAP: /* CR 702.26a */
+    FIELD(s->norder > 0, s->norder = 0)
     return 0;
   case ST_CANT: /* CR 614.17 */
     FIELD(s->when_to.type != ZO_ZT_ANY, s->when_to.type = ZO_ZT_ANY; s->when_to.player = -1)

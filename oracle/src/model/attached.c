@@ -103,22 +103,6 @@ int zo_attached_state_check(zo_game *g, int obj, zo_step_result *r) {
   }
   HITSW(g, sw); /* CR 704.5m; 704.5n of 2011; 420.5d: to its owner's graveyard */
   o->attached = -1;
-  zo_step mv;
-  memset(&mv, 0, sizeof mv);
-  mv.kind = ST_MOVE;
-  mv.card = mv.ref = -1;
-  mv.from.type = ZO_ZT_UNSET;
-  mv.to.type = g->graveyard_slot;
-  mv.to.player = -1;
-  mv.position = ZO_POS_TOP;
-  mv.face = -1;
-  mv.by_rule = 1;
-  mv.attach_to = -1;
-  snprintf(mv.cause, sizeof mv.cause, "state_check");
-  zo_step_result sub;
-  memset(&sub, 0, sizeof sub);
-  zo_game_apply_to(g, &mv, obj, &sub);
-  take_events(r, &sub);
-  zo_step_result_free(&sub);
+  zo_rule_move(g, obj, g->graveyard_slot, "state_check", r);
   return 1;
 }

@@ -131,7 +131,7 @@ ZO_NO_COVERAGE static int check_objects(const zo_game *g, int at_rest, zo_violat
             !zo_obj_top_revealed(g, i))
           return violation(v, "deck-hidden", "CR 401.2; FaB 3.7.4", g, i, "a player sees into a library/deck");
   }
-  if (cards != g->ncards_start)
+  if (cards + g->cards_left != g->ncards_start) /* less those gone with their owner, 800.4a */
     return violation(v, "cards-conserved", "every zone rule moves, none creates a card", g, -1, "card count changed");
   for (int z = 0; z < g->nzones; z++) {
     const zo_zone *zn = &g->zones[z];

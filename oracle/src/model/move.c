@@ -143,6 +143,12 @@ static ZO_ALWAYS_INLINE zo_outcome leave_check(move *m) {
     *m->err = ZO_E_PHASED_OUT;
     return ZO_OUTCOME_FAILED;
   }
+  if (g->in_etb && (g->entering[m->obj] || g->etb_chosen[m->obj])) {
+    /* CR 614.13a-b: an as-enters effect can't choose what enters with it,
+       nor what one of the event's effects already moved */
+    *m->err = ZO_E_CANNOT_CHOOSE;
+    return ZO_OUTCOME_REJECTED;
+  }
   return ZO_OUTCOME_NONE;
 }
 
@@ -463,9 +469,10 @@ static ZO_ALWAYS_INLINE int transfer(move *m) {
        permanent onto the battlefield, 110.2a), else its owner */
     if (o->controller < 0)
       o->controller = m->mv->kind == ST_MOVE && m->mv->player >= 0 ? m->mv->player : o->owner;
+    o->ctrl_default = o->controller; /* CR 110.2: it entered under that control */
     hit(g, &ZT(g, dest)->controller);
   } else {
-    o->controller = -1;
+    o->controller = o->ctrl_default = -1;
   }
   if (m->per_object) {
     o->pub = m->dest_pub;
@@ -538,6 +545,10 @@ static ZO_ALWAYS_INLINE zo_outcome move_one(zo_game *g, int obj, const zo_step *
   if ((out = same_zone_move(&m))) return out;
   if ((out = ceases_on_leaving(&m))) return out;
   if ((out = refused(&m))) return out;
+  /* CR 614.13: its as-enters effects move other objects first */
+  if (g->netb && m.dest >= 0 && m.dest != m.origin && ZT(g, m.dest)->role == ZR_BATTLEFIELD)
+    zo_etb_apply(g, obj, r);
+  if (g->in_etb) g->etb_chosen[obj] = 1; /* 614.13b: chosen once */
   int ctrl_before = m.o->controller;
   int newobj = transfer(&m);
   return after_move(&m, newobj, ctrl_before);
@@ -554,6 +565,11 @@ static zo_outcome move_each(zo_game *g, int obj, const zo_step *mv, zo_step_erro
 void zo_game_apply_to(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
   r->outcome = ZO_OUTCOME_NO_MOVE;
   r->error = ZO_E_NONE;
+  if (g->nleft && zo_step_names_departed(g, s)) { /* CR 800.4b, 800.4d, 800.4k */
+    r->outcome = ZO_OUTCOME_REJECTED;
+    r->error = ZO_E_WRONG_PLAYER;
+    return;
+  }
   if (s->kind != ST_MOVE) { /* a move is most steps: kept out of the big switch */
     zo_step_dispatch(g, s, obj, r);
     return;
@@ -567,6 +583,27 @@ void zo_game_apply_to(zo_game *g, const zo_step *s, int obj, zo_step_result *r) 
   zo_step_error e;
   r->outcome = move_one(g, o, s, &e, r);
   r->error = e;
+}
+
+void zo_rule_move(zo_game *g, int obj, int to_type, const char *cause, zo_step_result *r) {
+  zo_step mv;
+  memset(&mv, 0, sizeof mv);
+  mv.kind = ST_MOVE;
+  mv.card = mv.ref = -1;
+  mv.from.type = ZO_ZT_UNSET;
+  mv.to.type = to_type;
+  mv.to.player = -1;
+  mv.position = ZO_POS_TOP;
+  mv.face = -1;
+  mv.by_rule = 1;
+  mv.player = mv.order_by = -1; /* a rule's move: nobody performs it as a put */
+  mv.attach_to = mv.aura = mv.copy_of = -1;
+  snprintf(mv.cause, sizeof mv.cause, "%s", cause);
+  zo_step_result sub;
+  memset(&sub, 0, sizeof sub);
+  zo_game_apply_to(g, &mv, obj, &sub);
+  take_events(r, &sub);
+  zo_step_result_free(&sub);
 }
 
 /* ---- steps that move several objects -------------------------------- */
@@ -685,6 +722,25 @@ static void order_arrivals(zo_game *g, const zo_step *s, int z, const int *arriv
 
 /* Move several objects at once (CR 400.6 for each, in the listed order),
  * then order the arrivals in each ordered zone. */
+/* CR 614.13a: the members of s that would enter the battlefield (where
+ * the owner's redirect and the replacements in force send them) are
+ * marked as entering at once, before any moves. */
+static void etb_mark_together(zo_game *g, const zo_step *s) {
+  for (int i = 0; i < s->nmoves; i++) {
+    const zo_step *mv = &s->moves[i];
+    const zo_obj *o = &g->objs[mv->card];
+    if (!o->exists || o->phased_out) continue;
+    int redirected;
+    zo_step_error e;
+    int d = resolve_dest(g, mv->card, &mv->to, mv->choose, &redirected, &e);
+    if (d >= 0 && g->nactive_repl) {
+      const zo_step *eff = mv;
+      zo_replacements_apply(g, mv->card, o->zone, &d, &eff, mv->cause);
+    }
+    if (d >= 0 && d != o->zone && ZT(g, d)->role == ZR_BATTLEFIELD) zo_etb_mark(g, mv->card);
+  }
+}
+
 void zo_step_move_together(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
   (void)obj;
   int moved = 0;
@@ -692,6 +748,7 @@ void zo_step_move_together(zo_game *g, const zo_step *s, int obj, zo_step_result
   int need = s->norder > s->nmoves ? s->norder : s->nmoves;
   int *arrived = order_scratch(g, need) + 2 * g->order_cap;
   if ((s->player >= 0 || s->order_by >= 0) && !zo_perform_together_ok(g, s, r)) return;
+  if (g->netb) etb_mark_together(g, s); /* CR 614.13a: they enter at once */
   /* CR 401.4 / 404.3 (owner orders) or Z.1.4: the order comes from the case */
   for (int i = 0; i < s->nmoves; i++) {
     zo_step_error e;
@@ -704,6 +761,7 @@ void zo_step_move_together(zo_game *g, const zo_step *s, int obj, zo_step_result
   }
   for (int z = 0; z < g->nzones; z++)
     if (g->rs->zones[g->zones[z].type].ordered.value) order_arrivals(g, s, z, arrived);
+  if (g->netb) zo_etb_event_end(g);
   r->outcome = tallied(moved, first);
 }
 
@@ -753,6 +811,15 @@ void zo_step_draw_mill(zo_game *g, const zo_step *s, int obj, zo_step_result *r)
       break;
     }
     int obj_top = g->zones[lib].objs[0];
+    if (g->in_etb) { /* CR 614.13c: not what enters from this library */
+      int k = 0;
+      while (k < g->zones[lib].n && g->entering[g->zones[lib].objs[k]]) k++;
+      if (k == g->zones[lib].n) {
+        failed = s->kind == ST_MILL && !moved;
+        break;
+      }
+      obj_top = g->zones[lib].objs[k];
+    }
     zo_step mv;
     memset(&mv, 0, sizeof mv);
     mv.player = -1; /* the rule's draw or mill: nobody performs it as a put */

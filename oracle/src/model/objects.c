@@ -166,6 +166,7 @@ void zo_step_create(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
   o->came_from = -1;
   o->phase_controller = -1;
   o->attached = o->phased_with = -1;
+  o->phased_under = o->ctrl_default = -1;
   o->types = s->types;
   o->exists = 1;
   new_identity(g, h);
@@ -218,6 +219,7 @@ void zo_step_create(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
   if (s->face == 1) o->pub = 0;
   o->face_down = s->face == 1 || (SW(g, SW_VISIBILITY) == ZS_PER_OBJECT && !o->pub);
   if (ZT(g, zone)->controller.value) o->controller = s->controller >= 0 ? s->controller : s->owner;
+  o->ctrl_default = o->controller; /* CR 110.2 */
   /* a copy of a spell on the battlefield is a token where the rule set
      says so (CR 110.5 of 2011, 111.13) */
   if (o->kind == ZK_COPY && ZT(g, zone)->role == ZR_BATTLEFIELD &&

@@ -202,6 +202,71 @@ void zo_step_replace_draw(zo_game *g, const zo_step *s, int obj, zo_step_result 
   rp->ndraw_steps = s->ncosts;
 }
 
+/* ---- as-enters effects (CR 614.13) -------------------------------------- */
+
+static void etb_arrays(zo_game *g) {
+  if (g->entering) return;
+  g->entering = zo_xcalloc((size_t)g->nobjs + 1, 1);
+  g->etb_chosen = zo_xcalloc((size_t)g->nobjs + 1, 1);
+}
+
+void zo_etb_mark(zo_game *g, int obj) {
+  etb_arrays(g);
+  g->entering[obj] = 1;
+}
+
+void zo_etb_event_end(zo_game *g) {
+  if (!g->entering || g->in_etb) return;
+  memset(g->entering, 0, (size_t)g->nobjs + 1);
+  memset(g->etb_chosen, 0, (size_t)g->nobjs + 1);
+}
+
+void zo_etb_apply(zo_game *g, int obj, zo_step_result *r) {
+  int any = 0;
+  for (int k = 0; k < g->netb && !any; k++) any = g->etb[k].card == obj;
+  if (!any) return;
+  etb_arrays(g);
+  int own = !g->entering[obj]; /* a move of its own, not a move_together's member */
+  g->entering[obj] = 1;        /* 614.13a: it can't be chosen */
+  g->in_etb++;
+  for (int k = 0; k < g->netb; k++) {
+    if (g->etb[k].card != obj) continue;
+    for (int i = 0; i < g->etb[k].nsteps; i++) {
+      zo_step_result sub = {0};
+      const zo_step *st = &g->etb[k].steps[i];
+      zo_game_apply_to(g, st, -1, &sub);
+      /* a move it can't choose: one rejected event for the object (a step
+         moving several gives its members' events itself) */
+      if (st->kind == ST_MOVE && st->card >= 0 && sub.outcome == ZO_OUTCOME_REJECTED &&
+          sub.error == ZO_E_CANNOT_CHOOSE && !sub.nevents)
+        event(&sub, st->card, ZO_OUTCOME_REJECTED);
+      take_events(r, &sub);
+      zo_step_result_free(&sub);
+    }
+  }
+  g->in_etb--;
+  if (own) zo_etb_event_end(g);
+}
+
+/* From this step on, each time the card would enter the battlefield its
+ * steps are done first (CR 614.13, 614.1c). Magic only, like cant. */
+void zo_step_as_enters(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
+  (void)obj;
+  if (g->rs->game && !strcmp(g->rs->game, "fab")) {
+    r->outcome = ZO_OUTCOME_REJECTED;
+    r->error = ZO_E_UNSUPPORTED;
+    return;
+  }
+  if (g->netb == g->capetb) {
+    g->capetb = g->capetb ? 2 * g->capetb : 4;
+    g->etb = zo_xrealloc(g->etb, (size_t)g->capetb * sizeof *g->etb);
+  }
+  struct zo_etb *e = &g->etb[g->netb++];
+  e->card = s->card;
+  e->steps = s->costs;
+  e->nsteps = s->ncosts;
+}
+
 /* ---- "can't" effects (CR 614.17) ---------------------------------------- */
 
 /* The types obj has for a "can't" effect on its move into dest: those it

@@ -250,6 +250,7 @@ static zo_status place_card(zo_game *g, const zo_card_setup *cs, zo_error *err) 
   if (o->kind == ZK_COPY && zt->role == ZR_BATTLEFIELD && SW(g, SW_COPY_BECOMES_TOKEN) == ZS_YES)
     o->kind = ZK_TOKEN;
   if (zt->controller.value) o->controller = cs->controller >= 0 ? cs->controller : o->owner;
+  o->ctrl_default = o->controller; /* CR 110.2 */
   /* per object (FaB 3.0.3): face down is private, face up (written) is
      public, else the zone's default; a deck is always private (3.7.5) */
   if (SW(g, SW_VISIBILITY) == ZS_PER_OBJECT)
@@ -306,7 +307,7 @@ static zo_game *game_alloc(const zo_ruleset *rs, const zo_case *c) {
   size_t off_hits = ZO_ALIGN(sizeof(zo_game));
   size_t off_slots = off_hits + ZO_ALIGN(((size_t)rs->nrules + 1) * sizeof(int));
   size_t off_zmap = off_slots + ZO_ALIGN(((size_t)rs->nslots + 1) * sizeof(int));
-  size_t off_objs = off_zmap + ZO_ALIGN(((size_t)c->nztypes + 2) * sizeof(int));
+  size_t off_objs = off_zmap + ZO_ALIGN(((size_t)c->nztypes + 3) * sizeof(int));
   size_t off_trig = off_objs + ZO_ALIGN(nobj * sizeof(zo_obj));
   size_t off_refs = off_trig + ZO_ALIGN(ntrig * sizeof(zo_trigger));
   size_t off_repl = off_refs + ZO_ALIGN(nref * sizeof(zo_ref));
@@ -343,9 +344,12 @@ static void map_types(zo_game *g) {
   /* two private slots for zones the model names without the case */
   g->hand_slot = c->nztypes;
   g->graveyard_slot = c->nztypes + 1;
+  g->exile_slot = c->nztypes + 2;
+  g->zmap[g->exile_slot] = -1;
   for (int z = 0; z < rs->nzones; z++) {
     if (rs->zones[z].role == ZR_HAND) g->zmap[g->hand_slot] = z;
     if (rs->zones[z].role == ZR_GRAVEYARD) g->zmap[g->graveyard_slot] = z;
+    if (rs->zones[z].role == ZR_EXILE && g->zmap[g->exile_slot] < 0) g->zmap[g->exile_slot] = z;
   }
   /* the model's type words: fixed vocabulary bits (rules/types.h), looked
      up per game (no process-wide cache) */
@@ -394,6 +398,7 @@ static void make_zones(zo_game *g) {
     g->objs[i].came_from = -1;
     g->objs[i].phase_controller = -1;
     g->objs[i].attached = g->objs[i].phased_with = -1;
+    g->objs[i].ctrl_default = g->objs[i].phased_under = -1;
   }
 }
 
@@ -509,5 +514,8 @@ void zo_game_free(zo_game *g) {
   free(g->chk_listed); /* zo_game_check's scratch */
   free(g->id_stamp);
   free(g->cants);
+  free(g->etb);
+  free(g->entering);
+  free(g->etb_chosen);
   free(g); /* with its tables (one block) */
 }

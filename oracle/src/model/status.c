@@ -71,10 +71,12 @@ static void phase_zone(zo_game *g, int o, int out, zo_step_result *r) {
   zone_insert(g, dest, o, ZO_POS_BOTTOM);
   if (out) {
     ob->phase_controller = ctrl;
+    ob->phased_under = ctrl; /* 502.15a of 2004: its untap step */
     ob->controller = -1;
     ob->phased_out = 1;
     zo_durations_phase_out(g, o); /* 502.15g */
     zo_watches_fire(g, o, zone, dest, 1, ctrl, "");
+    if (g->ntrig) zo_phase_watches_fire(g, o, ctrl);
   } else {
     ob->controller = ob->phase_controller >= 0 ? ob->phase_controller : ob->owner;
     ob->phased_out = 0;
@@ -85,6 +87,8 @@ static void phase_zone(zo_game *g, int o, int out, zo_step_result *r) {
 }
 
 static void phase_one(zo_game *g, int o, int out, zo_step_result *r);
+
+void zo_phase_one(zo_game *g, int o, int out, zo_step_result *r) { phase_one(g, o, out, r); }
 
 /* Whether object m of a phase step with with: (first: its main object) is
  * attached, directly or through what it is attached to, to another object
@@ -217,7 +221,12 @@ static void phase_one(zo_game *g, int o, int out, zo_step_result *r) {
   /* CR 702.24d: a status: no zone change, no trigger, same object */
   HITSW(g, SW_PHASING);
   g->objs[o].phased_out = out;
-  if (out) zo_durations_phase_out(g, o); /* 702.24e, 702.26f */
+  if (out) {
+    g->objs[o].phased_under = g->objs[o].controller; /* CR 702.26a: its untap step */
+    zo_durations_phase_out(g, o); /* 702.24e, 702.26f */
+    /* CR 603.10b: a trigger on phasing out looks back in time */
+    if (g->ntrig) zo_phase_watches_fire(g, o, g->objs[o].controller);
+  }
   if (!out) g->objs[o].phased_with = -1;
   phase_attached(g, o, out, r);
 }

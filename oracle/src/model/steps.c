@@ -55,6 +55,9 @@ void zo_step_dispatch(zo_game *g, const zo_step *s, int obj, zo_step_result *r) 
   case ST_END_TURN: zo_step_end_turn(g, s, obj, r); return;
   case ST_CANT: zo_step_cant(g, s, obj, r); return;
   case ST_REPLACE_DRAW: zo_step_replace_draw(g, s, obj, r); return;
+  case ST_UNTAP: zo_step_untap(g, s, obj, r); return;
+  case ST_LEAVE_GAME: zo_step_leave_game(g, s, obj, r); return;
+  case ST_AS_ENTERS: zo_step_as_enters(g, s, obj, r); return;
   default: return;
   }
 }

@@ -34,7 +34,7 @@ void zo_watches_fire(zo_game *g, int obj, int origin, int dest, int props, int c
                      const char *cause) {
   for (int t = 0; t < g->ntrig; t++) {
     zo_trigger *tr = &g->trig[t];
-    if (!tr->armed || tr->fired || tr->obj != obj) continue;
+    if (!tr->armed || tr->fired || tr->obj != obj || tr->on_phase) continue;
     /* G8: "is destroyed" is an event of its own (CR 701.8a, 701.21a) */
     if (tr->cause[0] && strcmp(tr->cause, cause ? cause : "")) continue;
     if (!zo_zone_watch_matches(g, tr->from, tr->from_player, tr->from_index, origin) ||
@@ -104,7 +104,24 @@ void zo_step_watch(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
   t->types = s->types;
   t->controller = -1;
   t->aura = s->aura;
+  t->on_phase = s->on_phase;
   memcpy(t->cause, s->cause, sizeof t->cause);
+}
+
+void zo_phase_watches_fire(zo_game *g, int obj, int ctrl) {
+  for (int t = 0; t < g->ntrig; t++) {
+    zo_trigger *tr = &g->trig[t];
+    if (!tr->armed || tr->fired || tr->obj != obj || !tr->on_phase) continue;
+    if (tr->types && (g->objs[obj].types & tr->types) != tr->types) continue;
+    tr->fired = 1;
+    tr->fired_step = g->nsteps;
+    tr->id = g->objs[obj].id;
+    tr->zone = g->objs[obj].zone;
+    tr->pub_at_arrival = zo_game_obj_public(g, obj);
+    /* CR 603.10b: it looks back in time: the source as it was before it
+       phased out, controlled by its controller then (603.3a) */
+    tr->controller = ctrl >= 0 ? ctrl : g->objs[obj].owner;
+  }
 }
 
 /* CR 400.7f, 603.6e: an Aura's trigger on the permanent it enchants
@@ -144,8 +161,30 @@ void zo_step_resolve(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
     r->error = ZO_E_NOT_FIRED;
     return;
   }
+  /* CR 800.4d: a triggered ability its departed controller would control
+     is never put on the stack */
+  if (g->nleft && t->controller >= 0 && t->controller < ZO_MAX_PLAYERS && g->left[t->controller]) {
+    r->outcome = ZO_OUTCOME_REJECTED;
+    r->error = ZO_E_WRONG_PLAYER;
+    return;
+  }
   t->resolved = 1;
   int target = t->aura >= 0 ? t->aura : t->obj;
+  if (t->on_phase) {
+    /* CR 603.10b, 702.26d: phasing is no zone change, so the trigger finds
+       the permanent while it is the object that phased out; what its
+       effect may do to a phased-out permanent is the step's (702.26b) */
+    const zo_obj *o = &g->objs[target];
+    t->found = o->exists && o->id == t->id;
+    if (!t->found) {
+      r->outcome = ZO_OUTCOME_NOT_FOUND;
+      r->error = ZO_E_NOT_FOUND;
+      event(r, target, ZO_OUTCOME_NOT_FOUND);
+      return;
+    }
+    if (s->then) zo_game_apply_to(g, s->then, target, r);
+    return;
+  }
   if (t->aura >= 0 ? !aura_found(g, t)
                    : !zo_obj_finds(g, SW_TRIGGER_FINDS, t->obj, t->id, t->zone, t->pub_at_arrival,
                                    t->controller) &&

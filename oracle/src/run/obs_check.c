@@ -653,7 +653,11 @@ int zo_observation_check(zo_obs_checker *k, const zo_step *s, const zo_step_resu
     if (k->kind[h] == ZK_CARD) ncards++;
     bad = check_object(k, ob, h, at_rest, ended, v);
   }
-  /* cards-conserved: no zone rule creates or destroys a card */
+  /* cards-conserved: no zone rule creates or destroys a card; a player
+     leaving the game takes their cards out of it (CR 800.4a) */
+  if (!bad && s && k->started && s->kind == ST_LEAVE_GAME)
+    for (int h = 0; h < n; h++)
+      if (!ob->objs[h].exists && k->kind[h] == ZK_CARD && k->prev[h].exists) k->ncards--;
   if (!bad && k->started && ncards != k->ncards)
     bad = viol(v, "cards-conserved", "CR 400.1; FaB 3.0.7", c, vanished,
                "%d cards in the game and outside it, %d at the setup%s", ncards, k->ncards,

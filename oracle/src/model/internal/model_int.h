@@ -112,6 +112,14 @@ typedef struct {
      changed zones is new, 400.7); ctrl_base: the controller it returns to */
   int ctrl_until, ctrl_base;
   uint64_t ctrl_until_id;
+  /* CR 110.2: the player who controls it by default (under whose control
+     it came into a zone with controllers: set-up, creation, arrival), not
+     by a control effect; -1 none. A player leaving the game takes back
+     what effects gave them (800.4a) */
+  int ctrl_default;
+  /* CR 702.26a, 702.26n: the player who controlled it as it phased out
+     (the untap step it phases in during), -1 */
+  int phased_under;
 } zo_obj;
 
 typedef struct {
@@ -123,6 +131,7 @@ typedef struct {
   uint64_t id; int zone, pub_at_arrival, controller;
   char cause[ZO_NAME]; /* G8: only a move with this cause ("": any) */
   int aura;            /* the Aura whose trigger it is (CR 400.7f), -1 */
+  int on_phase;        /* a trigger on phasing out (CR 603.10b), not on a move */
   int fired_step;      /* the step it fired in (g->nsteps then) */
   int fired_discard;   /* it fired on a discard (cause discard; CR 400.7k) */
 } zo_trigger;
@@ -162,7 +171,7 @@ struct zo_game {
   const zo_ruleset *rs;
   const zo_case *c;
   int *zmap;                 /* case zone type -> rule set zone index */
-  int hand_slot, graveyard_slot;
+  int hand_slot, graveyard_slot, exile_slot;
   zo_zone *zones; int nzones, capzones;
   int *pool;                 /* every zone's object list, nobjs+1 each */
   int multi[ZO_MAX_PLAYERS][ZO_MAX_ZONE_TYPES];
@@ -175,7 +184,23 @@ struct zo_game {
   /* "can't" effects in force (cant steps, CR 614.17), in the order they
      came; the steps are the case's (g->c outlives g), the array g's */
   zo_cant *cants; int ncants, capcants;
+  /* as-enters effects in force (as_enters steps, CR 614.13): the card's
+     handle and its steps (the case's, never moved); the objects entering
+     the battlefield in the event being done and those an as-enters effect
+     of that event has moved (a byte per object, g's, made on first use);
+     in_etb while such steps run */
+  struct zo_etb { int card; const zo_step *steps; int nsteps; } *etb;
+  int netb, capetb;
+  unsigned char *entering, *etb_chosen;
+  int in_etb;
   int drew_empty[ZO_MAX_PLAYERS], lost[ZO_MAX_PLAYERS];
+  /* players who left the game (leave_game, CR 800.4a), how many; left_due:
+     a departed player whose next turn has not yet come round (702.26n);
+     turn_player: whose turn it is (the first player's at the start, then
+     the player of the last untap step) */
+  unsigned char left[ZO_MAX_PLAYERS], left_due[ZO_MAX_PLAYERS];
+  int nleft, turn_player;
+  int cards_left;            /* cards that left the game with their owner (800.4a) */
   int *hits;                 /* per rule of rs (computed by zo_game_hits) */
   int *slot_hits;            /* per citation of rs (counted by the model) */
   int nsteps, ncards_start;
@@ -470,6 +495,36 @@ int zo_draw_replacement(const zo_game *g, int player);
 void zo_draw_replace(zo_game *g, int ri, zo_step_result *r);
 /* Step: put a draw replacement in force (CR 614.11). */
 void zo_step_replace_draw(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
+/* A trigger on obj phasing out (watch phase: out) fires, controlled by
+ * ctrl, the object's controller just before (CR 603.10b: it looks back in
+ * time). */
+void zo_phase_watches_fire(zo_game *g, int obj, int ctrl);
+/* Steps: a player's untap step (CR 702.26a, 702.26n); a player leaves the
+ * game (800.4a, 603.6c, 702.26k) (players.c). */
+void zo_step_untap(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
+void zo_step_leave_game(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
+/* Whether step s names a player who has left the game as its performer,
+ * owner, controller or winner (800.4b, 800.4d, 800.4k: such a step is
+ * rejected, wrong_player). 0 at once while nobody has left. */
+int zo_step_names_departed(const zo_game *g, const zo_step *s);
+/* Phase object o out (out 1) or in, with what is attached to it, as the
+ * rule set has phasing (status.c). */
+void zo_phase_one(zo_game *g, int o, int out, zo_step_result *r);
+/* Move obj to the owner's zone of case zone type to_type (a private slot:
+ * g->graveyard_slot, g->exile_slot) by a rule: nobody performs it, cause
+ * `cause` (static storage or the caller's); its events into r. */
+void zo_rule_move(zo_game *g, int obj, int to_type, const char *cause, zo_step_result *r);
+/* Step: put an as-enters effect in force (CR 614.13). */
+void zo_step_as_enters(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
+/* Before obj enters the battlefield: run the as-enters effects of its own,
+ * their events into r (CR 614.13); marks obj entering for the event when
+ * no move_together did. Called only while g->netb. */
+void zo_etb_apply(zo_game *g, int obj, zo_step_result *r);
+/* Mark obj as entering the battlefield in the event being done (a member
+ * of a move_together bound there, 614.13a); end the event: clear the marks
+ * and what its as-enters effects chose (614.13b). */
+void zo_etb_mark(zo_game *g, int obj);
+void zo_etb_event_end(zo_game *g);
 /* Step: put a "can't" effect in force (CR 614.17, 614.17a). */
 void zo_step_cant(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
 void zo_step_choose_replacement(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
