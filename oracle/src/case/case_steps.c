@@ -516,6 +516,17 @@ static zo_status parse_remember(cr_parser *p, const yd_node *opts, const yd_node
   return cr_new_name(p, v, "reference", &p->c->refs, &p->c->nrefs, &s->as);
 }
 
+/* card: of replace and cant (step `what`): a handle, or any (any object). */
+static zo_status card_or_any(cr_parser *p, const yd_node *opts, const char *what, zo_step *s) {
+  const yd_node *v = yd_get(opts, "card");
+  if (!v) return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "%s needs card: (a handle or any)", what);
+  if (v->kind == YD_SCALAR && !strcmp(v->str, "any")) {
+    s->replace_any = 1;
+    return ZO_OK;
+  }
+  return cr_handle(p, v, "card", &s->card);
+}
+
 /* replace's when: {to, from, cause}: the moves it replaces (any zone by
  * default). */
 static zo_status replace_when(cr_parser *p, const yd_node *w, zo_step *s) {
@@ -549,10 +560,7 @@ static zo_status parse_replace(cr_parser *p, const yd_node *opts, const yd_node 
                                zo_step *s) {
   const yd_node *v, *w, *ins;
   zo_status st;
-  if (!(v = yd_get(opts, "card")))
-    return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "replace needs card: (a handle or any)");
-  if (v->kind == YD_SCALAR && !strcmp(v->str, "any")) s->replace_any = 1;
-  else if ((st = cr_handle(p, v, "card", &s->card))) return st;
+  if ((st = card_or_any(p, opts, "replace", s))) return st;
   if ((v = yd_get(opts, "controller")) && (st = cr_player(p, v, "controller", &s->controller)))
     return st;
   if ((v = yd_get(opts, "category")) && (st = replace_category(p, v, s))) return st;
@@ -673,10 +681,7 @@ static zo_status parse_cant(cr_parser *p, const yd_node *opts, const yd_node *at
                             zo_step *s) {
   const yd_node *v, *w;
   zo_status st;
-  if (!(v = yd_get(opts, "card")))
-    return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "cant needs card: (a handle or any)");
-  if (v->kind == YD_SCALAR && !strcmp(v->str, "any")) s->replace_any = 1;
-  else if ((st = cr_handle(p, v, "card", &s->card))) return st;
+  if ((st = card_or_any(p, opts, "cant", s))) return st;
   s->when_to.type = s->when_from.type = ZO_ZT_ANY;
   if ((w = yd_get(opts, "when")) && (st = replace_when(p, w, s))) return st;
   if ((v = yd_get(opts, "types")) && (st = cr_types(p, v, "types", &s->types))) return st;

@@ -728,16 +728,18 @@ static void order_arrivals(zo_game *g, const zo_step *s, int z, const int *arriv
 static void etb_mark_together(zo_game *g, const zo_step *s) {
   for (int i = 0; i < s->nmoves; i++) {
     const zo_step *mv = &s->moves[i];
-    const zo_obj *o = &g->objs[mv->card];
+    zo_obj *o = &g->objs[mv->card];
     if (!o->exists || o->phased_out) continue;
-    int redirected;
-    zo_step_error e;
-    int d = resolve_dest(g, mv->card, &mv->to, mv->choose, &redirected, &e);
-    if (d >= 0 && g->nactive_repl) {
-      const zo_step *eff = mv;
-      zo_replacements_apply(g, mv->card, o->zone, &d, &eff, mv->cause);
-    }
-    if (d >= 0 && d != o->zone && ZT(g, d)->role == ZR_BATTLEFIELD) zo_etb_mark(g, mv->card);
+    move m; /* where the move's own destination phase will send it */
+    memset(&m, 0, sizeof m);
+    m.g = g;
+    m.obj = mv->card;
+    m.o = o;
+    m.mv = mv;
+    m.origin = o->under >= 0 ? g->objs[o->under].zone : o->zone;
+    destination(&m);
+    if (m.dest >= 0 && m.dest != m.origin && ZT(g, m.dest)->role == ZR_BATTLEFIELD)
+      zo_etb_mark(g, mv->card);
   }
 }
 

@@ -24,8 +24,6 @@ int zo_step_names_departed(const zo_game *g, const zo_step *s) {
   return 0;
 }
 
-static int is_fab(const zo_game *g) { return g->rs->game && !strcmp(g->rs->game, "fab"); }
-
 /* The player who controls o now, phased out or not: where phasing is a
  * zone a phased-out permanent has none, and the one it will phase in
  * under is kept apart (502.15h). -1 none. */
@@ -68,7 +66,8 @@ static int carried_out(const zo_game *g, const unsigned char *act, int o) {
 
 void zo_step_untap(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
   (void)obj;
-  if (is_fab(g) || SW(g, SW_PHASING) == ZS_NONE) {
+  if (zo_magic_only(g, r)) return;
+  if (SW(g, SW_PHASING) == ZS_NONE) {
     r->outcome = ZO_OUTCOME_REJECTED;
     r->error = ZO_E_UNSUPPORTED;
     return;
@@ -137,11 +136,7 @@ static void exile_by_rule(zo_game *g, int o, zo_step_result *r) {
 
 void zo_step_leave_game(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
   (void)obj;
-  if (is_fab(g)) {
-    r->outcome = ZO_OUTCOME_REJECTED;
-    r->error = ZO_E_UNSUPPORTED;
-    return;
-  }
+  if (zo_magic_only(g, r)) return;
   int p = s->player;
   g->left[p] = 1;
   g->left_due[p] = 1; /* 702.26n: until their next turn would have begun */

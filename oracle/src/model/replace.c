@@ -186,11 +186,7 @@ void zo_draw_replace(zo_game *g, int ri, zo_step_result *r) {
  * replacement's: choose_replacement orders it among the others. */
 void zo_step_replace_draw(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
   (void)obj;
-  if (g->rs->game && !strcmp(g->rs->game, "fab")) {
-    r->outcome = ZO_OUTCOME_REJECTED;
-    r->error = ZO_E_UNSUPPORTED;
-    return;
-  }
+  if (zo_magic_only(g, r)) return;
   zo_replacement *rp = &g->repl[s->as];
   if (!rp->active) g->nactive_repl++;
   memset(rp, 0, sizeof *rp);
@@ -252,11 +248,7 @@ void zo_etb_apply(zo_game *g, int obj, zo_step_result *r) {
  * steps are done first (CR 614.13, 614.1c). Magic only, like cant. */
 void zo_step_as_enters(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
   (void)obj;
-  if (g->rs->game && !strcmp(g->rs->game, "fab")) {
-    r->outcome = ZO_OUTCOME_REJECTED;
-    r->error = ZO_E_UNSUPPORTED;
-    return;
-  }
+  if (zo_magic_only(g, r)) return;
   if (g->netb == g->capetb) {
     g->capetb = g->capetb ? 2 * g->capetb : 4;
     g->etb = zo_xrealloc(g->etb, (size_t)g->capetb * sizeof *g->etb);
@@ -306,11 +298,7 @@ int zo_cant_forbids(const zo_game *g, int obj, int origin, int dest, const char 
  * zones chapter has no such effect (rejected, unsupported). */
 void zo_step_cant(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
   (void)obj;
-  if (g->rs->game && !strcmp(g->rs->game, "fab")) {
-    r->outcome = ZO_OUTCOME_REJECTED;
-    r->error = ZO_E_UNSUPPORTED;
-    return;
-  }
+  if (zo_magic_only(g, r)) return;
   if (g->ncants == g->capcants) {
     g->capcants = g->capcants ? 2 * g->capcants : 4;
     g->cants = zo_xrealloc(g->cants, (size_t)g->capcants * sizeof *g->cants);

@@ -26,6 +26,13 @@ int zo_step_object(zo_game *g, const zo_step *s, zo_step_result *r) {
   return s->card;
 }
 
+int zo_magic_only(const zo_game *g, zo_step_result *r) {
+  if (!g->rs->game || strcmp(g->rs->game, "fab")) return 0;
+  r->outcome = ZO_OUTCOME_REJECTED;
+  r->error = ZO_E_UNSUPPORTED;
+  return 1;
+}
+
 void zo_step_dispatch(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
   switch (s->kind) {
   case ST_MOVE: zo_game_apply_to(g, s, obj, r); return;

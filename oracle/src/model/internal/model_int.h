@@ -493,6 +493,11 @@ int zo_draw_replacement(const zo_game *g, int player);
 /* Replace one draw by replacement ri: its steps, their events into r
  * (614.11, 614.11a: done before the next draw of a sequence). */
 void zo_draw_replace(zo_game *g, int ri, zo_step_result *r);
+/* 1, with r rejected (unsupported), when the rule set is Flesh and
+ * Blood's, whose zones chapter has no such step: cant, replace_draw,
+ * as_enters, untap, leave_game (Magic's CR 614.17, 614.11, 614.13,
+ * 702.26a, 800.4a); 0 otherwise. */
+int zo_magic_only(const zo_game *g, zo_step_result *r);
 /* Step: put a draw replacement in force (CR 614.11). */
 void zo_step_replace_draw(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
 /* A trigger on obj phasing out (watch phase: out) fires, controlled by
