@@ -412,7 +412,7 @@ void zo_fuzz_gen_cant(zo_fuzz *f, zo_step *s) {
   s->when_to.type = (w & 1) ? ZO_ZT_ANY : ((w >> 1) & 0x1f) % c->nztypes;
   s->when_from.type = (v & 1) ? ZO_ZT_ANY : ((v >> 1) & 0x1f) % c->nztypes;
   s->when_to.player = s->when_from.player = -1;
-  if (w & 0x80) s->types = zo_type_bit("creature");
+  if (w & 0x80) s->types = ZO_TYPE(CREATURE);
 }
 
 /* A player's untap step (feature untap_phasing; CR 702.26a): byte a: the

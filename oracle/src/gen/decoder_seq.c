@@ -59,7 +59,26 @@ void zo_fuzz_seq_trigger(zo_fuzz *f, zo_step *s) {
   default: s->from.type = (w >> 4) % c->nztypes;
   }
   s->to.type = (w & 4) ? ZO_ZT_ANY : m->to.type;
-  if ((r & 6) == 2) s->types = types_of(f, x); /* fires only on an object with properties (FaB 3.0.7a) */
+  if ((r & 6) == 2) {
+    s->types = types_of(f, x); /* fires only on an object with properties (FaB 3.0.7a) */
+    /* with visibility per object, mostly a move that turns the object
+       from private to public or back: whether it has properties as it
+       moves is what the flip step decides (FaB 3.0.8) */
+    int from = zone_type_of(f, x);
+    if (f->rs->sw[SW_VISIBILITY].value == ZS_PER_OBJECT && from >= 0 && (r & 0x18)) {
+      int pub = f->rs->zones[from].pub.value;
+      for (int k = 0; k < c->nztypes; k++) {
+        int t = (m->to.type + k) % c->nztypes;
+        if (t != from && f->rs->zones[t].pub.value != pub) {
+          m->to.type = t;
+          m->to.player = -1;
+          break;
+        }
+      }
+      m->face = -1;
+      if (s->to.type != ZO_ZT_ANY) s->to.type = m->to.type;
+    }
+  }
   zo_step *t = push(f);
   t->kind = ST_RESOLVE;
   t->trigger = s->as;

@@ -55,17 +55,9 @@ zo_cited *zo_zone_cited(zo_zone_type *t, zo_zone_attr a) {
  * the invariant checker (obs_check.c) or the fuzzers' palettes, and the
  * words of the built-in rule sets' equip:/keeps: lists. Constant: bit i is
  * vocab[i] in every process. Append only (fuzz corpora encode bits). */
-static const char *const vocab[ZO_NVOCAB] = {
-    /* the model's own (RULESETS.md, type words the model knows) */
-    "instant", "sorcery", "token", "hero", "2h", "bow", "quiver",
-    "action", "attack_reaction", "block", "defense_reaction", "mentor", "resource",
-    "affliction", "ally", "ash", "aura", "construct", "figment", "invocation",
-    "item", "landmark",
-    /* equip: and keeps: of the built-in rule sets (FaB 3.x.2a, CR 400.4b) */
-    "arms", "chest", "head", "legs", "weapon", "off-hand",
-    "plane", "vanguard", "scheme", "conspiracy", "phenomenon",
-    /* the fuzz decoder's palettes */
-    "creature", "artifact", "enchantment", "land", "equipment", "1h"};
+#define VOCAB_WORD(id, word) word,
+static const char *const vocab[ZO_NVOCAB] = {ZO_VOCAB(VOCAB_WORD)};
+#undef VOCAB_WORD
 
 /* Vocabulary bit of word, or 0. Pure: reads the constant table only. */
 uint64_t zo_type_bit(const char *word) {

@@ -345,7 +345,32 @@ int zo_ruleset_rule(const zo_ruleset *rs, const char *id);
  * ZO_MAX_XTYPES of them; one more is refused at load with the word's
  * position, never given a shared bit. A game maps the rule set's own words
  * onto its case's bits (zo_type_bits_for_case). */
-#define ZO_NVOCAB 39
+/* The vocabulary, in bit order: X(ID, word). Append only (fuzz corpora
+ * encode bits). ZO_TYPE(ID) is a word's bit as a constant, so the model's
+ * type classes (types.c) cost no string comparison. */
+#define ZO_VOCAB(X)                                                                  \
+  /* the model's own (RULESETS.md, type words the model knows) */                    \
+  X(INSTANT, "instant") X(SORCERY, "sorcery") X(TOKEN, "token") X(HERO, "hero")      \
+  X(TWO_HANDED, "2h") X(BOW, "bow") X(QUIVER, "quiver") X(ACTION, "action")          \
+  X(ATTACK_REACTION, "attack_reaction") X(BLOCK, "block")                            \
+  X(DEFENSE_REACTION, "defense_reaction") X(MENTOR, "mentor") X(RESOURCE, "resource") \
+  X(AFFLICTION, "affliction") X(ALLY, "ally") X(ASH, "ash") X(AURA, "aura")          \
+  X(CONSTRUCT, "construct") X(FIGMENT, "figment") X(INVOCATION, "invocation")        \
+  X(ITEM, "item") X(LANDMARK, "landmark")                                            \
+  /* equip: and keeps: of the built-in rule sets (FaB 3.x.2a, CR 400.4b) */          \
+  X(ARMS, "arms") X(CHEST, "chest") X(HEAD, "head") X(LEGS, "legs")                  \
+  X(WEAPON, "weapon") X(OFF_HAND, "off-hand") X(PLANE, "plane")                      \
+  X(VANGUARD, "vanguard") X(SCHEME, "scheme") X(CONSPIRACY, "conspiracy")            \
+  X(PHENOMENON, "phenomenon")                                                        \
+  /* the fuzz decoder's palettes */                                                  \
+  X(CREATURE, "creature") X(ARTIFACT, "artifact") X(ENCHANTMENT, "enchantment")      \
+  X(LAND, "land") X(EQUIPMENT, "equipment") X(ONE_HANDED, "1h")
+
+#define ZO_VOCAB_ENUM(id, word) ZO_VOCAB_##id,
+enum { ZO_VOCAB(ZO_VOCAB_ENUM) ZO_NVOCAB };
+#undef ZO_VOCAB_ENUM
+/* The bit of vocabulary word ID (ZO_TYPE(AURA)): a constant. */
+#define ZO_TYPE(id) ((uint64_t)1 << ZO_VOCAB_##id)
 #define ZO_MAX_XTYPES (64 - ZO_NVOCAB)
 
 /* Bit of a vocabulary word, or 0 for any other word. */

@@ -4,22 +4,20 @@
 
 #include <string.h>
 
-static uint64_t word(const char *w) { return zo_type_bit(w); }
-
 void zo_type_classes_init(zo_type_classes *t, const zo_ruleset *rs) {
-  t->instant_sorcery = word("instant") | word("sorcery");
-  t->hero = word("hero");
-  t->token = word("token");
-  t->two_handed = word("2h");
-  t->bow = word("bow");
-  t->quiver = word("quiver");
-  t->deck_card = word("action") | word("attack_reaction") | word("block") |
-                 word("defense_reaction") | word("instant") | word("mentor") | word("resource");
-  t->perm_sub = word("affliction") | word("ally") | word("ash") | word("aura") |
-                word("construct") | word("figment") | word("invocation") | word("item") |
-                word("landmark");
-  t->aura = word("aura");
-  t->land = word("land");
-  t->creature = word("creature");
+  t->instant_sorcery = ZO_TYPE(INSTANT) | ZO_TYPE(SORCERY);
+  t->hero = ZO_TYPE(HERO);
+  t->token = ZO_TYPE(TOKEN);
+  t->two_handed = ZO_TYPE(TWO_HANDED);
+  t->bow = ZO_TYPE(BOW);
+  t->quiver = ZO_TYPE(QUIVER);
+  t->deck_card = ZO_TYPE(ACTION) | ZO_TYPE(ATTACK_REACTION) | ZO_TYPE(BLOCK) |
+                 ZO_TYPE(DEFENSE_REACTION) | ZO_TYPE(INSTANT) | ZO_TYPE(MENTOR) | ZO_TYPE(RESOURCE);
+  t->perm_sub = ZO_TYPE(AFFLICTION) | ZO_TYPE(ALLY) | ZO_TYPE(ASH) | ZO_TYPE(AURA) |
+                ZO_TYPE(CONSTRUCT) | ZO_TYPE(FIGMENT) | ZO_TYPE(INVOCATION) | ZO_TYPE(ITEM) |
+                ZO_TYPE(LANDMARK);
+  t->aura = ZO_TYPE(AURA);
+  t->land = ZO_TYPE(LAND);
+  t->creature = ZO_TYPE(CREATURE);
   if (!rs->game || strcmp(rs->game, "fab") != 0) t->deck_card = 0; /* only FaB has deck-cards */
 }
