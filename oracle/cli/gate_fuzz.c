@@ -379,6 +379,17 @@ static int open_out(const char *out_dir, int *lockfd, int *dfd) {
   return -1;
 }
 
+/* One game's input from the generator's state: 8 to 127 bytes into buf
+ * (160 bytes at least); its length. */
+static size_t game_bytes(uint64_t *state, uint8_t *buf) {
+  size_t len = 8 + (size_t)(next_u64(state) % 120);
+  for (size_t i = 0; i < len; i += 8) {
+    uint64_t v = next_u64(state);
+    for (size_t k = 0; k < 8 && i + k < len; k++) buf[i + k] = (uint8_t)(v >> (8 * k));
+  }
+  return len;
+}
+
 int zo_cli_gate_fuzz(zo_engine *e, const char *engine_name, const zo_cli_opts *o) {
   const char *out_dir = o->out ? o->out : "reports/fuzz-diff";
   known_diffs kd = {0};
@@ -400,26 +411,30 @@ int zo_cli_gate_fuzz(zo_engine *e, const char *engine_name, const zo_cli_opts *o
   met *seen = NULL;
   int nseen = 0, io_bad = 0;
   double t = fr.t0 = fr.last_shown = now_s();
-  uint8_t buf[160];
+  /* each game's bytes, and the next game's, so that it can go to the
+     engine before this one's answers are read (zo_diff_run_ahead) */
+  uint8_t bufs[2][160], *buf = bufs[0], *next = bufs[1];
+  size_t len = game_bytes(&state, buf), next_len;
   while ((t = now_s()) - fr.t0 < o->fuzz) {
-    size_t len = 8 + (size_t)(next_u64(&state) % 120);
-    for (size_t i = 0; i < len; i += 8) {
-      uint64_t v = next_u64(&state);
-      for (size_t k = 0; k < 8 && i + k < len; k++) buf[i + k] = (uint8_t)(v >> (8 * k));
-    }
+    next_len = game_bytes(&state, next);
     zo_diff_result r;
-    zo_diff_status st = zo_diff_run(&x, buf, len, &r);
+    zo_diff_status st = zo_diff_run_ahead(&x, buf, len, next, next_len, &r);
     fr.games++;
     progress(&fr, t);
     if (st == ZO_DIFF_SKIP) {
       fr.skipped++;
       fr.unsupported += r.unsupported;
-      continue;
+    } else {
+      fr.steps += st == ZO_DIFF_DIFFERS ? r.step : r.nsteps;
+      if (st == ZO_DIFF_DIFFERS) {
+        fr.differing++;
+        if (finding(&fr, &x, dfd, &kd, &seen, &nseen, buf, len, &r, t)) io_bad = 1;
+      }
     }
-    fr.steps += st == ZO_DIFF_DIFFERS ? r.step : r.nsteps;
-    if (st != ZO_DIFF_DIFFERS) continue;
-    fr.differing++;
-    if (finding(&fr, &x, dfd, &kd, &seen, &nseen, buf, len, &r, t)) io_bad = 1;
+    uint8_t *done = buf; /* the next game becomes this one */
+    buf = next;
+    next = done;
+    len = next_len;
   }
   clear_line(&fr);
   double secs = t - fr.t0 > 0 ? t - fr.t0 : 1e-9;

@@ -790,12 +790,19 @@ static void check_case(tally *t, zo_engine *e, const char *check) {
 /* `run` (PROTOCOL.md 7.5): the core case sent as one run request, as
  * `gate --fuzz` sends games (observe: delta when the engine chose zcp/2,
  * else each), and each step's answer and observation compared with the
- * oracle's as `gate --strict` compares them. */
-static void check_run(tally *t, zo_engine *e) {
-  const char *label = "run";
+ * oracle's as `gate --strict` compares them. With ahead, the check
+ * "requests ahead" (PROTOCOL.md 2): the case's setup, observe and run
+ * written twice before any answer is read, as `gate --fuzz` writes the
+ * next game, and both games' answers compared with the oracle's. */
+static void check_run(tally *t, zo_engine *e, int ahead) {
+  const char *label = ahead ? "requests ahead" : "run";
   const json_t *hello = zo_engine_process_hello(e);
   const char *proto = json_string_value(json_object_get(hello, "protocol"));
   const char *mode = proto && !strcmp(proto, "zcp/2") ? "delta" : "each";
+  if (ahead && !zo_engine_process_can_send_ahead(e)) {
+    say(t, "skip", label, "a plugin in process answers one request at a time");
+    return;
+  }
   for (size_t i = 0; i < sizeof builtins / sizeof *builtins; i++) {
     if (strcmp(builtins[i].check, "core")) continue;
     zo_case *c;
@@ -811,34 +818,58 @@ static void check_run(tally *t, zo_engine *e) {
       zo_case_free(c);
       continue;
     }
-    int n = c->nsteps;
+    int n = c->nsteps, games = ahead ? 2 : 1;
     zo_observation *ea = zo_xcalloc((size_t)n + 1, sizeof *ea), *ob = zo_xcalloc((size_t)n + 1, sizeof *ob);
     zo_step_result *ra = zo_xcalloc((size_t)n + 1, sizeof *ra), *rb = zo_xcalloc((size_t)n + 1, sizeof *rb);
     zo_engine *o = zo_engine_oracle_new();
     char why[700] = "";
-    if (e->ops->setup(e->self, rs, c, &err))
-      snprintf(why, sizeof why, "the setup before the run failed: %s", err.message);
-    else if (zo_engine_process_run(e, c, ra, ea, &err))
-      snprintf(why, sizeof why, "a run of %d steps (observe: %s) failed (PROTOCOL.md 7.5): %s", n, mode,
-               err.message);
-    if (!why[0] && !o->ops->setup(o->self, rs, c, &err)) {
+    if (!o->ops->setup(o->self, rs, c, &err)) { /* the oracle's side first */
       o->ops->observe(o->self, &ob[0], &err);
-      for (int k = 0; k <= n && !why[0]; k++) {
-        if (k) {
-          o->ops->step(o->self, &c->steps[k - 1], &rb[k], &err);
-          o->ops->observe(o->self, &ob[k], &err);
+      for (int k = 1; k <= n; k++) {
+        o->ops->step(o->self, &c->steps[k - 1], &rb[k], &err);
+        o->ops->observe(o->self, &ob[k], &err);
+      }
+      o->ops->teardown(o->self);
+    }
+    if (!ahead) {
+      if (e->ops->setup(e->self, rs, c, &err))
+        snprintf(why, sizeof why, "the setup before the run failed: %s", err.message);
+      else if (zo_engine_process_run(e, c, ra, ea, &err))
+        snprintf(why, sizeof why, "a run of %d steps (observe: %s) failed (PROTOCOL.md 7.5): %s", n, mode,
+                 err.message);
+    } else if (zo_engine_process_send_game(e, rs, c, &err) || zo_engine_process_send_game(e, rs, c, &err)) {
+      snprintf(why, sizeof why, "two games' requests (setup, observe, run) could not be written: %s", err.message);
+    }
+    for (int g = 0; g < games && !why[0]; g++) {
+      if (ahead && g) {
+        for (int k = 0; k <= n; k++) {
+          zo_observation_free(&ea[k]);
+          zo_step_result_free(&ra[k]);
+          memset(&ea[k], 0, sizeof ea[k]);
+          memset(&ra[k], 0, sizeof ra[k]);
         }
+      }
+      if (ahead && zo_engine_process_read_game(e, c, ra, ea, &err)) {
+        snprintf(why, sizeof why, "game %d of 2, written before any answer was read: %s (PROTOCOL.md 2)", g + 1,
+                 err.message);
+        break;
+      }
+      for (int k = 0; k <= n && !why[0]; k++) {
         zo_obs_difference d;
         if (zo_observation_diff(c, &ea[k], &ob[k], k ? &ea[k - 1] : NULL, k ? &ob[k - 1] : NULL,
                                 k ? &ra[k] : NULL, k ? &rb[k] : NULL, &d)) {
           char what[400];
           zo_obs_difference_format(c, &d, what, sizeof what);
-          snprintf(why, sizeof why, "the run's answer for step %d (observe: %s) differs from the oracle's: %s "
-                   "(PROTOCOL.md 7.5 and 8)", k, mode, what);
+          if (ahead)
+            snprintf(why, sizeof why, "game %d of 2, written before any answer was read, differs from the "
+                     "oracle at step %d: %s (PROTOCOL.md 2)", g + 1, k, what);
+          else
+            snprintf(why, sizeof why, "the run's answer for step %d (observe: %s) differs from the oracle's: %s "
+                     "(PROTOCOL.md 7.5 and 8)", k, mode, what);
         }
       }
-      o->ops->teardown(o->self);
     }
+    if (ahead) zo_engine_process_drain(e);
     e->ops->teardown(e->self);
     for (int k = 0; k <= n; k++) {
       zo_observation_free(&ea[k]);
@@ -852,6 +883,9 @@ static void check_run(tally *t, zo_engine *e) {
     free(rb);
     zo_engine_oracle_free(o);
     if (why[0]) say(t, "FAIL", label, "case %s [%s]: %s", c->id, rs->id, why);
+    else if (ahead)
+      say(t, "ok", label, "case %s [%s] twice, six requests written before the first answer was read, "
+          "answered in order and as the oracle", c->id, rs->id);
     else say(t, "ok", label, "case %s [%s] as one run (observe: %s, %s) agrees with the oracle", c->id, rs->id,
              mode, proto ? proto : "zcp/1");
     zo_case_free(c);
@@ -945,7 +979,8 @@ int zo_cli_cmd_smoke(const zo_cli_command *cmd, int argc, char **argv) {
   if (!e) say(&t, "FAIL", "handshake", "no zcp/1 handshake: %s", err.message);
   if (e && check_hello(&t, e)) {
     check_case(&t, e, "core");
-    check_run(&t, e);
+    check_run(&t, e, 0);
+    check_run(&t, e, 1);
     for (size_t f = 0; f < NFEATURES; f++) {
       /* a part alone: its whole's case, when the engine has what it needs */
       zo_feature whole = zo_feature_whole((zo_feature)f);

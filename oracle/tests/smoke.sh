@@ -16,19 +16,20 @@ smoke() {
 }
 
 # a good engine: every check ok; one ok line per declared feature plus the
-# handshake, the core case, the core case as one run, four malformed
-# requests and bye
+# handshake, the core case, the core case as one run, two games' requests
+# written ahead, four malformed requests and bye
 passes() { # name nfeatures smoke-args...
   local name=$1 nf=$2
   shift 2
   smoke "$@"
   [ "$rc" -eq 0 ] || fail "$name: exit $rc, expected 0"
-  local n=$((nf + 8))
+  local n=$((nf + 9))
   grep -q "^$n checks: $n ok, 0 failed, 0 skipped in [0-9.]* s$" "$work/out" || fail "$name: not $n checks all ok"
   [ "$(grep -c '^ok   feature ' "$work/out")" -eq "$nf" ] || fail "$name: not one case per feature"
   [ "$(grep -c '^ok   malformed: ' "$work/out")" -eq 4 ] || fail "$name: not 4 malformed-request checks"
   grep -q '^ok   bye: answered ok: true' "$work/out" || fail "$name: no bye check"
   grep -q '^ok   run: case smoke/core .* as one run (observe: \(delta\|each\)' "$work/out" || fail "$name: no run check"
+  grep -q '^ok   requests ahead: case smoke/core .* twice, six requests written' "$work/out" || fail "$name: no requests-ahead check"
   echo "$name: $n checks ok ($(tail -1 "$work/out"))"
 }
 passes serve 29 --engine "$bin serve"
@@ -69,6 +70,28 @@ grep -q '^FAIL run: case smoke/core \[mtg-current\]: a run of [0-9]* steps (obse
   || fail "norun: the run check does not fail with the reason"
 grep -q '^ok   core case: ' "$work/out" || fail "norun: its step-by-step core case is fine"
 echo "norun: exit 1, the run check names PROTOCOL.md 7.5"
+
+# an engine that takes one line per read() and drops what else the read
+# brought: one request at a time it is fine, requests written ahead (as
+# gate --fuzz writes the next game) are lost; smoke says so
+cat > "$work/oneread.py" <<'PY'
+import os, subprocess, sys, time
+inner = subprocess.Popen(sys.argv[1:], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+while True:
+    time.sleep(0.05)  # whatever was written meanwhile comes in one read
+    chunk = os.read(0, 1 << 20)
+    if not chunk:
+        break
+    inner.stdin.write(chunk.decode().split("\n")[0] + "\n")
+    inner.stdin.flush()
+    print(inner.stdout.readline(), end="", flush=True)
+PY
+smoke --timeout 1 --engine "python3 $work/oneread.py $bin serve"
+[ "$rc" -eq 1 ] || fail "oneread: exit $rc, expected 1"
+grep -q '^FAIL requests ahead: case smoke/core \[mtg-current\]: game 1 of 2, written before any answer was read: .*no answer within 1 s.*(PROTOCOL.md 2)' "$work/out" \
+  || fail "oneread: the requests-ahead check does not fail with the reason"
+grep -q '^ok   run: ' "$work/out" || fail "oneread: one request at a time it is fine"
+echo "oneread: exit 1, the requests-ahead check names PROTOCOL.md 2"
 
 smoke --timeout 0.3 --engine "$fake hang"   # never answers a setup
 [ "$rc" -eq 1 ] || fail "hang: exit $rc, expected 1"

@@ -45,9 +45,9 @@ case $check in
     timeout 120 "$bin" smoke --engine "$engine" > "$out" 2>&1
     rc=$?
     [ "$rc" -eq 0 ] || fail "exit $rc, expected 0"
-    # the handshake, the core case, the core case as one run, 26 features,
-    # 4 malformed requests, bye
-    grep -q '^34 checks: 34 ok, 0 failed, 0 skipped' "$out" || fail "not 34 checks all ok"
+    # the handshake, the core case, the core case as one run, two games'
+    # requests written ahead, 26 features, 4 malformed requests, bye
+    grep -q '^35 checks: 35 ok, 0 failed, 0 skipped' "$out" || fail "not 35 checks all ok"
     echo "node adapter smoke: $(tail -1 "$out")"
     ;;
   gate)

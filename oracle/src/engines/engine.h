@@ -156,6 +156,33 @@ zo_status zo_engine_process_bye(zo_engine *e, zo_error *err);
 zo_status zo_engine_process_run(zo_engine *e, const zo_case *c, zo_step_result *results,
                                 zo_observation *obs, zo_error *err);
 
+/* Games sent ahead (gate --fuzz over a pipe): the setup, observe and run
+ * requests of one game written without waiting for their answers, so the
+ * engine works on it while the runner does something else (reads the
+ * answers of the game before, plays the next on the oracle). Answers come
+ * in the order the requests were sent; any other request first reads and
+ * drops the answers still in flight (so a runner that changes its mind
+ * loses nothing but time).
+ *
+ * zo_engine_process_can_send_ahead: 1 for an engine that is a process or
+ * a plugin in a worker, with no transcript being written (a tap keeps
+ * one request, one answer); 0 otherwise (in process: nothing to overlap).
+ * zo_engine_process_send_game: write the three requests of case c under
+ * rule set rs (starting the engine if it is not running). ZO_OK, or
+ * ZO_ERR_ENGINE with err filled and nothing in flight.
+ * zo_engine_process_read_game: read the three answers of the game sent
+ * first, as zo_engine_process_run reads its two (obs[0] the observation
+ * after the setup, then results[i] and obs[i]; arrays of nsteps+1 zeroed
+ * entries owned and freed by the caller whatever the status). ZO_OK, or
+ * ZO_ERR_ENGINE with err filled: an error answer to any of the three, or
+ * an engine that failed (stopped: nothing left in flight).
+ * zo_engine_process_drain: read and drop every answer in flight. */
+int zo_engine_process_can_send_ahead(const zo_engine *e);
+zo_status zo_engine_process_send_game(zo_engine *e, const zo_ruleset *rs, const zo_case *c, zo_error *err);
+zo_status zo_engine_process_read_game(zo_engine *e, const zo_case *c, zo_step_result *results,
+                                      zo_observation *obs, zo_error *err);
+void zo_engine_process_drain(zo_engine *e);
+
 /* Kill (SIGKILL) the process group of every engine child still running
  * and remove their stderr captures, without reaping or freeing anything:
  * for a program's own signal handler or exit path (async-signal-safe).

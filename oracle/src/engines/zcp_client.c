@@ -64,6 +64,8 @@ typedef struct {
   zcp_child child;         /* a command or a worker */
   zcp_plugin plugin;       /* a plugin in process */
   zo_engine_vtable ops;    /* name/version filled after the handshake */
+  int inflight;            /* requests sent ahead whose answers are unread
+                              (ids next_id - inflight + 1 .. next_id) */
 } proc;
 
 static const char *or_text(const char *s, const char *dflt) { return s ? s : dflt; }
@@ -139,8 +141,11 @@ static zo_status read_answer(proc *p, const char *op, double deadline, json_t **
  * the time limit for a child. Else ZO_ERR_ENGINE with err filled (a child
  * is stopped unless it was not running or the request could not be
  * encoded). */
+static void drain(proc *p);
+
 static zo_status call(proc *p, json_t *req, json_t **out, zo_error *err) {
   *out = NULL;
+  if (p->inflight) drain(p); /* answers nobody waits for any more */
   json_object_set_new(req, "id", json_integer(++p->next_id));
   char op[32];
   snprintf(op, sizeof op, "%s", or_text(json_string_value(json_object_get(req, "op")), ""));
@@ -214,6 +219,65 @@ static zo_status call_ok(proc *p, json_t *req, zo_error *err) {
   return st;
 }
 
+/* ---- requests sent ahead (zo_engine_process_send_game) ---------------------- */
+
+/* Send req (taken) to the child without reading its answer: it joins the
+ * requests in flight, answered in the order sent. ZO_OK, or ZO_ERR_ENGINE
+ * with err filled and nothing in flight (the child stopped). Not for a
+ * plugin in process nor with a tap. */
+static zo_status send_ahead(proc *p, json_t *req, zo_error *err) {
+  json_object_set_new(req, "id", json_integer(++p->next_id));
+  char *text = json_dumps(req, JSON_COMPACT);
+  json_decref(req);
+  if (!text) {
+    p->next_id--;
+    return zcp_fault(err, ZO_ENGINE_FAULT_ERROR, p->cmd, "could not encode a request");
+  }
+  size_t n = strlen(text);
+  text[n] = '\n'; /* over the terminator: n + 1 bytes are sent */
+  zo_status st = zcp_child_send(&p->child, text, n + 1, zcp_now() + p->child.timeout, err);
+  free(text);
+  if (st) {
+    p->inflight = 0; /* the child is stopped */
+    return st;
+  }
+  p->inflight++;
+  return ZO_OK;
+}
+
+/* The answer to the oldest request in flight (a new reference in *out),
+ * within the time limit from now. ZO_OK, or ZO_ERR_ENGINE with err filled
+ * (err may be NULL) and nothing in flight: the child is stopped. */
+static zo_status receive_ahead(proc *p, json_t **out, zo_error *err) {
+  *out = NULL;
+  long id = p->next_id - p->inflight + 1;
+  json_t *res;
+  zo_status st = read_answer(p, NULL, zcp_now() + p->child.timeout, &res, err);
+  if (st) {
+    p->inflight = 0;
+    return st;
+  }
+  p->inflight--;
+  json_t *got = json_object_get(res, "id");
+  if (!json_is_integer(got) || json_integer_value(got) != (json_int_t)id) {
+    json_decref(res);
+    p->inflight = 0;
+    return zcp_child_fail(&p->child, err, ZO_ENGINE_FAULT_ERROR, "the engine answered with another request's id");
+  }
+  *out = res;
+  return ZO_OK;
+}
+
+/* Read and drop every answer still in flight (an error stops the child,
+ * which is started again by the next request). */
+static void drain(proc *p) {
+  while (p->inflight > 0) {
+    json_t *res;
+    if (receive_ahead(p, &res, NULL)) break;
+    json_decref(res);
+  }
+}
+
 /* The handshake: hello, and its answer kept (name, version, rule sets,
  * features). ZO_OK, or ZO_ERR_ENGINE with err filled; a child that
  * answered with an error is stopped. */
@@ -284,19 +348,15 @@ static void explicit_positions(const zo_ruleset *rs, const zo_case *c, json_t *c
   zo_game_free(g);
 }
 
+static json_t *setup_request(const zo_ruleset *rs, const zo_case *c);
+
 static zo_status pr_setup(void *self, const zo_ruleset *rs, const zo_case *c, zo_error *err) {
   proc *p = self;
   p->c = c;
   zo_status st = ensure_started(p, err);
   if (st) return st;
   zcp_capture_mark(&p->child.errs); /* this case's stderr starts here */
-  json_error_t je;
-  json_t *cards = json_loads(c->cards_json ? c->cards_json : "{}", 0, &je), *players = json_array();
-  if (cards) explicit_positions(rs, c, cards);
-  for (int i = 0; i < c->nplayers; i++) json_array_append_new(players, json_string(c->players[i]));
-  return call_ok(p, json_pack("{s:s, s:s, s:o, s:o}", "op", "setup", "ruleset", rs->id, "players", players,
-                              "cards", cards ? cards : json_object()),
-                 err);
+  return call_ok(p, setup_request(rs, c), err);
 }
 
 static zo_status pr_step(void *self, const zo_step *s, zo_step_result *r, zo_error *err) {
@@ -493,6 +553,46 @@ zo_status zo_engine_process_bye(zo_engine *e, zo_error *err) {
   return zcp_child_await_exit(&p->child, err);
 }
 
+/* The cards of c as the setup request sends them: positions explicit. */
+static json_t *setup_request(const zo_ruleset *rs, const zo_case *c) {
+  json_error_t je;
+  json_t *cards = json_loads(c->cards_json ? c->cards_json : "{}", 0, &je), *players = json_array();
+  if (cards) explicit_positions(rs, c, cards);
+  for (int i = 0; i < c->nplayers; i++) json_array_append_new(players, json_string(c->players[i]));
+  return json_pack("{s:s, s:s, s:o, s:o}", "op", "setup", "ruleset", rs->id, "players", players, "cards",
+                   cards ? cards : json_object());
+}
+
+/* The run request of c's steps (observe: delta on zcp/2, each on zcp/1). */
+static json_t *run_request(const proc *p, const zo_case *c) {
+  json_t *steps = json_array();
+  for (int i = 0; i < c->nsteps; i++) json_array_append_new(steps, zo_zcp_step_json(&c->steps[i]));
+  return json_pack("{s:s, s:o, s:s}", "op", "run", "steps", steps, "observe", p->protocol >= 2 ? "delta" : "each");
+}
+
+/* A run answer res (ok already checked) into results and obs[1..n] after
+ * obs[0]. ZO_OK, or ZO_ERR_ENGINE with err filled. */
+static zo_status run_read(proc *p, const zo_case *c, json_t *res, zo_step_result *results,
+                          zo_observation *obs, zo_error *err) {
+  json_t *rs = json_object_get(res, "results"), *os = json_object_get(res, "observations");
+  if (json_array_size(rs) != (size_t)c->nsteps || json_array_size(os) != (size_t)c->nsteps) {
+    static const char what[] = "a run answer needs one result and one observation per step";
+    if (p->kind == RUN_IN_PROCESS) return zcp_fault(err, ZO_ENGINE_FAULT_ERROR, p->cmd, what);
+    return zcp_child_fail(&p->child, err, ZO_ENGINE_FAULT_ERROR, what);
+  }
+  zo_status st = ZO_OK;
+  for (int i = 0; i < c->nsteps && !st; i++) {
+    st = zo_zcp_result_read(&p->names, c, json_array_get(rs, (size_t)i), &results[i + 1], p->cmd, err);
+    json_t *o = json_array_get(os, (size_t)i);
+    if (st) break;
+    if (p->protocol >= 2)
+      st = zo_zcp_observation_read_delta(&p->names, c, o, &obs[i], &obs[i + 1], p->cmd, err);
+    else
+      st = zo_zcp_observation_read(&p->names, c, o, &obs[i + 1], p->cmd, err);
+  }
+  return st;
+}
+
 zo_status zo_engine_process_run(zo_engine *e, const zo_case *c, zo_step_result *results,
                                 zo_observation *obs, zo_error *err) {
   if (e->ops->setup != pr_setup) /* not a zcp/1 engine: no batch */
@@ -500,33 +600,43 @@ zo_status zo_engine_process_run(zo_engine *e, const zo_case *c, zo_step_result *
   proc *p = e->self;
   zo_status st = pr_observe(p, &obs[0], err);
   if (st) return st;
-  json_t *steps = json_array();
-  for (int i = 0; i < c->nsteps; i++) json_array_append_new(steps, zo_zcp_step_json(&c->steps[i]));
   json_t *res;
-  int delta = p->protocol >= 2; /* zcp/2: only what changed after each step */
-  st = call(p, json_pack("{s:s, s:o, s:s}", "op", "run", "steps", steps, "observe", delta ? "delta" : "each"),
-            &res, err);
-  if (st) return st;
-  if ((st = answer(p, res, err))) {
-    json_decref(res);
-    return st;
-  }
-  json_t *rs = json_object_get(res, "results"), *os = json_object_get(res, "observations");
-  if (json_array_size(rs) != (size_t)c->nsteps || json_array_size(os) != (size_t)c->nsteps) {
-    static const char what[] = "a run answer needs one result and one observation per step";
-    json_decref(res);
-    if (p->kind == RUN_IN_PROCESS) return zcp_fault(err, ZO_ENGINE_FAULT_ERROR, p->cmd, what);
-    return zcp_child_fail(&p->child, err, ZO_ENGINE_FAULT_ERROR, what);
-  }
-  for (int i = 0; i < c->nsteps && !st; i++) {
-    st = zo_zcp_result_read(&p->names, c, json_array_get(rs, (size_t)i), &results[i + 1], p->cmd, err);
-    json_t *o = json_array_get(os, (size_t)i);
-    if (st) break;
-    if (delta)
-      st = zo_zcp_observation_read_delta(&p->names, c, o, &obs[i], &obs[i + 1], p->cmd, err);
-    else
-      st = zo_zcp_observation_read(&p->names, c, o, &obs[i + 1], p->cmd, err);
-  }
+  if ((st = call(p, run_request(p, c), &res, err))) return st;
+  if (!(st = answer(p, res, err))) st = run_read(p, c, res, results, obs, err);
   json_decref(res);
   return st;
+}
+
+int zo_engine_process_can_send_ahead(const zo_engine *e) {
+  if (e->ops->setup != pr_setup) return 0;
+  const proc *p = e->self;
+  return p->kind != RUN_IN_PROCESS && !p->tap;
+}
+
+zo_status zo_engine_process_send_game(zo_engine *e, const zo_ruleset *rs, const zo_case *c, zo_error *err) {
+  proc *p = e->self;
+  zo_status st = ensure_started(p, err);
+  if (st) return st;
+  if ((st = send_ahead(p, setup_request(rs, c), err)) || (st = send_ahead(p, json_pack("{s:s}", "op", "observe"), err)))
+    return st;
+  return send_ahead(p, run_request(p, c), err);
+}
+
+zo_status zo_engine_process_read_game(zo_engine *e, const zo_case *c, zo_step_result *results,
+                                      zo_observation *obs, zo_error *err) {
+  proc *p = e->self;
+  zo_zcp_names_forget(&p->names); /* another case may have been read last */
+  p->c = c;
+  json_t *res[3] = {NULL, NULL, NULL};
+  zo_status st = ZO_OK;
+  for (int k = 0; k < 3 && !st; k++) st = receive_ahead(p, &res[k], err);
+  if (!st) st = answer(p, res[0], err);
+  if (!st && !(st = answer(p, res[1], err))) st = zo_zcp_observation_read(&p->names, c, res[1], &obs[0], p->cmd, err);
+  if (!st && !(st = answer(p, res[2], err))) st = run_read(p, c, res[2], results, obs, err);
+  for (int k = 0; k < 3; k++) json_decref(res[k]);
+  return st;
+}
+
+void zo_engine_process_drain(zo_engine *e) {
+  if (e->ops->setup == pr_setup) drain(e->self);
 }

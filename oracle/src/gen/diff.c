@@ -232,15 +232,26 @@ static zo_diff_status compare(zo_diff_engine *x, played *p, zo_diff_result *out)
 }
 
 void zo_diff_engine_init(zo_diff_engine *x, zo_engine *e, int batch) {
+  memset(x, 0, sizeof *x);
   x->e = e;
   x->batch = batch;
-  x->scratch = NULL;
   zo_fuzz_profile_make(&x->prof, e->ops->has, e->self);
 }
 
+/* Forget the game sent ahead: its answers read and dropped. */
+static void ahead_drop(zo_diff_engine *x) {
+  if (x->ahead_sent) zo_engine_process_drain(x->e);
+  x->ahead_sent = 0;
+}
+
 void zo_diff_engine_free(zo_diff_engine *x) {
+  ahead_drop(x);
   if (x->scratch) played_free(x->scratch);
-  x->scratch = NULL;
+  if (x->ahead) played_free(x->ahead);
+  free(x->ahead_data);
+  x->scratch = x->ahead = NULL;
+  x->ahead_data = NULL;
+  x->ahead_size = x->ahead_cap = 0;
 }
 
 static void result_init(zo_diff_result *out, const zo_fuzz_profile *prof) {
@@ -250,6 +261,7 @@ static void result_init(zo_diff_result *out, const zo_fuzz_profile *prof) {
 }
 
 zo_diff_status zo_diff_run(zo_diff_engine *x, const uint8_t *data, size_t size, zo_diff_result *out) {
+  ahead_drop(x);
   result_init(out, &x->prof);
   if (!x->scratch) x->scratch = zo_xcalloc(1, sizeof(played)); /* zeroed once: cleared after each game */
   played *p = x->scratch;
@@ -258,6 +270,97 @@ zo_diff_status zo_diff_run(zo_diff_engine *x, const uint8_t *data, size_t size, 
   out->nsteps = p->f.c->nsteps;
   zo_fuzz_jsonify(&p->f);
   compare(x, p, out);
+  out->used = size;
+  if (out->status == ZO_DIFF_DIFFERS) out->used = p->ends[out->step < out->nsteps ? out->step : out->nsteps];
+  played_clear(p);
+  return out->status;
+}
+
+/* Would compare() play p on x's engine (its rule set and features
+ * declared)? The same tests compare() makes first, without a message. */
+static int playable(zo_diff_engine *x, const played *p) {
+  zo_engine *e = x->e;
+  if (e->ops->has && !e->ops->has(e->self, p->f.rs->id, 1)) return 0;
+  return zo_case_missing_feature(e, p->f.c) == NULL;
+}
+
+/* p, decoded from data and played on the oracle, its requests written to
+ * the engine when it is playable; 1 when they were. */
+static int decode_send(zo_diff_engine *x, played *p, const uint8_t *data, size_t size) {
+  decode_play(p, &x->prof, data, size);
+  zo_fuzz_jsonify(&p->f);
+  if (!playable(x, p)) return 0;
+  zo_error err = {0};
+  return zo_engine_process_send_game(x->e, p->f.rs, p->f.c, &err) == ZO_OK;
+}
+
+/* The answers of p's game, sent ahead, compared as compare() would: SAME
+ * or DIFFERS into out, or -1 when an answer was an error or the engine
+ * failed (compare() then plays the game again, to name the step). */
+static int compare_sent(zo_diff_engine *x, played *p, zo_diff_result *out) {
+  zo_engine *e = x->e;
+  const zo_case *c = p->f.c;
+  int n = c->nsteps;
+  zo_observation *ea = zo_xcalloc((size_t)n + 1, sizeof *ea);
+  zo_step_result *ra = zo_xcalloc((size_t)n + 1, sizeof *ra);
+  zo_error err = {0};
+  int st = -1;
+  if (zo_engine_process_read_game(e, c, ra, ea, &err) == ZO_OK)
+    st = out->status = first_difference(p, ea, ra, n + 1, out);
+  for (int i = 0; i <= n; i++) {
+    zo_observation_free(&ea[i]);
+    zo_step_result_free(&ra[i]);
+  }
+  free(ea);
+  free(ra);
+  e->ops->teardown(e->self);
+  return st;
+}
+
+zo_diff_status zo_diff_run_ahead(zo_diff_engine *x, const uint8_t *data, size_t size,
+                                 const uint8_t *next, size_t next_size, zo_diff_result *out) {
+  if (!x->batch || !zo_engine_process_can_send_ahead(x->e)) return zo_diff_run(x, data, size, out);
+  result_init(out, &x->prof);
+  if (!x->scratch) x->scratch = zo_xcalloc(1, sizeof(played));
+  if (!x->ahead) x->ahead = zo_xcalloc(1, sizeof(played));
+  played *p;
+  int sent;
+  if (x->ahead_sent && x->ahead_size == size && !memcmp(x->ahead_data, data, size)) {
+    void *t = x->scratch; /* this game went ahead last time */
+    x->scratch = x->ahead;
+    x->ahead = t;
+    p = x->scratch;
+    sent = 1;
+    x->ahead_sent = 0;
+  } else {
+    ahead_drop(x);
+    p = x->scratch;
+    sent = decode_send(x, p, data, size);
+  }
+  played_clear(x->ahead);
+  if (sent && next) { /* the next game goes ahead while this one is read */
+    if (next_size > x->ahead_cap) {
+      x->ahead_cap = next_size;
+      x->ahead_data = zo_xrealloc(x->ahead_data, next_size);
+    }
+    memcpy(x->ahead_data, next, next_size);
+    x->ahead_size = next_size;
+    x->ahead_sent = decode_send(x, x->ahead, next, next_size);
+  }
+  snprintf(out->ruleset, sizeof out->ruleset, "%s", p->f.rs->id);
+  out->nsteps = p->f.c->nsteps;
+  int st = sent ? compare_sent(x, p, out) : -1;
+  if (st != ZO_DIFF_SAME) {
+    /* anything but agreement is decided the plain way, the engine alone
+       with this game: a difference found ahead is kept as found */
+    ahead_drop(x);
+    if (st < 0) {
+      result_init(out, &x->prof);
+      snprintf(out->ruleset, sizeof out->ruleset, "%s", p->f.rs->id);
+      out->nsteps = p->f.c->nsteps;
+      compare(x, p, out);
+    }
+  }
   out->used = size;
   if (out->status == ZO_DIFF_DIFFERS) out->used = p->ends[out->step < out->nsteps ? out->step : out->nsteps];
   played_clear(p);

@@ -55,6 +55,10 @@ typedef struct {
                               one step and one observe per step */
   zo_fuzz_profile prof;    /* e's rule sets and features (zo_fuzz_profile_make) */
   void *scratch;           /* one game's storage, reused from input to input */
+  void *ahead;             /* the next game's (zo_diff_run_ahead), or NULL */
+  uint8_t *ahead_data;     /* its input (owned), ahead_size bytes */
+  size_t ahead_size, ahead_cap;
+  int ahead_sent;          /* its requests are in flight to the engine */
 } zo_diff_engine;
 
 /* Fill x for engine e (its profile read once from e's `has`). */
@@ -67,6 +71,18 @@ void zo_diff_engine_free(zo_diff_engine *x);
  * (a batch that fails is played again step by step to find it). out is
  * owned by the caller. */
 zo_diff_status zo_diff_run(zo_diff_engine *x, const uint8_t *data, size_t size, zo_diff_result *out);
+
+/* zo_diff_run for data, with the next input already known (next, of
+ * next_size bytes; NULL for none): over a pipe the next game is decoded,
+ * played on the oracle and sent to the engine before this one's answers
+ * are read, so the engine works while the runner reads and compares
+ * (zo_engine_process_send_game). The result is zo_diff_run's for data,
+ * whatever was sent ahead: a game sent ahead whose turn never comes, or
+ * that follows a game that differed or failed, has its answers dropped
+ * and is played again when it is run. Falls back to zo_diff_run for an
+ * engine that can't take games ahead (in process, or a transcript). */
+zo_diff_status zo_diff_run_ahead(zo_diff_engine *x, const uint8_t *data, size_t size,
+                                 const uint8_t *next, size_t next_size, zo_diff_result *out);
 
 /* zo_diff_engine_init and zo_diff_run in one call (replay, tests). */
 zo_diff_status zo_diff_input(zo_engine *e, const uint8_t *data, size_t size, int batch,
