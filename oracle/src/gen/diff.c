@@ -188,6 +188,18 @@ static zo_diff_status first_difference(const played *p, const zo_observation *ea
   return ZO_DIFF_SAME;
 }
 
+/* The engine's side of a game of n steps freed (ea and ra, n+1 entries
+ * each) and the engine torn down. */
+static void engine_done(zo_engine *e, zo_observation *ea, zo_step_result *ra, int n) {
+  for (int i = 0; i <= n; i++) {
+    zo_observation_free(&ea[i]);
+    zo_step_result_free(&ra[i]);
+  }
+  free(ea);
+  free(ra);
+  e->ops->teardown(e->self);
+}
+
 /* p (played on the oracle, its case with its JSON) on x's engine. */
 static zo_diff_status compare(zo_diff_engine *x, played *p, zo_diff_result *out) {
   zo_engine *e = x->e;
@@ -221,13 +233,7 @@ static zo_diff_status compare(zo_diff_engine *x, played *p, zo_diff_result *out)
              berr.message);
     engine_failed(out, c, 0, &e2);
   }
-  for (int i = 0; i <= n; i++) {
-    zo_observation_free(&ea[i]);
-    zo_step_result_free(&ra[i]);
-  }
-  free(ea);
-  free(ra);
-  e->ops->teardown(e->self);
+  engine_done(e, ea, ra, n);
   return out->status;
 }
 
@@ -307,13 +313,7 @@ static int compare_sent(zo_diff_engine *x, played *p, zo_diff_result *out) {
   int st = -1;
   if (zo_engine_process_read_game(e, c, ra, ea, &err) == ZO_OK)
     st = out->status = first_difference(p, ea, ra, n + 1, out);
-  for (int i = 0; i <= n; i++) {
-    zo_observation_free(&ea[i]);
-    zo_step_result_free(&ra[i]);
-  }
-  free(ea);
-  free(ra);
-  e->ops->teardown(e->self);
+  engine_done(e, ea, ra, n);
   return st;
 }
 
