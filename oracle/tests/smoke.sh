@@ -78,7 +78,7 @@ cat > "$work/oneread.py" <<'PY'
 import os, subprocess, sys, time
 inner = subprocess.Popen(sys.argv[1:], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
 while True:
-    time.sleep(0.05)  # whatever was written meanwhile comes in one read
+    time.sleep(0.01)  # whatever was written meanwhile comes in one read
     chunk = os.read(0, 1 << 20)
     if not chunk:
         break

@@ -1,5 +1,7 @@
 /* table_html.c: the transition tables in the HTML report (render_html.c):
- * for each rule set of the run the oracle knows, its table (run/table.h,
+ * for each rule set of the run the oracle knows and the run played a case
+ * in (one that was not skipped: an engine that declares one rule set gets
+ * its table alone), its table (run/table.h,
  * every cell a game of the model) as one collapsed <details>, one nested
  * <details> per kind of object holding its rows. No script: the page
  * stays one self-contained file, closed sections cost the reader nothing. */
@@ -167,6 +169,17 @@ static void table_html(FILE *f, const json_t *t) {
   fputs("</details>\n", f);
 }
 
+/* Did the run play a case in rule set id (a case record of it that is
+ * not a skip)? */
+static int played(const zo_record *rec, const char *id) {
+  size_t i;
+  json_t *c;
+  json_array_foreach(rec->cases, i, c) {
+    if (!strcmp(str(c, "ruleset"), id) && strcmp(str(c, "status"), "skip")) return 1;
+  }
+  return 0;
+}
+
 void zo_report_html_tables(FILE *f, zo_record *rec) {
   size_t i;
   json_t *rsn;
@@ -175,7 +188,8 @@ void zo_report_html_tables(FILE *f, zo_record *rec) {
     const zo_ruleset *rs = json_string_value(rsn) ? zo_ruleset_find(json_string_value(rsn)) : NULL;
     json_t *t;
     zo_error err = {0};
-    if (!rs || zo_table_build(rs, &t, &err)) continue; /* a rule set the oracle doesn't know */
+    if (!rs || !played(rec, rs->id)) continue; /* unknown to the oracle, or no case ran in it */
+    if (zo_table_build(rs, &t, &err)) continue;
     if (!shown++)
       fputs("<h2 id=\"tables\">Transition tables</h2>\n<p>What a move does in the oracle, for each "
             "kind of object and each pair of zones: every cell is a small game of the model "
