@@ -244,10 +244,11 @@ void zo_diff_engine_init(zo_diff_engine *x, zo_engine *e, int batch) {
   zo_fuzz_profile_make(&x->prof, e->ops->has, e->self);
 }
 
-/* Forget the game sent ahead: its answers read and dropped. */
+/* Forget the game decoded ahead: the answers of its requests in flight
+ * read and dropped. */
 static void ahead_drop(zo_diff_engine *x) {
   if (x->ahead_sent) zo_engine_process_drain(x->e);
-  x->ahead_sent = 0;
+  x->ahead_sent = x->ahead_decoded = 0;
 }
 
 void zo_diff_engine_free(zo_diff_engine *x) {
@@ -325,20 +326,24 @@ zo_diff_status zo_diff_run_ahead(zo_diff_engine *x, const uint8_t *data, size_t 
   if (!x->ahead) x->ahead = zo_xcalloc(1, sizeof(played));
   played *p;
   int sent;
-  if (x->ahead_sent && x->ahead_size == size && !memcmp(x->ahead_data, data, size)) {
-    void *t = x->scratch; /* this game went ahead last time */
+  if (x->ahead_decoded && x->ahead_size == size && !memcmp(x->ahead_data, data, size)) {
+    void *t = x->scratch; /* decoded (and sent, when playable) last time */
     x->scratch = x->ahead;
     x->ahead = t;
     p = x->scratch;
-    sent = 1;
+    sent = x->ahead_sent;
     x->ahead_sent = 0;
   } else {
     ahead_drop(x);
     p = x->scratch;
     sent = decode_send(x, p, data, size);
   }
+  x->ahead_decoded = 0;
   played_clear(x->ahead);
-  if (sent && next) { /* the next game goes ahead while this one is read */
+  /* a game the engine need not play (its rule set or a feature not
+     declared) is a skip that sends nothing: the next may still go ahead */
+  int skip = !sent && !playable(x, p);
+  if ((sent || skip) && next) { /* the next game goes ahead while this one is read */
     if (next_size > x->ahead_cap) {
       x->ahead_cap = next_size;
       x->ahead_data = zo_xrealloc(x->ahead_data, next_size);
@@ -346,19 +351,24 @@ zo_diff_status zo_diff_run_ahead(zo_diff_engine *x, const uint8_t *data, size_t 
     memcpy(x->ahead_data, next, next_size);
     x->ahead_size = next_size;
     x->ahead_sent = decode_send(x, x->ahead, next, next_size);
+    x->ahead_decoded = 1;
   }
   snprintf(out->ruleset, sizeof out->ruleset, "%s", p->f.rs->id);
   out->nsteps = p->f.c->nsteps;
-  int st = sent ? compare_sent(x, p, out) : -1;
-  if (st != ZO_DIFF_SAME) {
-    /* anything but agreement is decided the plain way, the engine alone
-       with this game: a difference found ahead is kept as found */
-    ahead_drop(x);
-    if (st < 0) {
-      result_init(out, &x->prof);
-      snprintf(out->ruleset, sizeof out->ruleset, "%s", p->f.rs->id);
-      out->nsteps = p->f.c->nsteps;
-      compare(x, p, out);
+  if (skip) {
+    compare(x, p, out); /* says why, and sends nothing */
+  } else {
+    int st = sent ? compare_sent(x, p, out) : -1;
+    if (st != ZO_DIFF_SAME) {
+      /* anything but agreement is decided the plain way, the engine alone
+         with this game: a difference found ahead is kept as found */
+      ahead_drop(x);
+      if (st < 0) {
+        result_init(out, &x->prof);
+        snprintf(out->ruleset, sizeof out->ruleset, "%s", p->f.rs->id);
+        out->nsteps = p->f.c->nsteps;
+        compare(x, p, out);
+      }
     }
   }
   out->used = size;

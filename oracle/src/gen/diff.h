@@ -58,7 +58,8 @@ typedef struct {
   void *ahead;             /* the next game's (zo_diff_run_ahead), or NULL */
   uint8_t *ahead_data;     /* its input (owned), ahead_size bytes */
   size_t ahead_size, ahead_cap;
-  int ahead_sent;          /* its requests are in flight to the engine */
+  int ahead_decoded;       /* ahead holds that game, played on the oracle */
+  int ahead_sent;          /* and its requests are in flight to the engine */
 } zo_diff_engine;
 
 /* Fill x for engine e (its profile read once from e's `has`). */
