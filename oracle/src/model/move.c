@@ -82,12 +82,7 @@ static void then_step(zo_game *g, const zo_step *mv, int obj, zo_step_result *r)
  * move's. The spell becomes cast at the end of the step, so a library's
  * revealed top card is updated only then (401.5; perform.c). */
 static void cost_steps(zo_game *g, const zo_step *mv, zo_step_result *r) {
-  for (int i = 0; i < mv->ncosts; i++) {
-    zo_step_result sub = {0};
-    zo_game_apply_to(g, &mv->costs[i], -1, &sub);
-    take_events(r, &sub);
-    zo_step_result_free(&sub);
-  }
+  for (int i = 0; i < mv->ncosts; i++) nested_step(g, &mv->costs[i], -1, r);
 }
 
 /* ---- the move, phase by phase ---------------------------------------- */
@@ -599,11 +594,7 @@ void zo_rule_move(zo_game *g, int obj, int to_type, const char *cause, zo_step_r
   mv.player = mv.order_by = -1; /* a rule's move: nobody performs it as a put */
   mv.attach_to = mv.aura = mv.copy_of = -1;
   snprintf(mv.cause, sizeof mv.cause, "%s", cause);
-  zo_step_result sub;
-  memset(&sub, 0, sizeof sub);
-  zo_game_apply_to(g, &mv, obj, &sub);
-  take_events(r, &sub);
-  zo_step_result_free(&sub);
+  nested_step(g, &mv, obj, r);
 }
 
 /* ---- steps that move several objects -------------------------------- */
@@ -850,12 +841,8 @@ void zo_step_draw_mill(zo_game *g, const zo_step *s, int obj, zo_step_result *r)
     /* the draw's follow-up, on the card it put into the hand (never on
        what a replacement brought: CR 614.11b) */
     if (s->then && g->objs[obj_top].exists &&
-        g->objs[obj_top].zone == zo_zone_of_role(g, ZR_HAND, s->player)) {
-      zo_step_result sub = {0};
-      zo_game_apply_to(g, s->then, obj_top, &sub);
-      take_events(r, &sub);
-      zo_step_result_free(&sub);
-    }
+        g->objs[obj_top].zone == zo_zone_of_role(g, ZR_HAND, s->player))
+      nested_step(g, s->then, obj_top, r);
     /* a card that did not leave the library (a replacement put it back, a
        token that can't move, 111.8) is still on top: taking it again
        changes nothing */

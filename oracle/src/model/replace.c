@@ -172,12 +172,7 @@ void zo_draw_replace(zo_game *g, int ri, zo_step_result *r) {
     g->nactive_repl--;
   }
   rp->suspended = 1; /* 614.5: not again on its own steps' draws */
-  for (int i = 0; i < rp->ndraw_steps; i++) {
-    zo_step_result sub = {0};
-    zo_game_apply_to(g, &rp->draw_steps[i], -1, &sub);
-    take_events(r, &sub);
-    zo_step_result_free(&sub);
-  }
+  for (int i = 0; i < rp->ndraw_steps; i++) nested_step(g, &rp->draw_steps[i], -1, r);
   rp->suspended = 0;
 }
 
@@ -244,15 +239,21 @@ void zo_etb_apply(zo_game *g, int obj, zo_step_result *r) {
   if (own) zo_etb_event_end(g);
 }
 
+/* Array a of n entries (capacity *cap, entries of size bytes) with room
+ * for one more: grown (doubled, 4 at first) when full. Returns the array
+ * (it may have moved). Effects that stay for the rest of the game. */
+static void *room_for_one(void *a, int n, int *cap, size_t size) {
+  if (n < *cap) return a;
+  *cap = *cap ? 2 * *cap : 4;
+  return zo_xrealloc(a, (size_t)*cap * size);
+}
+
 /* From this step on, each time the card would enter the battlefield its
  * steps are done first (CR 614.13, 614.1c). Magic only, like cant. */
 void zo_step_as_enters(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
   (void)obj;
   if (zo_magic_only(g, r)) return;
-  if (g->netb == g->capetb) {
-    g->capetb = g->capetb ? 2 * g->capetb : 4;
-    g->etb = zo_xrealloc(g->etb, (size_t)g->capetb * sizeof *g->etb);
-  }
+  g->etb = room_for_one(g->etb, g->netb, &g->capetb, sizeof *g->etb);
   struct zo_etb *e = &g->etb[g->netb++];
   e->card = s->card;
   e->steps = s->costs;
@@ -299,10 +300,7 @@ int zo_cant_forbids(const zo_game *g, int obj, int origin, int dest, const char 
 void zo_step_cant(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
   (void)obj;
   if (zo_magic_only(g, r)) return;
-  if (g->ncants == g->capcants) {
-    g->capcants = g->capcants ? 2 * g->capcants : 4;
-    g->cants = zo_xrealloc(g->cants, (size_t)g->capcants * sizeof *g->cants);
-  }
+  g->cants = room_for_one(g->cants, g->ncants, &g->capcants, sizeof *g->cants);
   zo_cant *k = &g->cants[g->ncants++];
   k->any = s->replace_any;
   k->obj = s->card;

@@ -272,6 +272,16 @@ static inline void take_events(zo_step_result *r, const zo_step_result *sub) {
   for (int i = 0; i < sub->nevents; i++) event(r, sub->events[i].handle, sub->events[i].outcome);
 }
 
+/* Apply nested step s to object obj (-1: its own card) and append its
+ * events to r: a then:, a cost, a rule's move, a draw replacement's
+ * steps. Its outcome is not r's. */
+static inline void nested_step(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
+  zo_step_result sub = {0};
+  zo_game_apply_to(g, s, obj, &sub);
+  take_events(r, &sub);
+  zo_step_result_free(&sub);
+}
+
 /* Whether reference ref (an index) still finds the object it saw: that
  * object exists and is still the object it was (CR 400.7). */
 static inline int ref_finds(const zo_game *g, int ref) {
