@@ -25,6 +25,6 @@ zo_need_packages() {
 }
 
 # What building and testing zoneoracle needs on Debian.
-ZO_BUILD_PACKAGES=(gcc libc6-dev make cmake pkg-config git libyaml-dev libjansson-dev)
+ZO_BUILD_PACKAGES=(gcc libc6-dev make cmake pkg-config git libyaml-dev libjansson-dev libmimalloc-dev)
 ZO_TEST_PACKAGES=(libcmocka-dev chromium python3 python3-jsonschema python3-yaml python3-pil nodejs)
 ZO_FUZZ_PACKAGES=(clang libclang-rt-dev zip unzip afl++)

@@ -88,9 +88,13 @@ set(CPACK_STRIP_FILES ON)
 set(CPACK_PACKAGE_FILE_NAME "zoneoracle-${PROJECT_VERSION}-${CMAKE_SYSTEM_NAME}")
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
-# the shared libraries the binary links (libyaml, jansson, glibc), written
+# the shared libraries the binary links (libyaml, jansson, glibc, and
+# mimalloc when the build linked it: ZO_MIMALLOC, CMakeLists.txt), written
 # out rather than computed by dpkg-shlibdeps, so packaging needs no dpkg-dev
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "libc6 (>= 2.34), libyaml-0-2, libjansson4 (>= 2.14)")
+if(ZO_MIMALLOC_LINKED)
+  string(APPEND CPACK_DEBIAN_PACKAGE_DEPENDS ", libmimalloc2.0")
+endif()
 # gate --validate runs the schemas through Python's jsonschema; the headers
 # and static library want the -dev packages to link
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "python3, python3-jsonschema")

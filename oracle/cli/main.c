@@ -17,6 +17,9 @@
 #include <unistd.h>
 
 #include <jansson.h>
+#ifdef ZO_WITH_MIMALLOC
+#include <mimalloc.h>
+#endif
 
 #include "util.h"
 #include "cli.h"
@@ -363,6 +366,12 @@ static int cmd_version(const zo_cli_command *cmd, int argc, char **argv) {
   int found = !zo_cli_data_path("cases", cases, sizeof cases);
   printf("zoneoracle %s\nsuite commit %s\ncases %s\n", zo_cli_version(), zo_cli_suite_commit(),
          found ? cases : "not found");
+#ifdef ZO_WITH_MIMALLOC
+  int mv = mi_version(); /* e.g. 209 for 2.0.9 */
+  printf("allocator mimalloc %d.%d.%d\n", mv / 100, mv / 10 % 10, mv % 10);
+#else
+  printf("allocator the C library's malloc\n");
+#endif
   return ZO_EXIT_PASS;
 }
 

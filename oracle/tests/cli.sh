@@ -163,6 +163,13 @@ echo "engines that cannot be started: exit 4"
 # --- version, and the suite found from anywhere ----------------------------
 expect 0 '^zoneoracle [0-9]+\.[0-9]+\.[0-9]+' version
 grep -q '^suite commit ' "$work/out" && grep -q '^cases /' "$work/out" || fail "version: no suite commit or cases line"
+# which malloc this build linked (ZO_MIMALLOC): never mimalloc in a
+# sanitized or Debug build, where ASan and valgrind intercept the C library's
+grep -Eq "^allocator (mimalloc [0-9]+\.[0-9]+\.[0-9]+|the C library's malloc)\$" "$work/out" ||
+  fail "version: no allocator line"
+if [ -n "${ZO_EXPECT_ALLOCATOR:-}" ]; then # set by CTest from the build's choice
+  grep -q "^allocator $ZO_EXPECT_ALLOCATOR" "$work/out" || fail "version: allocator is not $ZO_EXPECT_ALLOCATOR"
+fi
 ok
 mkdir -p "$work/elsewhere"
 (cd "$work/elsewhere" && timeout 300 "$bin" run --quiet --report-dir "$work/elsewhere/r" > "$work/out" 2>&1)
