@@ -321,7 +321,8 @@ zo_status zo_case_parse_mem(const char *name, const char *text, size_t len,
 /* The same from a JSON document (a case as JSON, as `serve` builds one
  * from a zcp setup request; JSON is YAML, so the loader is the same and
  * no text is printed or parsed): doc is only read; `name` is used in
- * messages, whose line and column are 1:1. */
+ * messages, whose line and column are 1:1. The case is an engine's, never
+ * sent on: its cards_json and steps' json are NULL. */
 struct json_t;
 zo_status zo_case_parse_json(const char *name, struct json_t *doc, zo_case **out, zo_error *err);
 

@@ -524,14 +524,14 @@ static zo_status parse_case(cr_parser *p, const yd_node *root) {
   if ((v = yd_get(root, "features")) && (st = parse_features(p, v))) return st;
   if ((st = parse_players(p, yd_get(root, "players")))) return st;
   if ((st = parse_cards(p, yd_get(root, "cards")))) return st;
-  c->cards_json = yd_to_json_text(yd_get(root, "cards"));
+  if (!p->no_json) c->cards_json = yd_to_json_text(yd_get(root, "cards"));
   if ((st = cr_steps(p, yd_get(root, "steps")))) return st;
   if ((v = yd_get(root, "expect")) && (st = parse_final_expect(p, v))) return st;
   return ZO_OK;
 }
 
-static zo_status load_doc(const yd_doc *doc, zo_case **out, zo_error *err) {
-  cr_parser p = {.r = {.doc = doc, .err = err}};
+static zo_status load_doc(const yd_doc *doc, int no_json, zo_case **out, zo_error *err) {
+  cr_parser p = {.r = {.doc = doc, .err = err}, .no_json = no_json};
   zo_case *c = zo_xcalloc(1, sizeof *c);
   c->file = zo_xstrdup(doc->file);
   p.c = c;
@@ -549,14 +549,14 @@ zo_status zo_case_parse_mem(const char *name, const char *text, size_t len, zo_c
   yd_doc doc;
   zo_status st = yd_parse(name, text, len, &doc, err);
   if (st) return st;
-  st = load_doc(&doc, out, err);
+  st = load_doc(&doc, 0, out, err);
   yd_free(&doc);
   return st;
 }
 
 zo_status zo_case_parse_json(const char *name, json_t *json, zo_case **out, zo_error *err) {
   yd_doc doc = {.root = yd_from_json(json), .file = zo_xstrdup(name)};
-  zo_status st = load_doc(&doc, out, err);
+  zo_status st = load_doc(&doc, 1, out, err);
   yd_free(&doc);
   return st;
 }
@@ -565,7 +565,7 @@ zo_status zo_case_parse_file(const char *path, zo_case **out, zo_error *err) {
   yd_doc doc;
   zo_status st = yd_parse_file(path, &doc, err);
   if (st) return st;
-  st = load_doc(&doc, out, err);
+  st = load_doc(&doc, 0, out, err);
   yd_free(&doc);
   return st;
 }

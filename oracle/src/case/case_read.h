@@ -20,6 +20,8 @@ typedef struct {
   zo_case *c;
   const zo_ruleset *rs[ZO_MAX_CASE_RULESETS];
   int nrs;
+  int no_json; /* leave cards_json and each step's json NULL: the case came
+                  from a request and is never sent to an engine */
 } cr_parser;
 
 /* What a zone name may also be (cr_zone's allow bits). */

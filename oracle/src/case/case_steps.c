@@ -802,10 +802,12 @@ zo_status cr_steps(cr_parser *p, const yd_node *seq) {
     zo_step_kind kind = (zo_step_kind)zo_step_kind_parse(kind_key->str);
     if ((st = parse_step(p, kind, opts, kind_key, 0, &c->steps[i]))) return st;
     /* the step as written (without expect), for engines over the protocol */
-    json_t *js = json_object();
-    json_object_set_new(js, kind_key->str, yd_to_json(opts));
-    c->steps[i].json = json_dumps(js, JSON_COMPACT | JSON_PRESERVE_ORDER);
-    json_decref(js);
+    if (!p->no_json) {
+      json_t *js = json_object();
+      json_object_set_new(js, kind_key->str, yd_to_json(opts));
+      c->steps[i].json = json_dumps(js, JSON_COMPACT | JSON_PRESERVE_ORDER);
+      json_decref(js);
+    }
     if (exp && (st = cr_expect(p, exp, &c->steps[i].expect))) return st;
   }
   p->r.note[0] = 0;
