@@ -39,7 +39,8 @@ int zo_serve(FILE *in, FILE *out);
 
 struct zo_game;
 /* The observation of game g as an observe answer's body (zcp_json.h
- * zo_zcp_observation_json): a new reference the caller decrefs. */
-json_t *zo_serve_observation(const struct zo_game *g);
+ * zo_zcp_observation_json; compact: zcp/2's, defaults left out): a new
+ * reference the caller decrefs. */
+json_t *zo_serve_observation(const struct zo_game *g, int compact);
 
 #endif

@@ -52,35 +52,46 @@ static json_t *handle_json(const zo_case *c, int h) {
   return h >= 0 ? json_string(c->handles[h]) : json_null();
 }
 
-/* One object's properties, in the protocol's order; NULL when a name is
- * not JSON text (the object is then left out). */
-static json_t *object_json(const zo_case *c, const zo_obj_obs *o) {
+/* The marks of o as a list of their names. */
+static json_t *marks_json(const zo_case *c, const zo_obj_obs *o) {
   json_t *marks = json_array();
   for (int m = 0; m < o->nmarks; m++) json_array_append_new(marks, json_string(c->marknames[o->marks[m]]));
-  json_t *x = json_pack("{s:b, s:s, s:I, s:o, s:o, s:s, s:s, s:o, s:o, s:o, s:o, s:b, s:o}",
-                   words[W_EXISTS], o->exists, words[W_ZONE], o->zone,
-                   words[W_OBJECT], (json_int_t)o->object,
-                   words[W_POSITION], o->position >= 0 ? json_integer(o->position) : json_null(),
-                   words[W_LAYER], o->layer >= 0 ? json_integer(o->layer) : json_null(),
-                   words[W_VISIBILITY], words[o->visibility ? W_PUBLIC : W_PRIVATE],
-                   words[W_FACE], words[o->face_down ? W_DOWN : W_UP],
-                   words[W_CONTROLLER], player_json(c, o->controller),
-                   words[W_OWNER], player_json(c, o->owner), words[W_MARKS], marks,
-                   words[W_UNDER], handle_json(c, o->under),
-                   words[W_PHASED_OUT], o->phased_out,
-                   words[W_CAME_FROM], o->came_from[0] ? json_string(o->came_from) : json_null());
-  /* attachments (feature "attachments"): written only while attached, so
-     that an observation without any is what it was before the feature */
-  if (x && o->attached_to >= 0) json_object_set_new(x, words[W_ATTACHED_TO], handle_json(c, o->attached_to));
+  return marks;
+}
+
+/* One object's properties, in the protocol's order. compact (zcp/2): the
+ * fields at their default (PROTOCOL.md, "Defaults") left out; exists,
+ * zone, object, visibility and owner are always there. attached_to is
+ * written only while attached, so that an observation without attachments
+ * is what it was before the feature. */
+static json_t *object_json(const zo_case *c, const zo_obj_obs *o, int compact) {
+  json_t *x = json_object();
+  json_object_set_new(x, words[W_EXISTS], json_boolean(o->exists));
+  json_object_set_new(x, words[W_ZONE], json_string(o->zone));
+  json_object_set_new(x, words[W_OBJECT], json_integer((json_int_t)o->object));
+  if (!compact || o->position >= 0)
+    json_object_set_new(x, words[W_POSITION], o->position >= 0 ? json_integer(o->position) : json_null());
+  if (!compact || o->layer >= 0)
+    json_object_set_new(x, words[W_LAYER], o->layer >= 0 ? json_integer(o->layer) : json_null());
+  json_object_set_new(x, words[W_VISIBILITY], json_string(words[o->visibility ? W_PUBLIC : W_PRIVATE]));
+  if (!compact || o->face_down) json_object_set_new(x, words[W_FACE], json_string(words[o->face_down ? W_DOWN : W_UP]));
+  if (!compact || o->controller >= 0) json_object_set_new(x, words[W_CONTROLLER], player_json(c, o->controller));
+  json_object_set_new(x, words[W_OWNER], player_json(c, o->owner));
+  if (!compact || o->nmarks) json_object_set_new(x, words[W_MARKS], marks_json(c, o));
+  if (!compact || o->under >= 0) json_object_set_new(x, words[W_UNDER], handle_json(c, o->under));
+  if (!compact || o->phased_out) json_object_set_new(x, words[W_PHASED_OUT], json_boolean(o->phased_out));
+  if (!compact || o->came_from[0])
+    json_object_set_new(x, words[W_CAME_FROM], o->came_from[0] ? json_string(o->came_from) : json_null());
+  if (o->attached_to >= 0) json_object_set_new(x, words[W_ATTACHED_TO], handle_json(c, o->attached_to));
   return x;
 }
 
-json_t *zo_zcp_observation_json(const zo_case *c, const zo_observation *ob) {
+json_t *zo_zcp_observation_json(const zo_case *c, const zo_observation *ob, int compact) {
   json_t *objs = json_object();
   for (int h = 0; h < ob->nhandles; h++) {
     const zo_obj_obs *o = &ob->objs[h];
     if (h >= c->nsetup && !o->exists && o->object == 0) continue; /* not created */
-    json_object_set_new(objs, c->handles[h], object_json(c, o));
+    json_object_set_new(objs, c->handles[h], object_json(c, o, compact));
   }
   json_t *trig = json_object();
   for (int t = 0; t < ob->ntriggers; t++)
@@ -124,11 +135,7 @@ static json_t *object_delta_json(const zo_case *c, const zo_obj_obs *a, const zo
   if (a->owner != o->owner) json_object_set_new(x, words[W_OWNER], player_json(c, o->owner));
   int marks = a->nmarks != o->nmarks;
   for (int m = 0; !marks && m < o->nmarks; m++) marks = a->marks[m] != o->marks[m];
-  if (marks) {
-    json_t *list = json_array();
-    for (int m = 0; m < o->nmarks; m++) json_array_append_new(list, json_string(c->marknames[o->marks[m]]));
-    json_object_set_new(x, words[W_MARKS], list);
-  }
+  if (marks) json_object_set_new(x, words[W_MARKS], marks_json(c, o));
   if (a->under != o->under) json_object_set_new(x, words[W_UNDER], handle_json(c, o->under));
   if (a->phased_out != o->phased_out) json_object_set_new(x, words[W_PHASED_OUT], json_boolean(o->phased_out));
   if (a->attached_to != o->attached_to) json_object_set_new(x, words[W_ATTACHED_TO], handle_json(c, o->attached_to));
@@ -162,14 +169,14 @@ static int same_sight(const zo_observation *a, const zo_observation *b, int p) {
 }
 
 json_t *zo_zcp_observation_delta_json(const zo_case *c, const zo_observation *prev,
-                                      const zo_observation *ob) {
-  if (!prev || prev->nplayers != ob->nplayers) return zo_zcp_observation_json(c, ob);
+                                      const zo_observation *ob, int compact) {
+  if (!prev || prev->nplayers != ob->nplayers) return zo_zcp_observation_json(c, ob, compact);
   json_t *objs = json_object();
   for (int h = 0; h < ob->nhandles; h++) {
     const zo_obj_obs *o = &ob->objs[h];
     if (h >= c->nsetup && !o->exists && o->object == 0) continue; /* not created */
     if (h >= prev->nhandles || (h >= c->nsetup && !prev->objs[h].exists && prev->objs[h].object == 0))
-      json_object_set_new(objs, c->handles[h], object_json(c, o)); /* new: whole */
+      json_object_set_new(objs, c->handles[h], object_json(c, o, compact)); /* new: whole */
     else if (!same_object(&prev->objs[h], o))
       json_object_set_new(objs, c->handles[h], object_delta_json(c, &prev->objs[h], o));
   }
@@ -201,7 +208,10 @@ json_t *zo_zcp_observation_delta_json(const zo_case *c, const zo_observation *pr
       if (ob->sees[p * ob->nhandles + h]) json_array_append_new(sees, json_string(c->handles[h]));
     json_object_set_new(visible, c->players[p], sees);
   }
-  json_t *x = json_pack("{s:o}", words[W_OBJECTS], objs); /* objects always: the mark of an observation */
+  /* objects: always in zcp/1's deltas; left out when empty in compact ones */
+  json_t *x = json_object();
+  if (!compact || json_object_size(objs)) json_object_set_new(x, words[W_OBJECTS], objs);
+  else json_decref(objs);
   json_t *parts[] = {trig, refs, players, visible};
   int keys[] = {W_TRIGGERS, W_REFS, W_PLAYERS, W_VISIBLE};
   for (int i = 0; i < 4; i++) {
@@ -211,13 +221,21 @@ json_t *zo_zcp_observation_delta_json(const zo_case *c, const zo_observation *pr
   return x;
 }
 
-json_t *zo_zcp_result_json(const zo_case *c, const zo_step_result *r) {
+json_t *zo_zcp_result_json(const zo_case *c, const zo_step_result *r, int compact) {
+  json_t *x = json_object();
+  json_object_set_new(x, words[W_OUTCOME], json_string(zo_outcome_name(r->outcome)));
+  if (!compact || r->error)
+    json_object_set_new(x, words[W_ERROR], r->error ? json_string(zo_step_error_name(r->error)) : json_null());
+  if (compact && !r->nevents) return x;
   json_t *ev = json_array();
-  for (int i = 0; i < r->nevents; i++)
-    json_array_append_new(ev, json_pack("{s:s, s:s}", words[W_HANDLE], c->handles[r->events[i].handle],
-                                        words[W_OUTCOME], zo_outcome_name(r->events[i].outcome)));
-  return json_pack("{s:s, s:o, s:o}", words[W_OUTCOME], zo_outcome_name(r->outcome), words[W_ERROR],
-                   r->error ? json_string(zo_step_error_name(r->error)) : json_null(), words[W_EVENTS], ev);
+  for (int i = 0; i < r->nevents; i++) {
+    json_t *e = json_object();
+    json_object_set_new(e, words[W_HANDLE], json_string(c->handles[r->events[i].handle]));
+    json_object_set_new(e, words[W_OUTCOME], json_string(zo_outcome_name(r->events[i].outcome)));
+    json_array_append_new(ev, e);
+  }
+  json_object_set_new(x, words[W_EVENTS], ev);
+  return x;
 }
 
 /* ---- reading ---------------------------------------------------------------- */
@@ -446,10 +464,10 @@ zo_status zo_zcp_observation_read_delta(zo_zcp_names *names, const zo_case *c, c
   memcpy(ob->ref_handle, prev->ref_handle, (size_t)c->nrefs * sizeof(int));
   memcpy(ob->lost, prev->lost, sizeof ob->lost);
   memcpy(ob->sees, prev->sees, (size_t)(c->nplayers * c->nhandles));
-  json_t *objs = field(res, W_OBJECTS);
-  if (!json_is_object(objs))
+  json_t *objs = field(res, W_OBJECTS); /* absent (zcp/2): no object changed */
+  if (!json_is_object(res) || (objs && !json_is_object(objs)))
     return zcp_fault(err, ZO_ENGINE_FAULT_ERROR, who,
-                     "the observation has no objects (is it the answer to another request?)");
+                     "a delta observation is not an object, or its objects is not one");
   const char *key;
   json_t *x;
   json_object_foreach(objs, key, x) {

@@ -19,8 +19,10 @@
  * {objects, triggers, refs, players, visible}: every object that exists or
  * existed (an object a step would create but did not yet is left out),
  * keyed by handle, names for players, handles and marks, null for none.
- * A new reference (the caller decrefs); ob and c are only read. */
-json_t *zo_zcp_observation_json(const zo_case *c, const zo_observation *ob);
+ * compact (a zcp/2 session): each object's fields at their default left
+ * out (PROTOCOL.md, "Defaults"); else every field written. A new reference
+ * (the caller decrefs); ob and c are only read. */
+json_t *zo_zcp_observation_json(const zo_case *c, const zo_observation *ob, int compact);
 
 /* The observation ob as a delta from prev (zcp/2, `run` with observe
  * "delta"): `objects` (always there) and those of `triggers`, `refs`,
@@ -28,14 +30,17 @@ json_t *zo_zcp_observation_json(const zo_case *c, const zo_observation *ob);
  * entries that differ from prev: an object's changed fields (an object
  * new since prev whole), a trigger, reference or player whole, a player's
  * `visible` list whole. prev NULL (or of other players): the whole
- * observation. A new reference (the caller decrefs). */
+ * observation. compact: `objects` left out when no object changed, and a
+ * new object's fields at their default. A new reference (the caller
+ * decrefs). */
 json_t *zo_zcp_observation_delta_json(const zo_case *c, const zo_observation *prev,
-                                      const zo_observation *ob);
+                                      const zo_observation *ob, int compact);
 
 /* The result r of a step of case c as a step answer's body {outcome,
  * error, events}: the outcome and error words (error null for none) and
- * one {handle, outcome} per event. A new reference (the caller decrefs). */
-json_t *zo_zcp_result_json(const zo_case *c, const zo_step_result *r);
+ * one {handle, outcome} per event. compact (zcp/2): error left out when
+ * none, events when empty. A new reference (the caller decrefs). */
+json_t *zo_zcp_result_json(const zo_case *c, const zo_step_result *r, int compact);
 
 /* ---- reading (the client) ---- */
 
@@ -87,7 +92,10 @@ zo_status zo_zcp_observation_read(zo_zcp_names *names, const zo_case *c, const j
  * same case, is only read): an object's fields that res names replace
  * prev's, a trigger, reference, player or `visible` list res names
  * replaces prev's whole, and what res does not name stays as in prev (a
- * whole observation is a delta too). Errors as zo_zcp_observation_read. */
+ * whole observation is a delta too; `objects` absent: no object changed).
+ * An object new since prev starts from the defaults prev holds for it, so
+ * a compact one (fields at their default left out) reads whole. Errors as
+ * zo_zcp_observation_read, but for a missing `objects`. */
 zo_status zo_zcp_observation_read_delta(zo_zcp_names *names, const zo_case *c, const json_t *res,
                                         const zo_observation *prev, zo_observation *ob,
                                         const char *who, zo_error *err);

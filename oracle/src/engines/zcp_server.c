@@ -28,6 +28,7 @@ typedef struct {
   zo_case *c;
   zo_game *g;
   const zo_ruleset *rs;
+  int compact; /* zcp/2 chosen in hello: answers leave defaults out */
 } served;
 
 static json_t *fail(json_t *id, const char *code, const char *msg) {
@@ -42,10 +43,10 @@ static void reset(served *s) {
   s->c = NULL;
 }
 
-json_t *zo_serve_observation(const zo_game *g) {
+json_t *zo_serve_observation(const zo_game *g, int compact) {
   zo_observation ob;
   zo_game_observe(g, &ob);
-  json_t *x = zo_zcp_observation_json(zo_game_case(g), &ob);
+  json_t *x = zo_zcp_observation_json(zo_game_case(g), &ob, compact);
   zo_observation_free(&ob);
   return x;
 }
@@ -54,74 +55,132 @@ static int counts(const zo_case *c) {
   return c->nhandles + c->ntriggers + c->nrefs + c->nreplacements + c->nmarknames + c->nztypes;
 }
 
-/* Apply one step given as JSON; *out gets its result, or an error. */
-static json_t *do_step(served *s, json_t *step, json_t *id, json_t **out) {
+/* Parse one step given as JSON into s's case (names it introduces added):
+ * NULL, or the error answer. */
+static json_t *parse_step(served *s, json_t *step, json_t *id) {
   if (!s->g) return fail(id, "bad_request", "step before setup");
   if (!json_is_object(step) || json_object_size(step) != 1)
     return fail(id, "bad_request", "step: expected an object with one step name");
-  int before = counts(s->c);
   zo_error err = {0};
   zo_status st = zo_case_append_step_json(s->c, step, &err);
-  if (st) {
-    char msg[700];
-    snprintf(msg, sizeof msg, "%d:%d: %s", err.line, err.column, err.message);
-    return fail(id, st == ZO_ERR_UNKNOWN || st == ZO_ERR_SCHEMA || st == ZO_ERR_SYNTAX
-                        ? "bad_request" : "internal", msg);
+  if (!st) return NULL;
+  char msg[700];
+  snprintf(msg, sizeof msg, "%d:%d: %s", err.line, err.column, err.message);
+  return fail(id, st == ZO_ERR_UNKNOWN || st == ZO_ERR_SCHEMA || st == ZO_ERR_SYNTAX
+                      ? "bad_request" : "internal", msg);
+}
+
+/* s's game rebuilt at the size of its case (after steps that introduced
+ * names: the game's tables are sized once per build), the case's first
+ * `upto` steps replayed: the model is deterministic, so the state is the
+ * same. NULL, or the error answer (s then has no game). */
+static json_t *rebuild(served *s, int upto, json_t *id) {
+  zo_game_free(s->g);
+  s->g = NULL;
+  zo_error err = {0};
+  if (zo_game_new(s->rs, s->c, &s->g, &err)) return fail(id, "internal", err.message);
+  for (int i = 0; i < upto; i++) {
+    zo_step_result r;
+    zo_game_apply(s->g, &s->c->steps[i], &r);
+    zo_step_result_free(&r);
   }
-  if (counts(s->c) != before) {
-    /* a new name: rebuild the game at its new size and replay */
-    zo_game_free(s->g);
-    s->g = NULL;
-    if (zo_game_new(s->rs, s->c, &s->g, &err)) return fail(id, "internal", err.message);
-    for (int i = 0; i < s->c->nsteps - 1; i++) {
-      zo_step_result r;
-      zo_game_apply(s->g, &s->c->steps[i], &r);
-      zo_step_result_free(&r);
+  return NULL;
+}
+
+/* Step i of s's case applied to its game: its result as JSON. */
+static json_t *apply_step(served *s, int i) {
+  zo_step_result r;
+  zo_game_apply(s->g, &s->c->steps[i], &r);
+  json_t *x = zo_zcp_result_json(s->c, &r, s->compact);
+  zo_step_result_free(&r);
+  return x;
+}
+
+/* Apply one step given as JSON; *out gets its result, or an error. */
+static json_t *do_step(served *s, json_t *step, json_t *id, json_t **out) {
+  int before = s->g ? counts(s->c) : 0;
+  json_t *e = parse_step(s, step, id);
+  /* a step refused may have introduced names before its error: the game
+     is rebuilt for them too, so that it always fits its case */
+  if (s->g && counts(s->c) != before) {
+    json_t *broken = rebuild(s, s->c->nsteps - (e ? 0 : 1), id);
+    if (broken) {
+      json_decref(e);
+      e = broken;
     }
   }
-  zo_step_result r;
-  zo_game_apply(s->g, &s->c->steps[s->c->nsteps - 1], &r);
-  *out = zo_zcp_result_json(s->c, &r);
-  zo_step_result_free(&r);
+  if (e) return e;
+  *out = apply_step(s, s->c->nsteps - 1);
   return NULL;
+}
+
+/* The names of triggers and references a run's steps had introduced by
+ * some step: an observation then shows those, not those of later steps
+ * (PROTOCOL.md 8: "introduced so far"), though the game, built once for
+ * the whole run, already holds them. */
+typedef struct {
+  int ntriggers, nrefs;
+} so_far;
+
+/* ob, of s's game, cut to the triggers and references introduced so far
+ * (names are appended as steps introduce them, so those are a prefix). */
+static void cut_to(zo_observation *ob, so_far k) {
+  if (ob->ntriggers > k.ntriggers) ob->ntriggers = k.ntriggers;
+  if (ob->nrefs > k.nrefs) ob->nrefs = k.nrefs;
 }
 
 /* `run`: the steps in order, one result each; with each, one observation
  * after every step, as a delta from the one before when delta; else one
- * at the end. The first step that gets an error
- * answers the whole run with it. */
+ * at the end. Every step is parsed first, so that a game whose steps
+ * introduce names is rebuilt once for the run, not once per such step.
+ * The first step that gets an error answers the whole run with it; the
+ * steps before it stay applied. */
 static json_t *do_run(served *s, json_t *steps, json_t *id, int each, int delta) {
+  size_t n = json_array_size(steps);
+  if (n && !s->g) return fail(id, "bad_request", "step before setup");
   json_t *results = json_array(), *obs = json_array(), *answer = NULL;
   zo_observation prev = {0}, cur;
   int have = 0;
-  size_t n = json_array_size(steps);
   if (delta && s->g) {
     zo_game_observe(s->g, &prev);
     have = 1;
   }
-  for (size_t i = 0; i < n && !answer; i++) {
-    json_t *res = NULL;
-    answer = do_step(s, json_array_get(steps, i), id, &res);
-    if (answer) break;
-    json_array_append_new(results, res);
+  so_far *upto = zo_xmalloc((n + 1) * sizeof *upto);
+  int first = s->g ? s->c->nsteps : 0, before = s->g ? counts(s->c) : 0;
+  size_t parsed = 0;
+  while (parsed < n && !(answer = parse_step(s, json_array_get(steps, parsed), id))) {
+    upto[parsed] = (so_far){s->c->ntriggers, s->c->nrefs};
+    parsed++;
+  }
+  json_t *broken = s->g && counts(s->c) != before ? rebuild(s, first, id) : NULL;
+  if (broken) {
+    json_decref(answer);
+    answer = broken;
+    parsed = 0;
+  }
+  for (size_t i = 0; i < parsed; i++) {
+    json_array_append_new(results, apply_step(s, first + (int)i));
     if (!each) continue;
+    zo_game_observe(s->g, &cur);
+    cut_to(&cur, upto[i]);
     if (!delta) {
-      json_array_append_new(obs, zo_serve_observation(s->g));
+      json_array_append_new(obs, zo_zcp_observation_json(s->c, &cur, s->compact));
+      zo_observation_free(&cur);
       continue;
     }
-    zo_game_observe(s->g, &cur);
-    json_array_append_new(obs, zo_zcp_observation_delta_json(s->c, have ? &prev : NULL, &cur));
+    json_array_append_new(obs, zo_zcp_observation_delta_json(s->c, have ? &prev : NULL, &cur, s->compact));
     zo_observation_free(&prev);
     prev = cur;
     have = 1;
   }
+  free(upto);
   zo_observation_free(&prev);
   if (answer) {
     json_decref(results);
     json_decref(obs);
     return answer;
   }
-  if (!each && s->g) json_array_append_new(obs, zo_serve_observation(s->g));
+  if (!each && s->g) json_array_append_new(obs, zo_serve_observation(s->g, s->compact));
   return json_pack("{s:O, s:b, s:o, s:o}", "id", id, "ok", 1, "results", results, "observations", obs);
 }
 
@@ -169,6 +228,7 @@ json_t *zo_serve_request(zo_served *sv, json_t *req) {
     size_t k;
     json_t *v;
     json_array_foreach(json_object_get(req, "accepts"), k, v) two |= json_string_value(v) && !strcmp(json_string_value(v), "zcp/2");
+    s->compact = two; /* zcp/2's answers leave fields at their default out */
     json_t *rss = json_array(), *fs = json_array();
     for (size_t i = 0; i < zo_ruleset_count(); i++)
       json_array_append_new(rss, json_string(zo_ruleset_id(zo_ruleset_at(i))));
@@ -188,7 +248,7 @@ json_t *zo_serve_request(zo_served *sv, json_t *req) {
   }
   if (!strcmp(op, "observe")) {
     if (!s->g) return fail(id, "bad_request", "observe before setup");
-    json_t *o = zo_serve_observation(s->g);
+    json_t *o = zo_serve_observation(s->g, s->compact);
     json_object_set_new(o, "id", json_incref(id));
     json_object_set_new(o, "ok", json_true());
     return o;
