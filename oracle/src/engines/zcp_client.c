@@ -221,10 +221,22 @@ static zo_status call_ok(proc *p, json_t *req, zo_error *err) {
 
 /* ---- requests sent ahead (zo_engine_process_send_game) ---------------------- */
 
-/* Send req (taken) to the child without reading its answer: it joins the
- * requests in flight, answered in the order sent. ZO_OK, or ZO_ERR_ENGINE
- * with err filled and nothing in flight (the child stopped). Not for a
- * plugin in process nor with a tap. */
+/* Send the n bytes of text (one request and its newline, the id already
+ * in it) to the child without reading the answer: it joins the requests
+ * in flight, answered in the order sent. ZO_OK, or ZO_ERR_ENGINE with err
+ * filled and nothing in flight (the child stopped). Not for a plugin in
+ * process nor with a tap. */
+static zo_status send_ahead_text(proc *p, const char *text, size_t n, zo_error *err) {
+  zo_status st = zcp_child_send(&p->child, text, n, zcp_now() + p->child.timeout, err);
+  if (st) {
+    p->inflight = 0; /* the child is stopped */
+    return st;
+  }
+  p->inflight++;
+  return ZO_OK;
+}
+
+/* send_ahead_text for request req (taken), given the next id. */
 static zo_status send_ahead(proc *p, json_t *req, zo_error *err) {
   json_object_set_new(req, "id", json_integer(++p->next_id));
   char *text = json_dumps(req, JSON_COMPACT);
@@ -235,14 +247,9 @@ static zo_status send_ahead(proc *p, json_t *req, zo_error *err) {
   }
   size_t n = strlen(text);
   text[n] = '\n'; /* over the terminator: n + 1 bytes are sent */
-  zo_status st = zcp_child_send(&p->child, text, n + 1, zcp_now() + p->child.timeout, err);
+  zo_status st = send_ahead_text(p, text, n + 1, err);
   free(text);
-  if (st) {
-    p->inflight = 0; /* the child is stopped */
-    return st;
-  }
-  p->inflight++;
-  return ZO_OK;
+  return st;
 }
 
 /* The answer to the oldest request in flight (a new reference in *out),
@@ -570,6 +577,33 @@ static json_t *run_request(const proc *p, const zo_case *c) {
   return json_pack("{s:s, s:o, s:s}", "op", "run", "steps", steps, "observe", p->protocol >= 2 ? "delta" : "each");
 }
 
+/* The text of c's run request, as run_request() would encode it with the
+ * next id, and its newline (allocated, the caller frees; its length in
+ * *n). Each step's JSON was written by jansson when the case was read
+ * (zo_step.json), so the steps are joined as they are, not parsed and
+ * printed again: a game sent ahead costs the runner no JSON work for its
+ * steps. */
+static char *run_request_text(proc *p, const zo_case *c, size_t *n) {
+  char head[] = "{\"op\":\"run\",\"steps\":[", tail[80];
+  int nt = snprintf(tail, sizeof tail, "],\"observe\":\"%s\",\"id\":%ld}\n",
+                    p->protocol >= 2 ? "delta" : "each", ++p->next_id);
+  size_t len = sizeof head - 1 + (size_t)nt;
+  for (int i = 0; i < c->nsteps; i++) len += strlen(c->steps[i].json ? c->steps[i].json : "null") + 1;
+  char *text = zo_xmalloc(len + 1), *at = text;
+  memcpy(at, head, sizeof head - 1);
+  at += sizeof head - 1;
+  for (int i = 0; i < c->nsteps; i++) {
+    const char *js = c->steps[i].json ? c->steps[i].json : "null";
+    size_t k = strlen(js);
+    if (i) *at++ = ',';
+    memcpy(at, js, k);
+    at += k;
+  }
+  memcpy(at, tail, (size_t)nt + 1);
+  *n = (size_t)(at - text) + (size_t)nt;
+  return text;
+}
+
 /* A run answer res (ok already checked) into results and obs[1..n] after
  * obs[0]. ZO_OK, or ZO_ERR_ENGINE with err filled. */
 static zo_status run_read(proc *p, const zo_case *c, json_t *res, zo_step_result *results,
@@ -619,7 +653,11 @@ zo_status zo_engine_process_send_game(zo_engine *e, const zo_ruleset *rs, const 
   if (st) return st;
   if ((st = send_ahead(p, setup_request(rs, c), err)) || (st = send_ahead(p, json_pack("{s:s}", "op", "observe"), err)))
     return st;
-  return send_ahead(p, run_request(p, c), err);
+  size_t n;
+  char *text = run_request_text(p, c, &n);
+  st = send_ahead_text(p, text, n, err);
+  free(text);
+  return st;
 }
 
 zo_status zo_engine_process_read_game(zo_engine *e, const zo_case *c, zo_step_result *results,
