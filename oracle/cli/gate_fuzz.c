@@ -411,14 +411,25 @@ int zo_cli_gate_fuzz(zo_engine *e, const char *engine_name, const zo_cli_opts *o
   met *seen = NULL;
   int nseen = 0, io_bad = 0;
   double t = fr.t0 = fr.last_shown = now_s();
-  /* each game's bytes, and the next game's, so that it can go to the
-     engine before this one's answers are read (zo_diff_run_ahead) */
-  uint8_t bufs[2][160], *buf = bufs[0], *next = bufs[1];
-  size_t len = game_bytes(&state, buf), next_len;
+  /* each game's bytes, and those of the games after it, so that they can
+     go to the engine before this one's answers are read
+     (zo_diff_run_ahead): a ring of games, ring[at] this one */
+  enum { RING = ZO_DIFF_AHEAD + 1 };
+  uint8_t ring[RING][160];
+  size_t lens[RING];
+  for (int k = 0; k < RING; k++) lens[k] = game_bytes(&state, ring[k]);
+  int at = 0;
   while ((t = now_s()) - fr.t0 < o->fuzz) {
-    next_len = game_bytes(&state, next);
+    const uint8_t *next[ZO_DIFF_AHEAD];
+    size_t next_len[ZO_DIFF_AHEAD];
+    for (int k = 0; k < ZO_DIFF_AHEAD; k++) {
+      next[k] = ring[(at + 1 + k) % RING];
+      next_len[k] = lens[(at + 1 + k) % RING];
+    }
+    uint8_t *buf = ring[at];
+    size_t len = lens[at];
     zo_diff_result r;
-    zo_diff_status st = zo_diff_run_ahead(&x, buf, len, next, next_len, &r);
+    zo_diff_status st = zo_diff_run_ahead(&x, buf, len, next, next_len, ZO_DIFF_AHEAD, &r);
     fr.games++;
     progress(&fr, t);
     if (st == ZO_DIFF_SKIP) {
@@ -431,10 +442,8 @@ int zo_cli_gate_fuzz(zo_engine *e, const char *engine_name, const zo_cli_opts *o
         if (finding(&fr, &x, dfd, &kd, &seen, &nseen, buf, len, &r, t)) io_bad = 1;
       }
     }
-    uint8_t *done = buf; /* the next game becomes this one */
-    buf = next;
-    next = done;
-    len = next_len;
+    lens[at] = game_bytes(&state, buf); /* the game after the last one known */
+    at = (at + 1) % RING;
   }
   clear_line(&fr);
   double secs = t - fr.t0 > 0 ? t - fr.t0 : 1e-9;

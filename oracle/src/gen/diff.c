@@ -244,21 +244,25 @@ void zo_diff_engine_init(zo_diff_engine *x, zo_engine *e, int batch) {
   zo_fuzz_profile_make(&x->prof, e->ops->has, e->self);
 }
 
-/* Forget the game decoded ahead: the answers of its requests in flight
+/* Forget the games sent ahead: the answers of their requests in flight
  * read and dropped. */
 static void ahead_drop(zo_diff_engine *x) {
-  if (x->ahead_sent) zo_engine_process_drain(x->e);
-  x->ahead_sent = x->ahead_decoded = 0;
+  int sent = 0;
+  for (int i = 0; i < x->nahead; i++) sent |= x->ahead[i].sent;
+  if (sent) zo_engine_process_drain(x->e);
+  for (int i = 0; i < x->nahead; i++) x->ahead[i].sent = 0;
+  x->nahead = 0;
 }
 
 void zo_diff_engine_free(zo_diff_engine *x) {
   ahead_drop(x);
   if (x->scratch) played_free(x->scratch);
-  if (x->ahead) played_free(x->ahead);
-  free(x->ahead_data);
-  x->scratch = x->ahead = NULL;
-  x->ahead_data = NULL;
-  x->ahead_size = x->ahead_cap = 0;
+  x->scratch = NULL;
+  for (int i = 0; i < ZO_DIFF_AHEAD; i++) {
+    if (x->ahead[i].game) played_free(x->ahead[i].game);
+    free(x->ahead[i].data);
+    memset(&x->ahead[i], 0, sizeof x->ahead[i]);
+  }
 }
 
 static void result_init(zo_diff_result *out, const zo_fuzz_profile *prof) {
@@ -318,40 +322,56 @@ static int compare_sent(zo_diff_engine *x, played *p, zo_diff_result *out) {
   return st;
 }
 
+/* Does the game ahead at a hold input data (size bytes)? */
+static int ahead_is(const zo_diff_ahead *a, const uint8_t *data, size_t size) {
+  return a->size == size && !memcmp(a->data, data, size);
+}
+
 zo_diff_status zo_diff_run_ahead(zo_diff_engine *x, const uint8_t *data, size_t size,
-                                 const uint8_t *next, size_t next_size, zo_diff_result *out) {
+                                 const uint8_t *const *next, const size_t *next_size, int nnext,
+                                 zo_diff_result *out) {
   if (!x->batch || !zo_engine_process_can_send_ahead(x->e)) return zo_diff_run(x, data, size, out);
   result_init(out, &x->prof);
   if (!x->scratch) x->scratch = zo_xcalloc(1, sizeof(played));
-  if (!x->ahead) x->ahead = zo_xcalloc(1, sizeof(played));
+  /* the games ahead must be this one and those after it, in order; else
+     they are dropped (the caller went another way) */
+  int keep = x->nahead > 0 && ahead_is(&x->ahead[0], data, size);
+  for (int i = 1; keep && i < x->nahead; i++) keep = i - 1 < nnext && ahead_is(&x->ahead[i], next[i - 1], next_size[i - 1]);
+  if (!keep) ahead_drop(x);
   played *p;
   int sent;
-  if (x->ahead_decoded && x->ahead_size == size && !memcmp(x->ahead_data, data, size)) {
-    void *t = x->scratch; /* decoded (and sent, when playable) last time */
-    x->scratch = x->ahead;
-    x->ahead = t;
-    p = x->scratch;
-    sent = x->ahead_sent;
-    x->ahead_sent = 0;
+  if (x->nahead) { /* decoded, and sent when playable, in an earlier call */
+    zo_diff_ahead head = x->ahead[0];
+    p = head.game;
+    head.game = x->scratch; /* the slot takes the storage this game leaves */
+    x->scratch = p;
+    sent = head.sent;
+    head.sent = 0;
+    memmove(&x->ahead[0], &x->ahead[1], (size_t)(x->nahead - 1) * sizeof x->ahead[0]);
+    x->ahead[--x->nahead] = head;
   } else {
-    ahead_drop(x);
     p = x->scratch;
     sent = decode_send(x, p, data, size);
   }
-  x->ahead_decoded = 0;
-  played_clear(x->ahead);
   /* a game the engine need not play (its rule set or a feature not
      declared) is a skip that sends nothing: the next may still go ahead */
   int skip = !sent && !playable(x, p);
-  if ((sent || skip) && next) { /* the next game goes ahead while this one is read */
-    if (next_size > x->ahead_cap) {
-      x->ahead_cap = next_size;
-      x->ahead_data = zo_xrealloc(x->ahead_data, next_size);
+  /* the games after it go ahead while this one is read, unless a request
+     could not be sent (the engine stopped) */
+  int ok = sent || skip;
+  for (int i = x->nahead; ok && i < nnext && i < ZO_DIFF_AHEAD; i++) {
+    zo_diff_ahead *a = &x->ahead[i];
+    if (!a->game) a->game = zo_xcalloc(1, sizeof(played));
+    else played_clear(a->game);
+    if (next_size[i] > a->cap) {
+      a->cap = next_size[i];
+      a->data = zo_xrealloc(a->data, a->cap);
     }
-    memcpy(x->ahead_data, next, next_size);
-    x->ahead_size = next_size;
-    x->ahead_sent = decode_send(x, x->ahead, next, next_size);
-    x->ahead_decoded = 1;
+    memcpy(a->data, next[i], next_size[i]);
+    a->size = next_size[i];
+    a->sent = decode_send(x, a->game, next[i], next_size[i]);
+    x->nahead = i + 1;
+    ok = a->sent || !playable(x, a->game);
   }
   snprintf(out->ruleset, sizeof out->ruleset, "%s", p->f.rs->id);
   out->nsteps = p->f.c->nsteps;

@@ -46,6 +46,20 @@ typedef struct {
   zo_fuzz_profile prof;    /* the profile the input was decoded in */
 } zo_diff_result;
 
+/* How many games zo_diff_run_ahead keeps sent ahead of the one it reads.
+ * One keeps both processes working; a second absorbs the difference in
+ * length between games, so neither waits for the other (ci/bench, part 4). */
+#define ZO_DIFF_AHEAD 2
+
+/* One game sent ahead: decoded, played on the oracle, and its requests
+ * written to the engine when it is playable. */
+typedef struct {
+  void *game;              /* its storage (owned), or NULL before first use */
+  uint8_t *data;           /* its input (owned), size bytes */
+  size_t size, cap;
+  int sent;                /* its requests are in flight to the engine */
+} zo_diff_ahead;
+
 /* An engine to compare with the oracle, and what its games may use: the
  * caller's storage (zo_diff_engine_free); the engine stays the caller's. */
 typedef struct {
@@ -55,11 +69,8 @@ typedef struct {
                               one step and one observe per step */
   zo_fuzz_profile prof;    /* e's rule sets and features (zo_fuzz_profile_make) */
   void *scratch;           /* one game's storage, reused from input to input */
-  void *ahead;             /* the next game's (zo_diff_run_ahead), or NULL */
-  uint8_t *ahead_data;     /* its input (owned), ahead_size bytes */
-  size_t ahead_size, ahead_cap;
-  int ahead_decoded;       /* ahead holds that game, played on the oracle */
-  int ahead_sent;          /* and its requests are in flight to the engine */
+  zo_diff_ahead ahead[ZO_DIFF_AHEAD]; /* games sent ahead, oldest first */
+  int nahead;              /* how many of them hold a game */
 } zo_diff_engine;
 
 /* Fill x for engine e (its profile read once from e's `has`). */
@@ -73,17 +84,19 @@ void zo_diff_engine_free(zo_diff_engine *x);
  * owned by the caller. */
 zo_diff_status zo_diff_run(zo_diff_engine *x, const uint8_t *data, size_t size, zo_diff_result *out);
 
-/* zo_diff_run for data, with the next input already known (next, of
- * next_size bytes; NULL for none): over a pipe the next game is decoded,
- * played on the oracle and sent to the engine before this one's answers
- * are read, so the engine works while the runner reads and compares
- * (zo_engine_process_send_game). The result is zo_diff_run's for data,
- * whatever was sent ahead: a game sent ahead whose turn never comes, or
- * that follows a game that differed or failed, has its answers dropped
- * and is played again when it is run. Falls back to zo_diff_run for an
- * engine that can't take games ahead (in process, or a transcript). */
+/* zo_diff_run for data, with the inputs that follow it already known
+ * (next[i], of next_size[i] bytes, i < nnext; the first ZO_DIFF_AHEAD are
+ * used): over a pipe those games are decoded, played on the oracle and
+ * sent to the engine before this one's answers are read, so the engine
+ * works while the runner reads and compares (zo_engine_process_send_game).
+ * The result is zo_diff_run's for data, whatever was sent ahead: games
+ * sent ahead whose turn never comes, or that follow a game that differed
+ * or failed, have their answers dropped and are played again when they
+ * are run. Falls back to zo_diff_run for an engine that can't take games
+ * ahead (in process, or a transcript). */
 zo_diff_status zo_diff_run_ahead(zo_diff_engine *x, const uint8_t *data, size_t size,
-                                 const uint8_t *next, size_t next_size, zo_diff_result *out);
+                                 const uint8_t *const *next, const size_t *next_size, int nnext,
+                                 zo_diff_result *out);
 
 /* zo_diff_engine_init and zo_diff_run in one call (replay, tests). */
 zo_diff_status zo_diff_input(zo_engine *e, const uint8_t *data, size_t size, int batch,
