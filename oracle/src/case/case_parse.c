@@ -482,6 +482,15 @@ static zo_status parse_players(cr_parser *p, const yd_node *v) {
       if (zo_ruleset_zone(p->rs[r], pl->str) >= 0 || !strcmp(pl->str, "outside"))
         return yr_fail(&p->r, pl, ZO_ERR_SCHEMA, "player name '%s' is also a zone name",
                        pl->str);
+    /* every zone name of this player's must fit an observation, whole */
+    for (int r = 0; r < p->nrs; r++)
+      for (int z = 0; z < p->rs[r]->nzones; z++) {
+        const char *type = p->rs[r]->zones[z].name;
+        if (strlen(pl->str) + strlen(type) + 2 + ZO_ZONE_INDEX_DIGITS > ZO_ZONE_NAME_MAX)
+          return yr_fail(&p->r, pl, ZO_ERR_SCHEMA, "player name '%s' is too long: with %s's zone "
+                         "'%s' and an index, its zone names must fit in %d bytes", pl->str,
+                         p->rs[r]->id, type, ZO_ZONE_NAME_MAX);
+      }
     c->players[c->nplayers++] = zo_xstrdup(pl->str);
   }
   return ZO_OK;

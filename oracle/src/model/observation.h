@@ -14,7 +14,7 @@
 #define ZO_MAX_MARKS_PER_OBJ 8
 typedef struct {
   int exists;
-  char zone[48];          /* full name; "outside"; "" when not existing */
+  char zone[ZO_ZONE_NAME_MAX + 1]; /* full name; "outside"; "" when not existing */
   uint64_t object;        /* identity token: changes exactly on new object */
   int position, layer;    /* -1 when not in an ordered zone */
   int visibility;         /* 1 public, 0 private */
@@ -25,7 +25,7 @@ typedef struct {
   int attached_to;        /* handle of the permanent it is attached to, -1
                              (CR 301.5, 303.4; zcp: attached_to) */
   int phased_out;
-  char came_from[48];     /* "" = none */
+  char came_from[ZO_ZONE_NAME_MAX + 1]; /* "" = none */
   int marks[ZO_MAX_MARKS_PER_OBJ]; int nmarks; /* mark name indices */
 } zo_obj_obs;
 

@@ -21,6 +21,13 @@
 
 #define ZO_MAX_PLAYERS 8
 #define ZO_NAME 32
+/* The longest observed zone name, in bytes: PLAYER.TYPE or PLAYER.TYPE.N
+ * ("alice.weapon.2"). An observation holds it in place (zo_obj_obs), so a
+ * case whose player names would make a longer one is refused at load. */
+#define ZO_ZONE_NAME_MAX 47
+/* Digits kept for a zone instance's index in that check (zone_create
+ * numbers instances from 1 up). */
+#define ZO_ZONE_INDEX_DIGITS 5
 
 /* ------------------------------------------------------------------ */
 /* Rule sets                                                           */
