@@ -168,7 +168,8 @@ static void die_of(int sig) {
 
 /* One answer line on stdout, flushed (res stays the caller's). */
 static void write_line(json_t *res) {
-  zo_serve_write(stdout, res);
+  static zo_zcp_line line; /* reused for every answer, held to the exit */
+  zo_serve_write(stdout, res, &line);
 }
 
 /* Misbehave at the counted request (req, answered normally by res unless

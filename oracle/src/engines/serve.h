@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "model.h"
+#include "zcp_json.h"
 
 /* One protocol session: the game set up by the last setup, and its case. */
 typedef struct zo_served zo_served;
@@ -28,9 +29,10 @@ void zo_served_free(zo_served *s);
 json_t *zo_serve_request(zo_served *s, json_t *req);
 
 /* Write one answer res (borrowed) to out as a JSON line (keys in their
- * order) and flush it: one protocol line. Nothing when res cannot be
+ * order) and flush it: one protocol line, built in buf (the caller's,
+ * reused from answer to answer: zcp_json.h). Nothing when res cannot be
  * encoded. */
-void zo_serve_write(FILE *out, json_t *res);
+void zo_serve_write(FILE *out, json_t *res, zo_zcp_line *buf);
 
 /* Serve requests line by line from in to out (both borrowed, left open)
  * until `bye` is answered or the input ends; a line that is not JSON gets

@@ -40,22 +40,51 @@ static const char *const words[W_COUNT] = {
 /* Field w of object x. */
 static json_t *field(const json_t *x, int w) { return json_object_get(x, words[w]); }
 
+/* ---- protocol lines ----------------------------------------------------------- */
+
+/* json_dump_callback's sink: appended to a zo_zcp_line. */
+static int line_put(const char *buf, size_t size, void *data) {
+  zo_zcp_line *line = data;
+  if (line->n + size + 1 > line->cap) {
+    line->cap = 2 * (line->n + size) + 256;
+    line->p = zo_xrealloc(line->p, line->cap);
+  }
+  memcpy(line->p + line->n, buf, size);
+  line->n += size;
+  return 0;
+}
+
+int zo_zcp_line_write(zo_zcp_line *line, const json_t *j) {
+  line->n = 0;
+  if (json_dump_callback(j, line_put, line, JSON_COMPACT | JSON_PRESERVE_ORDER)) {
+    line->n = 0;
+    return -1;
+  }
+  line_put("\n", 1, line);
+  return 0;
+}
+
 /* ---- writing ---------------------------------------------------------------- */
+
+/* Every name written here is a case's (a handle, a player, a mark, a zone
+ * built of them) or one of the words above, and a case is read from UTF-8
+ * text (libyaml and jansson check it), so the writers skip jansson's
+ * UTF-8 checks (the _nocheck calls): serve writes these for every step. */
 
 /* Player p's name, or null when none (-1 or out of range). */
 static json_t *player_json(const zo_case *c, int p) {
-  return p >= 0 && p < c->nplayers ? json_string(c->players[p]) : json_null();
+  return p >= 0 && p < c->nplayers ? json_string_nocheck(c->players[p]) : json_null();
 }
 
 /* Handle h's name, or null when none (-1). */
 static json_t *handle_json(const zo_case *c, int h) {
-  return h >= 0 ? json_string(c->handles[h]) : json_null();
+  return h >= 0 ? json_string_nocheck(c->handles[h]) : json_null();
 }
 
 /* The marks of o as a list of their names. */
 static json_t *marks_json(const zo_case *c, const zo_obj_obs *o) {
   json_t *marks = json_array();
-  for (int m = 0; m < o->nmarks; m++) json_array_append_new(marks, json_string(c->marknames[o->marks[m]]));
+  for (int m = 0; m < o->nmarks; m++) json_array_append_new(marks, json_string_nocheck(c->marknames[o->marks[m]]));
   return marks;
 }
 
@@ -66,23 +95,23 @@ static json_t *marks_json(const zo_case *c, const zo_obj_obs *o) {
  * is what it was before the feature. */
 static json_t *object_json(const zo_case *c, const zo_obj_obs *o, int compact) {
   json_t *x = json_object();
-  json_object_set_new(x, words[W_EXISTS], json_boolean(o->exists));
-  json_object_set_new(x, words[W_ZONE], json_string(o->zone));
-  json_object_set_new(x, words[W_OBJECT], json_integer((json_int_t)o->object));
+  json_object_set_new_nocheck(x, words[W_EXISTS], json_boolean(o->exists));
+  json_object_set_new_nocheck(x, words[W_ZONE], json_string_nocheck(o->zone));
+  json_object_set_new_nocheck(x, words[W_OBJECT], json_integer((json_int_t)o->object));
   if (!compact || o->position >= 0)
-    json_object_set_new(x, words[W_POSITION], o->position >= 0 ? json_integer(o->position) : json_null());
+    json_object_set_new_nocheck(x, words[W_POSITION], o->position >= 0 ? json_integer(o->position) : json_null());
   if (!compact || o->layer >= 0)
-    json_object_set_new(x, words[W_LAYER], o->layer >= 0 ? json_integer(o->layer) : json_null());
-  json_object_set_new(x, words[W_VISIBILITY], json_string(words[o->visibility ? W_PUBLIC : W_PRIVATE]));
-  if (!compact || o->face_down) json_object_set_new(x, words[W_FACE], json_string(words[o->face_down ? W_DOWN : W_UP]));
-  if (!compact || o->controller >= 0) json_object_set_new(x, words[W_CONTROLLER], player_json(c, o->controller));
-  json_object_set_new(x, words[W_OWNER], player_json(c, o->owner));
-  if (!compact || o->nmarks) json_object_set_new(x, words[W_MARKS], marks_json(c, o));
-  if (!compact || o->under >= 0) json_object_set_new(x, words[W_UNDER], handle_json(c, o->under));
-  if (!compact || o->phased_out) json_object_set_new(x, words[W_PHASED_OUT], json_boolean(o->phased_out));
+    json_object_set_new_nocheck(x, words[W_LAYER], o->layer >= 0 ? json_integer(o->layer) : json_null());
+  json_object_set_new_nocheck(x, words[W_VISIBILITY], json_string_nocheck(words[o->visibility ? W_PUBLIC : W_PRIVATE]));
+  if (!compact || o->face_down) json_object_set_new_nocheck(x, words[W_FACE], json_string_nocheck(words[o->face_down ? W_DOWN : W_UP]));
+  if (!compact || o->controller >= 0) json_object_set_new_nocheck(x, words[W_CONTROLLER], player_json(c, o->controller));
+  json_object_set_new_nocheck(x, words[W_OWNER], player_json(c, o->owner));
+  if (!compact || o->nmarks) json_object_set_new_nocheck(x, words[W_MARKS], marks_json(c, o));
+  if (!compact || o->under >= 0) json_object_set_new_nocheck(x, words[W_UNDER], handle_json(c, o->under));
+  if (!compact || o->phased_out) json_object_set_new_nocheck(x, words[W_PHASED_OUT], json_boolean(o->phased_out));
   if (!compact || o->came_from[0])
-    json_object_set_new(x, words[W_CAME_FROM], o->came_from[0] ? json_string(o->came_from) : json_null());
-  if (o->attached_to >= 0) json_object_set_new(x, words[W_ATTACHED_TO], handle_json(c, o->attached_to));
+    json_object_set_new_nocheck(x, words[W_CAME_FROM], o->came_from[0] ? json_string_nocheck(o->came_from) : json_null());
+  if (o->attached_to >= 0) json_object_set_new_nocheck(x, words[W_ATTACHED_TO], handle_json(c, o->attached_to));
   return x;
 }
 
@@ -91,26 +120,26 @@ json_t *zo_zcp_observation_json(const zo_case *c, const zo_observation *ob, int 
   for (int h = 0; h < ob->nhandles; h++) {
     const zo_obj_obs *o = &ob->objs[h];
     if (h >= c->nsetup && !o->exists && o->object == 0) continue; /* not created */
-    json_object_set_new(objs, c->handles[h], object_json(c, o, compact));
+    json_object_set_new_nocheck(objs, c->handles[h], object_json(c, o, compact));
   }
   json_t *trig = json_object();
   for (int t = 0; t < ob->ntriggers; t++)
-    json_object_set_new(trig, c->triggers[t],
+    json_object_set_new_nocheck(trig, c->triggers[t],
                         json_pack("{s:b, s:o, s:o}", words[W_FIRED], ob->trig_fired[t], words[W_FOUND],
                                   ob->trig_found[t] < 0 ? json_null() : json_boolean(ob->trig_found[t]),
                                   words[W_CONTROLLER], player_json(c, ob->trig_controller[t])));
   json_t *refs = json_object();
   for (int r = 0; r < ob->nrefs; r++)
-    json_object_set_new(refs, c->refs[r],
+    json_object_set_new_nocheck(refs, c->refs[r],
                         json_pack("{s:b, s:o}", words[W_FOUND], ob->ref_found[r], words[W_HANDLE],
                                   handle_json(c, ob->ref_found[r] ? ob->ref_handle[r] : -1)));
   json_t *players = json_object(), *visible = json_object();
   for (int p = 0; p < ob->nplayers; p++) {
-    json_object_set_new(players, c->players[p], json_pack("{s:b}", words[W_LOST], ob->lost[p]));
+    json_object_set_new_nocheck(players, c->players[p], json_pack("{s:b}", words[W_LOST], ob->lost[p]));
     json_t *sees = json_array();
     for (int h = 0; h < ob->nhandles; h++)
-      if (ob->sees[p * ob->nhandles + h]) json_array_append_new(sees, json_string(c->handles[h]));
-    json_object_set_new(visible, c->players[p], sees);
+      if (ob->sees[p * ob->nhandles + h]) json_array_append_new(sees, json_string_nocheck(c->handles[h]));
+    json_object_set_new_nocheck(visible, c->players[p], sees);
   }
   return json_pack("{s:o, s:o, s:o, s:o, s:o}", words[W_OBJECTS], objs, words[W_TRIGGERS], trig,
                    words[W_REFS], refs, words[W_PLAYERS], players, words[W_VISIBLE], visible);
@@ -120,27 +149,27 @@ json_t *zo_zcp_observation_json(const zo_case *c, const zo_observation *ob, int 
  * empty object when none does). */
 static json_t *object_delta_json(const zo_case *c, const zo_obj_obs *a, const zo_obj_obs *o) {
   json_t *x = json_object();
-  if (a->exists != o->exists) json_object_set_new(x, words[W_EXISTS], json_boolean(o->exists));
-  if (strcmp(a->zone, o->zone)) json_object_set_new(x, words[W_ZONE], json_string(o->zone));
-  if (a->object != o->object) json_object_set_new(x, words[W_OBJECT], json_integer((json_int_t)o->object));
+  if (a->exists != o->exists) json_object_set_new_nocheck(x, words[W_EXISTS], json_boolean(o->exists));
+  if (strcmp(a->zone, o->zone)) json_object_set_new_nocheck(x, words[W_ZONE], json_string_nocheck(o->zone));
+  if (a->object != o->object) json_object_set_new_nocheck(x, words[W_OBJECT], json_integer((json_int_t)o->object));
   if (a->position != o->position)
-    json_object_set_new(x, words[W_POSITION], o->position >= 0 ? json_integer(o->position) : json_null());
+    json_object_set_new_nocheck(x, words[W_POSITION], o->position >= 0 ? json_integer(o->position) : json_null());
   if (a->layer != o->layer)
-    json_object_set_new(x, words[W_LAYER], o->layer >= 0 ? json_integer(o->layer) : json_null());
+    json_object_set_new_nocheck(x, words[W_LAYER], o->layer >= 0 ? json_integer(o->layer) : json_null());
   if (a->visibility != o->visibility)
-    json_object_set_new(x, words[W_VISIBILITY], json_string(words[o->visibility ? W_PUBLIC : W_PRIVATE]));
+    json_object_set_new_nocheck(x, words[W_VISIBILITY], json_string_nocheck(words[o->visibility ? W_PUBLIC : W_PRIVATE]));
   if (a->face_down != o->face_down)
-    json_object_set_new(x, words[W_FACE], json_string(words[o->face_down ? W_DOWN : W_UP]));
-  if (a->controller != o->controller) json_object_set_new(x, words[W_CONTROLLER], player_json(c, o->controller));
-  if (a->owner != o->owner) json_object_set_new(x, words[W_OWNER], player_json(c, o->owner));
+    json_object_set_new_nocheck(x, words[W_FACE], json_string_nocheck(words[o->face_down ? W_DOWN : W_UP]));
+  if (a->controller != o->controller) json_object_set_new_nocheck(x, words[W_CONTROLLER], player_json(c, o->controller));
+  if (a->owner != o->owner) json_object_set_new_nocheck(x, words[W_OWNER], player_json(c, o->owner));
   int marks = a->nmarks != o->nmarks;
   for (int m = 0; !marks && m < o->nmarks; m++) marks = a->marks[m] != o->marks[m];
-  if (marks) json_object_set_new(x, words[W_MARKS], marks_json(c, o));
-  if (a->under != o->under) json_object_set_new(x, words[W_UNDER], handle_json(c, o->under));
-  if (a->phased_out != o->phased_out) json_object_set_new(x, words[W_PHASED_OUT], json_boolean(o->phased_out));
-  if (a->attached_to != o->attached_to) json_object_set_new(x, words[W_ATTACHED_TO], handle_json(c, o->attached_to));
+  if (marks) json_object_set_new_nocheck(x, words[W_MARKS], marks_json(c, o));
+  if (a->under != o->under) json_object_set_new_nocheck(x, words[W_UNDER], handle_json(c, o->under));
+  if (a->phased_out != o->phased_out) json_object_set_new_nocheck(x, words[W_PHASED_OUT], json_boolean(o->phased_out));
+  if (a->attached_to != o->attached_to) json_object_set_new_nocheck(x, words[W_ATTACHED_TO], handle_json(c, o->attached_to));
   if (strcmp(a->came_from, o->came_from))
-    json_object_set_new(x, words[W_CAME_FROM], o->came_from[0] ? json_string(o->came_from) : json_null());
+    json_object_set_new_nocheck(x, words[W_CAME_FROM], o->came_from[0] ? json_string_nocheck(o->came_from) : json_null());
   return x;
 }
 
@@ -176,16 +205,16 @@ json_t *zo_zcp_observation_delta_json(const zo_case *c, const zo_observation *pr
     const zo_obj_obs *o = &ob->objs[h];
     if (h >= c->nsetup && !o->exists && o->object == 0) continue; /* not created */
     if (h >= prev->nhandles || (h >= c->nsetup && !prev->objs[h].exists && prev->objs[h].object == 0))
-      json_object_set_new(objs, c->handles[h], object_json(c, o, compact)); /* new: whole */
+      json_object_set_new_nocheck(objs, c->handles[h], object_json(c, o, compact)); /* new: whole */
     else if (!same_object(&prev->objs[h], o))
-      json_object_set_new(objs, c->handles[h], object_delta_json(c, &prev->objs[h], o));
+      json_object_set_new_nocheck(objs, c->handles[h], object_delta_json(c, &prev->objs[h], o));
   }
   json_t *trig = json_object();
   for (int t = 0; t < ob->ntriggers; t++) {
     if (t < prev->ntriggers && prev->trig_fired[t] == ob->trig_fired[t] &&
         prev->trig_found[t] == ob->trig_found[t] && prev->trig_controller[t] == ob->trig_controller[t])
       continue;
-    json_object_set_new(trig, c->triggers[t],
+    json_object_set_new_nocheck(trig, c->triggers[t],
                         json_pack("{s:b, s:o, s:o}", words[W_FIRED], ob->trig_fired[t], words[W_FOUND],
                                   ob->trig_found[t] < 0 ? json_null() : json_boolean(ob->trig_found[t]),
                                   words[W_CONTROLLER], player_json(c, ob->trig_controller[t])));
@@ -194,28 +223,28 @@ json_t *zo_zcp_observation_delta_json(const zo_case *c, const zo_observation *pr
   for (int r = 0; r < ob->nrefs; r++) {
     if (r < prev->nrefs && prev->ref_found[r] == ob->ref_found[r] && prev->ref_handle[r] == ob->ref_handle[r])
       continue;
-    json_object_set_new(refs, c->refs[r],
+    json_object_set_new_nocheck(refs, c->refs[r],
                         json_pack("{s:b, s:o}", words[W_FOUND], ob->ref_found[r], words[W_HANDLE],
                                   handle_json(c, ob->ref_found[r] ? ob->ref_handle[r] : -1)));
   }
   json_t *players = json_object(), *visible = json_object();
   for (int p = 0; p < ob->nplayers; p++) {
     if (prev->lost[p] != ob->lost[p])
-      json_object_set_new(players, c->players[p], json_pack("{s:b}", words[W_LOST], ob->lost[p]));
+      json_object_set_new_nocheck(players, c->players[p], json_pack("{s:b}", words[W_LOST], ob->lost[p]));
     if (same_sight(prev, ob, p)) continue;
     json_t *sees = json_array();
     for (int h = 0; h < ob->nhandles; h++)
-      if (ob->sees[p * ob->nhandles + h]) json_array_append_new(sees, json_string(c->handles[h]));
-    json_object_set_new(visible, c->players[p], sees);
+      if (ob->sees[p * ob->nhandles + h]) json_array_append_new(sees, json_string_nocheck(c->handles[h]));
+    json_object_set_new_nocheck(visible, c->players[p], sees);
   }
   /* objects: always in zcp/1's deltas; left out when empty in compact ones */
   json_t *x = json_object();
-  if (!compact || json_object_size(objs)) json_object_set_new(x, words[W_OBJECTS], objs);
+  if (!compact || json_object_size(objs)) json_object_set_new_nocheck(x, words[W_OBJECTS], objs);
   else json_decref(objs);
   json_t *parts[] = {trig, refs, players, visible};
   int keys[] = {W_TRIGGERS, W_REFS, W_PLAYERS, W_VISIBLE};
   for (int i = 0; i < 4; i++) {
-    if (json_object_size(parts[i])) json_object_set_new(x, words[keys[i]], parts[i]);
+    if (json_object_size(parts[i])) json_object_set_new_nocheck(x, words[keys[i]], parts[i]);
     else json_decref(parts[i]);
   }
   return x;
@@ -223,18 +252,18 @@ json_t *zo_zcp_observation_delta_json(const zo_case *c, const zo_observation *pr
 
 json_t *zo_zcp_result_json(const zo_case *c, const zo_step_result *r, int compact) {
   json_t *x = json_object();
-  json_object_set_new(x, words[W_OUTCOME], json_string(zo_outcome_name(r->outcome)));
+  json_object_set_new_nocheck(x, words[W_OUTCOME], json_string_nocheck(zo_outcome_name(r->outcome)));
   if (!compact || r->error)
-    json_object_set_new(x, words[W_ERROR], r->error ? json_string(zo_step_error_name(r->error)) : json_null());
+    json_object_set_new_nocheck(x, words[W_ERROR], r->error ? json_string_nocheck(zo_step_error_name(r->error)) : json_null());
   if (compact && !r->nevents) return x;
   json_t *ev = json_array();
   for (int i = 0; i < r->nevents; i++) {
     json_t *e = json_object();
-    json_object_set_new(e, words[W_HANDLE], json_string(c->handles[r->events[i].handle]));
-    json_object_set_new(e, words[W_OUTCOME], json_string(zo_outcome_name(r->events[i].outcome)));
+    json_object_set_new_nocheck(e, words[W_HANDLE], json_string_nocheck(c->handles[r->events[i].handle]));
+    json_object_set_new_nocheck(e, words[W_OUTCOME], json_string_nocheck(zo_outcome_name(r->events[i].outcome)));
     json_array_append_new(ev, e);
   }
-  json_object_set_new(x, words[W_EVENTS], ev);
+  json_object_set_new_nocheck(x, words[W_EVENTS], ev);
   return x;
 }
 

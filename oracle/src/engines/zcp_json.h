@@ -13,6 +13,21 @@
 
 #include "model.h"
 
+/* ---- protocol lines ---- */
+
+/* A growing text buffer, reused from message to message so that writing
+ * one costs no allocation once it is big enough: zeroed to start, p freed
+ * by its owner. */
+typedef struct {
+  char *p;
+  size_t n, cap; /* n bytes of text in p, cap allocated */
+} zo_zcp_line;
+
+/* j (borrowed) written into *line as one protocol line: compact JSON, keys
+ * in their order, then a newline; line->n is its length with the newline
+ * (no terminator). 0, or -1 when j cannot be encoded (line->n is then 0). */
+int zo_zcp_line_write(zo_zcp_line *line, const json_t *j);
+
 /* ---- writing (the server) ---- */
 
 /* The observation ob of a game of case c as an observe answer's body

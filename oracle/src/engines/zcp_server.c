@@ -273,17 +273,15 @@ void zo_served_free(zo_served *sv) {
   free(sv);
 }
 
-void zo_serve_write(FILE *out, json_t *res) {
-  char *text = json_dumps(res, JSON_COMPACT | JSON_PRESERVE_ORDER);
-  if (!text) return;
-  fputs(text, out);
-  fputc('\n', out);
+void zo_serve_write(FILE *out, json_t *res, zo_zcp_line *buf) {
+  if (zo_zcp_line_write(buf, res)) return;
+  fwrite(buf->p, 1, buf->n, out);
   fflush(out);
-  free(text);
 }
 
 int zo_serve(FILE *in, FILE *out) {
   zo_served *s = zo_served_new();
+  zo_zcp_line answer = {0};
   char *line = NULL;
   size_t cap = 0;
   ssize_t n;
@@ -300,10 +298,11 @@ int zo_serve(FILE *in, FILE *out) {
       const char *op = json_string_value(json_object_get(req, "op"));
       bye = op && !strcmp(op, "bye");
     }
-    zo_serve_write(out, res);
+    zo_serve_write(out, res, &answer);
     json_decref(res);
     json_decref(req);
   }
+  free(answer.p);
   free(line);
   zo_served_free(s);
   return 0;

@@ -24,21 +24,44 @@ int zo_zone_of_role(const zo_game *g, zo_zone_role role, int player) {
 
 /* ---- names ---------------------------------------------------------- */
 
+/* s appended to the n bytes of buf (cap in all, cap >= 1), cut to fit and
+ * terminated as snprintf would; the new length. */
+static size_t name_put(char *buf, size_t cap, size_t n, const char *s) {
+  while (*s && n + 1 < cap) buf[n++] = *s++;
+  buf[n] = 0;
+  return n;
+}
+
+/* Every observation names the zones objects are in, after every step, so
+ * the name is put together by hand: snprintf was a tenth of what `serve`
+ * spent on a game. */
 void zo_game_zone_name(const zo_game *g, int zone, char *buf, size_t cap) {
+  if (!cap) return;
+  buf[0] = 0;
   if (zone == ZO_ZONE_OUTSIDE) {
-    snprintf(buf, cap, "outside");
+    name_put(buf, cap, 0, "outside");
     return;
   }
-  if (zone < 0) {
-    buf[0] = 0;
-    return;
-  }
+  if (zone < 0) return;
   const zo_zone *z = &g->zones[zone];
   const zo_zone_type *zt = &g->rs->zones[z->type];
-  if (z->player < 0) snprintf(buf, cap, "%s", zt->name);
-  else if (zt->count.value > 1 || g->multi[z->player][z->type])
-    snprintf(buf, cap, "%s.%s.%d", g->c->players[z->player], zt->name, z->index);
-  else snprintf(buf, cap, "%s.%s", g->c->players[z->player], zt->name);
+  if (z->player < 0) {
+    name_put(buf, cap, 0, zt->name);
+    return;
+  }
+  size_t n = name_put(buf, cap, 0, g->c->players[z->player]);
+  n = name_put(buf, cap, n, ".");
+  n = name_put(buf, cap, n, zt->name);
+  if (zt->count.value > 1 || g->multi[z->player][z->type]) {
+    char digits[16]; /* the index in decimal, as %d writes it */
+    int k = (int)sizeof digits - 1;
+    unsigned v = z->index < 0 ? 0u - (unsigned)z->index : (unsigned)z->index;
+    digits[k] = 0;
+    do digits[--k] = (char)('0' + v % 10); while ((v /= 10) && k > 1);
+    if (z->index < 0) digits[--k] = '-';
+    n = name_put(buf, cap, n, ".");
+    name_put(buf, cap, n, digits + k);
+  }
 }
 
 /* ---- zone resolution ------------------------------------------------ */
