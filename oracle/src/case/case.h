@@ -276,6 +276,9 @@ struct zo_case {
                                        (zo_type_intern); owned */
   zo_expect *expect;                /* final, may be NULL */
   char *cards_json;                 /* `cards:` as written, as JSON (protocol) */
+  int cards_json_placed;            /* cards_json gives each card's position in
+                                       an ordered zone (zo_fuzz_jsonify): a
+                                       setup request sends it as it is */
 };
 
 /* Set every field of s to its "not given" value (card -1, position top...). */

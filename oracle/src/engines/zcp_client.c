@@ -66,6 +66,7 @@ typedef struct {
   zo_engine_vtable ops;    /* name/version filled after the handshake */
   int inflight;            /* requests sent ahead whose answers are unread
                               (ids next_id - inflight + 1 .. next_id) */
+  zo_zcp_line line;        /* the request being sent ahead (reused) */
 } proc;
 
 static const char *or_text(const char *s, const char *dflt) { return s ? s : dflt; }
@@ -136,27 +137,19 @@ static zo_status read_answer(proc *p, const char *op, double deadline, json_t **
   return ZO_OK;
 }
 
-/* Send request req (taken) with the next id, and read its answer: a JSON
- * object with that id (new reference in *out, the caller decrefs), within
- * the time limit for a child. Else ZO_ERR_ENGINE with err filled (a child
- * is stopped unless it was not running or the request could not be
- * encoded). */
 static void drain(proc *p);
 
-static zo_status call(proc *p, json_t *req, json_t **out, zo_error *err) {
+/* Send p->line (a request carrying id p->next_id, and its newline) and
+ * read its answer: a JSON object with that id (new reference in *out, the
+ * caller decrefs), within the time limit for a child; op names the request
+ * in the transcript. Else ZO_ERR_ENGINE with err filled (a child is
+ * stopped unless it was not running). */
+static zo_status exchange(proc *p, const char *op, json_t **out, zo_error *err) {
   *out = NULL;
-  if (p->inflight) drain(p); /* answers nobody waits for any more */
-  json_object_set_new(req, "id", json_integer(++p->next_id));
-  char op[32];
-  snprintf(op, sizeof op, "%s", or_text(json_string_value(json_object_get(req, "op")), ""));
-  char *text = json_dumps(req, JSON_COMPACT);
-  if (text) tap_write(p, "request", op, req, NULL, 0);
-  json_decref(req);
-  if (!text) return zcp_fault(err, ZO_ENGINE_FAULT_ERROR, p->cmd, "could not encode a request");
   if (p->kind == RUN_IN_PROCESS) { /* the same message through the plugin ABI */
     json_t *res;
-    plugin_answer(p, text, op, &res);
-    free(text);
+    p->line.p[p->line.n - 1] = 0; /* a C string: its newline becomes its end */
+    plugin_answer(p, p->line.p, op, &res);
     json_t *id = json_object_get(res, "id");
     if (!json_is_object(res) || !json_is_integer(id) || json_integer_value(id) != (json_int_t)p->next_id) {
       json_decref(res);
@@ -165,15 +158,10 @@ static zo_status call(proc *p, json_t *req, json_t **out, zo_error *err) {
     *out = res;
     return ZO_OK;
   }
-  if (p->child.pid <= 0) {
-    free(text);
+  if (p->child.pid <= 0)
     return zcp_fault(err, ZO_ENGINE_FAULT_CRASH, p->cmd, "the engine is not running (it failed on an earlier request)");
-  }
   double deadline = zcp_now() + p->child.timeout;
-  size_t n = strlen(text);
-  text[n] = '\n';
-  zo_status st = zcp_child_send(&p->child, text, n + 1, deadline, err);
-  free(text);
+  zo_status st = zcp_child_send(&p->child, p->line.p, p->line.n, deadline, err);
   if (st) return st;
   json_t *res;
   if ((st = read_answer(p, op, deadline, &res, err))) return st;
@@ -189,6 +177,22 @@ static zo_status call(proc *p, json_t *req, json_t **out, zo_error *err) {
   }
   *out = res;
   return ZO_OK;
+}
+
+/* Send request req (taken) with the next id, and read its answer as
+ * exchange() does. Else ZO_ERR_ENGINE with err filled (also when the
+ * request could not be encoded). */
+static zo_status call(proc *p, json_t *req, json_t **out, zo_error *err) {
+  *out = NULL;
+  if (p->inflight) drain(p); /* answers nobody waits for any more */
+  json_object_set_new(req, "id", json_integer(++p->next_id));
+  char op[32];
+  snprintf(op, sizeof op, "%s", or_text(json_string_value(json_object_get(req, "op")), ""));
+  int bad = zo_zcp_line_write(&p->line, req);
+  if (!bad) tap_write(p, "request", op, req, NULL, 0);
+  json_decref(req);
+  if (bad) return zcp_fault(err, ZO_ENGINE_FAULT_ERROR, p->cmd, "could not encode a request");
+  return exchange(p, op, out, err);
 }
 
 /* ok: false answers become errors (kind answer; unsupported when that is
@@ -239,17 +243,13 @@ static zo_status send_ahead_text(proc *p, const char *text, size_t n, zo_error *
 /* send_ahead_text for request req (taken), given the next id. */
 static zo_status send_ahead(proc *p, json_t *req, zo_error *err) {
   json_object_set_new(req, "id", json_integer(++p->next_id));
-  char *text = json_dumps(req, JSON_COMPACT);
+  int bad = zo_zcp_line_write(&p->line, req);
   json_decref(req);
-  if (!text) {
+  if (bad) {
     p->next_id--;
     return zcp_fault(err, ZO_ENGINE_FAULT_ERROR, p->cmd, "could not encode a request");
   }
-  size_t n = strlen(text);
-  text[n] = '\n'; /* over the terminator: n + 1 bytes are sent */
-  zo_status st = send_ahead_text(p, text, n + 1, err);
-  free(text);
-  return st;
+  return send_ahead_text(p, p->line.p, p->line.n, err);
 }
 
 /* The answer to the oldest request in flight (a new reference in *out),
@@ -356,6 +356,13 @@ static void explicit_positions(const zo_ruleset *rs, const zo_case *c, json_t *c
 }
 
 static json_t *setup_request(const zo_ruleset *rs, const zo_case *c);
+static int setup_request_line(proc *p, const zo_ruleset *rs, const zo_case *c);
+
+/* Can c's setup go as written (setup_request_line)? When its cards give
+ * every position and no transcript wants the request as JSON. */
+static int setup_as_written(const proc *p, const zo_case *c) {
+  return c->cards_json && c->cards_json_placed && !p->tap;
+}
 
 static zo_status pr_setup(void *self, const zo_ruleset *rs, const zo_case *c, zo_error *err) {
   proc *p = self;
@@ -363,7 +370,14 @@ static zo_status pr_setup(void *self, const zo_ruleset *rs, const zo_case *c, zo
   zo_status st = ensure_started(p, err);
   if (st) return st;
   zcp_capture_mark(&p->child.errs); /* this case's stderr starts here */
-  return call_ok(p, setup_request(rs, c), err);
+  if (!setup_as_written(p, c)) return call_ok(p, setup_request(rs, c), err);
+  if (p->inflight) drain(p);
+  if (setup_request_line(p, rs, c)) return zcp_fault(err, ZO_ENGINE_FAULT_ERROR, p->cmd, "could not encode a request");
+  json_t *res;
+  if ((st = exchange(p, "setup", &res, err))) return st;
+  st = answer(p, res, err);
+  json_decref(res);
+  return st;
 }
 
 static zo_status pr_step(void *self, const zo_step *s, zo_step_result *r, zo_error *err) {
@@ -448,6 +462,7 @@ static void proc_free(proc *p) {
   json_decref(p->hello);
   free(p->cmd);
   zo_zcp_names_free(&p->names);
+  free(p->line.p);
   free(p);
 }
 
@@ -577,19 +592,51 @@ static json_t *run_request(const proc *p, const zo_case *c) {
   return json_pack("{s:s, s:o, s:s}", "op", "run", "steps", steps, "observe", p->protocol >= 2 ? "delta" : "each");
 }
 
-/* The text of c's run request, as run_request() would encode it with the
- * next id, and its newline (allocated, the caller frees; its length in
- * *n). Each step's JSON was written by jansson when the case was read
- * (zo_step.json), so the steps are joined as they are, not parsed and
- * printed again: a game sent ahead costs the runner no JSON work for its
- * steps. */
-static char *run_request_text(proc *p, const zo_case *c, size_t *n) {
+/* c's setup request with the next id, and its newline, written into
+ * p->line: its cards are c->cards_json as it is, so c->cards_json_placed
+ * must say it gives every position (a generated game's: zo_fuzz_jsonify).
+ * The rest is written by jansson, then the cards and the id are put in
+ * place of its closing brace: no JSON is parsed or printed twice. 0, or -1
+ * when a name is not JSON text (nothing written, no id taken). */
+static int setup_request_line(proc *p, const zo_ruleset *rs, const zo_case *c) {
+  json_t *players = json_array();
+  for (int i = 0; i < c->nplayers; i++) json_array_append_new(players, json_string(c->players[i]));
+  json_t *head = json_pack("{s:s, s:s, s:o}", "op", "setup", "ruleset", rs->id, "players", players);
+  int bad = zo_zcp_line_write(&p->line, head); /* {...}\n */
+  json_decref(head);
+  if (bad) return -1;
+  static const char key[] = ",\"cards\":";
+  char tail[64];
+  int nt = snprintf(tail, sizeof tail, ",\"id\":%ld}\n", ++p->next_id);
+  size_t n = p->line.n - 2, kn = sizeof key - 1, k = strlen(c->cards_json); /* n: without "}\n" */
+  size_t len = n + kn + k + (size_t)nt;
+  if (len + 1 > p->line.cap) {
+    p->line.cap = 2 * (len + 1);
+    p->line.p = zo_xrealloc(p->line.p, p->line.cap);
+  }
+  memcpy(p->line.p + n, key, kn);
+  memcpy(p->line.p + n + kn, c->cards_json, k);
+  memcpy(p->line.p + n + kn + k, tail, (size_t)nt);
+  p->line.n = len;
+  return 0;
+}
+
+/* c's run request, as run_request() would encode it with the next id,
+ * and its newline, written into p->line. Each step's JSON was written when
+ * the case was read or generated (zo_step.json), so the steps are joined
+ * as they are, not parsed and printed again: a game sent ahead costs the
+ * runner no JSON work for its steps. */
+static void run_request_line(proc *p, const zo_case *c) {
   char head[] = "{\"op\":\"run\",\"steps\":[", tail[80];
   int nt = snprintf(tail, sizeof tail, "],\"observe\":\"%s\",\"id\":%ld}\n",
                     p->protocol >= 2 ? "delta" : "each", ++p->next_id);
   size_t len = sizeof head - 1 + (size_t)nt;
   for (int i = 0; i < c->nsteps; i++) len += strlen(c->steps[i].json ? c->steps[i].json : "null") + 1;
-  char *text = zo_xmalloc(len + 1), *at = text;
+  if (len + 1 > p->line.cap) {
+    p->line.cap = 2 * len;
+    p->line.p = zo_xrealloc(p->line.p, p->line.cap);
+  }
+  char *at = p->line.p;
   memcpy(at, head, sizeof head - 1);
   at += sizeof head - 1;
   for (int i = 0; i < c->nsteps; i++) {
@@ -599,9 +646,8 @@ static char *run_request_text(proc *p, const zo_case *c, size_t *n) {
     memcpy(at, js, k);
     at += k;
   }
-  memcpy(at, tail, (size_t)nt + 1);
-  *n = (size_t)(at - text) + (size_t)nt;
-  return text;
+  memcpy(at, tail, (size_t)nt);
+  p->line.n = (size_t)(at - p->line.p) + (size_t)nt;
 }
 
 /* A run answer res (ok already checked) into results and obs[1..n] after
@@ -635,7 +681,14 @@ zo_status zo_engine_process_run(zo_engine *e, const zo_case *c, zo_step_result *
   zo_status st = pr_observe(p, &obs[0], err);
   if (st) return st;
   json_t *res;
-  if ((st = call(p, run_request(p, c), &res, err))) return st;
+  if (p->tap) {
+    st = call(p, run_request(p, c), &res, err);
+  } else { /* the steps as written (run_request_line) */
+    if (p->inflight) drain(p);
+    run_request_line(p, c);
+    st = exchange(p, "run", &res, err);
+  }
+  if (st) return st;
   if (!(st = answer(p, res, err))) st = run_read(p, c, res, results, obs, err);
   json_decref(res);
   return st;
@@ -651,13 +704,16 @@ zo_status zo_engine_process_send_game(zo_engine *e, const zo_ruleset *rs, const 
   proc *p = e->self;
   zo_status st = ensure_started(p, err);
   if (st) return st;
-  if ((st = send_ahead(p, setup_request(rs, c), err)) || (st = send_ahead(p, json_pack("{s:s}", "op", "observe"), err)))
-    return st;
-  size_t n;
-  char *text = run_request_text(p, c, &n);
-  st = send_ahead_text(p, text, n, err);
-  free(text);
-  return st;
+  if (setup_as_written(p, c)) { /* the cards sent as they are */
+    if (setup_request_line(p, rs, c))
+      return zcp_fault(err, ZO_ENGINE_FAULT_ERROR, p->cmd, "could not encode a request");
+    st = send_ahead_text(p, p->line.p, p->line.n, err);
+  } else {
+    st = send_ahead(p, setup_request(rs, c), err);
+  }
+  if (st || (st = send_ahead(p, json_pack("{s:s}", "op", "observe"), err))) return st;
+  run_request_line(p, c);
+  return send_ahead_text(p, p->line.p, p->line.n, err);
 }
 
 zo_status zo_engine_process_read_game(zo_engine *e, const zo_case *c, zo_step_result *results,

@@ -338,6 +338,7 @@ void zo_fuzz_free(zo_fuzz *f) {
   for (int i = 0; i < f->c->nsteps; i++) free_step(&f->c->steps[i]);
   free(f->c->cards_json);
   f->c->cards_json = NULL;
+  f->c->cards_json_placed = 0;
   f->c = NULL;
   f->g = NULL;
 }

@@ -115,8 +115,12 @@ zo_status zo_fuzz_replay(zo_fuzz *f, zo_outcome *outcomes, zo_step_error *errors
 /* Give f's case the JSON text an engine is sent (zcp/1 setup cards and
  * each step, as a loaded case carries them: c->cards_json, steps[i].json),
  * written by the same printer as the YAML case, so what an engine plays
- * and what a finding's case says agree. Replaces text set before. */
-void zo_fuzz_jsonify(zo_fuzz *f);
+ * and what a finding's case says agree. start (may be NULL): the oracle's
+ * observation of the setup, whose positions in ordered zones the cards
+ * then carry, as the runner would add them to a loaded case's
+ * (PROTOCOL.md 7.2: positions always given; c->cards_json_placed).
+ * Replaces text set before. */
+void zo_fuzz_jsonify(zo_fuzz *f, const zo_observation *start);
 
 /* Shrinking a decoded game (shrink.c), for minimizing a finding. Each
  * keeps the case consistent and returns 1 when it changed something, 0

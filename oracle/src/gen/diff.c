@@ -279,7 +279,7 @@ zo_diff_status zo_diff_run(zo_diff_engine *x, const uint8_t *data, size_t size, 
   decode_play(p, &x->prof, data, size);
   snprintf(out->ruleset, sizeof out->ruleset, "%s", p->f.rs->id);
   out->nsteps = p->f.c->nsteps;
-  zo_fuzz_jsonify(&p->f);
+  zo_fuzz_jsonify(&p->f, p->nob ? &p->ob[0] : NULL);
   compare(x, p, out);
   out->used = size;
   if (out->status == ZO_DIFF_DIFFERS) out->used = p->ends[out->step < out->nsteps ? out->step : out->nsteps];
@@ -299,7 +299,7 @@ static int playable(zo_diff_engine *x, const played *p) {
  * the engine when it is playable; 1 when they were. */
 static int decode_send(zo_diff_engine *x, played *p, const uint8_t *data, size_t size) {
   decode_play(p, &x->prof, data, size);
-  zo_fuzz_jsonify(&p->f);
+  zo_fuzz_jsonify(&p->f, p->nob ? &p->ob[0] : NULL);
   if (!playable(x, p)) return 0;
   zo_error err = {0};
   return zo_engine_process_send_game(x->e, p->f.rs, p->f.c, &err) == ZO_OK;
@@ -465,7 +465,7 @@ static int attempt(zo_diff_engine *x, zo_diff_finding *fd, int how, int i, int k
     result_init(&r, &fd->r.prof);
     snprintf(r.ruleset, sizeof r.ruleset, "%s", fd->r.ruleset);
     r.nsteps = p->f.c->nsteps;
-    zo_fuzz_jsonify(&p->f);
+    zo_fuzz_jsonify(&p->f, p->nob ? &p->ob[0] : NULL);
     compare(x, p, &r);
     fd->trials++;
     if (same_difference(&fd->r, &r)) {

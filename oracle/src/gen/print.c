@@ -58,12 +58,16 @@ static void text(emit *e, const char *t) {
   e->n += n;
 }
 
-/* A map key, after ", " unless it is the map's first. */
+/* Between two items of a list or map: ", " in YAML, "," in JSON (compact,
+ * as an engine is sent it: no byte it need not parse). */
+static void sep(emit *e) { text(e, e->json ? "," : ", "); }
+
+/* A map key, after a separator unless it is the map's first. */
 static void key(emit *e, int *first, const char *k) {
-  if (!*first) text(e, ", ");
+  if (!*first) sep(e);
   if (e->json) text(e, "\"");
   text(e, k);
-  text(e, e->json ? "\": " : ": ");
+  text(e, e->json ? "\":" : ": ");
   *first = 0;
 }
 
@@ -110,7 +114,7 @@ static void types(emit *e, uint64_t bits) {
   int first = 1;
   for (int i = 0; i < 64; i++)
     if (bits & ((uint64_t)1 << i) && zo_type_word(i)) {
-      if (!first) text(e, ", ");
+      if (!first) sep(e);
       word(e, zo_type_word(i));
       first = 0;
     }
@@ -121,7 +125,7 @@ static void types(emit *e, uint64_t bits) {
 static void names(emit *e, const zo_fuzz *f, char *const *list, const int *v, int n) {
   text(e, "[");
   for (int i = 0; i < n; i++) {
-    if (i) text(e, ", ");
+    if (i) sep(e);
     word(e, list ? list[v[i]] : H(f, v[i]));
   }
   text(e, "]");
@@ -178,7 +182,7 @@ static void step_body(emit *e, const zo_fuzz *f, const zo_step *s) {
     key(e, &first, "moves");
     text(e, "[");
     for (int i = 0; i < s->nmoves; i++) {
-      if (i) text(e, ", ");
+      if (i) sep(e);
       move_body(e, f, &s->moves[i], 1);
     }
     text(e, "]");
@@ -367,12 +371,14 @@ static void step(emit *e, const zo_fuzz *f, const zo_step *s) {
   if (e->json) text(e, "}");
 }
 
-/* A setup card's options: `{owner: alice, zone: hand, ...}`. */
-static void card(emit *e, const zo_fuzz *f, const zo_card_setup *cs) {
+/* A setup card's options: `{owner: alice, zone: hand, ...}`; position >= 0:
+ * its position in an ordered zone, given. */
+static void card(emit *e, const zo_fuzz *f, const zo_card_setup *cs, int position) {
   int first = 1;
   text(e, "{");
   kw(e, &first, "owner", f->c->players[cs->owner]);
   kzone(e, &first, "zone", f, &cs->zone);
+  if (position >= 0) kint(e, &first, "position", position);
   if (cs->kind != ZK_CARD) kw(e, &first, "kind", zo_kind_name(cs->kind));
   if (cs->types) {
     key(e, &first, "types");
@@ -389,17 +395,21 @@ void zo_fuzz_print_step(const zo_fuzz *f, const zo_step *s, FILE *out) {
   free(e.p);
 }
 
-void zo_fuzz_jsonify(zo_fuzz *f) {
+void zo_fuzz_jsonify(zo_fuzz *f, const zo_observation *start) {
   zo_case *c = f->c;
   emit e = {.json = 1};
   text(&e, "{");
   for (int i = 0; i < c->ncards; i++) {
-    put(&e, "%s\"%s\": ", i ? ", " : "", H(f, c->cards[i].handle));
-    card(&e, f, &c->cards[i]);
+    const zo_card_setup *cs = &c->cards[i];
+    int h = cs->handle, at = -1;
+    if (start && h < start->nhandles && cs->under < 0) at = start->objs[h].position;
+    put(&e, "%s\"%s\":", i ? "," : "", H(f, h));
+    card(&e, f, cs, at);
   }
   text(&e, "}");
   free(c->cards_json);
   c->cards_json = zo_xstrdup(e.p);
+  c->cards_json_placed = start != NULL;
   for (int i = 0; i < c->nsteps; i++) {
     e.n = 0;
     step(&e, f, &c->steps[i]);
@@ -469,7 +479,7 @@ int zo_fuzz_print_yaml_ex(const zo_fuzz *f, const zo_outcome *outcomes,
   if (!c->ncards) fputs("  {}\n", out), line++;
   for (int i = 0; i < c->ncards; i++, line++) {
     e.n = 0;
-    card(&e, f, &c->cards[i]);
+    card(&e, f, &c->cards[i], -1); /* where the file order puts it */
     fprintf(out, "  %s: %s\n", H(f, c->cards[i].handle), e.p);
   }
   fputs("steps:\n", out);

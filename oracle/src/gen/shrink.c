@@ -47,6 +47,7 @@ void zo_fuzz_copy(zo_fuzz *dst, const zo_fuzz *src) {
   c->cards = dst->cards;
   c->steps = dst->steps;
   c->cards_json = NULL;
+  c->cards_json_placed = 0;
   for (int i = 0; i < c->nsteps; i++) copy_step(&dst->steps[i], &src->kase.steps[i]);
   dst->given = c->nsteps;
 }
