@@ -179,19 +179,32 @@ static zo_status exchange(proc *p, const char *op, json_t **out, zo_error *err) 
   return ZO_OK;
 }
 
+/* Request req (taken) written into p->line with the next id, and into the
+ * transcript; its op word into op (32 bytes). 0, or -1 when it cannot be
+ * encoded (no id taken, nothing written). */
+static int request_line(proc *p, json_t *req, char *op) {
+  json_object_set_new(req, "id", json_integer(++p->next_id));
+  snprintf(op, 32, "%s", or_text(json_string_value(json_object_get(req, "op")), ""));
+  int bad = zo_zcp_line_write(&p->line, req);
+  if (bad) p->next_id--;
+  else tap_write(p, "request", op, req, NULL, 0);
+  json_decref(req);
+  return bad;
+}
+
+/* The error of a request that could not be encoded. */
+static zo_status unencodable(proc *p, zo_error *err) {
+  return zcp_fault(err, ZO_ENGINE_FAULT_ERROR, p->cmd, "could not encode a request");
+}
+
 /* Send request req (taken) with the next id, and read its answer as
  * exchange() does. Else ZO_ERR_ENGINE with err filled (also when the
  * request could not be encoded). */
 static zo_status call(proc *p, json_t *req, json_t **out, zo_error *err) {
   *out = NULL;
   if (p->inflight) drain(p); /* answers nobody waits for any more */
-  json_object_set_new(req, "id", json_integer(++p->next_id));
   char op[32];
-  snprintf(op, sizeof op, "%s", or_text(json_string_value(json_object_get(req, "op")), ""));
-  int bad = zo_zcp_line_write(&p->line, req);
-  if (!bad) tap_write(p, "request", op, req, NULL, 0);
-  json_decref(req);
-  if (bad) return zcp_fault(err, ZO_ENGINE_FAULT_ERROR, p->cmd, "could not encode a request");
+  if (request_line(p, req, op)) return unencodable(p, err);
   return exchange(p, op, out, err);
 }
 
@@ -212,11 +225,11 @@ static zo_status answer(proc *p, json_t *res, zo_error *err) {
                    p->cmd, what);
 }
 
-/* Send req (taken) and check the answer says ok: true (then dropped).
- * ZO_OK, or ZO_ERR_ENGINE with err filled. */
-static zo_status call_ok(proc *p, json_t *req, zo_error *err) {
+/* exchange() p->line (request op), and check the answer says ok: true
+ * (then dropped). ZO_OK, or ZO_ERR_ENGINE with err filled. */
+static zo_status exchange_ok(proc *p, const char *op, zo_error *err) {
   json_t *res;
-  zo_status st = call(p, req, &res, err);
+  zo_status st = exchange(p, op, &res, err);
   if (st) return st;
   st = answer(p, res, err);
   json_decref(res);
@@ -242,13 +255,8 @@ static zo_status send_ahead_text(proc *p, const char *text, size_t n, zo_error *
 
 /* send_ahead_text for request req (taken), given the next id. */
 static zo_status send_ahead(proc *p, json_t *req, zo_error *err) {
-  json_object_set_new(req, "id", json_integer(++p->next_id));
-  int bad = zo_zcp_line_write(&p->line, req);
-  json_decref(req);
-  if (bad) {
-    p->next_id--;
-    return zcp_fault(err, ZO_ENGINE_FAULT_ERROR, p->cmd, "could not encode a request");
-  }
+  char op[32];
+  if (request_line(p, req, op)) return unencodable(p, err);
   return send_ahead_text(p, p->line.p, p->line.n, err);
 }
 
@@ -358,10 +366,14 @@ static void explicit_positions(const zo_ruleset *rs, const zo_case *c, json_t *c
 static json_t *setup_request(const zo_ruleset *rs, const zo_case *c);
 static int setup_request_line(proc *p, const zo_ruleset *rs, const zo_case *c);
 
-/* Can c's setup go as written (setup_request_line)? When its cards give
- * every position and no transcript wants the request as JSON. */
-static int setup_as_written(const proc *p, const zo_case *c) {
-  return c->cards_json && c->cards_json_placed && !p->tap;
+/* c's setup request in p->line with the next id: its cards as written when
+ * they give every position and no transcript wants the request as JSON
+ * (setup_request_line), else built and encoded (setup_request). 0, or -1
+ * when it cannot be encoded. */
+static int setup_line(proc *p, const zo_ruleset *rs, const zo_case *c) {
+  if (c->cards_json && c->cards_json_placed && !p->tap) return setup_request_line(p, rs, c);
+  char op[32];
+  return request_line(p, setup_request(rs, c), op);
 }
 
 static zo_status pr_setup(void *self, const zo_ruleset *rs, const zo_case *c, zo_error *err) {
@@ -370,14 +382,9 @@ static zo_status pr_setup(void *self, const zo_ruleset *rs, const zo_case *c, zo
   zo_status st = ensure_started(p, err);
   if (st) return st;
   zcp_capture_mark(&p->child.errs); /* this case's stderr starts here */
-  if (!setup_as_written(p, c)) return call_ok(p, setup_request(rs, c), err);
   if (p->inflight) drain(p);
-  if (setup_request_line(p, rs, c)) return zcp_fault(err, ZO_ENGINE_FAULT_ERROR, p->cmd, "could not encode a request");
-  json_t *res;
-  if ((st = exchange(p, "setup", &res, err))) return st;
-  st = answer(p, res, err);
-  json_decref(res);
-  return st;
+  if (setup_line(p, rs, c)) return unencodable(p, err);
+  return exchange_ok(p, "setup", err);
 }
 
 static zo_status pr_step(void *self, const zo_step *s, zo_step_result *r, zo_error *err) {
@@ -650,6 +657,16 @@ static void run_request_line(proc *p, const zo_case *c) {
   p->line.n = (size_t)(at - p->line.p) + (size_t)nt;
 }
 
+/* c's run request in p->line with the next id: its steps as written
+ * (run_request_line), or built and encoded when a transcript wants the
+ * request as JSON (run_request). 0, or -1 when it cannot be encoded. */
+static int run_line(proc *p, const zo_case *c) {
+  char op[32];
+  if (p->tap) return request_line(p, run_request(p, c), op);
+  run_request_line(p, c);
+  return 0;
+}
+
 /* A run answer res (ok already checked) into results and obs[1..n] after
  * obs[0]. ZO_OK, or ZO_ERR_ENGINE with err filled. */
 static zo_status run_read(proc *p, const zo_case *c, json_t *res, zo_step_result *results,
@@ -681,14 +698,9 @@ zo_status zo_engine_process_run(zo_engine *e, const zo_case *c, zo_step_result *
   zo_status st = pr_observe(p, &obs[0], err);
   if (st) return st;
   json_t *res;
-  if (p->tap) {
-    st = call(p, run_request(p, c), &res, err);
-  } else { /* the steps as written (run_request_line) */
-    if (p->inflight) drain(p);
-    run_request_line(p, c);
-    st = exchange(p, "run", &res, err);
-  }
-  if (st) return st;
+  if (p->inflight) drain(p);
+  if (run_line(p, c)) return unencodable(p, err);
+  if ((st = exchange(p, "run", &res, err))) return st;
   if (!(st = answer(p, res, err))) st = run_read(p, c, res, results, obs, err);
   json_decref(res);
   return st;
@@ -704,15 +716,11 @@ zo_status zo_engine_process_send_game(zo_engine *e, const zo_ruleset *rs, const 
   proc *p = e->self;
   zo_status st = ensure_started(p, err);
   if (st) return st;
-  if (setup_as_written(p, c)) { /* the cards sent as they are */
-    if (setup_request_line(p, rs, c))
-      return zcp_fault(err, ZO_ENGINE_FAULT_ERROR, p->cmd, "could not encode a request");
-    st = send_ahead_text(p, p->line.p, p->line.n, err);
-  } else {
-    st = send_ahead(p, setup_request(rs, c), err);
-  }
-  if (st || (st = send_ahead(p, json_pack("{s:s}", "op", "observe"), err))) return st;
-  run_request_line(p, c);
+  if (setup_line(p, rs, c)) return unencodable(p, err);
+  if ((st = send_ahead_text(p, p->line.p, p->line.n, err)) ||
+      (st = send_ahead(p, json_pack("{s:s}", "op", "observe"), err)))
+    return st;
+  if (run_line(p, c)) return unencodable(p, err);
   return send_ahead_text(p, p->line.p, p->line.n, err);
 }
 

@@ -115,31 +115,53 @@ static json_t *object_json(const zo_case *c, const zo_obj_obs *o, int compact) {
   return x;
 }
 
+/* Has handle h of c no object yet (a `create` step's, not executed)?
+ * Such a handle is left out of an observation. */
+static int not_created(const zo_case *c, const zo_obj_obs *o, int h) {
+  return h >= c->nsetup && !o->exists && o->object == 0;
+}
+
+/* Trigger t of ob, whole: {fired, found, controller}. */
+static json_t *trigger_json(const zo_case *c, const zo_observation *ob, int t) {
+  return json_pack("{s:b, s:o, s:o}", words[W_FIRED], ob->trig_fired[t], words[W_FOUND],
+                   ob->trig_found[t] < 0 ? json_null() : json_boolean(ob->trig_found[t]),
+                   words[W_CONTROLLER], player_json(c, ob->trig_controller[t]));
+}
+
+/* Reference r of ob, whole: {found, handle}. */
+static json_t *ref_json(const zo_case *c, const zo_observation *ob, int r) {
+  return json_pack("{s:b, s:o}", words[W_FOUND], ob->ref_found[r], words[W_HANDLE],
+                   handle_json(c, ob->ref_found[r] ? ob->ref_handle[r] : -1));
+}
+
+/* Player p of ob: {lost}. */
+static json_t *player_obs_json(const zo_observation *ob, int p) {
+  return json_pack("{s:b}", words[W_LOST], ob->lost[p]);
+}
+
+/* The handles player p sees in ob, as a list. */
+static json_t *sight_json(const zo_case *c, const zo_observation *ob, int p) {
+  json_t *sees = json_array();
+  for (int h = 0; h < ob->nhandles; h++)
+    if (ob->sees[p * ob->nhandles + h]) json_array_append_new(sees, json_string_nocheck(c->handles[h]));
+  return sees;
+}
+
 json_t *zo_zcp_observation_json(const zo_case *c, const zo_observation *ob, int compact) {
   json_t *objs = json_object();
   for (int h = 0; h < ob->nhandles; h++) {
     const zo_obj_obs *o = &ob->objs[h];
-    if (h >= c->nsetup && !o->exists && o->object == 0) continue; /* not created */
+    if (not_created(c, o, h)) continue;
     json_object_set_new_nocheck(objs, c->handles[h], object_json(c, o, compact));
   }
   json_t *trig = json_object();
-  for (int t = 0; t < ob->ntriggers; t++)
-    json_object_set_new_nocheck(trig, c->triggers[t],
-                        json_pack("{s:b, s:o, s:o}", words[W_FIRED], ob->trig_fired[t], words[W_FOUND],
-                                  ob->trig_found[t] < 0 ? json_null() : json_boolean(ob->trig_found[t]),
-                                  words[W_CONTROLLER], player_json(c, ob->trig_controller[t])));
+  for (int t = 0; t < ob->ntriggers; t++) json_object_set_new_nocheck(trig, c->triggers[t], trigger_json(c, ob, t));
   json_t *refs = json_object();
-  for (int r = 0; r < ob->nrefs; r++)
-    json_object_set_new_nocheck(refs, c->refs[r],
-                        json_pack("{s:b, s:o}", words[W_FOUND], ob->ref_found[r], words[W_HANDLE],
-                                  handle_json(c, ob->ref_found[r] ? ob->ref_handle[r] : -1)));
+  for (int r = 0; r < ob->nrefs; r++) json_object_set_new_nocheck(refs, c->refs[r], ref_json(c, ob, r));
   json_t *players = json_object(), *visible = json_object();
   for (int p = 0; p < ob->nplayers; p++) {
-    json_object_set_new_nocheck(players, c->players[p], json_pack("{s:b}", words[W_LOST], ob->lost[p]));
-    json_t *sees = json_array();
-    for (int h = 0; h < ob->nhandles; h++)
-      if (ob->sees[p * ob->nhandles + h]) json_array_append_new(sees, json_string_nocheck(c->handles[h]));
-    json_object_set_new_nocheck(visible, c->players[p], sees);
+    json_object_set_new_nocheck(players, c->players[p], player_obs_json(ob, p));
+    json_object_set_new_nocheck(visible, c->players[p], sight_json(c, ob, p));
   }
   return json_pack("{s:o, s:o, s:o, s:o, s:o}", words[W_OBJECTS], objs, words[W_TRIGGERS], trig,
                    words[W_REFS], refs, words[W_PLAYERS], players, words[W_VISIBLE], visible);
@@ -203,8 +225,8 @@ json_t *zo_zcp_observation_delta_json(const zo_case *c, const zo_observation *pr
   json_t *objs = json_object();
   for (int h = 0; h < ob->nhandles; h++) {
     const zo_obj_obs *o = &ob->objs[h];
-    if (h >= c->nsetup && !o->exists && o->object == 0) continue; /* not created */
-    if (h >= prev->nhandles || (h >= c->nsetup && !prev->objs[h].exists && prev->objs[h].object == 0))
+    if (not_created(c, o, h)) continue;
+    if (h >= prev->nhandles || not_created(c, &prev->objs[h], h))
       json_object_set_new_nocheck(objs, c->handles[h], object_json(c, o, compact)); /* new: whole */
     else if (!same_object(&prev->objs[h], o))
       json_object_set_new_nocheck(objs, c->handles[h], object_delta_json(c, &prev->objs[h], o));
@@ -214,28 +236,19 @@ json_t *zo_zcp_observation_delta_json(const zo_case *c, const zo_observation *pr
     if (t < prev->ntriggers && prev->trig_fired[t] == ob->trig_fired[t] &&
         prev->trig_found[t] == ob->trig_found[t] && prev->trig_controller[t] == ob->trig_controller[t])
       continue;
-    json_object_set_new_nocheck(trig, c->triggers[t],
-                        json_pack("{s:b, s:o, s:o}", words[W_FIRED], ob->trig_fired[t], words[W_FOUND],
-                                  ob->trig_found[t] < 0 ? json_null() : json_boolean(ob->trig_found[t]),
-                                  words[W_CONTROLLER], player_json(c, ob->trig_controller[t])));
+    json_object_set_new_nocheck(trig, c->triggers[t], trigger_json(c, ob, t));
   }
   json_t *refs = json_object();
   for (int r = 0; r < ob->nrefs; r++) {
     if (r < prev->nrefs && prev->ref_found[r] == ob->ref_found[r] && prev->ref_handle[r] == ob->ref_handle[r])
       continue;
-    json_object_set_new_nocheck(refs, c->refs[r],
-                        json_pack("{s:b, s:o}", words[W_FOUND], ob->ref_found[r], words[W_HANDLE],
-                                  handle_json(c, ob->ref_found[r] ? ob->ref_handle[r] : -1)));
+    json_object_set_new_nocheck(refs, c->refs[r], ref_json(c, ob, r));
   }
   json_t *players = json_object(), *visible = json_object();
   for (int p = 0; p < ob->nplayers; p++) {
     if (prev->lost[p] != ob->lost[p])
-      json_object_set_new_nocheck(players, c->players[p], json_pack("{s:b}", words[W_LOST], ob->lost[p]));
-    if (same_sight(prev, ob, p)) continue;
-    json_t *sees = json_array();
-    for (int h = 0; h < ob->nhandles; h++)
-      if (ob->sees[p * ob->nhandles + h]) json_array_append_new(sees, json_string_nocheck(c->handles[h]));
-    json_object_set_new_nocheck(visible, c->players[p], sees);
+      json_object_set_new_nocheck(players, c->players[p], player_obs_json(ob, p));
+    if (!same_sight(prev, ob, p)) json_object_set_new_nocheck(visible, c->players[p], sight_json(c, ob, p));
   }
   /* objects: always in zcp/1's deltas; left out when empty in compact ones */
   json_t *x = json_object();
