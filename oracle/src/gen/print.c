@@ -8,8 +8,8 @@
  * person can read what happened and the suite can keep it as a regression.
  * It uses only the case language, so `zoneoracle check` accepts it. One
  * printer writes both forms: a step's YAML flow mapping and its zcp/1 JSON
- * differ only in quotes, so the case a finding writes says exactly what
- * the engine was sent.
+ * differ only in quotes and spaces (the JSON is compact), so the case a
+ * finding writes says exactly what the engine was sent.
  */
 #include <stdarg.h>
 #include <stdlib.h>

@@ -53,14 +53,9 @@ void zo_game_zone_name(const zo_game *g, int zone, char *buf, size_t cap) {
   n = name_put(buf, cap, n, ".");
   n = name_put(buf, cap, n, zt->name);
   if (zt->count.value > 1 || g->multi[z->player][z->type]) {
-    char digits[16]; /* the index in decimal, as %d writes it */
-    int k = (int)sizeof digits - 1;
-    unsigned v = z->index < 0 ? 0u - (unsigned)z->index : (unsigned)z->index;
-    digits[k] = 0;
-    do digits[--k] = (char)('0' + v % 10); while ((v /= 10) && k > 1);
-    if (z->index < 0) digits[--k] = '-';
-    n = name_put(buf, cap, n, ".");
-    name_put(buf, cap, n, digits + k);
+    char index[16]; /* only zones of several instances have one */
+    snprintf(index, sizeof index, ".%d", z->index);
+    name_put(buf, cap, n, index);
   }
 }
 
