@@ -39,8 +39,13 @@ loc=$(grep -o "^$t:[0-9]*: response observe (id [0-9]*) does not match observe.r
 line=$(sed 's/^[^:]*:\([0-9]*\):.*/\1/' <<<"$loc")
 sed -n "${line}p" "$t" | grep -q '^{"dir":"response","op":"observe",.*"layer":"bottom"' \
   || fail "badschema: transcript line $line is not the wrong-typed observe answer"
-grep -q "^[0-9]* passed, 0 failed, 0 skipped; 1 of $(wc -l < "$t") protocol messages invalid$" "$work/out" \
+# the runner reads every answer against the protocol too (PROTOCOL.md 8):
+# the case whose observation is wrong fails as an engine error naming the
+# field, with or without --validate
+grep -q "^[0-9]* passed, 1 failed, 0 skipped; 1 of $(wc -l < "$t") protocol messages invalid$" "$work/out" \
   || fail "badschema: the summary line does not say so"
+grep -q 'engine error: the observe answer is not one zcp/[12] defines: \$\.objects\.[^.]*\.layer must be null or an integer' \
+  "$work/out" || fail "badschema: the engine error does not name \$.objects.*.layer"
 echo "badschema: exit 1, transcript line $line, observe.response.json, \$.objects.*.layer"
 
 # validate.py on its own, under every Python at hand with jsonschema (the

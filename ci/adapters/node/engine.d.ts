@@ -20,7 +20,8 @@ export type Feature =
   | 'ante' | 'visibility' | 'reorder' | 'stack_layers' | 'state_check' | 'marks'
   | 'performer' | 'look' | 'reveal' | 'attachments' | 'durations' | 'kept_marks'
   | 'aura_triggers' | 'madness' | 'copies' | 'casting' | 'phasing_together' | 'cant'
-  | 'draw_replacement' | 'untap_phasing' | 'leave_game' | 'phasing_triggers' | 'as_enters';
+  | 'draw_replacement' | 'untap_phasing' | 'leave_game' | 'phasing_triggers' | 'as_enters'
+  | 'shuffle_order' | 'draw_then' | 'together_order';
 
 /** What a step did (PROTOCOL.md, "Outcomes and step error codes"). */
 export type Outcome =

@@ -50,6 +50,9 @@ const KNOWN_FEATURES = Object.freeze([
   'leave_game', // leave_game: a player leaves, with what they own and control (CR 800.4a, 603.6c, 702.26k)
   'phasing_triggers', // watch phase: out, looking back in time (CR 603.10b)
   'as_enters', // as_enters: a permanent's own effect moving other objects as it enters (CR 614.13, 614.13a-c)
+  'shuffle_order', // a shuffle whose result the step gives: shuffle order:, move shuffle: [HANDLES]
+  'draw_then', // draw then: the draw's follow-up (CR 614.11b)
+  'together_order', // move_together: only arrivals are placed; on the stack by controller (CR 400.5, 405.3)
 ]);
 
 /** The mark kinds of feature kept_marks (CR 400.7d, 400.7g-i, 400.7m). */
@@ -121,6 +124,9 @@ function featuresOfStep(step, found = new Set(), depth = 0) {
     if (name === 'move' && opts.costs !== undefined) found.add('casting');
     if (name === 'phase' && opts.with !== undefined) found.add('phasing_together');
     if (name === 'watch' && opts.phase !== undefined) found.add('phasing_triggers');
+    if ((name === 'shuffle' && opts.order !== undefined) || Array.isArray(opts.shuffle)) found.add('shuffle_order');
+    if (Array.isArray(opts.instead?.shuffle)) found.add('shuffle_order'); // replace's instead:
+    if (name === 'draw' && opts.then !== undefined) found.add('draw_then');
     featuresOfStep(opts.then, found, depth + 1);
     featuresOfStep(opts.do, found, depth + 1);
     if (Array.isArray(opts.costs)) for (const c of opts.costs) featuresOfStep(c, found, depth + 1);
@@ -2253,7 +2259,8 @@ const mtgCurrent = {
   features: ['triggers', 'replacement', 'phasing', 'face_down', 'ante', 'visibility', 'reorder', 'state_check', 'marks',
     'performer', 'look', 'reveal',
     'attachments', 'durations', 'kept_marks', 'aura_triggers', 'madness', 'copies', 'casting',
-    'phasing_together', 'cant', 'draw_replacement', 'untap_phasing', 'leave_game', 'phasing_triggers', 'as_enters'],
+    'phasing_together', 'cant', 'draw_replacement', 'untap_phasing', 'leave_game', 'phasing_triggers', 'as_enters',
+    'shuffle_order', 'draw_then', 'together_order'],
   newGame: (ruleset, players, cards) => new MtgGame(players, cards),
 };
 

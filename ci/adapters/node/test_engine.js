@@ -683,7 +683,7 @@ test('draw and mill outcome: a card taken that ceased or stayed is the step\'s o
 test('replace_draw: a top-level step of feature draw_replacement; malformed ones are bad requests, withheld it is unsupported', () => {
   assert.deepEqual(engine.featuresOfStep({ replace_draw: { as: 'd', player: 'alice', instead: [{ mark: { card: 'b', as: 'm', kind: 'counter' } }] } }),
     new Set(['draw_replacement', 'marks']));
-  assert.deepEqual(engine.featuresOfStep({ draw: { player: 'alice', then: { reveal: {} } } }), new Set(['reveal']));
+  assert.deepEqual(engine.featuresOfStep({ draw: { player: 'alice', then: { reveal: {} } } }), new Set(['draw_then', 'reveal']));
   assert.equal(mtgCurrent.features.indexOf('draw_replacement'), mtgCurrent.features.indexOf('cant') + 1);
   assert.ok(engine.KNOWN_FEATURES.includes('draw_replacement'));
   const s = new Session({ b: bear(), c: { owner: 'alice', zone: 'library' } });

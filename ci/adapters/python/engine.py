@@ -30,7 +30,8 @@ FEATURES = ["triggers", "replacement", "phasing", "face_down", "ante", "visibili
             "reorder", "state_check", "marks", "performer", "look", "reveal",
             "attachments", "durations", "kept_marks", "aura_triggers", "madness", "copies",
             "casting", "phasing_together", "cant", "draw_replacement",
-            "untap_phasing", "leave_game", "phasing_triggers", "as_enters"]
+            "untap_phasing", "leave_game", "phasing_triggers", "as_enters",
+            "shuffle_order", "draw_then", "together_order"]
 
 # ---- the zones of mtg-current ---------------------------------------------
 PER_PLAYER = ("library", "hand", "graveyard")                    # CR 400.1

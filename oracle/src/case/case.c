@@ -2,6 +2,7 @@
  * vocabularies (statuses, outcomes, step error codes, object kinds, step
  * kinds, features, marks; cases/README.md), a step's defaults and the
  * feature it needs, type words as the case's bits, and freeing. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,17 +44,20 @@ int zo_step_error_parse(const char *name) {
   return -1;
 }
 
-#define ROW_NAME(id, name) name,
+#define ROW_NAME(id, name, ...) name,
+#define ROW_SINCE(id, name, since) since,
 #define ROW_WORD(id, name, ...) #name,
 #define ROW_FEATURE(id, name, feature, ...) feature,
 const char *const zo_kind_names[ZK_COUNT] = {ZO_OBJECT_KINDS(ROW_NAME)};
 const char *const zo_feature_names[FT_COUNT] = {ZO_FEATURES(ROW_NAME)};
+static const int feature_since[FT_COUNT] = {ZO_FEATURES(ROW_SINCE)};
 const char *const zo_mark_kind_names[MK_COUNT] = {ZO_MARK_KINDS(ROW_NAME)};
 const char *const zo_repl_category_names[RC_COUNT] = {ZO_REPL_CATEGORIES(ROW_NAME)};
 const char *const zo_obj_expect_keys[OX_COUNT] = {ZO_OBJ_EXPECT_KEYS(ROW_NAME)};
 const char *const zo_step_kind_names[ST_COUNT] = {ZO_STEP_KINDS(ROW_WORD)};
 static const zo_feature step_features[ST_COUNT] = {ZO_STEP_KINDS(ROW_FEATURE)};
 #undef ROW_NAME
+#undef ROW_SINCE
 #undef ROW_WORD
 #undef ROW_FEATURE
 
@@ -91,7 +95,23 @@ zo_feature zo_feature_whole(zo_feature f) {
   return FT_NONE;
 }
 
+int zo_feature_since(zo_feature f) {
+  return (unsigned)f < FT_COUNT ? feature_since[f] : 1;
+}
+
 #define BIT(f) ((uint64_t)1 << (f))
+
+uint64_t zo_features_declared(int (*has)(void *self, const char *what, int ruleset), void *self,
+                              int protocol) {
+  uint64_t d = 0;
+  for (int f = 0; f < FT_COUNT; f++) {
+    zo_feature whole = zo_feature_whole((zo_feature)f);
+    if (!has || has(self, zo_feature_names[f], 0) ||
+        (whole != FT_NONE && feature_since[f] <= protocol && has(self, zo_feature_names[whole], 0)))
+      d |= BIT(f);
+  }
+  return d;
+}
 
 /* Whether case c has an object of kind k, at the start or created. */
 static int has_kind(const zo_case *c, zo_kind k) {
@@ -158,6 +178,11 @@ static uint64_t kind_features(const zo_case *c, const zo_step *s) {
   if (s->kind == ST_MOVE && s->ncosts) f |= BIT(FT_CASTING);
   if (s->kind == ST_PHASE && s->norder) f |= BIT(FT_PHASING_TOGETHER); /* CR 702.26h */
   if (s->kind == ST_WATCH && s->on_phase) f |= BIT(FT_PHASING_TRIGGERS); /* CR 603.10b */
+  /* options added after zcp/1 (steps.def): CR 400.5, a shuffle's given
+     result, 614.11b */
+  if (s->kind == ST_REORDER && s->by_effect) f |= BIT(FT_REORDER_EFFECT);
+  if (s->shuffle == ZO_SHUFFLE_ORDER) f |= BIT(FT_SHUFFLE_ORDER);
+  if (s->kind == ST_DRAW && s->then) f |= BIT(FT_DRAW_THEN);
   for (int i = 0; i < s->ncosts; i++) f |= kind_features(c, &s->costs[i]);
   for (int i = 0; i < s->nmoves; i++) f |= kind_features(c, &s->moves[i]);
   if (s->then) f |= kind_features(c, s->then);
@@ -173,6 +198,64 @@ uint64_t zo_case_step_features(const zo_case *c, const zo_step *s) {
   for (int i = 0; x && i < x->nobjs; i++) /* what an object is attached to */
     if (x->objs[i].mask & OX_ATTACHED_TO) f |= BIT(FT_ATTACHMENTS);
   return f;
+}
+
+/* ---- what an engine's game can hold (capabilities) ------------------- */
+
+int zo_capabilities_zone(const zo_capabilities *cap, const char *name) {
+  if (!cap || !cap->zones) return 1;
+  for (int i = 0; i < cap->nzones; i++)
+    if (!strcmp(cap->zones[i], name)) return 1;
+  return 0;
+}
+
+/* Whether step s (its nested steps, members and costs included) puts or
+ * names something outside the game (CR 400.11: not a zone). */
+static int step_outside(const zo_step *s) {
+  if (s->to.type == ZO_ZT_OUTSIDE || s->from.type == ZO_ZT_OUTSIDE || s->zone.type == ZO_ZT_OUTSIDE ||
+      s->when_to.type == ZO_ZT_OUTSIDE || s->when_from.type == ZO_ZT_OUTSIDE)
+    return 1;
+  if (s->then && step_outside(s->then)) return 1;
+  for (int i = 0; i < s->nmoves; i++)
+    if (step_outside(&s->moves[i])) return 1;
+  for (int i = 0; i < s->ncosts; i++)
+    if (step_outside(&s->costs[i])) return 1;
+  return 0;
+}
+
+const char *zo_case_capability_gap(const zo_case *c, const zo_capabilities *cap, char *buf, size_t n) {
+  if (!cap) return NULL;
+  if (cap->players && (c->nplayers >= 32 || !(cap->players >> c->nplayers & 1u))) {
+    snprintf(buf, n, "the case has %d players, a number the engine's game does not hold", c->nplayers);
+    return buf;
+  }
+  for (int t = 0; t < c->nztypes; t++)
+    if (!zo_capabilities_zone(cap, c->ztypes[t])) {
+      snprintf(buf, n, "the case uses zone type %s, which the engine's game does not have", c->ztypes[t]);
+      return buf;
+    }
+  int outside = 0;
+  for (int i = 0; i < c->ncards; i++) outside |= c->cards[i].zone.type == ZO_ZT_OUTSIDE;
+  for (int i = 0; i < c->nsteps; i++) outside |= step_outside(&c->steps[i]);
+  if (outside && !zo_capabilities_zone(cap, "outside")) {
+    snprintf(buf, n, "the case has an object outside the game, which the engine's game does not hold");
+    return buf;
+  }
+  if (cap->kinds) {
+    for (int i = 0; i < c->ncards; i++)
+      if (!(cap->kinds >> c->cards[i].kind & 1u)) {
+        snprintf(buf, n, "the case has an object of kind %s, which the engine does not represent",
+                 zo_kind_name(c->cards[i].kind));
+        return buf;
+      }
+    for (int i = 0; i < c->nsteps; i++)
+      if (c->steps[i].kind == ST_CREATE && !(cap->kinds >> c->steps[i].kind_of & 1u)) {
+        snprintf(buf, n, "the case creates an object of kind %s, which the engine does not represent",
+                 zo_kind_name(c->steps[i].kind_of));
+        return buf;
+      }
+  }
+  return NULL;
 }
 
 /* A step with every field at its "not given" value (case.h). */

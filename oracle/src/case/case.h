@@ -294,6 +294,39 @@ uint64_t zo_case_step_features(const zo_case *c, const zo_step *s);
 /* The whole feature part f belongs to ("marks" for "marks.counter"), or
  * FT_NONE when f is a whole. */
 zo_feature zo_feature_whole(zo_feature f);
+/* The protocol version from which feature f's whole declares it (steps.def,
+ * `since`): 1 or 2; 1 for FT_NONE. */
+int zo_feature_since(zo_feature f);
+/* The features (bits 1 << FT_x) an engine declares, read through its
+ * has(self, name, 0) (engine.h; NULL: every feature) when it speaks zcp
+ * version `protocol` (1 or 2): a feature it names, and each part of a
+ * whole it names whose since is at most `protocol` (PROTOCOL.md, Features
+ * and Versions). Reads only. */
+uint64_t zo_features_declared(int (*has)(void *self, const char *what, int ruleset), void *self,
+                              int protocol);
+
+/* What an engine's game can hold, as it says in hello (`capabilities`,
+ * zcp/2; PROTOCOL.md 7.1): a case or a generated game outside it is never
+ * sent (a skip naming what it lacks). Plain data; the zone names belong to
+ * whoever filled it (the engine, until it restarts or is freed). */
+typedef struct zo_capabilities {
+  unsigned players;       /* bit n: games of n players; 0: any number */
+  const char *const *zones; /* the zone types it has, by name ("outside":
+                             objects outside the game, CR 400.11); NULL:
+                             every zone type */
+  int nzones;
+  unsigned kinds;         /* bit zo_kind: the kinds of object it represents
+                             (card, token, ability, copy...); 0: every kind */
+} zo_capabilities;
+
+/* Whether cap has zone type `name` (NULL cap or zones: every one). */
+int zo_capabilities_zone(const zo_capabilities *cap, const char *name);
+/* Why case c does not fit cap (NULL: anything fits): its number of
+ * players, a zone type it names (a card's zone, a step's, an expectation's;
+ * "outside" for a card or step outside the game) or a kind of object it has
+ * (setup or create) that cap lacks, as a sentence written into buf (n
+ * bytes), which is returned; NULL when it fits. Reads only. */
+const char *zo_case_capability_gap(const zo_case *c, const zo_capabilities *cap, char *buf, size_t n);
 
 /* Parse one step (YAML or JSON text) in case c's context and append it to
  * c->steps (names it introduces join c). ZO_OK or an error (file "step"). */

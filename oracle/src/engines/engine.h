@@ -47,6 +47,15 @@ typedef struct zo_engine_vtable {
      NULL when nothing came. NULL: the engine has no stderr of its own
      (the oracle, a plugin in process). */
   char *(*stderr_text)(void *self);
+  /* Optional: the protocol features the engine declares, as bits
+     1 << zo_feature: those it names and the parts of the wholes it names
+     that the protocol version it speaks gives them (zo_features_declared).
+     NULL: every feature (the oracle). */
+  uint64_t (*features)(void *self);
+  /* Optional: what the engine's game can hold (hello's capabilities,
+     zcp/2), borrowed, valid until the engine restarts or is freed; NULL,
+     or a NULL answer: anything a case writes. */
+  const zo_capabilities *(*capabilities)(void *self);
 } zo_engine_vtable;
 
 /* An engine: its operations (borrowed from the engine) and its state.
@@ -175,12 +184,15 @@ zo_status zo_engine_process_run(zo_engine *e, const zo_case *c, zo_step_result *
  * after the setup, then results[i] and obs[i]; arrays of nsteps+1 zeroed
  * entries owned and freed by the caller whatever the status). ZO_OK, or
  * ZO_ERR_ENGINE with err filled: an error answer to any of the three, or
- * an engine that failed (stopped: nothing left in flight).
+ * an engine that failed (stopped: nothing left in flight). refused (may
+ * be NULL) is set to 1 when the setup itself was answered unsupported
+ * (the other two answers are read all the same, so the games sent after
+ * it stay in step), else 0.
  * zo_engine_process_drain: read and drop every answer in flight. */
 int zo_engine_process_can_send_ahead(const zo_engine *e);
 zo_status zo_engine_process_send_game(zo_engine *e, const zo_ruleset *rs, const zo_case *c, zo_error *err);
 zo_status zo_engine_process_read_game(zo_engine *e, const zo_case *c, zo_step_result *results,
-                                      zo_observation *obs, zo_error *err);
+                                      zo_observation *obs, int *refused, zo_error *err);
 void zo_engine_process_drain(zo_engine *e);
 
 /* Kill (SIGKILL) the process group of every engine child still running

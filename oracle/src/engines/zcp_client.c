@@ -58,6 +58,10 @@ typedef struct {
   json_t *features, *rulesets;
   json_t *hello;           /* the last handshake's answer */
   int protocol;            /* the version it speaks: 1 or 2 (zcp/2: run deltas) */
+  uint64_t declared;       /* its features as bits, parts by its version included */
+  zo_capabilities caps;    /* what its game holds (hello's capabilities, zcp/2) */
+  int has_caps;            /* 1 when it said so */
+  const char **cap_zones;  /* caps.zones: strings of hello (owned array) */
   FILE *tap;               /* the transcript, or NULL (borrowed) */
   const zo_case *c;        /* the case set up, borrowed until teardown */
   zo_zcp_names names;      /* c's handle names, for reading answers */
@@ -225,13 +229,29 @@ static zo_status answer(proc *p, json_t *res, zo_error *err) {
                    p->cmd, what);
 }
 
-/* exchange() p->line (request op), and check the answer says ok: true
- * (then dropped). ZO_OK, or ZO_ERR_ENGINE with err filled. */
+/* Answer res to request op against its shape in the version p speaks
+ * (zcp_shape.c): ZO_OK, or ZO_ERR_ENGINE (kind error, the engine kept)
+ * naming the field and its JSON path. */
+static zo_status shaped(proc *p, const json_t *res, zcp_answer kind, const char *op, zo_error *err) {
+  char why[300];
+  if (!zcp_shape_check(res, kind, p->protocol, why, sizeof why)) return ZO_OK;
+  return zcp_faultf(err, ZO_ENGINE_FAULT_ERROR, p->cmd, "the %s answer is not one zcp/%d defines: %s", op,
+                    p->protocol, why);
+}
+
+/* The answer kind of a run in the version p speaks. */
+static zcp_answer run_kind_of(const proc *p) {
+  return p->protocol >= 2 ? ZCP_ANSWER_RUN_DELTA : ZCP_ANSWER_RUN_EACH;
+}
+
+/* exchange() p->line (request op), and check the answer is ok: true with
+ * nothing else (then dropped). ZO_OK, or ZO_ERR_ENGINE with err filled. */
 static zo_status exchange_ok(proc *p, const char *op, zo_error *err) {
   json_t *res;
   zo_status st = exchange(p, op, &res, err);
   if (st) return st;
-  st = answer(p, res, err);
+  st = shaped(p, res, ZCP_ANSWER_PLAIN, op, err);
+  if (!st) st = answer(p, res, err);
   json_decref(res);
   return st;
 }
@@ -293,6 +313,53 @@ static void drain(proc *p) {
   }
 }
 
+static int pr_has(void *self, const char *what, int ruleset);
+
+/* hello's capabilities (x: NULL when not given; its shape already
+ * checked) into p->caps: player counts, zone type names (borrowed from x,
+ * kept with the hello), object kinds by their words. ZO_OK, or
+ * ZO_ERR_ENGINE for a count or kind the case language has no word for. */
+static zo_status read_capabilities(proc *p, json_t *x, zo_error *err) {
+  free(p->cap_zones);
+  p->cap_zones = NULL;
+  memset(&p->caps, 0, sizeof p->caps);
+  p->has_caps = x != NULL;
+  if (!x) return ZO_OK;
+  size_t i;
+  json_t *v;
+  json_array_foreach(json_object_get(x, "players"), i, v) {
+    json_int_t k = json_integer_value(v);
+    if (k < 1 || k > ZO_MAX_PLAYERS)
+      return zcp_faultf(err, ZO_ENGINE_FAULT_ERROR, p->cmd,
+                        "hello: $.capabilities.players[%zu] is %lld, not a number of players from 1 to %d", i,
+                        (long long)k, ZO_MAX_PLAYERS);
+    p->caps.players |= 1u << k;
+  }
+  json_t *zones = json_object_get(x, "zones");
+  if (zones) {
+    p->cap_zones = zo_xcalloc(json_array_size(zones) + 1, sizeof *p->cap_zones);
+    json_array_foreach(zones, i, v) p->cap_zones[p->caps.nzones++] = json_string_value(v);
+    p->caps.zones = p->cap_zones;
+  }
+  json_array_foreach(json_object_get(x, "objects"), i, v) {
+    int k = -1;
+    for (int j = 0; j < ZK_COUNT && k < 0; j++)
+      if (!strcmp(zo_kind_names[j], json_string_value(v))) k = j;
+    if (k < 0) {
+      char shown[64];
+      zcp_text_set(shown, sizeof shown, json_string_value(v));
+      return zcp_faultf(err, ZO_ENGINE_FAULT_ERROR, p->cmd,
+                        "hello: $.capabilities.objects[%zu] is \"%s\", not a kind of object (card, token, "
+                        "ability, copy, macro, attack-proxy)",
+                        i, shown);
+    }
+    p->caps.kinds |= 1u << k;
+  }
+  if (json_object_get(x, "objects") && !p->caps.kinds)
+    return zcp_fault(err, ZO_ENGINE_FAULT_ERROR, p->cmd, "hello: $.capabilities.objects names no kind of object");
+  return ZO_OK;
+}
+
 /* The handshake: hello, and its answer kept (name, version, rule sets,
  * features). ZO_OK, or ZO_ERR_ENGINE with err filled; a child that
  * answered with an error is stopped. */
@@ -303,11 +370,6 @@ static zo_status shake_hands(proc *p, zo_error *err) {
                                    "zcp/1", "zcp/2"),
                       &res, err);
   if (st) return st;
-  if ((st = answer(p, res, err))) {
-    json_decref(res);
-    if (p->kind != RUN_IN_PROCESS) zcp_child_stop(&p->child);
-    return st;
-  }
   const char *proto = json_string_value(json_object_get(res, "protocol"));
   if (proto && strcmp(proto, "zcp/1") && strcmp(proto, "zcp/2")) {
     json_decref(res);
@@ -315,6 +377,12 @@ static zo_status shake_hands(proc *p, zo_error *err) {
     return zcp_fault(err, ZO_ENGINE_FAULT_ERROR, p->cmd, "hello: the engine chose a protocol the runner did not offer (zcp/1, zcp/2)");
   }
   p->protocol = proto && !strcmp(proto, "zcp/2") ? 2 : 1;
+  if ((st = shaped(p, res, ZCP_ANSWER_HELLO, "hello", err)) || (st = answer(p, res, err)) ||
+      (st = read_capabilities(p, json_object_get(res, "capabilities"), err))) {
+    json_decref(res);
+    if (p->kind != RUN_IN_PROCESS) zcp_child_stop(&p->child);
+    return st;
+  }
   zcp_text_set(p->name, sizeof p->name, or_text(json_string_value(json_object_get(res, "engine")), "engine"));
   zcp_text_set(p->version, sizeof p->version, or_text(json_string_value(json_object_get(res, "version")), "?"));
   json_decref(p->features);
@@ -323,6 +391,7 @@ static zo_status shake_hands(proc *p, zo_error *err) {
   p->features = json_incref(json_object_get(res, "features"));
   p->rulesets = json_incref(json_object_get(res, "rulesets"));
   p->hello = res;
+  p->declared = zo_features_declared(pr_has, p, p->protocol);
   return ZO_OK;
 }
 
@@ -392,7 +461,8 @@ static zo_status pr_step(void *self, const zo_step *s, zo_step_result *r, zo_err
   json_t *res;
   zo_status st = call(p, json_pack("{s:s, s:o}", "op", "step", "step", zo_zcp_step_json(s)), &res, err);
   if (st) return st;
-  st = answer(p, res, err);
+  st = shaped(p, res, ZCP_ANSWER_STEP, "step", err);
+  if (!st) st = answer(p, res, err);
   if (!st) st = zo_zcp_result_read(&p->names, p->c, res, r, p->cmd, err);
   json_decref(res);
   return st;
@@ -403,7 +473,7 @@ static zo_status pr_observe(void *self, zo_observation *ob, zo_error *err) {
   json_t *res;
   zo_status st = call(p, json_pack("{s:s}", "op", "observe"), &res, err);
   if (st) return st;
-  if (!(st = answer(p, res, err))) st = zo_zcp_observation_read(&p->names, p->c, res, ob, p->cmd, err);
+  if (!(st = shaped(p, res, ZCP_ANSWER_OBSERVE, "observe", err)) && !(st = answer(p, res, err))) st = zo_zcp_observation_read(&p->names, p->c, res, ob, p->cmd, err);
   json_decref(res);
   return st;
 }
@@ -424,6 +494,13 @@ static int pr_has(void *self, const char *what, int ruleset) {
   return 0;
 }
 
+static uint64_t pr_features(void *self) { return ((proc *)self)->declared; }
+
+static const zo_capabilities *pr_capabilities(void *self) {
+  proc *p = self;
+  return p->has_caps ? &p->caps : NULL;
+}
+
 static char *pr_stderr_text(void *self) {
   proc *p = self;
   return p->kind == RUN_IN_PROCESS ? NULL : zcp_capture_since_mark(&p->child.errs);
@@ -440,6 +517,8 @@ static zo_engine *finish(proc *p) {
   p->ops.teardown = pr_teardown;
   p->ops.has = pr_has;
   p->ops.stderr_text = pr_stderr_text;
+  p->ops.features = pr_features;
+  p->ops.capabilities = pr_capabilities;
   zo_engine *e = zo_xcalloc(1, sizeof *e);
   e->ops = &p->ops;
   e->self = p;
@@ -467,6 +546,7 @@ static void proc_free(proc *p) {
   json_decref(p->features);
   json_decref(p->rulesets);
   json_decref(p->hello);
+  free(p->cap_zones);
   free(p->cmd);
   zo_zcp_names_free(&p->names);
   free(p->line.p);
@@ -570,7 +650,8 @@ zo_status zo_engine_process_bye(zo_engine *e, zo_error *err) {
   if (st) return st;
   json_t *res;
   if ((st = call(p, json_pack("{s:s}", "op", "bye"), &res, err))) return st;
-  st = answer(p, res, err);
+  st = shaped(p, res, ZCP_ANSWER_PLAIN, "bye", err);
+  if (!st) st = answer(p, res, err);
   json_decref(res);
   if (p->kind == RUN_IN_PROCESS) return st;
   if (st) {
@@ -701,7 +782,7 @@ zo_status zo_engine_process_run(zo_engine *e, const zo_case *c, zo_step_result *
   if (p->inflight) drain(p);
   if (run_line(p, c)) return unencodable(p, err);
   if ((st = exchange(p, "run", &res, err))) return st;
-  if (!(st = answer(p, res, err))) st = run_read(p, c, res, results, obs, err);
+  if (!(st = shaped(p, res, run_kind_of(p), "run", err)) && !(st = answer(p, res, err))) st = run_read(p, c, res, results, obs, err);
   json_decref(res);
   return st;
 }
@@ -725,16 +806,23 @@ zo_status zo_engine_process_send_game(zo_engine *e, const zo_ruleset *rs, const 
 }
 
 zo_status zo_engine_process_read_game(zo_engine *e, const zo_case *c, zo_step_result *results,
-                                      zo_observation *obs, zo_error *err) {
+                                      zo_observation *obs, int *refused, zo_error *err) {
   proc *p = e->self;
   zo_zcp_names_forget(&p->names); /* another case may have been read last */
   p->c = c;
   json_t *res[3] = {NULL, NULL, NULL};
   zo_status st = ZO_OK;
   for (int k = 0; k < 3 && !st; k++) st = receive_ahead(p, &res[k], err);
-  if (!st) st = answer(p, res[0], err);
-  if (!st && !(st = answer(p, res[1], err))) st = zo_zcp_observation_read(&p->names, c, res[1], &obs[0], p->cmd, err);
-  if (!st && !(st = answer(p, res[2], err))) st = run_read(p, c, res[2], results, obs, err);
+  if (refused) *refused = 0;
+  if (!st && !(st = shaped(p, res[0], ZCP_ANSWER_PLAIN, "setup", err))) {
+    zo_error mine = {0};
+    st = answer(p, res[0], err ? err : &mine);
+    if (st && refused) *refused = (err ? err : &mine)->engine_fault == ZO_ENGINE_FAULT_UNSUPPORTED;
+  }
+  if (!st && !(st = shaped(p, res[1], ZCP_ANSWER_OBSERVE, "observe", err)) && !(st = answer(p, res[1], err)))
+    st = zo_zcp_observation_read(&p->names, c, res[1], &obs[0], p->cmd, err);
+  if (!st && !(st = shaped(p, res[2], run_kind_of(p), "run", err)) && !(st = answer(p, res[2], err)))
+    st = run_read(p, c, res[2], results, obs, err);
   for (int k = 0; k < 3; k++) json_decref(res[k]);
   return st;
 }

@@ -70,6 +70,19 @@ void zo_fuzz_start(zo_fuzz *f, const uint8_t *data, size_t size) {
   zo_fuzz_start_in(f, &all, data, size);
 }
 
+/* The zone type byte z chooses among those the profile allows in f's rule
+ * set (z % the rule set's zone types when every one is). */
+static int allowed_zone(const zo_fuzz *f, uint8_t z) {
+  uint32_t ok = f->prof->zones[f->prof_rs];
+  int n = 0;
+  for (int t = 0; t < f->rs->nzones; t++) n += (int)(ok >> t & 1u);
+  if (!n || n == f->rs->nzones) return z % f->rs->nzones;
+  int k = z % n;
+  for (int t = 0; t < f->rs->nzones; t++)
+    if ((ok >> t & 1u) && k-- == 0) return t;
+  return 0;
+}
+
 void zo_fuzz_start_in(zo_fuzz *f, const zo_fuzz_profile *p, const uint8_t *data, size_t size) {
   /* only the scalars: the tables are filled as far as they are used */
   f->at = 0;
@@ -80,7 +93,8 @@ void zo_fuzz_start_in(zo_fuzz *f, const zo_fuzz_profile *p, const uint8_t *data,
   f->prof = p;
   f->data = data;
   f->size = size;
-  f->rs = zo_ruleset_at((size_t)p->rulesets[next(f) % p->nrulesets]);
+  f->prof_rs = next(f) % p->nrulesets;
+  f->rs = zo_ruleset_at((size_t)p->rulesets[f->prof_rs]);
   zo_case *c = &f->kase;
   memset(c, 0, sizeof *c);
   f->c = c;
@@ -90,7 +104,7 @@ void zo_fuzz_start_in(zo_fuzz *f, const zo_fuzz_profile *p, const uint8_t *data,
   f->rs_name[0] = (char *)f->rs->id;
   c->rulesets = f->rs_name;
   c->nrulesets = 1;
-  c->nplayers = 2 + next(f) % 3;
+  c->nplayers = p->player_counts[next(f) % p->nplayer_counts]; /* 2 + byte % 3 for every count */
   for (int i = 0; i < c->nplayers; i++) c->players[i] = (char *)player_names[i];
   /* zone types: the case names every zone of the rule set, in order */
   c->nztypes = f->rs->nzones;
@@ -123,7 +137,8 @@ void zo_fuzz_start_in(zo_fuzz *f, const zo_fuzz_profile *p, const uint8_t *data,
                : kk == 6 ? (fab ? ((k & 0x40) ? ZK_MACRO : ZK_ABILITY)
                                 : ((k & 0x40) ? ZK_COPY : ZK_ABILITY))
                          : ZK_CARD;
-    cs->zone.type = z % c->nztypes;
+    if (!(p->kinds >> cs->kind & 1u)) cs->kind = ZK_CARD; /* a kind the engine lacks */
+    cs->zone.type = allowed_zone(f, z);
     cs->zone.player = -1;
     cs->zone.index = 0;
     cs->types = zo_fuzz_palette(f, t & 0x7f);
@@ -169,31 +184,41 @@ static void profile_ops(zo_fuzz_profile *p) {
     if (op == OP_WATCH_AURA) ft = FT_AURA_TRIGGERS;   /* CR 400.7f */
     if (op == OP_SEQ_MADNESS) ft = FT_MADNESS;        /* CR 400.7k */
     if (op == OP_WATCH_PHASE) ft = FT_PHASING_TRIGGERS; /* CR 603.10b */
+    if (op == OP_SHUFFLE) ft = FT_SHUFFLE_ORDER;        /* its result given (PROTOCOL.md 9) */
     if (ft == FT_NONE || ((p->features >> ft) & 1u)) p->ops[p->nops++] = (uint8_t)op;
   }
 }
 
 void zo_fuzz_profile_all(zo_fuzz_profile *p) {
-  zo_fuzz_profile_make(p, NULL, NULL);
+  zo_fuzz_profile_make(p, NULL, NULL, ~(uint64_t)0, NULL);
 }
 
 _Static_assert(FT_COUNT <= 64, "a profile holds the features as bits of a uint64_t");
 
 void zo_fuzz_profile_make(zo_fuzz_profile *p, int (*has)(void *self, const char *what, int ruleset),
-                          void *self) {
+                          void *self, uint64_t features, const zo_capabilities *cap) {
   memset(p, 0, sizeof *p);
   size_t nrs = zo_ruleset_count();
   for (size_t i = 0; i < nrs && p->nrulesets < ZO_FUZZ_MAX_RULESETS; i++)
     if (!has || has(self, zo_ruleset_at(i)->id, 1)) p->rulesets[p->nrulesets++] = (int)i;
   if (!p->nrulesets) /* none declared: every game is skipped anyway */
     for (size_t i = 0; i < nrs && p->nrulesets < ZO_FUZZ_MAX_RULESETS; i++) p->rulesets[p->nrulesets++] = (int)i;
-  for (int ft = 0; ft < FT_COUNT; ft++) { /* a part is declared by its name or its whole's */
-    zo_feature whole = zo_feature_whole((zo_feature)ft);
-    if (!has || has(self, zo_feature_name((zo_feature)ft), 0) ||
-        (whole != FT_NONE && has(self, zo_feature_name(whole), 0)))
-      p->features |= UINT64_C(1) << ft;
+  p->features = features & ((UINT64_C(1) << FT_COUNT) - 1);
+  for (int n = 2; n <= 4; n++)
+    if (!cap || !cap->players || (cap->players >> n & 1u)) p->player_counts[p->nplayer_counts++] = (uint8_t)n;
+  if (!p->nplayer_counts) /* none the decoder makes: every game is refused anyway */
+    for (int n = 2; n <= 4; n++) p->player_counts[p->nplayer_counts++] = (uint8_t)n;
+  int every_zone = 1;
+  for (int i = 0; i < p->nrulesets; i++) {
+    const zo_ruleset *rs = zo_ruleset_at((size_t)p->rulesets[i]);
+    for (int z = 0; z < rs->nzones; z++)
+      if (zo_capabilities_zone(cap, rs->zones[z].name)) p->zones[i] |= UINT32_C(1) << z;
+      else every_zone = 0;
   }
-  p->all = !has || (p->nrulesets == (int)nrs && p->features == (UINT64_C(1) << FT_COUNT) - 1);
+  p->outside = zo_capabilities_zone(cap, "outside");
+  p->kinds = cap && cap->kinds ? cap->kinds | 1u << ZK_CARD : ~0u;
+  p->all = (!has || (p->nrulesets == (int)nrs && p->features == (UINT64_C(1) << FT_COUNT) - 1)) &&
+           p->nplayer_counts == 3 && every_zone && p->outside && p->kinds == ~0u;
   profile_ops(p);
 }
 
@@ -219,6 +244,9 @@ uint64_t zo_fuzz_step_features(const zo_step *s) {
   if (s->kind == ST_MOVE && s->ncosts) m |= BIT64(FT_CASTING); /* 401.5 */
   if (s->kind == ST_PHASE && s->norder) m |= BIT64(FT_PHASING_TOGETHER); /* 702.26h */
   if (s->kind == ST_WATCH && s->on_phase) m |= BIT64(FT_PHASING_TRIGGERS); /* 603.10b */
+  if (s->kind == ST_REORDER && s->by_effect) m |= BIT64(FT_REORDER_EFFECT);  /* 400.5 */
+  if (s->shuffle == ZO_SHUFFLE_ORDER) m |= BIT64(FT_SHUFFLE_ORDER);
+  if (s->kind == ST_DRAW && s->then) m |= BIT64(FT_DRAW_THEN);             /* 614.11b */
   for (int i = 0; i < s->ncosts; i++) m |= zo_fuzz_step_features(&s->costs[i]);
   if (s->then) m |= zo_fuzz_step_features(s->then);
   for (int i = 0; i < s->nmoves; i++) m |= zo_fuzz_step_features(&s->moves[i]);
@@ -247,14 +275,51 @@ static void strip_face(zo_step *s) {
   for (int i = 0; i < s->nmoves; i++) strip_face(&s->moves[i]);
 }
 
+/* Whether zone spec z names a zone the profile allows (a type of the rule
+ * set, or outside the game); any other spec (unset, any, the arena) does. */
+static int zone_ok(const zo_fuzz *f, const zo_zone_spec *z) {
+  if (z->type == ZO_ZT_OUTSIDE) return f->prof->outside;
+  return z->type < 0 || (f->prof->zones[f->prof_rs] >> z->type & 1u);
+}
+
+/* Whether step s, its nested steps, members and costs included, names
+ * only zones the profile allows and creates only kinds it allows. */
+static int holds(const zo_fuzz *f, const zo_step *s) {
+  if (!zone_ok(f, &s->to) || !zone_ok(f, &s->from) || !zone_ok(f, &s->zone) || !zone_ok(f, &s->when_to) ||
+      !zone_ok(f, &s->when_from) || (s->norder && !zone_ok(f, &s->order_zone)))
+    return 0;
+  if (s->kind == ST_CREATE && !(f->prof->kinds >> s->kind_of & 1u)) return 0;
+  if (s->then && !holds(f, s->then)) return 0;
+  for (int i = 0; i < s->nmoves; i++)
+    if (!holds(f, &s->moves[i])) return 0;
+  for (int i = 0; i < s->ncosts; i++)
+    if (!holds(f, &s->costs[i])) return 0;
+  return 1;
+}
+
 /* Whether step s fits the profile, after leaving out what it may go
- * without: face: down without face_down, a then:/do: needing a feature
- * the profile lacks (an instead: is required, so it stays). */
+ * without: face: down without face_down, a shuffle's given order without
+ * shuffle_order, a then:/do: needing a feature the profile lacks (an
+ * instead: is required, so it stays), a draw's then: without draw_then;
+ * and whether it names only zones and kinds the profile allows. */
 static int fit(zo_fuzz *f, zo_step *s) {
   uint64_t have = f->prof->features;
+  if (!holds(f, s)) return 0;
   if (!(zo_fuzz_step_features(s) & ~have)) return 1;
   if (!allowed(f, FT_FACE_DOWN)) strip_face(s);
   if (!allowed(f, FT_REPLACEMENT_CATEGORY)) s->repl_category = RC_OTHER;
+  if (!allowed(f, FT_SHUFFLE_ORDER) && s->kind == ST_MOVE && s->shuffle == ZO_SHUFFLE_ORDER) {
+    s->shuffle = 0; /* a shuffle nobody can repeat is no game to compare */
+    free(s->order_zone_handles);
+    s->order_zone_handles = NULL;
+    s->norder = 0;
+  }
+  if (!allowed(f, FT_REORDER_EFFECT)) s->by_effect = 0; /* a player's rearranging instead */
+  if (!allowed(f, FT_DRAW_THEN) && s->kind == ST_DRAW && s->then) {
+    free_step(s->then);
+    free(s->then);
+    s->then = NULL;
+  }
   if (s->then && s->kind != ST_REPLACE && (zo_fuzz_step_features(s->then) & ~have)) {
     free_step(s->then);
     free(s->then);
@@ -321,6 +386,20 @@ static void decode_op(zo_fuzz *f) {
   c->nsteps = first;
   f->created = saved[0], f->watches = saved[1], f->refs = saved[2], f->repls = saved[3],
   f->marks = saved[4];
+}
+
+int zo_fuzz_setup_fits(const zo_fuzz *f) {
+  for (int i = 0; i < f->c->ncards; i++)
+    if (!zone_ok(f, &f->c->cards[i].zone)) return 0;
+  return 1;
+}
+
+void zo_fuzz_truncate(zo_fuzz *f, int n) {
+  zo_case *c = f->c;
+  for (int i = n; i < c->nsteps; i++) free_step(&c->steps[i]);
+  if (n < c->nsteps) c->nsteps = n;
+  if (f->given > c->nsteps) f->given = c->nsteps;
+  f->at = f->size; /* nothing more is decoded */
 }
 
 const zo_step *zo_fuzz_next(zo_fuzz *f) {

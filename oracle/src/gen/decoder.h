@@ -34,6 +34,13 @@ typedef struct zo_fuzz_profile {
   int nrulesets;                         /* >= 1 */
   int rulesets[ZO_FUZZ_MAX_RULESETS];    /* registry indices (zo_ruleset_at), in order */
   uint64_t features;                     /* bit 1 << FT_x: the feature may be used */
+  /* what the engine's game holds (hello's capabilities, zcp/2): */
+  int nplayer_counts;                    /* >= 1 */
+  uint8_t player_counts[3];              /* numbers of players a game may have (2-4) */
+  uint32_t zones[ZO_FUZZ_MAX_RULESETS];  /* per entry of rulesets: bit z, the rule set's
+                                            zone type z may be used */
+  int outside;                           /* objects may be outside the game */
+  unsigned kinds;                        /* bit zo_kind: a kind of object that may be made */
   int nops;                              /* opcodes whose steps fit (>= 1: move needs none) */
   uint8_t ops[ZO_FUZZ_MAX_OPS];
   int all;                               /* every rule set and feature: decodes as ever */
@@ -44,11 +51,14 @@ typedef struct zo_fuzz_profile {
 void zo_fuzz_profile_all(zo_fuzz_profile *p);
 
 /* The profile of an engine: has(self, name, 1) says whether it declares a
- * rule set, has(self, name, 0) a feature (engine.h's `has`; NULL: it has
- * everything). With no declared rule set the profile keeps every one (the
- * caller skips the games). */
+ * rule set (engine.h's `has`; NULL: every one), `features` the features it
+ * declares (bits 1 << FT_x, parts by its protocol version included:
+ * zo_features_declared), cap what its game holds (NULL: anything). With no
+ * declared rule set the profile keeps every one (the caller skips the
+ * games); with no player count the decoder can make (2-4), every count.
+ * cap is read during the call only. */
 void zo_fuzz_profile_make(zo_fuzz_profile *p, int (*has)(void *self, const char *what, int ruleset),
-                          void *self);
+                          void *self, uint64_t features, const zo_capabilities *cap);
 
 /* The features (bits 1 << FT_x) step s needs, its then:/do: step,
  * move_together's moves and a cast's costs included (a face: down anywhere
@@ -73,6 +83,7 @@ typedef struct zo_fuzz {
   int created;            /* reserved handles used by create */
   int watches, refs, repls, marks;
   const zo_fuzz_profile *prof; /* borrowed; never NULL after zo_fuzz_start */
+  int prof_rs;            /* the rule set's entry in prof->rulesets (and zones) */
   int given;              /* steps returned by zo_fuzz_next so far (<= c->nsteps) */
 } zo_fuzz;
 
@@ -100,6 +111,14 @@ const zo_step *zo_fuzz_next(zo_fuzz *f);
 /* Free what f owns (its game, the steps' lists and JSON text); f may be
  * started again. */
 void zo_fuzz_free(zo_fuzz *f);
+/* Whether f's game, as set up, fits its profile's capabilities: every
+ * setup card in a zone the profile allows (a card the rule set forbids
+ * where the decoder put it falls back to a zone that may not be). */
+int zo_fuzz_setup_fits(const zo_fuzz *f);
+/* Keep only steps [0, n) of f's case and decode no more (f->g has played
+ * what it played: the caller stops applying steps). For a game whose step
+ * n relied on a feature the profile lacks (zo_game_features_used). */
+void zo_fuzz_truncate(zo_fuzz *f, int n);
 
 /* dst := a copy of src's case (cards, steps, names, deep), without a game
  * (dst->g NULL: zo_fuzz_replay makes one) and without input bytes. dst

@@ -41,9 +41,19 @@ static void decode_play(played *p, const zo_fuzz_profile *prof, const uint8_t *d
   zo_game_observe(p->f.g, &p->ob[0]);
   p->nob = 1;
   const zo_step *s;
+  uint64_t lacks = prof->all ? 0 : ~prof->features;
   while ((s = zo_fuzz_next(&p->f))) {
     int i = p->f.given - 1;
     zo_game_apply(p->f.g, s, &p->rb[i + 1]);
+    if (zo_game_features_used(p->f.g) & lacks) {
+      /* the step relied on a meaning the engine never declared (a
+         move_together's member that stayed, a refused mark): the game
+         ends before it */
+      zo_step_result_free(&p->rb[i + 1]);
+      memset(&p->rb[i + 1], 0, sizeof p->rb[i + 1]);
+      zo_fuzz_truncate(&p->f, i);
+      break;
+    }
     keep(p, i);
     p->ends[i + 1] = p->f.at < size ? p->f.at : size;
   }
@@ -200,6 +210,68 @@ static void engine_done(zo_engine *e, zo_observation *ea, zo_step_result *ra, in
   e->ops->teardown(e->self);
 }
 
+/* ---- setups the engine refused ---------------------------------------------- */
+
+/* A digest of p's setup as the engine is sent it (rule set, players,
+ * cards as JSON: FNV-1a), never 0. */
+static uint64_t setup_digest(const played *p) {
+  uint64_t h = 1469598103934665603ULL;
+  const zo_case *c = p->f.c;
+  for (const char *s = p->f.rs->id; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+  h = (h ^ (uint64_t)c->nplayers) * 1099511628211ULL;
+  for (const char *s = c->cards_json ? c->cards_json : ""; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+  return h ? h : 1;
+}
+
+/* Whether x's engine refused a setup of digest h before. */
+static int refused_before(const zo_diff_engine *x, uint64_t h) {
+  for (size_t i = x->caprefused ? h & (x->caprefused - 1) : 0; x->caprefused; i = (i + 1) & (x->caprefused - 1)) {
+    if (x->refused[i] == h) return 1;
+    if (!x->refused[i]) return 0;
+  }
+  return 0;
+}
+
+/* Remember that x's engine refused a setup of digest h. */
+static void refused_add(zo_diff_engine *x, uint64_t h) {
+  if (refused_before(x, h)) return;
+  if (2 * (x->nrefused + 1) > x->caprefused) { /* grow: at most half full */
+    size_t cap = x->caprefused ? 2 * x->caprefused : 256;
+    uint64_t *old = x->refused;
+    size_t oldcap = x->caprefused;
+    x->refused = zo_xcalloc(cap, sizeof *x->refused);
+    x->caprefused = cap;
+    x->nrefused = 0;
+    for (size_t i = 0; i < oldcap; i++)
+      if (old[i]) refused_add(x, old[i]);
+    free(old);
+  }
+  size_t i = h & (x->caprefused - 1);
+  while (x->refused[i]) i = (i + 1) & (x->caprefused - 1);
+  x->refused[i] = h;
+  x->nrefused++;
+}
+
+/* Forget the games sent ahead: the answers of their requests in flight
+ * read and dropped, but for a setup answered unsupported, which is
+ * remembered (never sent again). */
+static void ahead_drop(zo_diff_engine *x) {
+  for (int i = 0; i < x->nahead; i++) {
+    zo_diff_ahead *a = &x->ahead[i];
+    if (!a->sent) continue;
+    played *g = a->game;
+    int n = g->f.c->nsteps, refused = 0;
+    zo_observation *ea = zo_xcalloc((size_t)n + 1, sizeof *ea);
+    zo_step_result *ra = zo_xcalloc((size_t)n + 1, sizeof *ra);
+    zo_error err = {0};
+    if (zo_engine_process_read_game(x->e, g->f.c, ra, ea, &refused, &err) && refused) refused_add(x, a->digest);
+    engine_done(x->e, ea, ra, n);
+  }
+  zo_engine_process_drain(x->e); /* anything left (an engine that failed has nothing) */
+  for (int i = 0; i < x->nahead; i++) x->ahead[i].sent = 0;
+  x->nahead = 0;
+}
+
 /* p (played on the oracle, its case with its JSON) on x's engine. */
 static zo_diff_status compare(zo_diff_engine *x, played *p, zo_diff_result *out) {
   zo_engine *e = x->e;
@@ -209,10 +281,16 @@ static zo_diff_status compare(zo_diff_engine *x, played *p, zo_diff_result *out)
     return skip(out, 0, "the engine does not declare rule set %s", rs->id);
   const char *missing = zo_case_missing_feature(e, c);
   if (missing) return skip(out, 0, "the engine does not declare feature %s", missing);
+  if (!zo_fuzz_setup_fits(&p->f))
+    return skip(out, 0, "the setup needs a zone the engine's game does not have");
+  uint64_t digest = setup_digest(p);
+  if (refused_before(x, digest)) return skip(out, 1, "unsupported at the setup (refused before)");
   zo_error err = {0};
   if (e->ops->setup(e->self, rs, c, &err)) {
-    if (err.engine_fault == ZO_ENGINE_FAULT_UNSUPPORTED)
+    if (err.engine_fault == ZO_ENGINE_FAULT_UNSUPPORTED) {
+      refused_add(x, digest);
       return skip(out, 1, "unsupported at the setup: %s", err.message);
+    }
     return engine_failed(out, c, 0, &err);
   }
   int n = c->nsteps, failed = -1;
@@ -241,21 +319,17 @@ void zo_diff_engine_init(zo_diff_engine *x, zo_engine *e, int batch) {
   memset(x, 0, sizeof *x);
   x->e = e;
   x->batch = batch;
-  zo_fuzz_profile_make(&x->prof, e->ops->has, e->self);
-}
-
-/* Forget the games sent ahead: the answers of their requests in flight
- * read and dropped. */
-static void ahead_drop(zo_diff_engine *x) {
-  int sent = 0;
-  for (int i = 0; i < x->nahead; i++) sent |= x->ahead[i].sent;
-  if (sent) zo_engine_process_drain(x->e);
-  for (int i = 0; i < x->nahead; i++) x->ahead[i].sent = 0;
-  x->nahead = 0;
+  zo_fuzz_profile_make(&x->prof, e->ops->has, e->self,
+                       e->ops->features ? e->ops->features(e->self)
+                                        : zo_features_declared(e->ops->has, e->self, 2),
+                       e->ops->capabilities ? e->ops->capabilities(e->self) : NULL);
 }
 
 void zo_diff_engine_free(zo_diff_engine *x) {
   ahead_drop(x);
+  free(x->refused);
+  x->refused = NULL;
+  x->nrefused = x->caprefused = 0;
   if (x->scratch) played_free(x->scratch);
   x->scratch = NULL;
   for (int i = 0; i < ZO_DIFF_AHEAD; i++) {
@@ -292,22 +366,33 @@ zo_diff_status zo_diff_run(zo_diff_engine *x, const uint8_t *data, size_t size, 
 static int playable(zo_diff_engine *x, const played *p) {
   zo_engine *e = x->e;
   if (e->ops->has && !e->ops->has(e->self, p->f.rs->id, 1)) return 0;
-  return zo_case_missing_feature(e, p->f.c) == NULL;
+  return zo_case_missing_feature(e, p->f.c) == NULL && zo_fuzz_setup_fits(&p->f) &&
+         !refused_before(x, setup_digest(p));
 }
 
 /* p, decoded from data and played on the oracle, its requests written to
- * the engine when it is playable; 1 when they were. */
-static int decode_send(zo_diff_engine *x, played *p, const uint8_t *data, size_t size) {
+ * the engine when it is playable; 1 when they were. A game whose setup is
+ * that of a game still in flight (digests inflight[0..n)) is held back:
+ * should that one be refused, this one is never sent (its turn finds the
+ * refusal; PROTOCOL.md 14, gate --fuzz). Its digest into *digest. */
+static int decode_send(zo_diff_engine *x, played *p, const uint8_t *data, size_t size,
+                       const uint64_t *inflight, int n, uint64_t *digest) {
   decode_play(p, &x->prof, data, size);
   zo_fuzz_jsonify(&p->f, p->nob ? &p->ob[0] : NULL);
+  *digest = setup_digest(p);
   if (!playable(x, p)) return 0;
+  for (int i = 0; i < n; i++)
+    if (inflight[i] == *digest) return 0;
   zo_error err = {0};
   return zo_engine_process_send_game(x->e, p->f.rs, p->f.c, &err) == ZO_OK;
 }
 
 /* The answers of p's game, sent ahead, compared as compare() would: SAME
- * or DIFFERS into out, or -1 when an answer was an error or the engine
- * failed (compare() then plays the game again, to name the step). */
+ * or DIFFERS into out; a skip into out, remembered, when the engine
+ * answered its setup unsupported (the games after it stay in step: the
+ * engine answered the game's other requests with errors and nothing
+ * more); or -1 when another answer was an error or the engine failed
+ * (compare() then plays the game again, to name the step). */
 static int compare_sent(zo_diff_engine *x, played *p, zo_diff_result *out) {
   zo_engine *e = x->e;
   const zo_case *c = p->f.c;
@@ -315,9 +400,13 @@ static int compare_sent(zo_diff_engine *x, played *p, zo_diff_result *out) {
   zo_observation *ea = zo_xcalloc((size_t)n + 1, sizeof *ea);
   zo_step_result *ra = zo_xcalloc((size_t)n + 1, sizeof *ra);
   zo_error err = {0};
-  int st = -1;
-  if (zo_engine_process_read_game(e, c, ra, ea, &err) == ZO_OK)
+  int st = -1, refused = 0;
+  if (zo_engine_process_read_game(e, c, ra, ea, &refused, &err) == ZO_OK)
     st = out->status = first_difference(p, ea, ra, n + 1, out);
+  else if (refused) {
+    refused_add(x, setup_digest(p));
+    st = skip(out, 1, "unsupported at the setup: %s", err.message);
+  }
   engine_done(e, ea, ra, n);
   return st;
 }
@@ -351,7 +440,8 @@ zo_diff_status zo_diff_run_ahead(zo_diff_engine *x, const uint8_t *data, size_t 
     x->ahead[--x->nahead] = head;
   } else {
     p = x->scratch;
-    sent = decode_send(x, p, data, size);
+    uint64_t d;
+    sent = decode_send(x, p, data, size, NULL, 0, &d);
   }
   /* a game the engine need not play (its rule set or a feature not
      declared) is a skip that sends nothing: the next may still go ahead */
@@ -369,7 +459,12 @@ zo_diff_status zo_diff_run_ahead(zo_diff_engine *x, const uint8_t *data, size_t 
     }
     memcpy(a->data, next[i], next_size[i]);
     a->size = next_size[i];
-    a->sent = decode_send(x, a->game, next[i], next_size[i]);
+    uint64_t inflight[ZO_DIFF_AHEAD + 1];
+    int n = 0;
+    if (sent) inflight[n++] = setup_digest(p);
+    for (int j = 0; j < i; j++)
+      if (x->ahead[j].sent) inflight[n++] = x->ahead[j].digest;
+    a->sent = decode_send(x, a->game, next[i], next_size[i], inflight, n, &a->digest);
     x->nahead = i + 1;
     ok = a->sent || !playable(x, a->game);
   }
@@ -379,7 +474,7 @@ zo_diff_status zo_diff_run_ahead(zo_diff_engine *x, const uint8_t *data, size_t 
     compare(x, p, out); /* says why, and sends nothing */
   } else {
     int st = sent ? compare_sent(x, p, out) : -1;
-    if (st != ZO_DIFF_SAME) {
+    if (st != ZO_DIFF_SAME && st != ZO_DIFF_SKIP) {
       /* anything but agreement is decided the plain way, the engine alone
          with this game: a difference found ahead is kept as found */
       ahead_drop(x);

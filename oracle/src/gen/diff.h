@@ -58,6 +58,7 @@ typedef struct {
   uint8_t *data;           /* its input (owned), size bytes */
   size_t size, cap;
   int sent;                /* its requests are in flight to the engine */
+  uint64_t digest;         /* its setup's digest (diff.c, setup_digest) */
 } zo_diff_ahead;
 
 /* An engine to compare with the oracle, and what its games may use: the
@@ -71,6 +72,11 @@ typedef struct {
   void *scratch;           /* one game's storage, reused from input to input */
   zo_diff_ahead ahead[ZO_DIFF_AHEAD]; /* games sent ahead, oldest first */
   int nahead;              /* how many of them hold a game */
+  /* the setups the engine answered unsupported, never sent again: digests
+     (rule set, players, cards as sent; never 0) in an open-addressing
+     table of caprefused slots (a power of two, or 0), nrefused used */
+  uint64_t *refused;
+  size_t nrefused, caprefused;
 } zo_diff_engine;
 
 /* Fill x for engine e (its profile read once from e's `has`). */

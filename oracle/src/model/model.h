@@ -38,6 +38,15 @@ int zo_game_order_zone(zo_game *g, int zone, const zo_step *s);
 int zo_game_add_zone(zo_game *g, int type, int player, int index);
 /* Rule hits so far, indexed like the rule set's rules (owned by g). */
 const int *zo_game_hits(const zo_game *g);
+/* The protocol features (bits 1 << zo_feature) whose meaning the steps
+ * applied so far relied on beyond what their options show: a member of a
+ * move_together that did not move while others arrived in the ordered
+ * zone it is in, or arrivals on the stack the rule set sorted by
+ * controller (together_order: CR 400.5, 401.4, 405.3); a mark the rules
+ * refused (marks.refused: 400.11c, 702.26b). The runner adds them to what
+ * a case's steps need (PROTOCOL.md, Features), so that an engine that
+ * never declared them is never judged on them. Reads only. */
+uint64_t zo_game_features_used(const zo_game *g);
  
 /* ---- reading a game (query.c) ---- */
 

@@ -673,6 +673,7 @@ static void stack_apnap(zo_game *g, const zo_step *s, int z, const int *arrived,
   for (int i = 1; i < *n; i++) {
     int h = order[i], rank = turn_rank(g, h), j = i;
     for (; j > 0 && turn_rank(g, order[j - 1]) < rank; j--) order[j] = order[j - 1];
+    if (j != i) g->features_used |= (uint64_t)1 << FT_TOGETHER_ORDER; /* sorted by controller */
     order[j] = h;
   }
 }
@@ -700,6 +701,11 @@ static void order_arrivals(zo_game *g, const zo_step *s, int z, const int *arriv
       if (arrived[i] && arrived_in(g, s, arrived, s->moves[i].card, z)) order[n++] = s->moves[i].card;
   }
   if (zn->stack) stack_apnap(g, s, z, arrived, order, &n);
+  /* a member that did not move but sits in z keeps its place while others
+     arrive (CR 400.5): a meaning zcp/1 did not give (together_order) */
+  for (int i = 0; n > 0 && i < s->nmoves; i++)
+    if (!arrived[i] && g->objs[s->moves[i].card].exists && g->objs[s->moves[i].card].zone == z)
+      g->features_used |= (uint64_t)1 << FT_TOGETHER_ORDER;
   if (n < 2) return;
   int k = 0;
   for (int i = 0; i < zn->n && k < n; i++)

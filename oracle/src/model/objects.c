@@ -251,12 +251,16 @@ void zo_step_create(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
 void zo_step_mark(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
   int o = obj;
   if (o < 0 && (o = zo_step_object(g, s, r)) < 0) return;
-  if (zo_phased_out_unaffected(g, o, r)) return;
+  if (zo_phased_out_unaffected(g, o, r)) {
+    g->features_used |= (uint64_t)1 << FT_MARKS_REFUSED;
+    return;
+  }
   /* CR 400.11c: outside the game, an effect reaches a card only to bring
      it in (a move); as for look and reveal, nothing there to mark:
      rejected, unsupported (cases/README.md, "Model decisions") */
   if (g->objs[o].zone < 0) {
     HITSW(g, SW_OUTSIDE);
+    g->features_used |= (uint64_t)1 << FT_MARKS_REFUSED;
     r->outcome = ZO_OUTCOME_REJECTED;
     r->error = ZO_E_UNSUPPORTED;
     return;

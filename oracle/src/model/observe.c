@@ -111,6 +111,8 @@ void zo_game_observe(const zo_game *g, zo_observation *ob) {
   }
 }
 
+uint64_t zo_game_features_used(const zo_game *g) { return g->features_used; }
+
 const int *zo_game_hits(const zo_game *g) {
   zo_game *m = (zo_game *)g; /* the per-rule view is recomputed on demand */
   memset(m->hits, 0, (size_t)g->rs->nrules * sizeof *m->hits);

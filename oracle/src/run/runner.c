@@ -548,37 +548,69 @@ static void obs_violation(zo_case_result *res, const zo_case *c, int step,
                        v->invariant, v->rule, v->detail);
 }
 
-/* Whether e declares feature f: its name, or the whole it is a part of. */
-static int engine_has(zo_engine *e, zo_feature f) {
-  zo_feature whole = zo_feature_whole(f);
-  return e->ops->has(e->self, zo_feature_name(f), 0) ||
-         (whole != FT_NONE && e->ops->has(e->self, zo_feature_name(whole), 0));
+/* The features e declares, as bits 1 << zo_feature (engine.h: its
+ * `features`, else its `has` read as a zcp/2 engine's). */
+static uint64_t declared(zo_engine *e) {
+  if (e->ops->features) return e->ops->features(e->self);
+  return zo_features_declared(e->ops->has, e->self, 2);
 }
 
-/* The protocol features a case needs (ci/protocol/PROTOCOL.md), from its steps and
- * expectations and its `features:` key; the first one `e` lacks, or NULL. */
+/* Whether e declares every feature (the oracle; nothing to check). */
+static int declares_all(zo_engine *e) { return !e->ops->has && !e->ops->features; }
+
+/* The protocol features a case needs (ci/protocol/PROTOCOL.md) from its
+ * steps and expectations and its `features:` key, as far as they show
+ * without playing it; the first one `e` lacks, or NULL. */
 static const char *missing_feature(zo_engine *e, const zo_case *c) {
-  if (!e->ops->has) return NULL;
+  if (declares_all(e)) return NULL;
+  uint64_t d = declared(e);
+#define LACKS(f) (!((d >> (f)) & 1u))
   for (int i = 0; i < c->nfeatures; i++) {
     zo_feature f = zo_feature_parse(c->features[i]);
-    if (f == FT_NONE ? !e->ops->has(e->self, c->features[i], 0) : !engine_has(e, f)) return c->features[i];
+    if (f == FT_NONE ? !(e->ops->has && e->ops->has(e->self, c->features[i], 0)) : LACKS(f))
+      return c->features[i];
   }
   for (int i = 0; i < c->nsteps; i++) {
-    uint64_t need = zo_case_step_features(c, &c->steps[i]);
-    for (int f = 0; f < FT_COUNT; f++)
-      if ((need >> f & 1) && !engine_has(e, (zo_feature)f)) return zo_feature_name((zo_feature)f);
+    uint64_t need = zo_case_step_features(c, &c->steps[i]) & ~d;
+    for (int f = 0; need && f < FT_COUNT; f++)
+      if (need >> f & 1) return zo_feature_name((zo_feature)f);
   }
   for (int i = 0; i < c->ncards; i++) {
-    if (c->cards[i].under >= 0 && !engine_has(e, FT_SUB_CARDS)) return zo_feature_name(FT_SUB_CARDS);
-    if (c->cards[i].face_down && !engine_has(e, FT_FACE_DOWN)) return zo_feature_name(FT_FACE_DOWN);
+    if (c->cards[i].under >= 0 && LACKS(FT_SUB_CARDS)) return zo_feature_name(FT_SUB_CARDS);
+    if (c->cards[i].face_down && LACKS(FT_FACE_DOWN)) return zo_feature_name(FT_FACE_DOWN);
   }
-  if (c->expect && c->expect->nvisible && !engine_has(e, FT_VISIBILITY)) return zo_feature_name(FT_VISIBILITY);
+  if (c->expect && c->expect->nvisible && LACKS(FT_VISIBILITY)) return zo_feature_name(FT_VISIBILITY);
   for (int i = 0; c->expect && i < c->expect->nobjs; i++)
-    if ((c->expect->objs[i].mask & OX_LAYER) && !engine_has(e, FT_STACK_LAYERS))
+    if ((c->expect->objs[i].mask & OX_LAYER) && LACKS(FT_STACK_LAYERS))
       return zo_feature_name(FT_STACK_LAYERS);
   for (int i = 0; c->expect && i < c->expect->nobjs; i++)
-    if ((c->expect->objs[i].mask & OX_ATTACHED_TO) && !engine_has(e, FT_ATTACHMENTS))
+    if ((c->expect->objs[i].mask & OX_ATTACHED_TO) && LACKS(FT_ATTACHMENTS))
       return zo_feature_name(FT_ATTACHMENTS);
+#undef LACKS
+  return NULL;
+}
+
+/* The features whose meaning the oracle's own play of c under rs relied
+ * on beyond what its steps show (zo_game_features_used: together_order,
+ * marks.refused), when e lacks one of them; the first e lacks, or NULL.
+ * A case the oracle cannot set up needs nothing more (the engine's answer
+ * is what counts then). */
+static const char *missing_played_feature(zo_engine *e, const zo_case *c, const zo_ruleset *rs) {
+  if (declares_all(e)) return NULL;
+  const uint64_t played = (uint64_t)1 << FT_TOGETHER_ORDER | (uint64_t)1 << FT_MARKS_REFUSED;
+  uint64_t lacks = played & ~declared(e);
+  if (!lacks) return NULL;
+  zo_game *g;
+  if (zo_game_new(rs, c, &g, NULL)) return NULL;
+  for (int i = 0; i < c->nsteps && !(zo_game_features_used(g) & lacks); i++) {
+    zo_step_result r = {0};
+    zo_game_apply(g, &c->steps[i], &r);
+    zo_step_result_free(&r);
+  }
+  uint64_t need = zo_game_features_used(g) & lacks;
+  zo_game_free(g);
+  for (int f = 0; need && f < FT_COUNT; f++)
+    if (need >> f & 1) return zo_feature_name((zo_feature)f);
   return NULL;
 }
 
@@ -598,7 +630,15 @@ void zo_run_case(zo_engine *e, const zo_case *c, const zo_ruleset *rs,
     res->message = fmt("skipped: the engine does not declare rule set %s", rs->id);
     goto out;
   }
+  char gap[200];
+  if (e->ops->capabilities &&
+      zo_case_capability_gap(c, e->ops->capabilities(e->self), gap, sizeof gap)) {
+    res->status = RS_SKIP;
+    res->message = fmt("skipped: %s", gap);
+    goto out;
+  }
   const char *need = missing_feature(e, c);
+  if (!need) need = missing_played_feature(e, c, rs);
   if (need) {
     res->status = RS_SKIP;
     res->message = fmt("skipped: the case needs feature '%s', which the engine does not declare", need);

@@ -43,6 +43,28 @@ zo_status zcp_faultf(zo_error *err, zo_engine_fault fault, const char *who, cons
 #endif
     ;
 
+/* ---- the shape of answers (zcp_shape.c) -------------------------------- */
+
+/* Which answer: to hello; to setup or bye (id and ok alone); to step; to
+ * observe; to run with observe: each (zcp/1) or delta (zcp/2). */
+typedef enum {
+  ZCP_ANSWER_HELLO,
+  ZCP_ANSWER_PLAIN,
+  ZCP_ANSWER_STEP,
+  ZCP_ANSWER_OBSERVE,
+  ZCP_ANSWER_RUN_EACH,
+  ZCP_ANSWER_RUN_DELTA,
+  ZCP_ANSWER_COUNT
+} zcp_answer;
+
+/* Check answer (a JSON object) against the fields PROTOCOL.md gives an
+ * answer of this kind in zcp version `protocol` (1 or 2), or those of an
+ * error answer when its ok is false: every field defined in that version,
+ * the required ones present, each value of its JSON type, recursively. 0,
+ * or -1 with why (n bytes) saying which field, at which JSON path ("$.objects.c1
+ * has a field \"Zone\" that zcp/2 does not define"). Reads only. */
+int zcp_shape_check(const struct json_t *answer, zcp_answer kind, int protocol, char *why, size_t n);
+
 /* ---- a child's stderr (zcp_stderr.c) --------------------------------- */
 
 #define ZCP_ERR_HEAD (32u * 1024u) /* stderr kept from its start */

@@ -202,6 +202,10 @@ struct zo_game {
   int nleft, turn_player;
   int cards_left;            /* cards that left the game with their owner (800.4a) */
   int *hits;                 /* per rule of rs (computed by zo_game_hits) */
+  /* protocol features whose meaning a step of this game relied on, beyond
+     what its options show (bits 1 << zo_feature: together_order,
+     marks.refused; zo_game_features_used) */
+  uint64_t features_used;
   int *slot_hits;            /* per citation of rs (counted by the model) */
   int nsteps, ncards_start;
   int ended;                 /* end_game happened (ante ownership changed) */
