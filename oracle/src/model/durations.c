@@ -37,7 +37,7 @@ void zo_durations_phase_out(zo_game *g, int o) {
 void zo_step_end_turn(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
   (void)s;
   (void)obj;
-  (void)r; /* no_move: nothing changes zones */
+  int exiled = 0; /* no_move: nothing changes zones, but for 800.4c */
   for (int m = 0; m < g->nmarks; m++)
     if (g->marks[m].alive && g->marks[m].until == ZO_UNTIL_END_OF_TURN) g->marks[m].alive = 0;
   for (int i = 0; i < g->nobjs; i++) {
@@ -45,9 +45,10 @@ void zo_step_end_turn(zo_game *g, const zo_step *s, int obj, zo_step_result *r) 
     if (!ob->ctrl_until) continue;
     ob->ctrl_until = 0;
     if (!ob->exists || ob->ctrl_until_id != ob->id || ob->zone < 0) continue;
-    if (ZT(g, ob->zone)->role == ZR_PHASED_OUT)
-      ob->phase_controller = ob->ctrl_base; /* 502.15h: phases in under it */
-    else if (ZT(g, ob->zone)->controller.value)
-      ob->controller = ob->ctrl_base; /* 702.24e, 702.26f: also phased out */
+    /* 502.15h: phases in under it; 702.24e, 702.26f: also phased out;
+       800.4c: exiled when that player has left the game */
+    if (ZT(g, ob->zone)->role == ZR_PHASED_OUT || ZT(g, ob->zone)->controller.value)
+      exiled |= zo_control_returns(g, i, ob->ctrl_base, r);
   }
+  if (exiled) r->outcome = ZO_OUTCOME_MOVED;
 }

@@ -462,9 +462,11 @@ static ZO_ALWAYS_INLINE int transfer(move *m) {
     /* arriving from a zone without controllers: the player who performs
        the move controls it (a spell's caster, CR 405.4; whoever puts a
        permanent onto the battlefield, 110.2a), else its owner */
-    if (o->controller < 0)
-      o->controller = m->mv->kind == ST_MOVE && m->mv->player >= 0 ? m->mv->player : o->owner;
-    o->ctrl_default = o->controller; /* CR 110.2: it entered under that control */
+    int kept = o->controller >= 0;
+    if (!kept) o->controller = m->mv->kind == ST_MOVE && m->mv->player >= 0 ? m->mv->player : o->owner;
+    /* CR 110.2: it entered under that control; but the permanent a spell
+       becomes is by default its caster's, whoever controls it now (110.2b) */
+    if (!(kept && origin >= 0 && is_stack(g, origin) && o->ctrl_default >= 0)) o->ctrl_default = o->controller;
     hit(g, &ZT(g, dest)->controller);
   } else {
     o->controller = o->ctrl_default = -1;
@@ -503,10 +505,10 @@ static ZO_ALWAYS_INLINE zo_outcome after_move(move *m, int newobj, int ctrl_befo
     if (dz->ordered.value) hit(g, &dz->ordered);
   }
   if (m->eff->shuffle == ZO_SHUFFLE_ORDER && dest >= 0) {
-    if (zo_game_order_zone(g, dest, m->eff)) zo_zone_shuffled(g, dest);
+    if (zo_game_order_zone(g, dest, m->eff)) zo_zone_shuffled(g, dest, m->r);
   } else if (m->eff->shuffle && dest >= 0) {
     zo_game_shuffle_zone(g, dest, m->eff->seed);
-    zo_zone_shuffled(g, dest);
+    zo_zone_shuffled(g, dest, m->r);
   }
   if (g->ntrig) zo_watches_fire(g, obj, m->origin, o->zone, m->props, ctrl_before, move_cause(m));
   zo_outcome out = m->replaced ? ZO_OUTCOME_REPLACED
@@ -540,8 +542,11 @@ static ZO_ALWAYS_INLINE zo_outcome move_one(zo_game *g, int obj, const zo_step *
   if ((out = same_zone_move(&m))) return out;
   if ((out = ceases_on_leaving(&m))) return out;
   if ((out = refused(&m))) return out;
-  /* CR 614.13: its as-enters effects move other objects first */
-  if (g->netb && m.dest >= 0 && m.dest != m.origin && ZT(g, m.dest)->role == ZR_BATTLEFIELD)
+  /* CR 614.13: its as-enters effects move other objects first; not for
+     a card put onto the battlefield face down, which has no abilities as
+     it enters (708.3, 708.2a) */
+  if (g->netb && m.dest >= 0 && m.dest != m.origin && ZT(g, m.dest)->role == ZR_BATTLEFIELD &&
+      m.eff->face != 1)
     zo_etb_apply(g, obj, r);
   if (g->in_etb) g->etb_chosen[obj] = 1; /* 614.13b: chosen once */
   int ctrl_before = m.o->controller;
@@ -641,11 +646,13 @@ static int arrived_in(const zo_game *g, const zo_step *s, const int *arrived, in
   return 0;
 }
 
-/* The rank of object h in turn order from the active player: the case
- * lists its players in turn order, the active player first (CR 101.4). */
+/* The rank of object h in turn order from the active player (CR 101.4):
+ * the case lists its players in turn order, the first one's turn first;
+ * after an untap step, whose player's turn it is (g->turn_player). */
 static int turn_rank(const zo_game *g, int h) {
   const zo_obj *o = &g->objs[h];
-  return o->controller >= 0 ? o->controller : o->owner;
+  int p = o->controller >= 0 ? o->controller : o->owner, n = g->c->nplayers;
+  return n > 0 ? ((p - g->turn_player) % n + n) % n : p;
 }
 
 /* CR 405.3: objects an effect puts on the stack together go on in APNAP

@@ -199,6 +199,17 @@ void zo_step_create(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
     r->error = e ? e : ZO_E_NO_ZONE;
     return;
   }
+  /* CR 111.5: a token that a "can't" effect in force (a cant step) keeps
+     from entering the battlefield, judged as it would be there (614.17d),
+     is not created: failed, forbidden, and the handle never exists */
+  if (g->ncants && ZT(g, zone)->role == ZR_BATTLEFIELD && o->kind != ZK_CARD &&
+      zo_cant_forbids(g, h, -1, zone, "", s->face == 1)) {
+    o->exists = 0;
+    o->id = 0;
+    r->outcome = ZO_OUTCOME_FAILED;
+    r->error = ZO_E_FORBIDDEN;
+    return;
+  }
   /* an object the zone can't hold is not created (CR 111.5: a token that
      can't enter isn't created; 400.4a; FaB capacity and holds) */
   zo_step_error refuse = ZT(g, zone)->holds.value & ZH_NO_INSTANTS &&

@@ -95,7 +95,28 @@ int zo_obj_looks(const zo_game *g, int obj, int player) {
          o->look_zone == o->zone;
 }
 
-void zo_zone_shuffled(zo_game *g, int z) {
+/* CR 701.20d: the revealed cards of library z, shuffled or reordered,
+ * stop being revealed and, where the rule set says so, become new objects
+ * (an event each in r, may be NULL). */
+static void reveals_renewed(zo_game *g, int z, zo_step_result *r) {
+  if (ZT(g, z)->role != ZR_LIBRARY) return;
+  const zo_zone *zn = &g->zones[z];
+  for (int i = 0; i < zn->n; i++) {
+    int o = zn->objs[i];
+    if (!zo_obj_revealed(g, o)) continue;
+    HITSW(g, SW_REORDER_RENEWS_REVEALED);
+    g->objs[o].revealed = 0;
+    if (SW(g, SW_REORDER_RENEWS_REVEALED) != ZS_YES) continue;
+    new_identity(g, o);
+    zo_obj_drop_marks(g, o, 0);
+    if (r) event(r, o, ZO_OUTCOME_NEW_OBJECT_IN_PLACE);
+  }
+}
+
+void zo_zone_reordered(zo_game *g, int z, zo_step_result *r) { reveals_renewed(g, z, r); }
+
+void zo_zone_shuffled(zo_game *g, int z, zo_step_result *r) {
+  reveals_renewed(g, z, r);
   const zo_zone *zn = &g->zones[z];
   for (int i = 0; i < zn->n; i++) {
     zo_obj *o = &g->objs[zn->objs[i]];

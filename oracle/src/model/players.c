@@ -134,6 +134,15 @@ static void exile_by_rule(zo_game *g, int o, zo_step_result *r) {
   g->ntrig = ntrig;
 }
 
+int zo_control_returns(zo_game *g, int o, int p, zo_step_result *r) {
+  if (!departed(g, p)) {
+    set_controller(g, o, p);
+    return 0;
+  }
+  exile_by_rule(g, o, r); /* CR 800.4c: no player to return to */
+  return 1;
+}
+
 void zo_step_leave_game(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
   (void)obj;
   if (zo_magic_only(g, r)) return;

@@ -265,7 +265,9 @@ void zo_step_as_enters(zo_game *g, const zo_step *s, int obj, zo_step_result *r)
 /* The types obj has for a "can't" effect on its move into dest: those it
  * would have there (CR 614.17d), where a face-down permanent or spell is a
  * creature with no other types (708.2a); for a move elsewhere, those it
- * has where it is, face-down on the battlefield or the stack likewise. */
+ * has where it is, face-down on the battlefield or the stack likewise,
+ * and none at all face down anywhere else: a card exiled face down has no
+ * characteristics (406.3a). */
 static uint64_t cant_types(const zo_game *g, int obj, int origin, int dest, int face_down) {
   const zo_obj *o = &g->objs[obj];
   int z = dest;
@@ -276,6 +278,7 @@ static uint64_t cant_types(const zo_game *g, int obj, int origin, int dest, int 
   }
   if (down && z >= 0 && (ZT(g, z)->role == ZR_BATTLEFIELD || is_stack(g, z)))
     return g->classes.creature;
+  if (down && z >= 0 && ZT(g, z)->role == ZR_EXILE) return 0;
   return o->types;
 }
 

@@ -264,9 +264,17 @@ static int names_zone(const zo_game *g, const zo_step *s, int z) {
 }
 
 /* Zone z put in the step's order, which must name every object in it
- * once: else failed, not_in_zone, and nothing changes. */
+ * once: else failed, not_in_zone, and nothing changes. A reorder that
+ * changes the order renews a library's revealed cards (701.20d,
+ * zo_zone_reordered); a shuffle's caller does its own. */
 static void put_in_order(zo_game *g, const zo_step *s, int z, zo_step_result *r) {
-  if (zo_game_order_zone(g, z, s)) return;
+  int changes = 0;
+  for (int i = 0; i < s->norder && i < g->zones[z].n; i++)
+    changes |= g->zones[z].objs[i] != s->order_zone_handles[i];
+  if (zo_game_order_zone(g, z, s)) {
+    if (changes && s->kind == ST_REORDER) zo_zone_reordered(g, z, r);
+    return;
+  }
   r->outcome = ZO_OUTCOME_FAILED;
   r->error = ZO_E_NOT_IN_ZONE;
 }
@@ -342,7 +350,7 @@ void zo_step_shuffle(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
      gives it as order:, or the seed picks one repeatably */
   if (s->shuffle == ZO_SHUFFLE_ORDER) put_in_order(g, s, z, r);
   else zo_game_shuffle_zone(g, z, s->seed);
-  if (r->outcome != ZO_OUTCOME_FAILED) zo_zone_shuffled(g, z);
+  if (r->outcome != ZO_OUTCOME_FAILED) zo_zone_shuffled(g, z, r);
 }
 
 /* FaB 3.0.10: zones that come into being and cease; elsewhere rejected. */

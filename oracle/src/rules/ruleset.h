@@ -274,7 +274,11 @@ zo_cited *zo_zone_cited(zo_zone_type *t, zo_zone_attr a);
   /* a trigger on a card's discard finds the card in the public zone the */                     \
   /* madness trigger put it into without its being cast (400.7k, 702.35c); */                   \
   /* none: only where the trigger saw it arrive */                                              \
-  X(SW_MADNESS_FINDS, "madness_finds", (ZS_NONE, ZS_YES))
+  X(SW_MADNESS_FINDS, "madness_finds", (ZS_NONE, ZS_YES))                                      \
+  /* a revealed card in a library that is shuffled or otherwise reordered */                     \
+  /* stops being revealed and becomes a new object (701.20d); none: it */                       \
+  /* stays the same object, a shuffle ending only its reveal */                                 \
+  X(SW_REORDER_RENEWS_REVEALED, "reorder_renews_revealed", (ZS_NONE, ZS_YES))
 
 /* Policy switches (ZO_SWITCHES). */
 typedef enum { ZO_SWITCHES(ZO_ROW_ID) SW_COUNT } zo_switch;

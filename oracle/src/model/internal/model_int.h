@@ -522,6 +522,11 @@ void zo_phase_watches_fire(zo_game *g, int obj, int ctrl);
  * game (800.4a, 603.6c, 702.26k) (players.c). */
 void zo_step_untap(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
 void zo_step_leave_game(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
+/* A control effect on o ended (an end_turn step): o goes back to player
+ * p, the one who controlled it without that effect; if p has left the
+ * game, o is exiled instead (CR 800.4c), its events in r. 1 when it was
+ * exiled. */
+int zo_control_returns(zo_game *g, int o, int p, zo_step_result *r);
 /* Whether step s names a player who has left the game as its performer,
  * owner, controller or winner (800.4b, 800.4d, 800.4k: such a step is
  * rejected, wrong_player). 0 at once while nobody has left. */
@@ -605,8 +610,15 @@ void zo_top_reveals_update(zo_game *g, zo_step_result *r);
 /* A shuffle of zone z ends every look at and reveal of the objects in it:
  * today's CR 406.3 ends a look at a face-down exiled card whose pile is
  * shuffled, and a shuffled library or deck is unknown to all (CR 401.2,
- * FaB 3.7.5). cases/README.md, "Model decisions". */
-void zo_zone_shuffled(zo_game *g, int z);
+ * FaB 3.7.5); a revealed card of a shuffled library becomes a new object
+ * where the rule set says so (switch reorder_renews_revealed, 701.20d),
+ * with a new_object_in_place event in r (may be NULL). cases/README.md,
+ * "Model decisions". */
+void zo_zone_shuffled(zo_game *g, int z, zo_step_result *r);
+/* Zone z was rearranged otherwise (a reorder that changed its order): a
+ * revealed card of a library stops being revealed and becomes a new object
+ * where the rule set says so (701.20d), events in r (may be NULL). */
+void zo_zone_reordered(zo_game *g, int z, zo_step_result *r);
 /* Where phasing is a status, a phased-out permanent is treated as though
  * it doesn't exist, so no effect touches it (CR 702.24b of 2011; 702.26b,
  * 702.26e): 1 with r failed, phased_out, for such an object; else 0. */
