@@ -93,7 +93,7 @@ ZO_NO_COVERAGE static int check_objects(const zo_game *g, int at_rest, zo_violat
         return violation(v, "one-zone", "CR 400.7; FaB 3.0.1a", g, i, "ceased to exist but still listed in a zone");
       continue;
     }
-    if (o->kind == ZK_CARD) cards++;
+    if (o->kind == ZK_CARD && !is_token(g, o)) cards++; /* a token card may cease (FaB 8.1.8a) */
     if (o->zone == -1 || (o->zone == ZO_ZONE_OUTSIDE && o->kind != ZK_CARD && o->kind != ZK_COPY))
       return violation(v, "in-a-zone", "CR 400.1; FaB 3.0.7", g, i, "exists in no zone");
     if (o->under >= 0) {

@@ -159,7 +159,7 @@ void zo_step_leave_game(zo_game *g, const zo_step *s, int obj, zo_step_result *r
     if (ZT(g, ob->zone)->role == ZR_ANTE) continue;
     if (g->ntrig && !ob->phased_out && ZT(g, ob->zone)->role == ZR_BATTLEFIELD)
       zo_watches_fire(g, o, ob->zone, -1, 1, ob->controller, "");
-    if (ob->kind == ZK_CARD) g->cards_left++;
+    if (ob->kind == ZK_CARD && !is_token(g, ob)) g->cards_left++;
     zo_obj_cease(g, o, r);
   }
   /* ... and the effects that gave them control of others' objects end:

@@ -490,7 +490,8 @@ static zo_status game_new(const zo_ruleset *rs, const zo_case *c, zo_game **out,
   }
   g->ncards_start = 0;
   for (int i = 0; i < g->nobjs; i++)
-    if (g->objs[i].exists && g->objs[i].kind == ZK_CARD) g->ncards_start++;
+    if (g->objs[i].exists && g->objs[i].kind == ZK_CARD && !is_token(g, &g->objs[i]))
+      g->ncards_start++; /* cards-conserved counts the cards that can't cease */
   *out = g;
   return ZO_OK;
 }

@@ -35,7 +35,7 @@ static unsigned tree_flags(const zo_step *s) {
   if (!s) return 0;
   unsigned f = 0;
   switch (s->kind) {
-  case ST_PHASE: f |= F_PHASE; break;
+  case ST_PHASE: case ST_UNTAP: f |= F_PHASE; break; /* untap: its phasing (702.26a, Z.7.2) */
   case ST_REORDER: case ST_SHUFFLE: f |= F_REORDERS; break;
   case ST_PUT_UNDER: f |= F_PUT_UNDER; break;
   case ST_CREATE: f |= F_CREATE; break;
@@ -646,18 +646,20 @@ int zo_observation_check(zo_obs_checker *k, const zo_step *s, const zo_step_resu
   zo_obsx_events_index(k, s ? r : NULL);
   learn_shown(k, s, r, ob);
   for (int h = 0; h < n && !bad; h++) {
+    /* a card that is a token (FaB 8.1.8a) may cease: not counted */
+    int card = k->kind[h] == ZK_CARD && !is_token(k, h);
     if (!ob->objs[h].exists) {
-      if (k->kind[h] == ZK_CARD && k->prev[h].exists) vanished = h;
+      if (card && k->prev[h].exists) vanished = h;
       continue;
     }
-    if (k->kind[h] == ZK_CARD) ncards++;
+    if (card) ncards++;
     bad = check_object(k, ob, h, at_rest, ended, v);
   }
   /* cards-conserved: no zone rule creates or destroys a card; a player
      leaving the game takes their cards out of it (CR 800.4a) */
   if (!bad && s && k->started && s->kind == ST_LEAVE_GAME)
     for (int h = 0; h < n; h++)
-      if (!ob->objs[h].exists && k->kind[h] == ZK_CARD && k->prev[h].exists) k->ncards--;
+      if (!ob->objs[h].exists && k->kind[h] == ZK_CARD && !is_token(k, h) && k->prev[h].exists) k->ncards--;
   if (!bad && k->started && ncards != k->ncards)
     bad = viol(v, "cards-conserved", "CR 400.1; FaB 3.0.7", c, vanished,
                "%d cards in the game and outside it, %d at the setup%s", ncards, k->ncards,
