@@ -145,7 +145,7 @@ ZO_NO_COVERAGE static int check_objects(const zo_game *g, int at_rest, zo_violat
       const zo_obj *o = &g->objs[zn->objs[k]];
       if (own && o->owner != zn->player)
         return violation(v, "owner-zones", "CR 400.3; FaB 3.8.2", g, zn->objs[k], "in another player's owner-only zone");
-      if ((holds & ZH_NO_INSTANTS) && (o->types & g->classes.instant_sorcery))
+      if ((holds & ZH_NO_INSTANTS) && (o->types & g->classes.instant_sorcery) && !o->face_down)
         return violation(v, "can-hold", "CR 400.4a", g, zn->objs[k], "instant or sorcery on the battlefield");
       if (holds && cannot_hold(g, zt, o))
         return violation(v, "can-hold", "FaB 3.0.11", g, zn->objs[k], "in a zone that can't hold it");

@@ -374,8 +374,11 @@ static ZO_ALWAYS_INLINE zo_outcome refused(move *m) {
     *m->err = ZO_E_CANNOT_HOLD;
     return ZO_OUTCOME_STAYED;
   }
-  /* CR 400.4a: an instant or sorcery that would enter the battlefield stays */
-  if ((zt->holds.value & ZH_NO_INSTANTS) && (o->types & g->classes.instant_sorcery)) {
+  /* CR 400.4a: an instant or sorcery that would enter the battlefield
+     stays; but one put onto it face down is turned face down before it
+     enters, a creature with no other types (708.3, 708.2a; 504.2 of 2007),
+     and enters like any (a manifested instant card) */
+  if ((zt->holds.value & ZH_NO_INSTANTS) && (o->types & g->classes.instant_sorcery) && m->eff->face != 1) {
     hit(g, &zt->holds);
     HITSW(g, SW_CANNOT_HOLD);
     *m->err = ZO_E_CANNOT_HOLD;

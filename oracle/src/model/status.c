@@ -278,6 +278,16 @@ void zo_step_turn_face(zo_game *g, const zo_step *s, int obj, zo_step_result *r)
     r->error = ZO_E_ALREADY;
     return;
   }
+  /* an instant or sorcery card on the battlefield face down (put there
+     face down, 708.3) can't be turned face up: it would be one there
+     (400.4a) */
+  if (s->face == 0 && ob->zone >= 0 && (ZT(g, ob->zone)->holds.value & ZH_NO_INSTANTS) &&
+      (ob->types & g->classes.instant_sorcery)) {
+    hit(g, &ZT(g, ob->zone)->holds);
+    r->outcome = ZO_OUTCOME_FAILED;
+    r->error = ZO_E_CANNOT_HOLD;
+    return;
+  }
   ob->face_down = s->face;
   if (s->face == 1 && ob->zone >= 0 && ZT(g, ob->zone)->face_down_new.value) {
     hit(g, &ZT(g, ob->zone)->face_down_new); /* CR 400.9 */

@@ -325,7 +325,7 @@ static int check_object(zo_obs_checker *k, const zo_observation *ob, int h, int 
                   o->zone);
     /* can-hold */
     unsigned holds = (unsigned)zt->holds.value;
-    if ((holds & ZH_NO_INSTANTS) && (k->types[h] & k->classes.instant_sorcery))
+    if ((holds & ZH_NO_INSTANTS) && (k->types[h] & k->classes.instant_sorcery) && !o->face_down)
       return viol(v, "can-hold", "CR 400.4a", c, h, "an instant or sorcery in %s", o->zone);
     if (kind >= 0) {
       /* what zt holds (holds.h); equip: the rule set's own bits, as this
