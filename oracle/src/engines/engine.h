@@ -190,6 +190,18 @@ zo_status zo_engine_process_run(zo_engine *e, const zo_case *c, zo_step_result *
  * it stay in step), else 0.
  * zo_engine_process_drain: read and drop every answer in flight. */
 int zo_engine_process_can_send_ahead(const zo_engine *e);
+/* Steps in batches (plain gate, PROTOCOL.md 14): whether e is a process or
+ * plugin engine speaking zcp/2, whose runs answer with deltas. */
+int zo_engine_process_can_batch(const zo_engine *e);
+/* One `run` of steps [first, first + n) of case c, the case e has set up,
+ * the game being as observed in base (borrowed): results[k] and obs[k]
+ * after step first + k (arrays of n zeroed entries owned by the caller,
+ * who frees every entry whatever the status; complete only on ZO_OK), each
+ * observation rebuilt whole from its delta. A run of n steps has the time
+ * limit of 1 + n / 16 requests. Errors as zo_engine_process_run's. */
+zo_status zo_engine_process_run_steps(zo_engine *e, const zo_case *c, int first, int n,
+                                      const zo_observation *base, zo_step_result *results,
+                                      zo_observation *obs, zo_error *err);
 zo_status zo_engine_process_send_game(zo_engine *e, const zo_ruleset *rs, const zo_case *c, zo_error *err);
 zo_status zo_engine_process_read_game(zo_engine *e, const zo_case *c, zo_step_result *results,
                                       zo_observation *obs, int *refused, zo_error *err);

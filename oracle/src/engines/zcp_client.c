@@ -71,6 +71,7 @@ typedef struct {
   int inflight;            /* requests sent ahead whose answers are unread
                               (ids next_id - inflight + 1 .. next_id) */
   zo_zcp_line line;        /* the request being sent ahead (reused) */
+  int run_steps;           /* steps of the run being exchanged (its time limit), 0 */
 } proc;
 
 static const char *or_text(const char *s, const char *dflt) { return s ? s : dflt; }
@@ -164,7 +165,8 @@ static zo_status exchange(proc *p, const char *op, json_t **out, zo_error *err) 
   }
   if (p->child.pid <= 0)
     return zcp_fault(err, ZO_ENGINE_FAULT_CRASH, p->cmd, "the engine is not running (it failed on an earlier request)");
-  double deadline = zcp_now() + p->child.timeout;
+  /* a run of n steps has the limit of 1 + n / 16 requests (PROTOCOL.md 3) */
+  double deadline = zcp_now() + p->child.timeout * (1.0 + p->run_steps / 16.0);
   zo_status st = zcp_child_send(&p->child, p->line.p, p->line.n, deadline, err);
   if (st) return st;
   json_t *res;
@@ -674,9 +676,9 @@ static json_t *setup_request(const zo_ruleset *rs, const zo_case *c) {
 }
 
 /* The run request of c's steps (observe: delta on zcp/2, each on zcp/1). */
-static json_t *run_request(const proc *p, const zo_case *c) {
+static json_t *run_request(const proc *p, const zo_case *c, int first, int n) {
   json_t *steps = json_array();
-  for (int i = 0; i < c->nsteps; i++) json_array_append_new(steps, zo_zcp_step_json(&c->steps[i]));
+  for (int i = first; i < first + n; i++) json_array_append_new(steps, zo_zcp_step_json(&c->steps[i]));
   return json_pack("{s:s, s:o, s:s}", "op", "run", "steps", steps, "observe", p->protocol >= 2 ? "delta" : "each");
 }
 
@@ -709,17 +711,18 @@ static int setup_request_line(proc *p, const zo_ruleset *rs, const zo_case *c) {
   return 0;
 }
 
-/* c's run request, as run_request() would encode it with the next id,
- * and its newline, written into p->line. Each step's JSON was written when
- * the case was read or generated (zo_step.json), so the steps are joined
- * as they are, not parsed and printed again: a game sent ahead costs the
- * runner no JSON work for its steps. */
-static void run_request_line(proc *p, const zo_case *c) {
+/* c's run request of steps [first, first + n), as run_request() would
+ * encode it with the next id, and its newline, written into p->line. Each
+ * step's JSON was written when the case was read or generated
+ * (zo_step.json), so the steps are joined as they are, not parsed and
+ * printed again: a game sent ahead costs the runner no JSON work for its
+ * steps. */
+static void run_request_line(proc *p, const zo_case *c, int first, int n) {
   char head[] = "{\"op\":\"run\",\"steps\":[", tail[80];
   int nt = snprintf(tail, sizeof tail, "],\"observe\":\"%s\",\"id\":%ld}\n",
                     p->protocol >= 2 ? "delta" : "each", ++p->next_id);
   size_t len = sizeof head - 1 + (size_t)nt;
-  for (int i = 0; i < c->nsteps; i++) len += strlen(c->steps[i].json ? c->steps[i].json : "null") + 1;
+  for (int i = first; i < first + n; i++) len += strlen(c->steps[i].json ? c->steps[i].json : "null") + 1;
   if (len + 1 > p->line.cap) {
     p->line.cap = 2 * len;
     p->line.p = zo_xrealloc(p->line.p, p->line.cap);
@@ -727,10 +730,10 @@ static void run_request_line(proc *p, const zo_case *c) {
   char *at = p->line.p;
   memcpy(at, head, sizeof head - 1);
   at += sizeof head - 1;
-  for (int i = 0; i < c->nsteps; i++) {
+  for (int i = first; i < first + n; i++) {
     const char *js = c->steps[i].json ? c->steps[i].json : "null";
     size_t k = strlen(js);
-    if (i) *at++ = ',';
+    if (i > first) *at++ = ',';
     memcpy(at, js, k);
     at += k;
   }
@@ -738,13 +741,14 @@ static void run_request_line(proc *p, const zo_case *c) {
   p->line.n = (size_t)(at - p->line.p) + (size_t)nt;
 }
 
-/* c's run request in p->line with the next id: its steps as written
- * (run_request_line), or built and encoded when a transcript wants the
- * request as JSON (run_request). 0, or -1 when it cannot be encoded. */
-static int run_line(proc *p, const zo_case *c) {
+/* c's run request of steps [first, first + n) in p->line with the next
+ * id: its steps as written (run_request_line), or built and encoded when a
+ * transcript wants the request as JSON (run_request). 0, or -1 when it
+ * cannot be encoded. */
+static int run_line(proc *p, const zo_case *c, int first, int n) {
   char op[32];
-  if (p->tap) return request_line(p, run_request(p, c), op);
-  run_request_line(p, c);
+  if (p->tap) return request_line(p, run_request(p, c, first, n), op);
+  run_request_line(p, c, first, n);
   return 0;
 }
 
@@ -780,9 +784,44 @@ zo_status zo_engine_process_run(zo_engine *e, const zo_case *c, zo_step_result *
   if (st) return st;
   json_t *res;
   if (p->inflight) drain(p);
-  if (run_line(p, c)) return unencodable(p, err);
+  if (run_line(p, c, 0, c->nsteps)) return unencodable(p, err);
   if ((st = exchange(p, "run", &res, err))) return st;
   if (!(st = shaped(p, res, run_kind_of(p), "run", err)) && !(st = answer(p, res, err))) st = run_read(p, c, res, results, obs, err);
+  json_decref(res);
+  return st;
+}
+
+int zo_engine_process_can_batch(const zo_engine *e) {
+  return e->ops->setup == pr_setup && ((const proc *)e->self)->protocol >= 2;
+}
+
+zo_status zo_engine_process_run_steps(zo_engine *e, const zo_case *c, int first, int n,
+                                      const zo_observation *base, zo_step_result *results,
+                                      zo_observation *obs, zo_error *err) {
+  proc *p = e->self;
+  json_t *res;
+  if (p->inflight) drain(p);
+  if (run_line(p, c, first, n)) return unencodable(p, err);
+  p->run_steps = n;
+  zo_status st = exchange(p, "run", &res, err);
+  p->run_steps = 0;
+  if (st) return st;
+  if (!(st = shaped(p, res, run_kind_of(p), "run", err)) && !(st = answer(p, res, err))) {
+    json_t *rs = json_object_get(res, "results"), *os = json_object_get(res, "observations");
+    if (json_array_size(rs) != (size_t)n || json_array_size(os) != (size_t)n) {
+      static const char what[] = "a run answer needs one result and one observation per step";
+      st = p->kind == RUN_IN_PROCESS ? zcp_fault(err, ZO_ENGINE_FAULT_ERROR, p->cmd, what)
+                                     : zcp_child_fail(&p->child, err, ZO_ENGINE_FAULT_ERROR, what);
+    }
+    for (int k = 0; k < n && !st; k++) {
+      st = zo_zcp_result_read(&p->names, c, json_array_get(rs, (size_t)k), &results[k], p->cmd, err);
+      json_t *o = json_array_get(os, (size_t)k);
+      if (!st && p->protocol >= 2)
+        st = zo_zcp_observation_read_delta(&p->names, c, o, k ? &obs[k - 1] : base, &obs[k], p->cmd, err);
+      else if (!st)
+        st = zo_zcp_observation_read(&p->names, c, o, &obs[k], p->cmd, err);
+    }
+  }
   json_decref(res);
   return st;
 }
@@ -801,7 +840,7 @@ zo_status zo_engine_process_send_game(zo_engine *e, const zo_ruleset *rs, const 
   if ((st = send_ahead_text(p, p->line.p, p->line.n, err)) ||
       (st = send_ahead(p, json_pack("{s:s}", "op", "observe"), err)))
     return st;
-  if (run_line(p, c)) return unencodable(p, err);
+  if (run_line(p, c, 0, c->nsteps)) return unencodable(p, err);
   return send_ahead_text(p, p->line.p, p->line.n, err);
 }
 

@@ -614,39 +614,65 @@ static const char *missing_played_feature(zo_engine *e, const zo_case *c, const 
   return NULL;
 }
 
-void zo_run_case(zo_engine *e, const zo_case *c, const zo_ruleset *rs,
-                 const zo_run_options *opt, zo_case_result *res) {
-  memset(res, 0, sizeof *res);
-  double t0 = now_ms();
-  res->case_id = zo_xstrdup(c->id);
-  res->title = zo_xstrdup(c->title);
-  res->file = zo_xstrdup(c->file);
-  res->ruleset = zo_xstrdup(rs->id);
-  res->rules = zo_xcalloc((size_t)c->nrules + 1, sizeof *res->rules);
-  for (int i = 0; i < c->nrules; i++) res->rules[res->nrules++] = zo_xstrdup(c->rules[i]);
+/* ---- steps in batches (plain gate over zcp/2) --------------------------- */
+
+/* Steps per `run` when a case is played in batches, and the fewest steps
+ * a case needs to be (a short case gains little from it). */
+#define BATCH_STEPS 256
+#define BATCH_MIN 16
+
+/* A batch of steps played as one `run` with deltas: their results and
+ * whole observations, moved out one by one as the loop reaches them. */
+typedef struct {
+  int start, n;             /* steps [start, start + n) */
+  int failed;               /* a run failed: the case is played again */
+  zo_step_result r[BATCH_STEPS];
+  zo_observation o[BATCH_STEPS];
+} batch;
+
+/* Free what b still holds (NULL: nothing). */
+static void batch_clear(batch *b) {
+  if (!b) return;
+  for (int k = 0; k < b->n; k++) {
+    zo_step_result_free(&b->r[k]);
+    zo_observation_free(&b->o[k]);
+  }
+  memset(b->r, 0, sizeof b->r);
+  memset(b->o, 0, sizeof b->o);
+  b->n = 0;
+}
+
+/* Step i's result and observation into *r and *cur (the caller's from
+ * then on): from b, which runs the next BATCH_STEPS steps when it holds
+ * no more (the game as observed in prev). ZO_OK, or the run's error with
+ * b->failed set. */
+static zo_status batch_next(zo_engine *e, const zo_case *c, batch *b, int i, const zo_observation *prev,
+                            zo_step_result *r, zo_observation *cur, zo_error *err) {
+  if (i >= b->start + b->n) {
+    batch_clear(b);
+    b->start = i;
+    b->n = c->nsteps - i < BATCH_STEPS ? c->nsteps - i : BATCH_STEPS;
+    if (zo_engine_process_run_steps(e, c, i, b->n, prev, b->r, b->o, err)) {
+      b->failed = 1;
+      return ZO_ERR_ENGINE;
+    }
+  }
+  *r = b->r[i - b->start];
+  *cur = b->o[i - b->start];
+  memset(&b->r[i - b->start], 0, sizeof *r);
+  memset(&b->o[i - b->start], 0, sizeof *cur);
+  return ZO_OK;
+}
+
+/* Play case c on e from its setup into res (its status and what failed;
+ * the caller filled the rest): step by step, each step and observe a
+ * request, or, with b, in batches. */
+static void play(zo_engine *e, const zo_case *c, const zo_ruleset *rs, const zo_run_options *opt,
+                 zo_case_result *res, batch *b) {
   zo_error err = {0};
-  if (e->ops->has && !e->ops->has(e->self, rs->id, 1)) {
-    res->status = RS_SKIP;
-    res->message = fmt("skipped: the engine does not declare rule set %s", rs->id);
-    goto out;
-  }
-  char gap[200];
-  if (e->ops->capabilities &&
-      zo_case_capability_gap(c, e->ops->capabilities(e->self), gap, sizeof gap)) {
-    res->status = RS_SKIP;
-    res->message = fmt("skipped: %s", gap);
-    goto out;
-  }
-  const char *need = missing_feature(e, c);
-  if (!need) need = missing_played_feature(e, c, rs);
-  if (need) {
-    res->status = RS_SKIP;
-    res->message = fmt("skipped: the case needs feature '%s', which the engine does not declare", need);
-    goto out;
-  }
   if (e->ops->setup(e->self, rs, c, &err)) {
     engine_error(res, c, 0, &err);
-    goto out;
+    return;
   }
   zo_observation prev = {0}, cur = {0}, oprev = {0}, ocur = {0};
   zo_obs_checker *ock = NULL; /* --invariants */
@@ -673,14 +699,19 @@ void zo_run_case(zo_engine *e, const zo_case *c, const zo_ruleset *rs,
   for (int i = 0; i < c->nsteps; i++) {
     const zo_step *s = &c->steps[i];
     zo_step_result r = {0};
-    if (e->ops->step(e->self, s, &r, &err)) {
+    if (b) { /* the result and observation come from a batch */
+      if (batch_next(e, c, b, i, &prev, &r, &cur, &err)) {
+        zo_step_result_free(&r);
+        break; /* played again step by step, to name the step */
+      }
+    } else if (e->ops->step(e->self, s, &r, &err)) {
       engine_error(res, c, i + 1, &err);
       zo_step_result_free(&r);
       break;
     }
     at_rest = s->kind == ST_STATE_CHECK;
     zo_violation v;
-    if (opt->check_invariants && e->ops->check && e->ops->check(e->self, at_rest, &v)) {
+    if (!b && opt->check_invariants && e->ops->check && e->ops->check(e->self, at_rest, &v)) {
       res->status = RS_ERROR;
       res->step = i + 1;
       res->line = s->line;
@@ -690,7 +721,7 @@ void zo_run_case(zo_engine *e, const zo_case *c, const zo_ruleset *rs,
       zo_step_result_free(&r);
       break;
     }
-    if (e->ops->observe(e->self, &cur, &err)) {
+    if (!b && e->ops->observe(e->self, &cur, &err)) {
       engine_error(res, c, i + 1, &err);
       zo_step_result_free(&r);
       break;
@@ -734,6 +765,7 @@ void zo_run_case(zo_engine *e, const zo_case *c, const zo_ruleset *rs,
     if (bad) break;
   }
 done:
+  batch_clear(b);
   zo_obs_checker_free(ock);
   if (e->ops->hits) {
     const int *h = e->ops->hits(e->self);
@@ -753,6 +785,64 @@ done:
   zo_observation_free(&ocur);
   if (ref) ref->ops->teardown(ref->self);
   e->ops->teardown(e->self);
+}
+
+/* Forget what a play put into res (its verdict), for playing again. */
+static void result_reset(zo_case_result *res) {
+  free(res->what);
+  free(res->expected);
+  free(res->observed);
+  free(res->message);
+  for (int i = 0; i < res->nhits; i++) free(res->hits[i].id);
+  free(res->hits);
+  res->what = res->expected = res->observed = res->message = NULL;
+  res->hits = NULL;
+  res->nhits = 0;
+  res->status = RS_PASS;
+  res->line = res->step = 0;
+}
+
+void zo_run_case(zo_engine *e, const zo_case *c, const zo_ruleset *rs,
+                 const zo_run_options *opt, zo_case_result *res) {
+  memset(res, 0, sizeof *res);
+  double t0 = now_ms();
+  res->case_id = zo_xstrdup(c->id);
+  res->title = zo_xstrdup(c->title);
+  res->file = zo_xstrdup(c->file);
+  res->ruleset = zo_xstrdup(rs->id);
+  res->rules = zo_xcalloc((size_t)c->nrules + 1, sizeof *res->rules);
+  for (int i = 0; i < c->nrules; i++) res->rules[res->nrules++] = zo_xstrdup(c->rules[i]);
+  if (e->ops->has && !e->ops->has(e->self, rs->id, 1)) {
+    res->status = RS_SKIP;
+    res->message = fmt("skipped: the engine does not declare rule set %s", rs->id);
+    goto out;
+  }
+  char gap[200];
+  if (e->ops->capabilities &&
+      zo_case_capability_gap(c, e->ops->capabilities(e->self), gap, sizeof gap)) {
+    res->status = RS_SKIP;
+    res->message = fmt("skipped: %s", gap);
+    goto out;
+  }
+  const char *need = missing_feature(e, c);
+  if (!need) need = missing_played_feature(e, c, rs);
+  if (need) {
+    res->status = RS_SKIP;
+    res->message = fmt("skipped: the case needs feature '%s', which the engine does not declare", need);
+    goto out;
+  }
+  /* a long case over zcp/2 goes in batches (PROTOCOL.md 14); a batch
+     that fails, or a verdict other than a pass, is played again step by
+     step, so that what is reported is what the steps one at a time show */
+  if (c->nsteps >= BATCH_MIN && zo_engine_process_can_batch(e)) {
+    batch *b = zo_xcalloc(1, sizeof *b);
+    play(e, c, rs, opt, res, b);
+    int again = b->failed || res->status != RS_PASS;
+    free(b);
+    if (!again) goto out;
+    result_reset(res);
+  }
+  play(e, c, rs, opt, res, NULL);
 out:
   /* what the engine said on stderr during a case that did not pass */
   if (res->status != RS_PASS && res->status != RS_SKIP && e->ops->stderr_text)
