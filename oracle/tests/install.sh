@@ -7,7 +7,8 @@
 #     and `check` work there too;
 #   - a CMake project finds it with find_package(zoneoracle) and links the
 #     library; a plain cc command links it through pkg-config;
-#   - the tree holds the headers, the data and the documentation.
+#   - the tree holds the headers, the data and the documentation, whose
+#     relative links all lead to installed files (doc_links.py).
 set -euo pipefail
 src=$(cd "$1" && pwd)
 work=$(mktemp -d)
@@ -29,6 +30,8 @@ for f in bin/zoneoracle include/zoneoracle/zo.h include/zoneoracle/zo_engine.h \
          share/doc/zoneoracle/INVARIANTS.md; do
   [ -e "$prefix/$f" ] || fail "the install has no $f"
 done
+python3 "$src/oracle/tests/doc_links.py" --prefix "$prefix" > "$work/links.out" \
+  || { cat "$work/links.out"; fail "broken links in the installed documents"; }
 pc=$(find "$prefix" -name zoneoracle.pc | head -1)
 cfg=$(find "$prefix" -name zoneoracleConfig.cmake | head -1)
 [ -n "$pc" ] && [ -n "$cfg" ] || fail "no zoneoracle.pc or zoneoracleConfig.cmake"
