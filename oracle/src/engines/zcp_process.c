@@ -52,7 +52,6 @@
 #include <time.h>
 #include <unistd.h>
 #ifdef __linux__
-#include <stdint.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #endif
