@@ -12,6 +12,10 @@
 #   share/zoneoracle/adapters/             adapter templates (Python, Node, C plugin)
 #   share/doc/zoneoracle/                  README, CHANGELOG, LICENSE, INVARIANTS
 #
+# Every installed Markdown file's relative links lead to installed files
+# (cmake/install_links.cmake rewrites them; oracle/tests/doc_links.py
+# checks it).
+#
 # The installed CLI finds its data relative to itself (oracle/cli/datadir.c),
 # so the tree works under any prefix.
 include(CMakePackageConfigHelpers)
@@ -72,6 +76,24 @@ install(DIRECTORY ${CMAKE_SOURCE_DIR}/ci/adapters/ DESTINATION ${ZO_DATA}/adapte
   PATTERN "__pycache__" EXCLUDE)
 install(FILES README.md CHANGELOG.md LICENSE fuzz/INVARIANTS.md
   DESTINATION ${CMAKE_INSTALL_DOCDIR})
+
+# The installed Markdown files again, their relative links pointed at
+# where the install put each target (cmake/install_links.cmake): what is
+# installed where, by source path.
+set(ZO_LINK_MAP
+  "cases|${ZO_DATA}/cases"
+  "ci/protocol|${ZO_DATA}/protocol"
+  "oracle/rulesets|${ZO_DATA}/rulesets"
+  "ci/adapters|${ZO_DATA}/adapters"
+  "README.md|${CMAKE_INSTALL_DOCDIR}/README.md"
+  "CHANGELOG.md|${CMAKE_INSTALL_DOCDIR}/CHANGELOG.md"
+  "LICENSE|${CMAKE_INSTALL_DOCDIR}/LICENSE"
+  "fuzz/INVARIANTS.md|${CMAKE_INSTALL_DOCDIR}/INVARIANTS.md"
+  "oracle/include/zo.h|${CMAKE_INSTALL_INCLUDEDIR}/zoneoracle/zo.h"
+  "oracle/include/zo_engine.h|${CMAKE_INSTALL_INCLUDEDIR}/zoneoracle/zo_engine.h")
+install(CODE "set(ZO_LINK_SRC \"${CMAKE_SOURCE_DIR}\")
+set(ZO_LINK_MAP \"${ZO_LINK_MAP}\")
+include(\"${CMAKE_SOURCE_DIR}/cmake/install_links.cmake\")")
 
 # packages: a .deb and a .tar.gz, in the build's packages/ directory
 set(CPACK_PACKAGE_NAME zoneoracle)

@@ -301,6 +301,17 @@ void zo_protocol_check_abandon(zo_protocol_check *pc);
  * installed-relative name for messages. */
 int zo_cli_data_path(const char *what, char *out, size_t cap);
 
+/* Where this zoneoracle's copy of a document its help names is
+ * (PROTOCOL.md, INVARIANTS.md): installed (<bin>/../share/zoneoracle/protocol,
+ * <bin>/../share/doc/zoneoracle), else in the source tree it was built
+ * from; PROTOCOL.md under $ZO_DATA_DIR when that is set. Fills out and
+ * returns 0 when the file exists; -1 otherwise. */
+int zo_cli_doc_path(const char *name, char *out, size_t cap);
+
+/* After a help text: the path of each document text names (every one
+ * when text is NULL), as zo_cli_doc_path finds it. */
+void zo_cli_print_docs(FILE *f, const char *text);
+
 /* The version (CMake project(VERSION), e.g. "0.2.0"); static storage. */
 const char *zo_cli_version(void);
 

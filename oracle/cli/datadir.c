@@ -1,6 +1,6 @@
 /* datadir.c: where an installed or freshly built zoneoracle finds its data
- * (the case suite, the protocol's schemas), and which version and suite
- * commit it is.
+ * (the case suite, the protocol's schemas) and the documents its help
+ * names, and which version and suite commit it is.
  *
  * An installed zoneoracle is relocatable: its data lives in
  * <prefix>/share/zoneoracle/ beside <prefix>/bin/zoneoracle, whatever the
@@ -73,6 +73,43 @@ int zo_cli_data_path(const char *what, char *out, size_t cap) {
     if (is_dir(out)) return 0;
   }
   snprintf(out, cap, "%s", places[k].installed);
+  return -1;
+}
+
+/* The documents the help texts name, and where each is installed (under
+ * <prefix>/share) and sits in the source tree. */
+static const struct {
+  const char *name, *installed, *source;
+} docs[] = {
+    {"PROTOCOL.md", "zoneoracle/protocol", "ci/protocol"},
+    {"INVARIANTS.md", "doc/zoneoracle", "fuzz"},
+};
+
+int zo_cli_doc_path(const char *name, char *out, size_t cap) {
+  size_t k = 0;
+  while (k < sizeof docs / sizeof docs[0] && strcmp(docs[k].name, name)) k++;
+  if (k == sizeof docs / sizeof docs[0]) return -1;
+  struct stat st;
+  char dir[4096];
+  if (!strcmp(name, "PROTOCOL.md") && getenv("ZO_DATA_DIR") && getenv("ZO_DATA_DIR")[0]) {
+    /* the protocol directory gate --validate reads */
+    if (zo_cli_data_path("protocol", dir, sizeof dir)) return -1;
+    snprintf(out, cap, "%s/%s", dir, name);
+    return stat(out, &st) ? -1 : 0;
+  }
+  if (exe_dir(dir, sizeof dir)) {
+    snprintf(out, cap, "%s/../share/%s/%s", dir, docs[k].installed, name);
+    if (!stat(out, &st)) {
+      char *canon = realpath(out, NULL);
+      if (canon && strlen(canon) < cap) snprintf(out, cap, "%s", canon);
+      free(canon);
+      return 0;
+    }
+  }
+  if (ZO_SOURCE_DIR[0]) {
+    snprintf(out, cap, "%s/%s/%s", ZO_SOURCE_DIR, docs[k].source, name);
+    if (!stat(out, &st)) return 0;
+  }
   return -1;
 }
 

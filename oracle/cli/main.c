@@ -37,8 +37,9 @@ static int cmd_version(const zo_cli_command *cmd, int argc, char **argv);
   "                      name its id\n"                                                    \
   "  --mutant NAME       the oracle plays one rule wrong (zoneoracle mutants\n"          \
   "                      --list; repeatable)\n"                                            \
-  "  --invariants        check fuzz/INVARIANTS.md on the engine's observations after the\n"    \
-  "                      setup and every step; a violation fails the case\n"
+  "  --invariants        check the zone invariants (INVARIANTS.md) on the engine's\n"  \
+  "                      observations after the setup and every step; a\n"              \
+  "                      violation fails the case\n"
 
 #define PATHS_HELP                                                                    \
   "PATH: case files (taken whatever their extension) and directories (their *.yaml\n"  \
@@ -47,8 +48,10 @@ static int cmd_version(const zo_cli_command *cmd, int argc, char **argv);
 
 #define GATE_HELP                                                                           \
   "  --engine CMD        the engine: a command speaking zcp/1 on its stdin/stdout\n"          \
-  "                      (ci/protocol/PROTOCOL.md), run under /bin/sh\n"                                  \
-  "  --engine-plugin LIB.so  the engine: a zo_engine_v1 shared object, in process\n"          \
+  "                      (PROTOCOL.md), run directly, or by /bin/sh when it needs\n"      \
+  "                      a shell (quotes, $, pipes, redirections...)\n"                    \
+  "  --engine-plugin LIB.so  the engine: a zo_engine_v1 shared object, run in a\n"         \
+  "                      forked worker process (a crash or hang costs one case)\n"        \
   "  --timeout S         limit per request, seconds > 0 (default 5, at most 86400)\n"         \
   "  --expect-failures FILE  YAML list of {id, reason[, ruleset]}: known gaps (xfail;\n"     \
   "                      one that passes is xpass and fails the gate); checked\n"              \
@@ -56,7 +59,7 @@ static int cmd_version(const zo_cli_command *cmd, int argc, char **argv);
   "                      (zoneoracle help known-gaps)\n"                                       \
   "  --shard I/N         run every Nth case file, starting at the Ith (1 <= I <= N)\n"        \
   "  --validate          check every message of the run against the JSON Schemas\n"           \
-  "                      (ci/protocol; python3-jsonschema); the transcript is\n"               \
+  "                      beside PROTOCOL.md (python3-jsonschema); the transcript is\n"  \
   "                      REPORT_DIR/protocol.jsonl\n"                                          \
   "  --strict            also compare every observable property with the oracle\n"            \
   "                      after every step; report the first difference\n"                     \
@@ -115,10 +118,10 @@ const zo_cli_command zo_cli_commands[] = {
     {"gate", zo_cli_cmd_gate, ZO_OPT_COMMON | ZO_OPT_ENGINE | ZO_OPT_ENGINE_PLUGIN | ZO_OPT_GATE_ONLY | ZO_OPT_ALLOW_EMPTY | ZO_OPT_MAX_FAIL | ZO_OPT_BASELINE, 0, -1,
      "gate --engine CMD | --engine-plugin LIB.so [OPTIONS] [PATH...]",
      "the suite against an engine under test (zcp/1 or a plugin)",
-     "Runs the cases against an engine that speaks zcp/1 (ci/protocol/PROTOCOL.md); the same\n"
+     "Runs the cases against an engine that speaks zcp/1 (PROTOCOL.md); the same\n"
      "reports as run, plus REPORT_DIR/badge.json (a shields.io endpoint: \"412 passed ·\n"
-     "6 known gaps · 2 failing\", green only when something passed and nothing failed),\n"
-     "all replaced as one set.\n"
+     "6 known gaps · 2 failing\", green only when something passed and nothing failed,\n"
+     "grey when no case ran: \"0 run · 867 skipped\"), all replaced as one set.\n"
      "\n"
      "options:\n" GATE_HELP COMMON_HELP
      "  --format F          text or json (accepted; gate prints text)\n"
@@ -177,7 +180,8 @@ const zo_cli_command zo_cli_commands[] = {
      "  --harness H         moves or diff\n"
      "  --id ID             the case's id (default regressions/replayed)\n"
      "  --engine CMD        diff: the engine, a zcp/1 command\n"
-     "  --engine-plugin LIB.so  diff: the engine, a zo_engine_v1 shared object\n"
+     "  --engine-plugin LIB.so  diff: the engine, a zo_engine_v1 shared object,\n"
+     "                      loaded in process (a crash ends the replay)\n"
      "  -h, --help          this help\n"
      "\n"
      "exit: 0, 1 a broken invariant or a difference, 2 usage or I/O, 4 the engine\n"
@@ -198,7 +202,7 @@ const zo_cli_command zo_cli_commands[] = {
     {"serve", zo_cli_cmd_serve, ZO_OPT_MUTANT, 0, 0, "serve [--mutant NAME]",
      "the oracle as a zcp/1 engine on stdin/stdout",
      "The oracle as a zcp/1 engine: JSON Lines requests on stdin, responses on\n"
-     "stdout (ci/protocol/PROTOCOL.md).\n"
+     "stdout (PROTOCOL.md).\n"
      "\n"
      "options:\n"
      "  --mutant NAME       the oracle plays one rule wrong (repeatable)\n"
@@ -210,7 +214,8 @@ const zo_cli_command zo_cli_commands[] = {
      "\n"
      "options:\n"
      "  --engine CMD        the engine, a zcp/1 command\n"
-     "  --engine-plugin LIB.so  the engine, a zo_engine_v1 shared object\n"
+     "  --engine-plugin LIB.so  the engine, a zo_engine_v1 shared object (in a forked\n"
+     "                      worker process)\n"
      "  --timeout S         limit per request, seconds > 0 (default 5, at most 86400)\n"
      "  -h, --help          this help\n"
      "\n"
@@ -324,10 +329,9 @@ static void print_full_usage(FILE *f) {
   fprintf(f, "usage: zoneoracle COMMAND [OPTIONS] [PATH...]\n\ncommands:\n");
   for (size_t i = 0; i < zo_cli_ncommands; i++)
     fprintf(f, "  %-10s %s\n", zo_cli_commands[i].name, zo_cli_commands[i].summary);
-  for (size_t i = 0; i < zo_cli_ncommands; i++) {
-    fputs("\n", f);
-    zo_cli_print_help(&zo_cli_commands[i], f);
-  }
+  for (size_t i = 0; i < zo_cli_ncommands; i++)
+    fprintf(f, "\nusage: zoneoracle %s\n%s", zo_cli_commands[i].synopsis, zo_cli_commands[i].help);
+  zo_cli_print_docs(f, NULL);
   fputs("\nexit codes: 0 pass, 1 conformance failures (or no case ran, unless\n"
         "--allow-empty), 2 usage or I/O (out of memory too), 3 invalid case files, 4 the\n"
         "engine under test could not be started or driven; when a run has several of\n"

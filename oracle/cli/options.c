@@ -91,8 +91,21 @@ char *zo_cli_strf(const char *fmt, ...) {
 }
 
 /* "usage: zoneoracle SYNOPSIS" and the command's help, to f (cli.h). */
+void zo_cli_print_docs(FILE *f, const char *text) {
+  static const char *const names[] = {"PROTOCOL.md", "INVARIANTS.md"};
+  int header = 0;
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    if (text && !strstr(text, names[i])) continue;
+    char path[4200];
+    if (!header++) fprintf(f, "\ndocuments (this zoneoracle's copies):\n");
+    if (zo_cli_doc_path(names[i], path, sizeof path)) fprintf(f, "  %-14s not found beside this zoneoracle\n", names[i]);
+    else fprintf(f, "  %-14s %s\n", names[i], path);
+  }
+}
+
 void zo_cli_print_help(const zo_cli_command *cmd, FILE *f) {
   fprintf(f, "usage: zoneoracle %s\n%s", cmd->synopsis, cmd->help);
+  zo_cli_print_docs(f, cmd->help);
 }
 
 /* The message, the usage line and where to find more, on stderr; returns

@@ -146,6 +146,8 @@ plugin plugin-null      1 error   'returned NULL' null
 plugin plugin-garbage   1 error   'not a JSON object' garbage
 plugin plugin-stdout    0 -       '' stdout
 plugin plugin-fork      0 -       '' fork
+plugin plugin-setsid    0 -       '' setsid
+plugin plugin-setsidcrash 1 crash 'died \(signal 11' setsidcrash
 plugin plugin-hugepos   1 error   'position 42949672[0-9]+, outside' hugepos
 plugin plugin-newlines  0 -       '' newlines
 plugin plugin-fdcheck   0 -       '' fdcheck

@@ -19,6 +19,11 @@
  *   stdout     prints to stdout at every request (the cases still pass)
  *   fork       forks a child that ignores SIGTERM and sleeps forever
  *              (the cases pass; the child must not outlive the run)
+ *   setsid     the same child as a daemon (fork, setsid, fork) that leaves
+ *              the worker's process group (the cases pass; it must not
+ *              outlive the run)
+ *   setsidcrash  the setsid daemon at every open(), then dies of SIGSEGV
+ *              (the daemons must not outlive the run)
  *   hugepos    adds 2^32 to every position it observes
  *   newlines   answers indented JSON over several lines (the cases pass)
  *   fdcheck    open() fails, naming them on stderr, when the worker has any
@@ -97,13 +102,27 @@ static int inherited_fds(void) {
   return n;
 }
 
+/* A child that ignores SIGTERM and SIGHUP and sleeps forever; with
+ * leave, a daemon out of the worker's process group and session (fork,
+ * setsid, fork: the middle process exits at once) that keeps none of the
+ * worker's descriptors. */
+static void sleeper(int leave) {
+  pid_t pid = fork();
+  if (pid != 0) return;
+  if (leave) { /* as a daemon does: its own session, no descriptor kept */
+    setsid();
+    if (fork() != 0) _exit(0);
+    for (int fd = 0; fd <= 4; fd++) close(fd);
+  }
+  signal(SIGTERM, SIG_IGN);
+  signal(SIGHUP, SIG_IGN);
+  for (;;) pause();
+}
+
 static void *hostile_open(void) {
   if (is("openfail") || (is("fdcheck") && inherited_fds())) return NULL;
-  if (is("fork") && fork() == 0) {
-    signal(SIGTERM, SIG_IGN);
-    signal(SIGHUP, SIG_IGN);
-    for (;;) pause();
-  }
+  if (is("fork")) sleeper(0);
+  if (is("setsid") || is("setsidcrash")) sleeper(1);
   return zo_served_new();
 }
 
@@ -122,7 +141,7 @@ static char *hostile_request(void *session, const char *request) {
                     "internal", "message", "hostile_plugin refuses to shake hands");
   }
   if (op && !strcmp(op, "setup") && due()) {
-    if (is("crash")) die_of(SIGSEGV);
+    if (is("crash") || is("setsidcrash")) die_of(SIGSEGV);
     if (is("abort")) die_of(SIGABRT);
     if (is("exit7")) exit(7);
     if (is("exit0")) exit(0);

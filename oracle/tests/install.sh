@@ -4,10 +4,12 @@
 # stranger would, from outside the source tree:
 #   - the installed zoneoracle runs the installed suite from another
 #     directory with no PATH (every case passes), and `version`, `rules`
-#     and `check` work there too;
+#     and `check` work there too; `gate --help` names the installed
+#     documents;
 #   - a CMake project finds it with find_package(zoneoracle) and links the
 #     library; a plain cc command links it through pkg-config;
-#   - the tree holds the headers, the data and the documentation.
+#   - the tree holds the headers, the data and the documentation, whose
+#     relative links all lead to installed files (doc_links.py).
 set -euo pipefail
 src=$(cd "$1" && pwd)
 work=$(mktemp -d)
@@ -29,6 +31,8 @@ for f in bin/zoneoracle include/zoneoracle/zo.h include/zoneoracle/zo_engine.h \
          share/doc/zoneoracle/INVARIANTS.md; do
   [ -e "$prefix/$f" ] || fail "the install has no $f"
 done
+python3 "$src/oracle/tests/doc_links.py" --prefix "$prefix" > "$work/links.out" \
+  || { cat "$work/links.out"; fail "broken links in the installed documents"; }
 pc=$(find "$prefix" -name zoneoracle.pc | head -1)
 cfg=$(find "$prefix" -name zoneoracleConfig.cmake | head -1)
 [ -n "$pc" ] && [ -n "$cfg" ] || fail "no zoneoracle.pc or zoneoracleConfig.cmake"
@@ -42,6 +46,14 @@ mkdir "$work/elsewhere"
 cd "$work/elsewhere"
 zo="$prefix/bin/zoneoracle"
 "$zo" version | grep -q "^zoneoracle [0-9]" || fail "version"
+# the help names the installed documents, not the source tree's
+"$zo" gate --help > "$work/help.out" || fail "gate --help"
+for doc in PROTOCOL.md INVARIANTS.md; do
+  path=$(awk -v d="$doc" '$1 == d { print $2 }' "$work/help.out")
+  case $path in "$(cd "$prefix" && pwd -P)"/*) ;; *) fail "gate --help names $doc as '$path', not in the install";; esac
+  [ -f "$path" ] || fail "gate --help names $path, which is not there"
+done
+! grep -q "ci/protocol\|fuzz/INVARIANTS" "$work/help.out" || fail "gate --help names source-tree paths"
 "$zo" run --quiet --report-dir "$work/reports" > "$work/run.out" 2>&1 || { cat "$work/run.out"; fail "installed run"; }
 tail -1 "$work/run.out" | grep -Eq '^[1-9][0-9]* passed, 0 failed' || fail "installed run: $(tail -1 "$work/run.out")"
 n_src=$(find "$src/cases" -name '*.yaml' | wc -l)

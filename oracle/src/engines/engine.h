@@ -208,7 +208,9 @@ zo_status zo_engine_process_read_game(zo_engine *e, const zo_case *c, zo_step_re
 void zo_engine_process_drain(zo_engine *e);
 
 /* Kill (SIGKILL) the process group of every engine child still running
- * and remove their stderr captures, without reaping or freeing anything:
+ * and (Linux) whatever the engines started that left their groups, and
+ * remove their stderr captures, without reaping the engines or freeing
+ * anything (only the processes the runner adopted are reaped):
  * for a program's own signal handler or exit path (async-signal-safe).
  * The driver already does this at exit() and on SIGINT, SIGTERM, SIGHUP,
  * SIGQUIT and SIGABRT (chaining to the handler that was there when the

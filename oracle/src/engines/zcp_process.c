@@ -8,12 +8,15 @@
  *     any other runs under `/bin/sh -c CMD`. Whenever the child is stopped
  *     (after a failure, at the end after bye, when the engine is freed) the
  *     whole group is killed with SIGKILL before the child is reaped, so
- *     whatever the engine or its shell started goes too. When the runner
+ *     whatever the engine or its shell started goes too; on Linux so does
+ *     whatever left the group (setsid, a daemon's double fork): the runner
+ *     is a child subreaper and sweeps them from /proc (sweep). When the runner
  *     itself ends (exit(), or SIGINT/SIGTERM/SIGHUP/SIGQUIT/SIGABRT unless
  *     ignored: the handler chains to the one it replaced) the live groups
- *     are killed and the captures removed as well
+ *     and what left them are killed and the captures removed as well
  *     (zo_engine_process_kill_all does it for other handlers); on Linux a
- *     child also gets SIGKILL when the runner dies, even of SIGKILL.
+ *     child also gets SIGKILL when the runner dies, even of SIGKILL (what
+ *     left its group then stays: only a runner that runs can sweep).
  *   - It inherits no descriptor but its stdin, stdout and stderr (every
  *     other is closed in the child; the runner's own ends are opened
  *     close-on-exec too), with SIGPIPE at its default and no signal
@@ -74,10 +77,212 @@ static struct {
 } live[LIVE_SLOTS];
 static pid_t live_owner; /* the runner: a forked worker never cleans up */
 
-/* Kill every live group and remove the captures (atexit; signals;
- * zo_engine_process_kill_all). Async-signal-safe; nothing in a process
- * other than the one that started the engines (a forked worker). */
-static void live_cleanup(void) {
+/* ---- descendants that left the group (Linux) ------------------------- */
+
+/* A process an engine started may leave the engine's process group
+ * (setpgid; setsid, as a daemon does), and the group kill misses it. On
+ * Linux the runner makes itself a child subreaper (PR_SET_CHILD_SUBREAPER,
+ * once, with the exit and signal hooks): a process orphaned below it is
+ * adopted by the runner instead of init, so whatever an engine started
+ * stays in the runner's tree, where sweep() finds it in /proc:
+ *   - every descendant of the engine's process (whatever its group or
+ *     session),
+ *   - every process the runner adopted (a child of the runner that it did
+ *     not start: not an engine, and not in the runner's own group, where
+ *     whatever else the program forks stays) that is in the engine's group,
+ *     or in a group of no running engine while no other engine runs (with
+ *     several engines at once such a process can't be told apart: the last
+ *     one's stop, or the runner's exit, takes it),
+ *   - and their descendants;
+ * all get SIGKILL, again until none is left alive (what they forked in
+ * between too), at most 1 s (a process in an uninterruptible sleep is left
+ * to the next sweep); the ones adopted by the runner are reaped. The
+ * runner's other children and other engines' processes are not touched.
+ * Only the runner's own death by SIGKILL leaves them: its engines get
+ * SIGKILL (PR_SET_PDEATHSIG), their escaped descendants are adopted by
+ * init. Everything here is async-signal-safe (the signal handlers sweep
+ * too), with one buffer of rows for the handlers and one for the rest.
+ * Elsewhere than Linux there is no sweep: only the group kill. */
+#ifdef __linux__
+/* Is pid the child of a live slot other than the one of except (its pid;
+ * 0 none)? Async-signal-safe. */
+static int live_other(pid_t pid, pid_t except) {
+  for (int i = 0; i < LIVE_SLOTS; i++)
+    if (live[i].used && live[i].pgid > 0 && (pid_t)live[i].pgid != except && (pid_t)live[i].pgid == pid) return 1;
+  return 0;
+}
+
+/* Does a live slot other than the one of except run a child? */
+static int live_others_run(pid_t except) {
+  for (int i = 0; i < LIVE_SLOTS; i++)
+    if (live[i].used && live[i].pgid > 0 && (pid_t)live[i].pgid != except) return 1;
+  return 0;
+}
+
+typedef struct {
+  pid_t pid, ppid, pgid;
+  char state;         /* 'Z' a zombie */
+  unsigned char mark; /* to be killed */
+} proc_row;
+
+/* A buffer of rows: the handlers' fixed one (a run with more processes
+ * than it holds is swept in part when the runner is interrupted), and the
+ * one the normal path grows. */
+#define SIG_ROWS 2048
+static proc_row sig_rows[SIG_ROWS];
+static proc_row *run_rows;
+static size_t run_cap;
+
+/* The decimal number at s (at most 9 digits) into *v: the end of its
+ * digits, or NULL when s holds none. */
+static const char *parse_num(const char *s, long *v) {
+  const char *start = s;
+  *v = 0;
+  while (*s >= '0' && *s <= '9' && s - start < 9) *v = *v * 10 + (*s++ - '0');
+  return s == start ? NULL : s;
+}
+
+/* /proc/NAME/stat's state, ppid and pgid into r: 0, or -1 (gone). */
+static int read_stat(const char *name, proc_row *r) {
+  char path[64] = "/proc/", buf[1024];
+  size_t n = strlen(path), k = strlen(name);
+  if (n + k + 6 > sizeof path) return -1;
+  memcpy(path + n, name, k);
+  memcpy(path + n + k, "/stat", 6);
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  size_t got = 0;
+  for (;;) {
+    ssize_t w = read(fd, buf + got, sizeof buf - 1 - got);
+    if (w > 0 && (got += (size_t)w) < sizeof buf - 1) continue;
+    if (w < 0 && errno == EINTR) continue;
+    break;
+  }
+  close(fd);
+  buf[got] = 0;
+  const char *s = strrchr(buf, ')'); /* the name in parentheses may hold anything */
+  if (!s || s[1] != ' ' || !s[2] || s[3] != ' ') return -1;
+  r->state = s[2];
+  long ppid, pgid;
+  if (!(s = parse_num(s + 4, &ppid)) || *s != ' ' || !parse_num(s + 1, &pgid)) return -1;
+  r->ppid = (pid_t)ppid;
+  r->pgid = (pid_t)pgid;
+  return 0;
+}
+
+/* The processes in /proc (pid, ppid, pgid, state) into rows, by rising
+ * pid: how many, more than cap when rows was too small (only cap filled),
+ * or -1 without /proc. */
+static long proc_scan(proc_row *rows, size_t cap) {
+  int fd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  long n = 0;
+  char dbuf[4096];
+  for (;;) {
+    long got = syscall(SYS_getdents64, fd, dbuf, sizeof dbuf);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) break;
+    for (long off = 0; off < got;) {
+      /* struct linux_dirent64: d_ino, d_off, d_reclen, d_type, d_name */
+      const char *d = dbuf + off;
+      unsigned short reclen;
+      memcpy(&reclen, d + 16, sizeof reclen);
+      const char *name = d + 19;
+      off += reclen;
+      proc_row r = {0};
+      long pid;
+      const char *end = parse_num(name, &pid);
+      if (!end || *end || pid <= 0 || read_stat(name, &r)) continue;
+      r.pid = (pid_t)pid;
+      if ((size_t)n < cap) rows[n] = r;
+      n++;
+    }
+  }
+  close(fd);
+  size_t m = (size_t)n < cap ? (size_t)n : cap;
+  for (size_t i = 1; i < m; i++) /* already in order, but never relied upon */
+    for (size_t j = i; j > 0 && rows[j - 1].pid > rows[j].pid; j--) {
+      proc_row t = rows[j];
+      rows[j] = rows[j - 1];
+      rows[j - 1] = t;
+    }
+  return n;
+}
+
+/* The row of pid in rows[0..n), or NULL. */
+static proc_row *proc_find(proc_row *rows, size_t n, pid_t pid) {
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (rows[mid].pid == pid) return &rows[mid];
+    if (rows[mid].pid < pid) lo = mid + 1;
+    else hi = mid;
+  }
+  return NULL;
+}
+
+/* Is r one of the processes to sweep in itself (not through its parent)?
+ * root: the engine's pid (its group's id); 0: every live engine (the
+ * runner's exit). strays: also an adopted process in no engine's group. */
+static int sweep_root(const proc_row *r, pid_t root, int strays, pid_t me, pid_t mygrp) {
+  if (r->pid == me) return 0;
+  if (root ? r->pid == root : live_other(r->pid, 0)) return 1;
+  if (r->ppid != me || r->pgid == mygrp || live_other(r->pid, 0)) return 0; /* the runner's own */
+  if (root && r->pgid == root) return 1;
+  if (live_other(r->pgid, root)) return !root; /* another engine's */
+  return strays;
+}
+
+/* Kill what the engine whose pid is root started (0: every live engine)
+ * and reap what the runner adopted, as said above; strays: also the
+ * adopted processes in no engine's group. */
+static void sweep(pid_t root, int strays, int in_signal) {
+  pid_t me = getpid(), mygrp = getpgrp();
+  double until = zcp_now() + 1.0;
+  for (;;) {
+    proc_row *rows = in_signal ? sig_rows : run_rows;
+    size_t cap = in_signal ? SIG_ROWS : run_cap;
+    long got = proc_scan(rows, cap);
+    if (got < 0) return; /* no /proc */
+    if (!in_signal && (size_t)got > cap) {
+      free(run_rows);
+      run_cap = (size_t)got + (size_t)got / 2 + 64;
+      run_rows = zo_xmalloc(run_cap * sizeof *run_rows);
+      continue;
+    }
+    size_t n = (size_t)got < cap ? (size_t)got : cap;
+    for (size_t i = 0; i < n; i++) rows[i].mark = (unsigned char)sweep_root(&rows[i], root, strays, me, mygrp);
+    for (int changed = 1; changed;) { /* and their descendants */
+      changed = 0;
+      for (size_t i = 0; i < n; i++) {
+        if (rows[i].mark || rows[i].pid == me) continue;
+        const proc_row *up = proc_find(rows, n, rows[i].ppid);
+        if (up && up->mark) rows[i].mark = 1, changed = 1;
+      }
+    }
+    int pending = 0;
+    for (size_t i = 0; i < n; i++) {
+      proc_row *r = &rows[i];
+      if (!r->mark) continue;
+      int engine = root ? r->pid == root : live_other(r->pid, 0); /* reaped by zcp_child_stop */
+      if (r->state != 'Z') pending += !kill(r->pid, SIGKILL);
+      else if (engine) continue;
+      else if (r->ppid != me) pending++; /* its parent dies: adopted, then reaped */
+      else waitpid(r->pid, NULL, WNOHANG);
+    }
+    if (!pending || zcp_now() >= until) return;
+    struct timespec pause = {0, 2000000};
+    nanosleep(&pause, NULL);
+  }
+}
+#endif
+
+/* Kill every live group and every process the engines started that left
+ * it, and remove the captures (atexit; signals and
+ * zo_engine_process_kill_all: in_signal 1, nothing allocated).
+ * Async-signal-safe; nothing in a process other than the one that started
+ * the engines (a forked worker). */
+static void live_cleanup_in(int in_signal) {
   if (getpid() != live_owner) return;
   for (int i = 0; i < LIVE_SLOTS; i++) {
     if (!live[i].used) continue;
@@ -86,10 +291,20 @@ static void live_cleanup(void) {
       kill(-g, SIGKILL);
       kill(g, SIGKILL);
     }
+  }
+#ifdef __linux__
+  sweep(0, 1, in_signal);
+#else
+  (void)in_signal;
+#endif
+  for (int i = 0; i < LIVE_SLOTS; i++) {
+    if (!live[i].used) continue;
     if (live[i].file[0]) unlink(live[i].file);
     if (live[i].dir[0]) rmdir(live[i].dir);
   }
 }
+
+static void live_cleanup(void) { live_cleanup_in(0); }
 
 /* The signals after which no engine may stay: their previous actions. */
 static const int live_sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGABRT};
@@ -102,20 +317,24 @@ static struct sigaction live_old[sizeof live_sigs / sizeof *live_sigs];
  * it. */
 static void live_on_signal(int sig) {
   int saved = errno;
-  live_cleanup();
+  live_cleanup_in(1);
   for (size_t i = 0; i < sizeof live_sigs / sizeof *live_sigs; i++)
     if (live_sigs[i] == sig) sigaction(sig, &live_old[i], NULL);
   raise(sig);
   errno = saved;
 }
 
-/* Install the exit and signal handlers, once per process, and ignore
- * SIGPIPE from then on (a dead engine must not take the runner with it). */
+/* Install the exit and signal handlers, once per process, ignore SIGPIPE
+ * from then on (a dead engine must not take the runner with it) and, on
+ * Linux, become a child subreaper (sweep). */
 static void live_hook(void) {
   static pid_t hooked;
   if (hooked == getpid()) return;
   hooked = live_owner = getpid();
   signal(SIGPIPE, SIG_IGN);
+#ifdef __linux__
+  prctl(PR_SET_CHILD_SUBREAPER, 1); /* orphans below come to us (sweep) */
+#endif
   static int at;
   if (!at) at = !atexit(live_cleanup);
   for (size_t i = 0; i < sizeof live_sigs / sizeof *live_sigs; i++) {
@@ -132,7 +351,7 @@ static void live_hook(void) {
   }
 }
 
-void zo_engine_process_kill_all(void) { live_cleanup(); }
+void zo_engine_process_kill_all(void) { live_cleanup_in(1); }
 
 /* A slot for an engine with this capture, or -1 when all are taken (the
  * engine then relies on its own cleanup only). */
@@ -392,6 +611,9 @@ void zcp_child_stop(zcp_child *ch) {
   if (ch->pid > 0) {
     kill(-ch->pid, SIGKILL);
     kill(ch->pid, SIGKILL);
+#ifdef __linux__
+    sweep(ch->pid, !live_others_run(ch->pid), 0); /* before the reaping: its pid names its tree */
+#endif
     int status;
     while (waitpid(ch->pid, &status, 0) < 0 && errno == EINTR) {
     }

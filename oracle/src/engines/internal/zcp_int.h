@@ -158,7 +158,9 @@ void zcp_child_free(zcp_child *ch);
  * fork) and nothing running. */
 zo_status zcp_child_start(zcp_child *ch, zo_error *err);
 
-/* Stop the child: SIGKILL to its whole group, reap it, take what is left
+/* Stop the child: SIGKILL to its whole group and (Linux) to whatever it
+ * started that left the group (zcp_process.c, sweep), reap it and those the
+ * runner adopted, take what is left
  * on its stderr (until its end, at most 100 ms), close the pipes and
  * mirror the capture into its file. Nothing when none runs; it can be
  * started again. */
@@ -189,7 +191,7 @@ void zcp_child_drop_line(zcp_child *ch, size_t len);
 
 /* After a bye was answered: close the child's stdin and wait (never
  * blocking, up to its time limit) for it to exit, taking and ignoring its
- * output, then stop it (whatever it left in its group is killed). ZO_OK,
+ * output, then stop it (whatever it left behind is killed). ZO_OK,
  * or ZO_ERR_ENGINE (kind timeout, err filled) with the child stopped when
  * it is still running. */
 zo_status zcp_child_await_exit(zcp_child *ch, zo_error *err);
