@@ -68,7 +68,7 @@ public final class ZcpForge {
     static final String VERSION = "1.6.50-SNAPSHOT (Card-Forge/forge 71464684ff)";
     static final String RULESET = "mtg-current";
     // Declared features: only what Forge's own code does completely.
-    static final String[] FEATURES = {"phasing.permanents", "state_check.tokens", "state_check.draw_empty"};
+    static final String[] FEATURES = {"phasing.permanents", "state_check.tokens", "state_check.draw_empty", "visibility"};
 
     static final Gson GSON = new GsonBuilder().serializeNulls().disableHtmlEscaping().create();
 
@@ -764,6 +764,13 @@ public final class ZcpForge {
             if (mo.has("face") && str(mo, "face", "up").equals("down")) throw new Unsupported("move face down");
             moves.add(mo);
         }
+        int toStack = 0;
+        for (JsonObject mo : moves) if (str(mo, "to", "").equals("stack")) toStack++;
+        if (toStack > 1) {
+            // Forge puts cards on the stack one at a time; it has no event of several
+            // cards put there together (CR 405.3 orders those), so the adapter does not fake one.
+            throw new Unsupported("several cards put onto the stack in one event");
+        }
         // Arrivals in an ordered zone: the first listed (or first in order:) ends on top,
         // so Forge is asked to put them there from the last to the first.
         Map<String, Integer> rank = new HashMap<>();
@@ -778,6 +785,10 @@ public final class ZcpForge {
         idx.sort((a, b) -> {
             int ra = rank.getOrDefault(moves.get(a).get("card").getAsString(), 1000 + a);
             int rb = rank.getOrDefault(moves.get(b).get("card").getAsString(), 1000 + b);
+            // Put on top one by one, the last put is on top: the first is put last.
+            // Put on the bottom one by one, the first put is highest: it is put first.
+            if (isBottom(moves.get(a))) ra = -ra;
+            if (isBottom(moves.get(b))) rb = -rb;
             return Integer.compare(rb, ra);
         });
         Map<Integer, Result> results = new HashMap<>();
@@ -800,6 +811,11 @@ public final class ZcpForge {
         if (all == null) all = new Result("no_move");
         all.events = evs;
         return all;
+    }
+
+    static boolean isBottom(JsonObject mo) {
+        JsonElement p = mo.get("position");
+        return p != null && p.isJsonPrimitive() && p.getAsJsonPrimitive().isString() && p.getAsString().equals("bottom");
     }
 
     static Result create(JsonObject o) {
