@@ -138,8 +138,13 @@ public final class ZcpForge {
         initSearch();
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         String line;
+        // ZO_FORGE_TRACE=FILE: a copy of every request and answer, for debugging the adapter.
+        String tracePath = System.getenv("ZO_FORGE_TRACE");
+        PrintStream trace = tracePath == null || tracePath.isEmpty() ? null
+                : new PrintStream(new FileOutputStream(tracePath, true), true, "UTF-8");
         while ((line = in.readLine()) != null) {
             JsonObject ans = answer(line);
+            if (trace != null) trace.println("> " + line + "\n< " + GSON.toJson(ans));
             out.print(GSON.toJson(ans));
             out.print('\n');
             out.flush();
@@ -325,6 +330,9 @@ public final class ZcpForge {
         players = new ArrayList<>(g.getPlayers());
         byName = new HashMap<>();
         for (int i = 0; i < players.size(); i++) byName.put(names.get(i), players.get(i));
+        // As Forge's match host does for its views: who is whose opponent
+        // (CardView.canBeShownTo reads it for cards outside the game).
+        for (Player p : players) p.updateOpponentsForView();
         objs = new LinkedHashMap<>();
         refs = new LinkedHashMap<>();
         nextToken = 0;
@@ -653,6 +661,11 @@ public final class ZcpForge {
         }
         // Forge treats a phased-out permanent as though it did not exist: no effect finds it.
         if (w0.card.isPhasedOut()) return new Result("failed", "phased_out");
+        if (dest[1].equals("battlefield") && w0.card.isAura()) {
+            // Forge (rightly, CR 303.4g) keeps an Aura out of the battlefield when it has
+            // nothing to enchant; the case language says nothing of what it would enchant.
+            throw new Unsupported("an Aura put onto the battlefield: the step does not say what it enchants");
+        }
         Result r = doMove(x, w0, dest, to, o);
         if (o.has("shuffle") && !r.outcome.equals("not_found")) {
             Where w1 = locate(x.id);
@@ -809,6 +822,7 @@ public final class ZcpForge {
             }
         }
         if (all == null) all = new Result("no_move");
+        all.error = null; // a step on several objects has their outcomes in its events only
         all.events = evs;
         return all;
     }
