@@ -68,7 +68,7 @@ public final class ZcpForge {
     static final String VERSION = "1.6.50-SNAPSHOT (Card-Forge/forge 71464684ff)";
     static final String RULESET = "mtg-current";
     // Declared features: only what Forge's own code does completely.
-    static final String[] FEATURES = {"phasing.permanents", "state_check.tokens", "state_check.draw_empty", "visibility"};
+    static final String[] FEATURES = {"phasing.permanents", "state_check.tokens", "state_check.draw_empty", "visibility", "marks.counter"};
 
     static final Gson GSON = new GsonBuilder().serializeNulls().disableHtmlEscaping().create();
 
@@ -112,6 +112,8 @@ public final class ZcpForge {
         Card last;         // the Forge card as last seen
         long lastTs;       // its timestamp then
         int token;         // our identity token
+        // marks of kind counter: the mark's name and the Forge counter type standing for it
+        final LinkedHashMap<String, forge.game.card.CounterType> counters = new LinkedHashMap<>();
         boolean exists = true;
         Obj(String h) { handle = h; }
     }
@@ -335,6 +337,7 @@ public final class ZcpForge {
         for (Player p : players) p.updateOpponentsForView();
         objs = new LinkedHashMap<>();
         refs = new LinkedHashMap<>();
+        markNames.clear();
         nextToken = 0;
         lastObs = null;
 
@@ -572,7 +575,7 @@ public final class ZcpForge {
         return v.getAsJsonObject();
     }
 
-    static final List<String> NESTABLE = Arrays.asList("move", "control", "phase", "remember");
+    static final List<String> NESTABLE = Arrays.asList("move", "control", "phase", "remember", "mark");
 
     /** Runs one step; `target` is the object of a nested step (then:). */
     static Result step(JsonElement st, Obj target) {
@@ -594,7 +597,8 @@ public final class ZcpForge {
             case "shuffle": return shuffle(o);
             case "state_check": return stateCheck();
             case "remember": return remember(o, target);
-            case "watch": case "resolve": case "replace": case "choose_replacement": case "mark": case "reorder":
+            case "mark": return mark(o, target);
+            case "watch": case "resolve": case "replace": case "choose_replacement": case "reorder":
             case "turn_face": case "put_under": case "zone_create": case "zone_remove": case "end_game": case "look":
             case "reveal": case "attach": case "end_turn": case "replace_draw": case "untap": case "leave_game":
             case "as_enters": case "cant":
@@ -1038,6 +1042,32 @@ public final class ZcpForge {
         return new Result("no_move");
     }
 
+    static final java.util.Set<String> markNames = new java.util.HashSet<>();
+
+    /** A counter (mark of kind counter): a Forge counter of a type named for the mark, put with Forge's counter table. */
+    static Result mark(JsonObject o, Obj target) {
+        String kind = str(o, "kind", null);
+        if (kind == null || !o.has("as")) throw new BadRequest("mark needs as and kind");
+        if (!kind.equals("counter")) throw new Unsupported("marks of kind " + kind);
+        if (o.has("until")) throw new Unsupported("mark until (feature durations)");
+        String as = str(o, "as", null);
+        if (markNames.contains(as)) throw new BadRequest("mark " + as + " is introduced twice");
+        boolean[] nf = {false};
+        Obj x = object(o, target, nf);
+        markNames.add(as);
+        Where w = nf[0] ? null : locate(x.id);
+        if (w == null) return new Result("not_found", "not_found");
+        if (w.zone.is(ZoneType.Sideboard)) return new Result("rejected", "unsupported");
+        if (w.card.isPhasedOut()) return new Result("failed", "phased_out");
+        forge.game.card.CounterType ct = forge.game.card.CounterType.get("ZO_" + as);
+        forge.game.GameEntityCounterTable table = new forge.game.GameEntityCounterTable();
+        w.card.addCounter(ct, 1, w.card.getController() != null ? w.card.getController() : w.card.getOwner(), table);
+        table.replaceCounterEffect(game, null, true);
+        x.counters.put(as, ct);
+        refresh();
+        return new Result("no_move");
+    }
+
     // ---- run ----------------------------------------------------------------------
     static JsonObject run(JsonObject r) {
         JsonElement steps = r.get("steps");
@@ -1148,10 +1178,12 @@ public final class ZcpForge {
             String ctl = (w.zone.is(ZoneType.Battlefield) || w.zone.is(ZoneType.Stack)) ? nameOf(c.getController()) : null;
             if (ctl != null || full) o.add("controller", ctl == null ? JsonNull.INSTANCE : new JsonPrimitive(ctl));
             o.addProperty("owner", nameOf(c.getOwner()));
-            if (full) {
-                o.add("marks", new JsonArray());
-                o.add("under", JsonNull.INSTANCE);
+            JsonArray marks = new JsonArray();
+            for (Map.Entry<String, forge.game.card.CounterType> m : x.counters.entrySet()) {
+                if (c.getCounters(m.getValue()) > 0) marks.add(m.getKey());
             }
+            if (marks.size() > 0 || full) o.add("marks", marks);
+            if (full) o.add("under", JsonNull.INSTANCE);
             if (c.isPhasedOut() || full) o.addProperty("phased_out", c.isPhasedOut());
             if (full) o.add("came_from", JsonNull.INSTANCE);
             objects.add(x.handle, o);
