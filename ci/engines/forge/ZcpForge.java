@@ -68,7 +68,7 @@ public final class ZcpForge {
     static final String VERSION = "1.6.50-SNAPSHOT (Card-Forge/forge 71464684ff)";
     static final String RULESET = "mtg-current";
     // Declared features: only what Forge's own code does completely.
-    static final String[] FEATURES = {"phasing.permanents", "state_check.tokens", "state_check.draw_empty", "visibility", "marks.counter"};
+    static final String[] FEATURES = {"phasing.permanents", "state_check.tokens", "state_check.draw_empty", "visibility", "marks.counter", "face_down"};
 
     static final Gson GSON = new GsonBuilder().serializeNulls().disableHtmlEscaping().create();
 
@@ -315,7 +315,6 @@ public final class ZcpForge {
             String kind = str(c, "kind", "card");
             if (!kind.equals("card") && !kind.equals("token")) throw new Unsupported("object kind " + kind + " (the adapter sets up cards and tokens only)");
             if (c.has("under")) throw new Unsupported("cards under cards");
-            if (str(c, "face", "up").equals("down")) throw new Unsupported("face-down cards");
             String owner = str(c, "owner", null);
             if (owner == null || !names.contains(owner)) throw new BadRequest("card " + e.getKey() + ": unknown owner");
             String zone = str(c, "zone", null);
@@ -355,6 +354,7 @@ public final class ZcpForge {
             String[] z = splitZone(str(c, "zone", null), str(c, "owner", null), names);
             Player zp = byName.get(z[0]);
             Card card = makeCard(handle, owner, c, str(c, "kind", "card").equals("token"));
+            if (str(c, "face", "up").equals("down")) card.turnFaceDown(true);
             Zone zone;
             if (z[1].equals("battlefield") || z[1].equals("stack")) {
                 String ctl = str(c, "controller", str(c, "owner", null));
@@ -577,7 +577,7 @@ public final class ZcpForge {
         return v.getAsJsonObject();
     }
 
-    static final List<String> NESTABLE = Arrays.asList("move", "control", "phase", "remember", "mark");
+    static final List<String> NESTABLE = Arrays.asList("move", "control", "phase", "remember", "mark", "turn_face");
 
     /** Runs one step; `target` is the object of a nested step (then:). */
     static Result step(JsonElement st, Obj target) {
@@ -600,8 +600,9 @@ public final class ZcpForge {
             case "state_check": return stateCheck();
             case "remember": return remember(o, target);
             case "mark": return mark(o, target);
+            case "turn_face": return turnFace(o, target);
             case "watch": case "resolve": case "replace": case "choose_replacement": case "reorder":
-            case "turn_face": case "put_under": case "zone_create": case "zone_remove": case "end_game": case "look":
+            case "put_under": case "zone_create": case "zone_remove": case "end_game": case "look":
             case "reveal": case "attach": case "end_turn": case "replace_draw": case "untap": case "leave_game":
             case "as_enters": case "cant":
                 throw new Unsupported("step " + kind + " is not implemented by the Forge adapter");
@@ -642,7 +643,6 @@ public final class ZcpForge {
         }
         if (o.has("player")) throw new Unsupported("move with player (feature performer)");
         if (o.has("costs")) throw new Unsupported("move with costs (feature casting)");
-        if (o.has("face") && str(o, "face", "up").equals("down")) throw new Unsupported("move face down");
         if (o.has("then")) {
             JsonElement th = o.get("then");
             if (!th.isJsonObject() || th.getAsJsonObject().size() != 1) throw new BadRequest("then: one step");
@@ -724,6 +724,13 @@ public final class ZcpForge {
         CardZoneTable table = new CardZoneTable();
         JsonElement pos = o.get("position");
         boolean onBattlefield = w0.zone.is(ZoneType.Battlefield);
+        boolean faceDown = str(o, "face", "up").equals("down");
+        String destName0 = PER_PLAYER.contains(type) ? nameOf(owner) + "." + type : type;
+        boolean sameZone = destName0.equals(w0.name);
+        if (faceDown && type.equals("battlefield") && !sameZone) {
+            // As Forge's manifest: the card is turned face down, then put onto the battlefield.
+            c.turnFaceDown(true);
+        }
         if (type.equals("graveyard") && cause.equals("destroy") && onBattlefield) {
             game.getAction().destroy(c, null, false, table, params);
         } else if (type.equals("graveyard") && cause.equals("sacrifice") && onBattlefield) {
@@ -754,6 +761,15 @@ public final class ZcpForge {
             game.getAction().moveTo(zt, c, null, params);
         }
         table.triggerChangesZoneAll(game, null);
+        Where wf = locate(x.id);
+        if (wf != null && (!wf.name.equals(w0.name) || wf.card != c || wf.card.getTimestamp() != x.lastTs)) {
+            // As Forge's ChangeZone effect with ExileFaceDown: the moved card is turned
+            // face down where it arrived; without face: down it arrives face up.
+            if (faceDown && !wf.card.isFaceDown()) wf.card.turnFaceDown(true);
+            if (!faceDown && wf.card.isFaceDown()) wf.card.forceTurnFaceUp();
+        } else if (faceDown && type.equals("battlefield") && !sameZone && wf != null && wf.card.isFaceDown()) {
+            wf.card.forceTurnFaceUp(); // it did not move: undo the turn
+        }
         refresh();
         Where w1 = x.exists ? locate(x.id) : null;
         if (w1 == null) {
@@ -780,7 +796,6 @@ public final class ZcpForge {
             JsonObject mo = opts(m);
             if (mo.has("then") || mo.has("ref") || !mo.has("card")) throw new BadRequest("move_together: each move names a card, without then");
             if (!objs.containsKey(mo.get("card").getAsString())) throw new BadRequest("unknown card " + mo.get("card").getAsString());
-            if (mo.has("face") && str(mo, "face", "up").equals("down")) throw new Unsupported("move face down");
             moves.add(mo);
         }
         int toStack = 0;
@@ -842,7 +857,6 @@ public final class ZcpForge {
         String kind = str(o, "kind", "token");
         if (!kind.equals("token")) throw new Unsupported("create of kind " + kind);
         if (o.has("copy_of")) throw new Unsupported("create with copy_of (feature copies)");
-        if (str(o, "face", "up").equals("down")) throw new Unsupported("create face down");
         String as = str(o, "as", null);
         if (as == null || objs.containsKey(as)) throw new BadRequest("create needs a new handle as");
         Player owner = byName.get(str(o, "owner", ""));
@@ -855,6 +869,7 @@ public final class ZcpForge {
         if (o.has("types")) for (JsonElement e : o.getAsJsonArray("types")) types.add(e.getAsString());
         if (o.has("subtypes")) for (JsonElement e : o.getAsJsonArray("subtypes")) subs.add(e.getAsString());
         Card t = buildCard(as, owner, types, subs, true);
+        if (str(o, "face", "up").equals("down")) t.turnFaceDown(true); // as Forge's manifest does before the move
         t.setController(ctl, game.getNextTimestamp());
         t.setTimestamp(game.getNextTimestamp());
         Map<AbilityKey, Object> params = AbilityKey.newMap();
@@ -1044,6 +1059,30 @@ public final class ZcpForge {
         return new Result("no_move");
     }
 
+    /** Turns a card face up or down where it is, with Card.turnFaceDown / turnFaceUp. */
+    static Result turnFace(JsonObject o, Obj target) {
+        String face = str(o, "face", null);
+        if (face == null || !(face.equals("up") || face.equals("down"))) throw new BadRequest("turn_face needs face: up or down");
+        boolean[] nf = {false};
+        Obj x = object(o, target, nf);
+        Where w = nf[0] ? null : locate(x.id);
+        if (w == null) return new Result("not_found", "not_found");
+        if (w.card.isPhasedOut()) return new Result("failed", "phased_out");
+        boolean down = face.equals("down");
+        if (w.card.isFaceDown() == down) return new Result("failed", "already");
+        int before = x.token;
+        if (down) w.card.turnFaceDown(true);
+        else w.card.turnFaceUp(null);
+        refresh();
+        if (w.card.isFaceDown() != down) return new Result("failed", "already");
+        if (x.token != before) {
+            Result r = new Result("new_object_in_place");
+            r.events.add(new String[]{x.handle, "new_object_in_place"});
+            return r;
+        }
+        return new Result("no_move");
+    }
+
     static final java.util.Set<String> markNames = new java.util.HashSet<>();
 
     /** A counter (mark of kind counter): a Forge counter of a type named for the mark, put with Forge's counter table. */
@@ -1191,7 +1230,8 @@ public final class ZcpForge {
             objects.add(x.handle, o);
             // Who may look at it: Forge's own CardView.canBeShownTo.
             for (Map.Entry<String, Player> e : byName.entrySet()) {
-                if (c.getView().canBeShownTo(e.getValue().getView())) vis.get(e.getKey()).add(x.handle);
+                forge.game.player.PlayerView pv = e.getValue().getView();
+                if (c.getView().canBeShownTo(pv) && c.getView().canFaceDownBeShownTo(pv, false)) vis.get(e.getKey()).add(x.handle);
             }
         }
         for (Map.Entry<String, JsonArray> e : vis.entrySet()) visible.add(e.getKey(), e.getValue());
