@@ -96,6 +96,7 @@ public final class ZcpForge {
         ZONES.put("ante", ZoneType.Ante);
         ZONES.put("outside", ZoneType.Sideboard); // Forge's "outside the game"
     }
+    static final List<String> FACE_DOWN_ZONES = Arrays.asList("battlefield", "stack", "exile", "command");
     static final List<String> PER_PLAYER = Arrays.asList("library", "hand", "graveyard");
     static void initSearch() {
         SEARCH = Arrays.asList(ZoneType.Library, ZoneType.Hand, ZoneType.Graveyard,
@@ -321,6 +322,8 @@ public final class ZcpForge {
             if (zone == null) throw new BadRequest("card " + e.getKey() + ": no zone");
             String[] z = splitZone(zone, owner, names);
             if (kind.equals("token") && !z[1].equals("battlefield")) throw new BadRequest("a token outside the battlefield");
+            if (str(c, "face", "up").equals("down") && !FACE_DOWN_ZONES.contains(z[1]))
+                throw new Unsupported("a face-down card in the " + z[1] + " (Forge has face-down cards on the battlefield, the stack, in exile and the command zone)");
         }
 
         List<RegisteredPlayer> regs = new ArrayList<>();
@@ -643,6 +646,8 @@ public final class ZcpForge {
         }
         if (o.has("player")) throw new Unsupported("move with player (feature performer)");
         if (o.has("costs")) throw new Unsupported("move with costs (feature casting)");
+        if (str(o, "face", "up").equals("down") && !FACE_DOWN_ZONES.contains(splitZone(str(o, "to", ""), null, new ArrayList<>(byName.keySet()))[1]))
+            throw new Unsupported("a card moved face down to a zone where Forge keeps no face-down cards");
         if (o.has("then")) {
             JsonElement th = o.get("then");
             if (!th.isJsonObject() || th.getAsJsonObject().size() != 1) throw new BadRequest("then: one step");
@@ -795,6 +800,9 @@ public final class ZcpForge {
         for (JsonElement m : o.getAsJsonArray("moves")) {
             JsonObject mo = opts(m);
             if (mo.has("then") || mo.has("ref") || !mo.has("card")) throw new BadRequest("move_together: each move names a card, without then");
+            JsonElement mp = mo.get("position");
+            if (mp != null && mp.isJsonPrimitive() && mp.getAsJsonPrimitive().isNumber())
+                throw new Unsupported("move_together with a position index (Forge moves one card at a time; the group's place is not Forge's to say)");
             if (!objs.containsKey(mo.get("card").getAsString())) throw new BadRequest("unknown card " + mo.get("card").getAsString());
             moves.add(mo);
         }
