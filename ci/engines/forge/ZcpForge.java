@@ -68,7 +68,7 @@ public final class ZcpForge {
     static final String VERSION = "1.6.50-SNAPSHOT (Card-Forge/forge 71464684ff)";
     static final String RULESET = "mtg-current";
     // Declared features: only what Forge's own code does completely.
-    static final String[] FEATURES = {"phasing.permanents", "state_check.tokens", "state_check.draw_empty", "visibility", "marks.counter", "face_down"};
+    static final String[] FEATURES = {"phasing", "state_check.tokens", "state_check.draw_empty", "visibility", "marks.counter", "face_down"};
 
     static final Gson GSON = new GsonBuilder().serializeNulls().disableHtmlEscaping().create();
 
@@ -927,7 +927,6 @@ public final class ZcpForge {
         Where w = nf[0] ? null : locate(x.id);
         if (w == null) return new Result("not_found", "not_found");
         if (!w.zone.is(ZoneType.Battlefield)) return new Result("rejected", "unsupported");
-        if (w.card.isToken()) throw new Unsupported("phasing a token (feature phasing.tokens)");
         if (w.card.isPhasedOut() == outward) return new Result("failed", "already");
         if (!outward && !w.card.isDirectlyPhasedOut()) return new Result("failed", "phased_out");
         w.card.phase(false);
