@@ -1075,6 +1075,8 @@ public final class ZcpForge {
         Where w = nf[0] ? null : locate(x.id);
         if (w == null) return new Result("not_found", "not_found");
         if (w.card.isPhasedOut()) return new Result("failed", "phased_out");
+        if (!FACE_DOWN_ZONES.contains(w.type))
+            throw new Unsupported("turning a card in the " + w.type + " (Forge has face-down cards on the battlefield, the stack, in exile and the command zone)");
         boolean down = face.equals("down");
         if (w.card.isFaceDown() == down) return new Result("failed", "already");
         int before = x.token;
