@@ -769,9 +769,9 @@ public final class ZcpForge {
         Where wf = locate(x.id);
         if (wf != null && (!wf.name.equals(w0.name) || wf.card != c || wf.card.getTimestamp() != x.lastTs)) {
             // As Forge's ChangeZone effect with ExileFaceDown: the moved card is turned
-            // face down where it arrived; without face: down it arrives face up.
+            // face down where it arrived. Without face: down, its face is what Forge's
+            // changeZone leaves (it turns a card face up in a graveyard, hand, library or exile).
             if (faceDown && !wf.card.isFaceDown()) wf.card.turnFaceDown(true);
-            if (!faceDown && wf.card.isFaceDown()) wf.card.forceTurnFaceUp();
         } else if (faceDown && type.equals("battlefield") && !sameZone && wf != null && wf.card.isFaceDown()) {
             wf.card.forceTurnFaceUp(); // it did not move: undo the turn
         }
@@ -1004,10 +1004,18 @@ public final class ZcpForge {
         if (zone == null) throw new BadRequest("shuffle needs zone");
         List<String> names = new ArrayList<>(byName.keySet());
         String[] d = splitZone(zone, names.get(0), names);
-        Zone z = PER_PLAYER.contains(d[1]) ? byName.get(d[0]).getZone(ZONES.get(d[1])) : null;
-        if (z == null) throw new Unsupported("shuffle of a shared zone");
+        // The Forge zones making up the zone named: a player's own, the stack, or
+        // each player's part of a shared zone Forge keeps per player.
+        List<Zone> parts = new ArrayList<>();
+        if (PER_PLAYER.contains(d[1])) parts.add(byName.get(d[0]).getZone(ZONES.get(d[1])));
+        else if (d[1].equals("stack")) parts.add(game.getStackZone());
+        else if (d[1].equals("outside")) throw new BadRequest("outside the game is not a zone");
+        else for (Player p : players) parts.add(p.getZone(ZONES.get(d[1])));
+        long seed = o.has("seed") ? o.get("seed").getAsLong() : 0;
         if (o.has("order")) {
-            List<Card> cards = com.google.common.collect.Lists.newArrayList(z.getCards(false));
+            java.util.Set<Integer> have = new java.util.HashSet<>();
+            int n = 0;
+            for (Zone z : parts) for (Card c : z.getCards(false)) { have.add(c.getId()); n++; }
             JsonArray ord = o.getAsJsonArray("order");
             java.util.Set<Integer> ids = new java.util.HashSet<>();
             for (JsonElement h : ord) {
@@ -1015,12 +1023,11 @@ public final class ZcpForge {
                 if (x == null) throw new BadRequest("unknown card " + h.getAsString());
                 ids.add(x.id);
             }
-            java.util.Set<Integer> have = new java.util.HashSet<>();
-            for (Card c : cards) have.add(c.getId());
-            if (!ids.equals(have) || ord.size() != cards.size()) return new Result("failed", "not_in_zone");
-            shuffleZone(z, ord, 0);
+            if (!ids.equals(have) || ord.size() != n) return new Result("failed", "not_in_zone");
+            if (parts.size() == 1) shuffleZone(parts.get(0), ord, 0);
+            // (a shared zone Forge splits per player is unordered: no order to keep)
         } else {
-            shuffleZone(z, null, o.has("seed") ? o.get("seed").getAsLong() : 0);
+            for (Zone z : parts) shuffleZone(z, null, seed);
         }
         refresh();
         return new Result("no_move");
