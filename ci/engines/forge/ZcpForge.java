@@ -151,9 +151,6 @@ public final class ZcpForge {
             out.print(GSON.toJson(ans));
             out.print('\n');
             out.flush();
-            if (ans.has("_bye")) {
-                break;
-            }
         }
         out.flush();
         System.exit(0);
@@ -523,16 +520,7 @@ public final class ZcpForge {
         return w.zone.is(ZoneType.Library) ? i : l.size() - 1 - i;
     }
 
-    /** Brings every handle's identity up to date; returns the handles whose zone, identity or existence changed. */
-    static Map<String, String[]> before() {
-        Map<String, String[]> m = new LinkedHashMap<>();
-        for (Obj o : objs.values()) {
-            Where w = o.exists ? locate(o.id) : null;
-            m.put(o.handle, new String[]{w == null ? "" : w.name, String.valueOf(o.token), String.valueOf(o.exists)});
-        }
-        return m;
-    }
-
+    /** Brings every handle's identity up to date from where Forge now holds its card. */
     static void refresh() {
         for (Obj o : objs.values()) {
             if (!o.exists) continue;
@@ -699,10 +687,6 @@ public final class ZcpForge {
             }
         }
         return r;
-    }
-
-    static boolean isNoEventOutcome(String s) {
-        return Arrays.asList("failed", "stayed", "rejected", "no_move", "not_found").contains(s);
     }
 
     /** A nested step's events, then its own result as one more event for its object. */
@@ -939,7 +923,6 @@ public final class ZcpForge {
         Player p = byName.get(str(o, "player", ""));
         if (p == null) throw new BadRequest("draw: unknown player");
         int n = o.has("count") ? o.get("count").getAsInt() : 1;
-        Map<String, String[]> b = before();
         CardCollectionView drawn = p.drawCards(n);
         refresh();
         Result r = new Result(drawn.isEmpty() ? "no_move" : "moved");
@@ -959,8 +942,6 @@ public final class ZcpForge {
         CardZoneTable table = new CardZoneTable();
         CardCollectionView milled = p.mill(n, ZONES.get(d[1]), false, null, table, AbilityKey.newMap());
         table.triggerChangesZoneAll(game, null);
-        Map<String, String[]> b = new HashMap<>();
-        for (Obj x : objs.values()) b.put(x.handle, new String[]{x.exists ? locate(x.id).name : "", String.valueOf(x.token)});
         refresh();
         Result r = null;
         List<String[]> evs = new ArrayList<>();
