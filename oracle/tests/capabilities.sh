@@ -23,7 +23,7 @@ engine="python3 oracle/tests/engines/capable_engine.py"
 "$bin" gate --engine "$engine" --quiet --ruleset mtg-current --report-dir "$work/suite" >"$work/out" 2>&1 ||
   fail "the suite against an engine declaring its capabilities did not pass"
 for why in "players, a number the engine's game does not hold" "which the engine's game does not have" \
-  "which the engine does not represent"; do
+  "which the engine does not represent" "where the engine keeps none"; do
   grep -q "$why" "$work/suite/run.jsonl" || fail "no case skipped with \"$why\""
 done
 

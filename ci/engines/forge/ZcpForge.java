@@ -265,9 +265,9 @@ public final class ZcpForge {
         JsonArray fs = new JsonArray();
         for (String f : FEATURES) fs.add(f);
         o.add("features", fs);
-        // `capabilities` is new in zcp/2 and not yet in this suite's hello.response.json
-        // (gate --validate refuses it; the runner ignores it): sent with ZO_FORGE_CAPABILITIES=1.
-        if ("1".equals(System.getenv("ZO_FORGE_CAPABILITIES"))) {
+        // `capabilities` (zcp/2, PROTOCOL.md 7.1): the games the runner may send;
+        // ZO_FORGE_CAPABILITIES=0 leaves it out (to see what Forge refuses).
+        if (v2 && !"0".equals(System.getenv("ZO_FORGE_CAPABILITIES"))) {
             // What a Forge game can hold: 2 to 8 players (Forge's own lobby
             // goes to 8); the zones of mtg-current Forge has (Forge's ante and
             // exile are per player, shown here as the shared zones); cards and
@@ -284,6 +284,11 @@ public final class ZcpForge {
             ob.add("card");
             ob.add("token");
             cap.add("objects", ob);
+            // where Forge keeps a card face down (its CardView has no face-down
+            // card in a library, hand, graveyard or ante)
+            JsonArray fd = new JsonArray();
+            for (String z : new String[]{"battlefield", "stack", "exile", "command"}) fd.add(z);
+            cap.add("face_down", fd);
             o.add("capabilities", cap);
         }
         return o;

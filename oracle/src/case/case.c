@@ -209,6 +209,28 @@ int zo_capabilities_zone(const zo_capabilities *cap, const char *name) {
   return 0;
 }
 
+int zo_capabilities_face_down(const zo_capabilities *cap, const char *name) {
+  if (!cap || !cap->face_down) return 1;
+  for (int i = 0; i < cap->nface_down; i++)
+    if (!strcmp(cap->face_down[i], name)) return 1;
+  return 0;
+}
+
+/* The first zone type step s (its nested steps and members included)
+ * moves or creates something face down into that cap keeps nothing face
+ * down in, or NULL. */
+static const char *face_down_gap(const zo_case *c, const zo_step *s, const zo_capabilities *cap) {
+  if (s->face == 1) {
+    const zo_zone_spec *z = s->kind == ST_CREATE ? &s->zone : &s->to;
+    if (z->type >= 0 && z->type < c->nztypes && !zo_capabilities_face_down(cap, c->ztypes[z->type]))
+      return c->ztypes[z->type];
+  }
+  const char *t = s->then ? face_down_gap(c, s->then, cap) : NULL;
+  for (int i = 0; !t && i < s->nmoves; i++) t = face_down_gap(c, &s->moves[i], cap);
+  for (int i = 0; !t && i < s->ncosts; i++) t = face_down_gap(c, &s->costs[i], cap);
+  return t;
+}
+
 /* Whether step s (its nested steps, members and costs included) puts or
  * names something outside the game (CR 400.11: not a zone). */
 static int step_outside(const zo_step *s) {
@@ -240,6 +262,22 @@ const char *zo_case_capability_gap(const zo_case *c, const zo_capabilities *cap,
   if (outside && !zo_capabilities_zone(cap, "outside")) {
     snprintf(buf, n, "the case has an object outside the game, which the engine's game does not hold");
     return buf;
+  }
+  for (int i = 0; cap->face_down && i < c->ncards; i++) {
+    const zo_zone_spec *z = &c->cards[i].zone;
+    if (c->cards[i].face_down && z->type >= 0 && z->type < c->nztypes &&
+        !zo_capabilities_face_down(cap, c->ztypes[z->type])) {
+      snprintf(buf, n, "the case has a face-down card in zone type %s, where the engine keeps none",
+               c->ztypes[z->type]);
+      return buf;
+    }
+  }
+  for (int i = 0; cap->face_down && i < c->nsteps; i++) {
+    const char *t = face_down_gap(c, &c->steps[i], cap);
+    if (t) {
+      snprintf(buf, n, "the case puts a card face down into zone type %s, where the engine keeps none", t);
+      return buf;
+    }
   }
   if (cap->kinds) {
     for (int i = 0; i < c->ncards; i++)

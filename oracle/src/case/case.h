@@ -317,15 +317,22 @@ typedef struct zo_capabilities {
   int nzones;
   unsigned kinds;         /* bit zo_kind: the kinds of object it represents
                              (card, token, ability, copy...); 0: every kind */
+  const char *const *face_down; /* the zone types where it keeps objects face
+                                   down; NULL: every zone type */
+  int nface_down;
 } zo_capabilities;
 
 /* Whether cap has zone type `name` (NULL cap or zones: every one). */
 int zo_capabilities_zone(const zo_capabilities *cap, const char *name);
+/* Whether cap keeps objects face down in zone type `name` (NULL cap or
+ * face_down: in every one). */
+int zo_capabilities_face_down(const zo_capabilities *cap, const char *name);
 /* Why case c does not fit cap (NULL: anything fits): its number of
  * players, a zone type it names (a card's zone, a step's, an expectation's;
- * "outside" for a card or step outside the game) or a kind of object it has
- * (setup or create) that cap lacks, as a sentence written into buf (n
- * bytes), which is returned; NULL when it fits. Reads only. */
+ * "outside" for a card or step outside the game), a kind of object it has
+ * (setup or create), or a face-down card in the setup or a move or create
+ * face down into a zone type that cap lacks, as a sentence written into
+ * buf (n bytes), which is returned; NULL when it fits. Reads only. */
 const char *zo_case_capability_gap(const zo_case *c, const zo_capabilities *cap, char *buf, size_t n);
 
 /* Parse one step (YAML or JSON text) in case c's context and append it to

@@ -62,6 +62,7 @@ typedef struct {
   zo_capabilities caps;    /* what its game holds (hello's capabilities, zcp/2) */
   int has_caps;            /* 1 when it said so */
   const char **cap_zones;  /* caps.zones: strings of hello (owned array) */
+  const char **cap_face_down; /* caps.face_down, likewise */
   FILE *tap;               /* the transcript, or NULL (borrowed) */
   const zo_case *c;        /* the case set up, borrowed until teardown */
   zo_zcp_names names;      /* c's handle names, for reading answers */
@@ -323,7 +324,9 @@ static int pr_has(void *self, const char *what, int ruleset);
  * ZO_ERR_ENGINE for a count or kind the case language has no word for. */
 static zo_status read_capabilities(proc *p, json_t *x, zo_error *err) {
   free(p->cap_zones);
+  free(p->cap_face_down);
   p->cap_zones = NULL;
+  p->cap_face_down = NULL;
   memset(&p->caps, 0, sizeof p->caps);
   p->has_caps = x != NULL;
   if (!x) return ZO_OK;
@@ -342,6 +345,12 @@ static zo_status read_capabilities(proc *p, json_t *x, zo_error *err) {
     p->cap_zones = zo_xcalloc(json_array_size(zones) + 1, sizeof *p->cap_zones);
     json_array_foreach(zones, i, v) p->cap_zones[p->caps.nzones++] = json_string_value(v);
     p->caps.zones = p->cap_zones;
+  }
+  json_t *down = json_object_get(x, "face_down");
+  if (down) {
+    p->cap_face_down = zo_xcalloc(json_array_size(down) + 1, sizeof *p->cap_face_down);
+    json_array_foreach(down, i, v) p->cap_face_down[p->caps.nface_down++] = json_string_value(v);
+    p->caps.face_down = p->cap_face_down;
   }
   json_array_foreach(json_object_get(x, "objects"), i, v) {
     int k = -1;
@@ -549,6 +558,7 @@ static void proc_free(proc *p) {
   json_decref(p->rulesets);
   json_decref(p->hello);
   free(p->cap_zones);
+  free(p->cap_face_down);
   free(p->cmd);
   zo_zcp_names_free(&p->names);
   free(p->line.p);

@@ -111,7 +111,8 @@ static const shape deltas = {.items = T_OBJ, .item = &delta_shape};
 
 static const field capability_fields[] = {{"players", T_ARR, &ints, 0, 2},
                                           {"zones", T_ARR, &strings, 0, 2},
-                                          {"objects", T_ARR, &strings, 0, 2}};
+                                          {"objects", T_ARR, &strings, 0, 2},
+                                          {"face_down", T_ARR, &strings, 0, 2}};
 static const shape capability_shape = SHAPE(capability_fields);
 static const field hello_fields[] = {ENVELOPE,
                                      {"protocol", T_STR, NULL, 0, 1},

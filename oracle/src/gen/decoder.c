@@ -142,7 +142,8 @@ void zo_fuzz_start_in(zo_fuzz *f, const zo_fuzz_profile *p, const uint8_t *data,
     cs->zone.player = -1;
     cs->zone.index = 0;
     cs->types = zo_fuzz_palette(f, t & 0x7f);
-    cs->face_down = (t & 0x80) != 0 && allowed(f, FT_FACE_DOWN);
+    cs->face_down = (t & 0x80) != 0 && allowed(f, FT_FACE_DOWN) &&
+                    (p->face_down[f->prof_rs] >> cs->zone.type & 1u);
     cs->controller = -1;
     cs->visibility = -1;
     cs->position = -1;
@@ -211,9 +212,12 @@ void zo_fuzz_profile_make(zo_fuzz_profile *p, int (*has)(void *self, const char 
   int every_zone = 1;
   for (int i = 0; i < p->nrulesets; i++) {
     const zo_ruleset *rs = zo_ruleset_at((size_t)p->rulesets[i]);
-    for (int z = 0; z < rs->nzones; z++)
+    for (int z = 0; z < rs->nzones; z++) {
       if (zo_capabilities_zone(cap, rs->zones[z].name)) p->zones[i] |= UINT32_C(1) << z;
       else every_zone = 0;
+      if (zo_capabilities_face_down(cap, rs->zones[z].name)) p->face_down[i] |= UINT32_C(1) << z;
+      else every_zone = 0;
+    }
   }
   p->outside = zo_capabilities_zone(cap, "outside");
   p->kinds = cap && cap->kinds ? cap->kinds | 1u << ZK_CARD : ~0u;
@@ -282,6 +286,21 @@ static int zone_ok(const zo_fuzz *f, const zo_zone_spec *z) {
   return z->type < 0 || (f->prof->zones[f->prof_rs] >> z->type & 1u);
 }
 
+/* Whether zone spec z is a zone where the profile may keep objects face
+ * down (any spec that names no type of the rule set may). */
+static int face_down_ok(const zo_fuzz *f, const zo_zone_spec *z) {
+  return z->type < 0 || (f->prof->face_down[f->prof_rs] >> z->type & 1u);
+}
+
+/* s and its nested steps and members without face: down where the
+ * profile keeps nothing face down (the move is made face up instead). */
+static void face_down_where_kept(const zo_fuzz *f, zo_step *s) {
+  if (s->face == 1 && !face_down_ok(f, s->kind == ST_CREATE ? &s->zone : &s->to)) s->face = -1;
+  if (s->then) face_down_where_kept(f, s->then);
+  for (int i = 0; i < s->nmoves; i++) face_down_where_kept(f, &s->moves[i]);
+  for (int i = 0; i < s->ncosts; i++) face_down_where_kept(f, &s->costs[i]);
+}
+
 /* Whether step s, its nested steps, members and costs included, names
  * only zones the profile allows and creates only kinds it allows. */
 static int holds(const zo_fuzz *f, const zo_step *s) {
@@ -305,6 +324,11 @@ static int holds(const zo_fuzz *f, const zo_step *s) {
 static int fit(zo_fuzz *f, zo_step *s) {
   uint64_t have = f->prof->features;
   if (!holds(f, s)) return 0;
+  face_down_where_kept(f, s);
+  if (s->kind == ST_TURN_FACE && s->card >= 0) { /* only where objects are kept face down */
+    int t = zone_type_of(f, s->card);
+    if (t >= 0 && !(f->prof->face_down[f->prof_rs] >> t & 1u)) return 0;
+  }
   if (!(zo_fuzz_step_features(s) & ~have)) return 1;
   if (!allowed(f, FT_FACE_DOWN)) strip_face(s);
   if (!allowed(f, FT_REPLACEMENT_CATEGORY)) s->repl_category = RC_OTHER;
@@ -390,7 +414,8 @@ static void decode_op(zo_fuzz *f) {
 
 int zo_fuzz_setup_fits(const zo_fuzz *f) {
   for (int i = 0; i < f->c->ncards; i++)
-    if (!zone_ok(f, &f->c->cards[i].zone)) return 0;
+    if (!zone_ok(f, &f->c->cards[i].zone) || (f->c->cards[i].face_down && !face_down_ok(f, &f->c->cards[i].zone)))
+      return 0;
   return 1;
 }
 

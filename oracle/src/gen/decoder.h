@@ -39,6 +39,8 @@ typedef struct zo_fuzz_profile {
   uint8_t player_counts[3];              /* numbers of players a game may have (2-4) */
   uint32_t zones[ZO_FUZZ_MAX_RULESETS];  /* per entry of rulesets: bit z, the rule set's
                                             zone type z may be used */
+  uint32_t face_down[ZO_FUZZ_MAX_RULESETS]; /* likewise: zone type z may hold
+                                            objects face down */
   int outside;                           /* objects may be outside the game */
   unsigned kinds;                        /* bit zo_kind: a kind of object that may be made */
   int nops;                              /* opcodes whose steps fit (>= 1: move needs none) */

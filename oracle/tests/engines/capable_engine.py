@@ -5,11 +5,13 @@ declares `capabilities` (PROTOCOL.md 7.1, zcp/2) and a setup that refuses,
 as `unsupported`, any game outside them, as a real engine refuses what it
 cannot represent. The runner must never send it such a game.
 
-    capable_engine.py [PLAYERS [ZONES [OBJECTS]]]
-        PLAYERS  comma-separated counts (default 2)
-        ZONES    comma-separated zone types (default library,hand,battlefield,
-                 graveyard,stack,exile)
-        OBJECTS  comma-separated kinds (default card,token)
+    capable_engine.py [PLAYERS [ZONES [OBJECTS [FACE_DOWN]]]]
+        PLAYERS    comma-separated counts (default 2)
+        ZONES      comma-separated zone types (default library,hand,battlefield,
+                   graveyard,stack,exile)
+        OBJECTS    comma-separated kinds (default card,token)
+        FACE_DOWN  the zone types where objects may be face down (default
+                   battlefield,stack,exile)
 
 With $ZO_CAPABLE_ZCP1 set it speaks zcp/1 only, which has no capabilities:
 the same refusals, undeclared.
@@ -32,13 +34,15 @@ arg = lambda i, d: (sys.argv[i] if len(sys.argv) > i else d).split(",")
 PLAYERS = [int(n) for n in arg(1, "2")]
 ZONES = arg(2, "library,hand,battlefield,graveyard,stack,exile")
 OBJECTS = arg(3, "card,token")
+FACE_DOWN = arg(4, "battlefield,stack,exile")
 
 
 class Capable(pyzones.Server):
     def op_hello(self, req):
         answer = super().op_hello(req)
         if answer.get("protocol") == "zcp/2":
-            answer["capabilities"] = {"players": PLAYERS, "zones": ZONES, "objects": OBJECTS}
+            answer["capabilities"] = {"players": PLAYERS, "zones": ZONES, "objects": OBJECTS,
+                                      "face_down": FACE_DOWN}
         return answer
 
     def op_setup(self, req):
@@ -54,6 +58,8 @@ class Capable(pyzones.Server):
                 why = f"{name} in zone {ztype}"
             if card.get("kind", "card") not in OBJECTS and not why:
                 why = f"{name} of kind {card.get('kind')}"
+            if card.get("face") == "down" and ztype not in FACE_DOWN and not why:
+                why = f"{name} face down in zone {ztype}"
         if why:
             log = os.environ.get("ZO_CAPABLE_LOG")
             if log:
