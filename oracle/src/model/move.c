@@ -610,17 +610,21 @@ void zo_rule_move(zo_game *g, int obj, int to_type, const char *cause, zo_step_r
 /* One object's part in a step that moves several (move_together, draw,
  * mill): an event for what move_one does not report itself (it reports
  * arrivals, no_move, and cease/clear do their own), *moved once one
- * arrived somewhere, *first the first other outcome. The step's outcome is
- * then moved, else that first outcome (cases/README.md, Outcomes). */
-static void tally_move(zo_step_result *r, int obj, zo_outcome o, int *moved,
-                       zo_outcome *first) {
+ * arrived somewhere, *first the first other outcome and *first_err its
+ * error. The step's outcome is then moved, else that first outcome with
+ * its error (cases/README.md, Outcomes). */
+static void tally_move(zo_step_result *r, int obj, zo_outcome o, zo_step_error e, int *moved,
+                       zo_outcome *first, zo_step_error *first_err) {
   if (o == ZO_OUTCOME_MOVED || o == ZO_OUTCOME_REDIRECTED || o == ZO_OUTCOME_REPLACED) {
     *moved = 1;
     return;
   }
   if (o != ZO_OUTCOME_CEASED && o != ZO_OUTCOME_CLEARED && o != ZO_OUTCOME_NO_MOVE)
     event(r, obj, o);
-  if (*first == ZO_OUTCOME_NONE) *first = o;
+  if (*first == ZO_OUTCOME_NONE) {
+    *first = o;
+    *first_err = e; /* the step's error with that outcome (forbidden, cannot_hold...) */
+  }
 }
 
 static zo_outcome tallied(int moved, zo_outcome first) {
@@ -754,6 +758,7 @@ void zo_step_move_together(zo_game *g, const zo_step *s, int obj, zo_step_result
   (void)obj;
   int moved = 0;
   zo_outcome first = ZO_OUTCOME_NONE;
+  zo_step_error first_err = ZO_E_NONE;
   int need = s->norder > s->nmoves ? s->norder : s->nmoves;
   int *arrived = order_scratch(g, need) + 2 * g->order_cap;
   if ((s->player >= 0 || s->order_by >= 0) && !zo_perform_together_ok(g, s, r)) return;
@@ -766,12 +771,13 @@ void zo_step_move_together(zo_game *g, const zo_step *s, int obj, zo_step_result
        graveyard, FaB 3.0.12) */
     arrived[i] = o == ZO_OUTCOME_MOVED || o == ZO_OUTCOME_REDIRECTED ||
                  o == ZO_OUTCOME_REPLACED || o == ZO_OUTCOME_CLEARED;
-    tally_move(r, s->moves[i].card, o, &moved, &first);
+    tally_move(r, s->moves[i].card, o, e, &moved, &first, &first_err);
   }
   for (int z = 0; z < g->nzones; z++)
     if (g->rs->zones[g->zones[z].type].ordered.value) order_arrivals(g, s, z, arrived);
   if (g->netb) zo_etb_event_end(g);
   r->outcome = tallied(moved, first);
+  if (!moved && first != ZO_OUTCOME_NONE) r->error = first_err;
 }
 
 /* The case zone type of player's hand zone instance `hand`, for a move
@@ -794,6 +800,7 @@ void zo_step_draw_mill(zo_game *g, const zo_step *s, int obj, zo_step_result *r)
   int lib = zo_zone_of_role(g, ZR_LIBRARY, s->player);
   int moved = 0, failed = 0, replaced = 0;
   zo_outcome o = ZO_OUTCOME_NONE, first = ZO_OUTCOME_NONE;
+  zo_step_error first_err = ZO_E_NONE;
   for (int i = 0; i < s->count; i++) {
     /* CR 121.2: one draw at a time; 614.11: a draw replacement applies
        even to a draw from an empty library, and its steps are done before
@@ -853,7 +860,7 @@ void zo_step_draw_mill(zo_game *g, const zo_step *s, int obj, zo_step_result *r)
       }
     }
     o = move_each(g, obj_top, &mv, &e, r);
-    tally_move(r, obj_top, o, &moved, &first);
+    tally_move(r, obj_top, o, e, &moved, &first, &first_err);
     /* the draw's follow-up, on the card it put into the hand (never on
        what a replacement brought: CR 614.11b) */
     if (s->then && g->objs[obj_top].exists &&
@@ -875,5 +882,6 @@ void zo_step_draw_mill(zo_game *g, const zo_step *s, int obj, zo_step_result *r)
     r->outcome = ZO_OUTCOME_REPLACED; /* a draw was replaced, none drew a card */
   } else {
     r->outcome = tallied(moved, first);
+    if (!moved && first != ZO_OUTCOME_NONE) r->error = first_err;
   }
 }
