@@ -194,7 +194,9 @@ int zo_engine_process_can_send_ahead(const zo_engine *e);
  * plugin engine speaking zcp/2, whose runs answer with deltas. */
 int zo_engine_process_can_batch(const zo_engine *e);
 /* One `run` of steps [first, first + n) of case c, the case e has set up,
- * the game being as observed in base (borrowed): results[k] and obs[k]
+ * the game being as observed in base (borrowed; for first > 0 the game is
+ * observed again first, and that observation is the base, PROTOCOL.md
+ * 7.5): results[k] and obs[k]
  * after step first + k (arrays of n zeroed entries owned by the caller,
  * who frees every entry whatever the status; complete only on ZO_OK), each
  * observation rebuilt whole from its delta. A run of n steps has the time

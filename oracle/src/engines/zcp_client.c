@@ -811,11 +811,28 @@ zo_status zo_engine_process_run_steps(zo_engine *e, const zo_case *c, int first,
   proc *p = e->self;
   json_t *res;
   if (p->inflight) drain(p);
-  if (run_line(p, c, first, n)) return unencodable(p, err);
+  /* every run follows an observe of the game as it stands (PROTOCOL.md
+     7.5): its deltas are relative to that */
+  zo_observation seen = {0};
+  if (first > 0) {
+    zo_status st = pr_observe(p, &seen, err);
+    if (st) {
+      zo_observation_free(&seen);
+      return st;
+    }
+    base = &seen;
+  }
+  if (run_line(p, c, first, n)) {
+    zo_observation_free(&seen);
+    return unencodable(p, err);
+  }
   p->run_steps = n;
   zo_status st = exchange(p, "run", &res, err);
   p->run_steps = 0;
-  if (st) return st;
+  if (st) {
+    zo_observation_free(&seen);
+    return st;
+  }
   if (!(st = shaped(p, res, run_kind_of(p), "run", err)) && !(st = answer(p, res, err))) {
     json_t *rs = json_object_get(res, "results"), *os = json_object_get(res, "observations");
     if (json_array_size(rs) != (size_t)n || json_array_size(os) != (size_t)n) {
@@ -833,6 +850,7 @@ zo_status zo_engine_process_run_steps(zo_engine *e, const zo_case *c, int first,
     }
   }
   json_decref(res);
+  zo_observation_free(&seen);
   return st;
 }
 
