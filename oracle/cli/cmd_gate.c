@@ -32,7 +32,8 @@ static int write_badge(const zo_cli_opts *o, zo_report_set *set, const zo_run *r
 /* gate --fuzz: the options it takes besides the engine's; any other is a
  * usage error rather than silently ignored. */
 #define FUZZ_OPTS (ZO_OPT_ENGINE | ZO_OPT_ENGINE_PLUGIN | ZO_OPT_TIMEOUT | ZO_OPT_FUZZ | ZO_OPT_SEED | \
-                   ZO_OPT_OUT | ZO_OPT_QUIET | ZO_OPT_MUTANT | ZO_OPT_RULESET_FILE | ZO_OPT_EXPECT_FAILURES)
+                   ZO_OPT_OUT | ZO_OPT_QUIET | ZO_OPT_MUTANT | ZO_OPT_RULESET_FILE | ZO_OPT_EXPECT_FAILURES | \
+                   ZO_OPT_RULESET)
 
 /* gate --fuzz SECONDS: differential fuzzing of the engine. */
 static int gate_fuzz(const zo_cli_command *cmd, zo_cli_opts *o) {

@@ -406,6 +406,15 @@ int zo_cli_gate_fuzz(zo_engine *e, const char *engine_name, const zo_cli_opts *o
   zo_activity_set("fuzzing the engine");
   zo_diff_engine x;
   zo_diff_engine_init(&x, e, 1);
+  if (o->ruleset && zo_fuzz_profile_only(&x.prof, o->ruleset)) {
+    fprintf(stderr, "zoneoracle gate: --fuzz --ruleset %s: the engine does not declare that rule set\n",
+            o->ruleset);
+    zo_diff_engine_free(&x);
+    known_free(&kd);
+    close(dfd);
+    zo_report_dir_unlock(lockfd);
+    return ZO_EXIT_USAGE;
+  }
   fuzz_run fr = {.o = o, .out_dir = out_dir, .tty = isatty(STDOUT_FILENO)};
   uint64_t state = o->seed;
   met *seen = NULL;

@@ -199,13 +199,17 @@ const zo_cli_command zo_cli_commands[] = {
      "  (the other options of run are accepted and have no effect)\n"
      "\n" PATHS_HELP
      "exit: 0, 2 usage or I/O, 3 invalid case files (skipped)\n"},
-    {"serve", zo_cli_cmd_serve, ZO_OPT_MUTANT, 0, 0, "serve [--mutant NAME]",
+    {"serve", zo_cli_cmd_serve, ZO_OPT_MUTANT | ZO_OPT_RULESET_FILE, 0, 0,
+     "serve [--mutant NAME] [--ruleset-file FILE]",
      "the oracle as a zcp/1 engine on stdin/stdout",
      "The oracle as a zcp/1 engine: JSON Lines requests on stdin, responses on\n"
      "stdout (PROTOCOL.md).\n"
      "\n"
      "options:\n"
      "  --mutant NAME       the oracle plays one rule wrong (repeatable)\n"
+     "  --ruleset-file FILE load a rule set of your own (repeatable): declared in\n"
+     "                      hello beside the built-in ones, so that gate\n"
+     "                      --ruleset-file FILE runs its cases against serve\n"
      "  -h, --help          this help\n"},
     {"smoke", zo_cli_cmd_smoke, ZO_OPT_ENGINE | ZO_OPT_ENGINE_PLUGIN | ZO_OPT_TIMEOUT, 0, 0,
      "smoke --engine CMD | --engine-plugin LIB.so [--timeout S]", "check an adapter in seconds",

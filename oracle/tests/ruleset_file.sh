@@ -37,3 +37,14 @@ json=$("$bin" rules --ruleset-file "$work/scope.yaml" --ruleset my-game --format
 python3 -c 'import json,sys; d=json.loads(sys.argv[1])["rulesets"][0]; r={x["id"]: x for x in d["rules"]}
 assert d["out_of_scope"] == 1 and r["G 4"]["out_of_scope"].startswith("combat") and r["G 1"]["out_of_scope"] is None, d
 assert d["language_gap"] == 1 and r["G 5"]["language_gap"].startswith("no costs") and r["G 4"]["language_gap"] is None, d' "$json"
+
+# the user's rule set gates an engine: serve --ruleset-file declares it, so
+# its cases run (none skipped), and gate --fuzz plays its zones
+F=$dir/ruleset-file/my-game.yaml
+"$bin" gate --ruleset-file "$F" --engine "$bin serve --ruleset-file $F" --report-dir "$work/ug" \
+  "$dir/ruleset-file/my-game-case.yaml" > "$work/ug.out" 2>&1 || { cat "$work/ug.out"; exit 1; }
+grep -q '^1 passed, 0 failed, 0 skipped$' "$work/ug.out" || { cat "$work/ug.out"; exit 1; }
+"$bin" gate --ruleset-file "$F" --engine "$bin serve --ruleset-file $F" --ruleset my-game --fuzz 1 \
+  --out "$work/ugf" > "$work/ugf.out" 2>&1 || { cat "$work/ugf.out"; exit 1; }
+grep -Eq 'seed 1: [1-9][0-9]* games .* 0 skipped .* \(100\.0%\).* 0 differed' "$work/ugf.out" || { cat "$work/ugf.out"; exit 1; }
+echo "ruleset_file: gate and gate --fuzz against serve --ruleset-file: ok"

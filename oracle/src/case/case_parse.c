@@ -20,6 +20,7 @@
 #include <jansson.h>
 
 #include "case_read.h"
+#include "error.h"
 #include "util.h"
 #include "yjson.h"
 
@@ -415,6 +416,8 @@ static zo_status parse_rulesets(cr_parser *p, const yd_node *v) {
       for (size_t j = 0; j < n; j++) names[j] = zo_ruleset_id(zo_ruleset_at(j));
       st = yr_unknown(&p->r, v->kids[i], ZO_ERR_UNKNOWN, "rule set", c->rulesets[i], NULL,
                       names, n);
+      if (p->r.err && !zo_nearest(c->rulesets[i], names, n))
+        zo_error_note(p->r.err, "a rule set of your own? load its file with --ruleset-file FILE");
       free(names);
       return st;
     }

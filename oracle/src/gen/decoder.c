@@ -226,6 +226,19 @@ void zo_fuzz_profile_make(zo_fuzz_profile *p, int (*has)(void *self, const char 
   profile_ops(p);
 }
 
+int zo_fuzz_profile_only(zo_fuzz_profile *p, const char *id) {
+  for (int i = 0; i < p->nrulesets; i++)
+    if (!strcmp(zo_ruleset_at((size_t)p->rulesets[i])->id, id)) {
+      p->rulesets[0] = p->rulesets[i];
+      p->zones[0] = p->zones[i];
+      p->face_down[0] = p->face_down[i];
+      p->nrulesets = 1;
+      p->all = 0; /* a rule set byte no longer chooses among all */
+      return 0;
+    }
+  return -1;
+}
+
 #define BIT64(ft) (UINT64_C(1) << (ft))
 
 uint64_t zo_fuzz_step_features(const zo_step *s) {

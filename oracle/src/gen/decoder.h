@@ -62,6 +62,10 @@ void zo_fuzz_profile_all(zo_fuzz_profile *p);
 void zo_fuzz_profile_make(zo_fuzz_profile *p, int (*has)(void *self, const char *what, int ruleset),
                           void *self, uint64_t features, const zo_capabilities *cap);
 
+/* Keep only rule set `id` in profile p (gate --fuzz --ruleset ID). 0, or
+ * -1 when p has no such rule set (the engine does not declare it), p
+ * unchanged. */
+int zo_fuzz_profile_only(zo_fuzz_profile *p, const char *id);
 /* The features (bits 1 << FT_x) step s needs, its then:/do: step,
  * move_together's moves and a cast's costs included (a face: down anywhere
  * needs face_down). */
