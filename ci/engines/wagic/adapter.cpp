@@ -57,6 +57,7 @@
 #include "Player.h"
 #include "Rules.h"
 #include "WEvent.h"
+#include "ActionStack.h"
 
 using json = nlohmann::json;
 
@@ -696,6 +697,20 @@ Result step_move_together(Game &G, const json &s) {
         if (!G.objs.count(m["card"].get<std::string>())) bad("unknown card");
         parse_zone(G, m["to"], G.objs[m["card"].get<std::string>()].owner, true);
     }
+    {
+        std::set<int> stackers;
+        for (auto &m : s["moves"]) {
+            Obj &o = G.objs[m["card"].get<std::string>()];
+            if (!o.exists) continue;
+            Loc d = parse_zone(G, m["to"], o.owner, true);
+            Loc c = G.locate(o.inst);
+            if (d.kind == Z_STACK && c.kind != Z_STACK)
+                stackers.insert((c.kind == Z_BATTLEFIELD) ? c.player : o.owner);
+        }
+        if (stackers.size() > 1)
+            unsup("several players' objects put onto the stack together: Wagic keeps the stack's order in its ActionStack, "
+                  "which this adapter does not drive (CR 405.3)");
+    }
     Result r;
     std::string first;
     bool any = false;
@@ -763,21 +778,39 @@ Result step_create(Game &G, const json &s) {
         if (controller < 0) bad("unknown controller");
     }
     MTGCard *card = card_for(words(s, "types"), words(s, "subtypes"));
-    MTGCardInstance *inst = new MTGCardInstance(card, G.P(owner)->game);
-    inst->owner = G.P(owner);
-    inst->isToken = 1;
-    MTGGameZone *z = G.zone(Z_BATTLEFIELD, controller);
-    z->addCard(inst);
-    inst->lastController = G.P(controller);
-    inst->summoningSickness = 0;
+    // As Wagic's ATokenCreator::resolve makes a token: a new instance in
+    // the receiver's temp zone, resolved as a Spell (an instant or sorcery
+    // stays where it is: Spell::resolve puts only permanents onto the
+    // battlefield).
+    Player *recv = G.P(controller);
+    MTGCardInstance *inst = NEW MTGCardInstance(card, recv->game);
+    recv->game->temp->addCard(inst);
+    Spell *spell = NEW Spell(G.g, inst);
+    spell->source->owner = G.P(owner);
+    spell->source->lastController = recv;
+    spell->source->isToken = 1;
+    spell->source->fresh = 1;
+    spell->source->entersBattlefield = 1;
+    spell->resolve();
+    MTGCardInstance *made = spell->source;
+    delete spell;
+    Result r;
+    Loc l2 = G.locate(made);
+    if (l2.kind != Z_BATTLEFIELD) {
+        // Wagic made no permanent: the handle never exists
+        if (made->currentZone) made->currentZone->removeCard(made, 0);
+        r.outcome = "failed";
+        r.error = "cannot_hold";
+        return r;
+    }
+    made->summoningSickness = 0;
     Obj o;
-    o.inst = inst;
+    o.inst = made;
     o.serial = ++G.next_serial;
     o.owner = owner;
     G.objs[as] = o;
     G.order.push_back(as);
     G.refresh();
-    Result r;
     if (!G.objs[as].exists) { r.outcome = "ceased"; event(r, as, "ceased"); }
     else { r.outcome = "moved"; event(r, as, "moved"); }
     return r;
@@ -968,7 +1001,7 @@ json hello_answer(const json &req) {
               {"engine", ENGINE_NAME},
               {"version", std::string("git ") + WAGIC_COMMIT},
               {"rulesets", {"mtg-current"}},
-              {"features", json::array()}};
+              {"features", {"state_check.tokens", "state_check.draw_empty"}}};
     const char *cap = getenv("ZO_WAGIC_CAPABILITIES");
     if (cap && std::string(cap) == "1")
         a["capabilities"] = {{"players", {2}},
