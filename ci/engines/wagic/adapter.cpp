@@ -648,7 +648,7 @@ std::string move_one(Game &G, const std::string &h, const json &m, Result &r, js
     // it is when an effect would put it onto the battlefield.
     if (dest.kind == Z_BATTLEFIELD && inst->isSorceryorInstant()) { *err = "cannot_hold"; return "stayed"; }
     bool same = dest.kind == cur.kind && (dest.player == cur.player || !per_player(dest.kind));
-    if (same && dest.kind != Z_EXILE) return "no_move";
+    if (same && dest.kind != Z_EXILE && dest.kind != Z_COMMAND) return "no_move";
     MTGGameZone *from = inst->currentZone;
     MTGGameZone *to = G.zone(dest.kind, dest.player);
     if (cause == "destroy" && cur.kind == Z_BATTLEFIELD && dest.kind == Z_GRAVEYARD && dest.player == o.owner) {
@@ -714,8 +714,7 @@ Result step_move_together(Game &G, const json &s) {
     Result r;
     std::string first;
     bool any = false;
-    // arrivals per destination Wagic zone, in the order of moves
-    std::map<MTGGameZone *, std::vector<std::string>> arrivals;
+    std::vector<std::string> arrived;
     for (auto &m : s["moves"]) {
         std::string h = m["card"].get<std::string>();
         std::string oc;
@@ -728,37 +727,44 @@ Result step_move_together(Game &G, const json &s) {
         }
         if (oc == "moved" || oc == "redirected" || oc == "replaced") {
             any = true;
-            Obj &o = G.objs[h];
-            if (o.exists) arrivals[o.inst->currentZone].push_back(h);
+            if (G.objs[h].exists) arrived.push_back(h);
         }
-        if (first.empty()) { first = oc; r.error = err; }
+        if (first.empty()) first = oc;
     }
-    // first in the list (or in `order`) on top
-    for (auto &a : arrivals) {
+    // Objects arriving together in an ordered zone take the places they
+    // took, in the order the step gives (order:, else the list), first on
+    // top; a member that did not move keeps its place (CR 400.5, 401.4).
+    std::map<MTGGameZone *, std::vector<std::string>> by_zone;
+    for (auto &h : arrived) by_zone[G.objs[h].inst->currentZone].push_back(h);
+    for (auto &a : by_zone) {
         MTGGameZone *z = a.first;
-        std::vector<std::string> top_first = a.second;
+        std::vector<std::string> wanted;
         if (s.contains("order")) {
-            for (auto &kv : s["order"].items()) {
-                std::vector<std::string> want;
-                for (auto &h : kv.value()) want.push_back(h.get<std::string>());
-                std::vector<std::string> keep;
-                for (auto &h : want) if (std::find(top_first.begin(), top_first.end(), h) != top_first.end()) keep.push_back(h);
-                if (keep.size() == top_first.size()) top_first = keep;
-            }
+            for (auto &kv : s["order"].items())
+                for (auto &h : kv.value())
+                    if (std::find(a.second.begin(), a.second.end(), h.get<std::string>()) != a.second.end() &&
+                        std::find(wanted.begin(), wanted.end(), h.get<std::string>()) == wanted.end())
+                        wanted.push_back(h.get<std::string>());
         }
-        std::vector<MTGCardInstance *> v;
-        std::set<MTGCardInstance *> arr;
-        for (auto &h : top_first) arr.insert(G.objs[h].inst);
-        for (auto *c : z->cards) if (!arr.count(c)) v.push_back(c);
-        for (auto it = top_first.rbegin(); it != top_first.rend(); ++it) v.push_back(G.objs[*it].inst);
-        z->cards = v;
-        // the stack's order is the adapter's arrival stamps
+        for (auto &h : a.second) if (std::find(wanted.begin(), wanted.end(), h) == wanted.end()) wanted.push_back(h);
         bool is_stack = false;
         for (int p = 0; p < 2; p++) if (z == G.zone(Z_STACK, p)) is_stack = true;
-        if (is_stack) for (auto it = top_first.rbegin(); it != top_first.rend(); ++it) G.stack_seq[G.objs[*it].inst] = ++G.next_stack;
+        if (is_stack) {
+            // the adapter's arrival stamps: first wanted on top
+            std::vector<long> seqs;
+            for (auto &h : wanted) seqs.push_back(G.stack_seq[G.objs[h].inst]);
+            std::sort(seqs.rbegin(), seqs.rend());
+            for (size_t i = 0; i < wanted.size(); i++) G.stack_seq[G.objs[wanted[i]].inst] = seqs[i];
+            continue;
+        }
+        std::vector<size_t> places;
+        for (auto &h : wanted)
+            for (size_t i = 0; i < z->cards.size(); i++) if (z->cards[i] == G.objs[h].inst) places.push_back(i);
+        std::sort(places.rbegin(), places.rend());  // the back of Wagic's vector is the top
+        for (size_t i = 0; i < wanted.size() && i < places.size(); i++) z->cards[places[i]] = G.objs[wanted[i]].inst;
     }
-    if (any) { r.outcome = "moved"; r.error = nullptr; }
-    else r.outcome = first.empty() ? "no_move" : first;
+    r.outcome = any ? "moved" : (first.empty() ? "no_move" : first);
+    r.error = nullptr;
     return r;
 }
 
