@@ -58,6 +58,8 @@
 #include "Rules.h"
 #include "WEvent.h"
 #include "ActionStack.h"
+#include "MTGRules.h"
+#include "AllAbilities.h"
 
 using json = nlohmann::json;
 
@@ -247,8 +249,37 @@ struct Ref { std::string handle; long serial; };
 
 struct Loc { ZoneKind kind = Z_NONE; int player = -1; };
 
+// Wagic's zone-change events, as a permanent ability of the action layer
+// sees them (the way Wagic's own rules, MTGTokensCleanup among them, do).
+struct ZoneEvent { MTGCardInstance *card; MTGGameZone *from; MTGGameZone *to; };
+
+class ZoneWatcher : public PermanentAbility {
+public:
+    std::vector<ZoneEvent> *log;
+    ZoneWatcher(GameObserver *g, int id, std::vector<ZoneEvent> *l) : PermanentAbility(g, id), log(l) {}
+    int receiveEvent(WEvent *e) override {
+        if (WEventZoneChange *z = dynamic_cast<WEventZoneChange *>(e)) log->push_back({z->card, z->from, z->to});
+        return 0;
+    }
+    ZoneWatcher *clone() const override { return new ZoneWatcher(*this); }
+};
+
+struct Trigger {
+    std::string handle;
+    json from, to;          // zone options of the watch (strings), null: any
+    std::vector<std::string> types;
+    bool fired = false;
+    json found = nullptr;
+    int controller = -1;
+    MTGCardInstance *tracked = nullptr;  // the instance Wagic's event carried
+    long tracked_serial = 0;
+};
+
 struct Game {
     GameObserver *g = nullptr;
+    std::vector<ZoneEvent> events;
+    std::map<std::string, Trigger> triggers;
+    std::vector<std::string> trigger_order;
     std::vector<std::string> players;
     std::map<std::string, Obj> objs;
     std::vector<std::string> order;  // handles in the order they were introduced
@@ -292,14 +323,38 @@ struct Game {
         return l;  // garbage, temp or nowhere: gone
     }
 
+    std::map<MTGCardInstance *, std::string> inst_handle;  // every instance a handle has been
+
+    Loc loc_of_zone(MTGGameZone *z) {
+        Loc l;
+        for (int p = 0; p < 2; p++)
+            for (int k = Z_LIBRARY; k <= Z_OUTSIDE; k++)
+                if (zone((ZoneKind)k, p) == z) { l.kind = (ZoneKind)k; l.player = p; return l; }
+        return l;
+    }
+
+    std::string handle_of(MTGCardInstance *c) {
+        for (int n = 0; c && n < 10000; n++, c = c->previous) {
+            auto it = inst_handle.find(c);
+            if (it != inst_handle.end()) return it->second;
+        }
+        return "";
+    }
+
     // Follow Wagic's clone chain; a new instance is a new object.
     void refresh() {
+        for (auto &h : order) inst_handle[objs[h].inst] = h;
         for (auto &h : order) {
             Obj &o = objs[h];
             if (!o.exists) continue;
             MTGCardInstance *i = o.inst;
             while (i->next && i->next != i) i = i->next;
-            if (i != o.inst) { o.inst = i; o.serial = ++next_serial; }
+            if (i != o.inst) {
+                for (MTGCardInstance *c = o.inst; c && c != i; c = c->next) inst_handle[c] = h;
+                o.inst = i;
+                o.serial = ++next_serial;
+                inst_handle[i] = h;
+            }
             Loc l = locate(i);
             if (l.kind == Z_NONE) o.exists = false;
         }
@@ -329,6 +384,12 @@ struct Game {
             return above;
         }
         return -1;
+    }
+
+    int controller_of(MTGCardInstance *inst, const Loc &l) {
+        if (l.kind == Z_STACK && inst->controller())
+            for (int p = 0; p < 2; p++) if (inst->controller() == P(p)) return p;
+        return l.player;
     }
 
     std::string zone_name(const Loc &l) {
@@ -361,7 +422,8 @@ struct Game {
         int pos = ordered(l.kind) ? position(o.inst, l) : -1;
         j["position"] = pos >= 0 ? json(pos) : json(nullptr);
         j["visibility"] = is_public(l.kind) ? "public" : "private";
-        if (l.kind == Z_BATTLEFIELD || l.kind == Z_STACK) j["controller"] = players[l.player];
+        if (l.kind == Z_BATTLEFIELD) j["controller"] = players[l.player];
+        else if (l.kind == Z_STACK) j["controller"] = players[controller_of(o.inst, l)];
         else j["controller"] = nullptr;
         j["phased_out"] = (bool)o.inst->isPhased;
         return j;
@@ -391,7 +453,11 @@ struct Game {
             }
             vis[players[p]] = list;
         }
-        return {{"objects", objects}, {"triggers", json::object()}, {"refs", rj}, {"players", pl}, {"visible", vis}};
+        json tj = json::object();
+        for (auto &t : triggers)
+            tj[t.first] = {{"fired", t.second.fired}, {"found", t.second.found},
+                           {"controller", t.second.controller >= 0 ? json(players[t.second.controller]) : json(nullptr)}};
+        return {{"objects", objects}, {"triggers", tj}, {"refs", rj}, {"players", pl}, {"visible", vis}};
     }
 };
 
@@ -513,6 +579,7 @@ void do_setup(const json &req) {
         g->loadPlayer(i, p);
     }
     g->startGame(GAME_TYPE_CLASSIC, Rules::getRulesByFilename("testsuite.txt"));
+    g->addObserver(new ZoneWatcher(g, 990001, &G->events));
     g->setLoser(nullptr);
 
     // Within an ordered zone, cards go in from the bottom up (Wagic's top
@@ -585,10 +652,22 @@ std::string object_of(Game &G, const json &s, bool &found) {
 // put it on top).
 void place(Game &G, MTGCardInstance *inst, const Loc &l, const json &position) {
     if (position.is_null() || position == "top") return;
-    if (l.kind != Z_LIBRARY && l.kind != Z_GRAVEYARD) {
-        if (l.kind == Z_STACK && position != "top") unsup("a position on the stack other than the top");
+    if (l.kind == Z_STACK) {
+        // the stack's order is the adapter's arrival stamps: renumber
+        std::vector<MTGCardInstance *> top_first;
+        for (int p = 0; p < 2; p++) for (auto *c : G.zone(Z_STACK, p)->cards) if (c != inst) top_first.push_back(c);
+        std::sort(top_first.begin(), top_first.end(), [&](MTGCardInstance *a, MTGCardInstance *b) { return G.stack_seq[a] > G.stack_seq[b]; });
+        size_t at;
+        if (position == "bottom") at = top_first.size();
+        else if (position.is_number_integer()) at = std::min<size_t>(position.get<long>(), top_first.size());
+        else bad("position: top, bottom or an index");
+        top_first.insert(top_first.begin() + at, inst);
+        long n = (long)top_first.size();
+        for (auto *c : top_first) G.stack_seq[c] = G.next_stack + n--;
+        G.next_stack += (long)top_first.size();
         return;
     }
+    if (l.kind != Z_LIBRARY && l.kind != Z_GRAVEYARD) return;
     auto &v = G.zone(l.kind, l.player)->cards;
     auto it = std::find(v.begin(), v.end(), inst);
     if (it == v.end()) return;
@@ -639,7 +718,7 @@ std::string move_one(Game &G, const std::string &h, const json &m, Result &r, js
     if (inst->isPhased) { *err = "phased_out"; return "failed"; }
     Loc dest = parse_zone(G, m["to"], o.owner, true);
     if (dest.kind == Z_BATTLEFIELD || dest.kind == Z_STACK) {
-        dest.player = (cur.kind == Z_BATTLEFIELD || cur.kind == Z_STACK) ? cur.player : o.owner;
+        dest.player = cur.kind == Z_BATTLEFIELD ? cur.player : cur.kind == Z_STACK ? G.controller_of(inst, cur) : o.owner;
     } else if (!per_player(dest.kind)) {
         dest.player = o.owner;
     }
@@ -670,13 +749,14 @@ std::string move_one(Game &G, const std::string &h, const json &m, Result &r, js
     return oc;
 }
 
-const std::set<std::string> MOVE_KEYS = {"card", "ref", "to", "from", "position", "cause", "by", "shuffle", "seed", "choose"};
-const std::set<std::string> MOVE_UNSUP = {"then", "player", "costs", "face"};
+const std::set<std::string> MOVE_KEYS = {"card", "ref", "to", "from", "position", "cause", "by", "shuffle", "seed", "choose", "face"};
+const std::set<std::string> MOVE_UNSUP = {"then", "player", "costs"};
 
 Result step_move(Game &G, const json &s) {
     check_keys(s, MOVE_KEYS, MOVE_UNSUP, "move");
     if (!s.contains("to")) bad("move needs to");
     if (s.contains("choose") && s["choose"] != 1) unsup("choose: Magic has one zone of each type");
+    if (s.contains("face") && s["face"] != "up") unsup("face-down objects (Wagic's morph is a card state this adapter does not drive)");
     Result r;
     bool found;
     std::string h = object_of(G, s, found);
@@ -693,6 +773,7 @@ Result step_move_together(Game &G, const json &s) {
     if (!s.contains("moves") || !s["moves"].is_array()) bad("move_together needs moves (a list)");
     for (auto &m : s["moves"]) {
         check_keys(m, MOVE_KEYS, MOVE_UNSUP, "move_together member");
+        if (m.contains("face") && m["face"] != "up") unsup("face-down objects");
         if (!m.contains("card") || !m.contains("to")) bad("each move needs card and to");
         if (!G.objs.count(m["card"].get<std::string>())) bad("unknown card");
         parse_zone(G, m["to"], G.objs[m["card"].get<std::string>()].owner, true);
@@ -832,10 +913,13 @@ Result step_control(Game &G, const json &s) {
     if (!found) { r.outcome = "not_found"; r.error = "not_found"; return r; }
     Obj &o = G.objs[h];
     Loc l = G.locate(o.inst);
-    if (l.kind == Z_STACK) unsup("control of an object on the stack (Wagic's changeController puts it onto the battlefield)");
-    if (l.kind != Z_BATTLEFIELD) { r.outcome = "rejected"; r.error = "no_controller"; return r; }
+    if (l.kind != Z_BATTLEFIELD && l.kind != Z_STACK) { r.outcome = "rejected"; r.error = "no_controller"; return r; }
     if (o.inst->isPhased) { r.outcome = "failed"; r.error = "phased_out"; return r; }
-    if (l.player != p) o.inst->changeController(G.P(p));
+    // On the battlefield Wagic moves the card to the new controller's
+    // inPlay (the same instance); on the stack it changes the controller
+    // only (changeController's notZone).
+    if (l.kind == Z_STACK) o.inst->changeController(G.P(p), true);
+    else if (l.player != p) o.inst->changeController(G.P(p));
     G.refresh();
     return r;
 }
@@ -843,10 +927,35 @@ Result step_control(Game &G, const json &s) {
 Result step_shuffle(Game &G, const json &s) {
     check_keys(s, {"zone", "order", "seed"}, {}, "shuffle");
     Loc l = parse_zone(G, s["zone"], 0, false);
-    if (l.kind == Z_BATTLEFIELD || l.kind == Z_STACK || l.kind == Z_EXILE || l.kind == Z_COMMAND) {
-        if (s.contains("order")) unsup("a shuffle of a shared zone with an order");
-    }
     Result r;
+    if (!per_player(l.kind) && l.kind != Z_OUTSIDE) {
+        // a shared zone, in two Wagic lists: only its stack has an order
+        std::vector<MTGCardInstance *> in_zone;
+        for (int p = 0; p < 2; p++) for (auto *c : G.zone(l.kind, p)->cards) in_zone.push_back(c);
+        if (s.contains("order")) {
+            std::set<MTGCardInstance *> named;
+            std::vector<MTGCardInstance *> top_first;
+            for (auto &h : s["order"]) {
+                std::string hs = h.get<std::string>();
+                if (!G.objs.count(hs)) bad("unknown card '" + hs + "'");
+                Obj &o = G.objs[hs];
+                if (!o.exists || std::find(in_zone.begin(), in_zone.end(), o.inst) == in_zone.end() || named.count(o.inst)) {
+                    r.outcome = "failed"; r.error = "not_in_zone"; return r;
+                }
+                named.insert(o.inst);
+                top_first.push_back(o.inst);
+            }
+            if (named.size() != in_zone.size()) { r.outcome = "failed"; r.error = "not_in_zone"; return r; }
+            if (l.kind == Z_STACK) {
+                long n = (long)top_first.size();
+                for (auto *c : top_first) G.stack_seq[c] = G.next_stack + n--;
+                G.next_stack += (long)top_first.size();
+            }
+        } else if (l.kind == Z_STACK) {
+            unsup("a random shuffle of the stack");
+        }
+        return r;
+    }
     if (s.contains("order")) apply_shuffle(G, l, s["order"], r, true);
     else G.zone(l.kind, l.player)->shuffle();
     return r;
@@ -934,12 +1043,152 @@ Result step_state_check(Game &G, const json &s) {
     return r;
 }
 
-Result do_step(Game &G, const json &step) {
+Result do_step_inner(Game &G, const json &step, bool nested);
+
+// A nested step (then:, do:) acts on the handle's current object.
+Result do_nested(Game &G, const std::string &h, const json &step) {
+    if (!step.is_object() || step.size() != 1) bad("a nested step is an object with one step name");
+    std::string name = step.begin().key();
+    static const std::set<std::string> nestable = {"move", "control", "phase", "turn_face", "put_under", "remember", "mark"};
+    if (!nestable.count(name)) bad("step '" + name + "' can't be nested");
+    json opts = step.begin().value().is_null() ? json::object() : step.begin().value();
+    if (opts.contains("card") || opts.contains("ref")) bad("a nested step names no card or ref");
+    if (opts.contains("then")) bad("a nested step has no then");
+    if (opts.contains("player") && name == "move") bad("a nested move has no player");
+    opts["card"] = h;
+    return do_step_inner(G, json{{name, opts}}, true);
+}
+
+// Match the zone-change events Wagic sent during a step against the watches.
+void process_watches(Game &G) {
+    G.refresh();
+    for (auto &ev : G.events) {
+        std::string h = G.handle_of(ev.card);
+        if (h.empty()) continue;
+        Loc from = G.loc_of_zone(ev.from), to = G.loc_of_zone(ev.to);
+        if (to.kind == Z_NONE) continue;  // Wagic's garbage or temp zone: no zone of the rules
+        for (auto &name : G.trigger_order) {
+            Trigger &t = G.triggers[name];
+            if (t.fired || t.handle != h) continue;
+            auto matches = [&](const json &opt, const Loc &l) {
+                if (opt.is_null() || opt == "any") return true;
+                std::string txt = opt.get<std::string>();
+                Loc w = parse_zone(G, opt, G.objs[h].owner, true);
+                if (w.kind != l.kind) return false;
+                if (txt.find('.') != std::string::npos && per_player(w.kind) && w.player != l.player) return false;
+                return true;
+            };
+            if (!matches(t.from, from) || !matches(t.to, to)) continue;
+            bool typed = true;
+            for (auto &w : t.types) if (!ev.card->hasType(cap(w).c_str())) typed = false;
+            if (!typed) continue;
+            t.fired = true;
+            t.tracked = ev.card;
+            // its controller: who controlled the card just before it moved
+            // (Wagic's previous instance), else its owner
+            t.controller = G.objs[h].owner;
+            MTGCardInstance *prev = ev.card->previous;
+            if (prev && (from.kind == Z_BATTLEFIELD || from.kind == Z_STACK) && prev->controller())
+                for (int p = 0; p < 2; p++) if (prev->controller() == G.P(p)) t.controller = p;
+        }
+    }
+    G.events.clear();
+}
+
+Result step_watch(Game &G, const json &s) {
+    check_keys(s, {"as", "card", "from", "to", "types"}, {"cause", "aura", "phase"}, "watch");
+    std::string as = s.value("as", "");
+    if (as.empty() || G.triggers.count(as)) bad("watch needs a new name in as");
+    if (!s.contains("card") || !s["card"].is_string() || !G.objs.count(s["card"].get<std::string>())) bad("watch: unknown card");
+    Trigger t;
+    t.handle = s["card"].get<std::string>();
+    t.from = s.contains("from") ? s["from"] : json(nullptr);
+    t.to = s.contains("to") ? s["to"] : json(nullptr);
+    for (const json *z : {&t.from, &t.to})
+        if (!z->is_null() && *z != "any") parse_zone(G, *z, G.objs[t.handle].owner, true);
+    t.types = words(s, "types");
+    G.triggers[as] = t;
+    G.trigger_order.push_back(as);
+    return Result();
+}
+
+// A Wagic triggered ability acts on the instance its event carried
+// (AAMover's target is that MTGCardInstance): it finds the card while it
+// is still that instance, in whatever zone.
+Result step_resolve(Game &G, const json &s) {
+    check_keys(s, {"trigger", "do"}, {}, "resolve");
+    std::string name = s.value("trigger", "");
+    if (!G.triggers.count(name)) bad("unknown trigger '" + name + "'");
+    Trigger &t = G.triggers[name];
+    Result r;
+    if (!t.fired) { r.outcome = "not_found"; r.error = "not_fired"; return r; }
+    Obj &o = G.objs[t.handle];
+    bool found = o.exists && o.inst == t.tracked;
+    t.found = found;
+    if (!found) { r.outcome = "not_found"; r.error = "not_found"; return r; }
+    if (s.contains("do") && !s["do"].is_null()) {
+        Result d = do_nested(G, t.handle, s["do"]);
+        r.outcome = d.outcome;
+        r.error = d.error;
+        event(r, t.handle, d.outcome);
+    }
+    return r;
+}
+
+Result step_phase(Game &G, const json &s) {
+    check_keys(s, {"card", "ref", "out"}, {"with"}, "phase");
+    bool out = s.value("out", true);
+    Result r;
+    bool found;
+    std::string h = object_of(G, s, found);
+    if (!found) { r.outcome = "not_found"; r.error = "not_found"; return r; }
+    Obj &o = G.objs[h];
+    Loc l = G.locate(o.inst);
+    if (l.kind != Z_BATTLEFIELD) { r.outcome = "rejected"; r.error = "unsupported"; return r; }
+    if (o.inst->isToken) unsup("phasing a token (feature phasing.tokens is not declared)");
+    if ((bool)o.inst->isPhased == out) { r.outcome = "failed"; r.error = "already"; return r; }
+    if (out) {
+        AAPhaseOut *a = NEW AAPhaseOut(G.g, 990002, o.inst, o.inst);
+        a->resolve();
+        delete a;
+    } else {
+        // what Wagic's untap step does to a phased-out permanent
+        o.inst->isPhased = false;
+    }
+    G.refresh();
+    return r;
+}
+
+Result do_step_inner(Game &G, const json &step, bool nested) {
     if (!step.is_object() || step.size() != 1) bad("step: expected an object with one step name");
     std::string name = step.begin().key();
     const json &s = step.begin().value();
     G.refresh();
-    if (name == "move") return step_move(G, s);
+    if (name == "move") {
+        json opts = s;
+        json then = nullptr;
+        if (opts.is_object() && opts.contains("then")) {
+            if (nested) bad("a nested step has no then");
+            then = opts["then"];
+            opts.erase("then");
+            if (!then.is_object() || then.size() != 1) bad("then: one step");
+        }
+        Result r = step_move(G, opts);
+        if (!then.is_null()) {
+            std::string h = opts.contains("card") ? opts["card"].get<std::string>() : G.refs[opts["ref"].get<std::string>()].handle;
+            if (r.outcome == "moved" || r.outcome == "new_object_in_place" || r.outcome == "redirected") {
+                // Wagic's mover gives its follow-up (andAbility) the new
+                // instance putInZone returned, wherever it went
+                Result t = do_nested(G, h, then);
+                event(r, h, t.outcome);
+            } else if (r.outcome == "ceased") {
+                event(r, h, "not_found");
+            } else {
+                unsup("then: after a move that did not move the card (" + r.outcome + ")");
+            }
+        }
+        return r;
+    }
     if (name == "move_together") return step_move_together(G, s);
     if (name == "create") return step_create(G, s);
     if (name == "control") return step_control(G, s);
@@ -948,12 +1197,23 @@ Result do_step(Game &G, const json &step) {
     if (name == "mill") return step_mill(G, s);
     if (name == "remember") return step_remember(G, s);
     if (name == "state_check") return step_state_check(G, s);
+    if (name == "watch") return step_watch(G, s);
+    if (name == "resolve") return step_resolve(G, s);
+    if (name == "phase") return step_phase(G, s);
     static const std::set<std::string> known = {
-        "phase", "turn_face", "reorder", "put_under", "zone_create", "zone_remove", "end_game", "watch", "resolve",
+        "turn_face", "reorder", "put_under", "zone_create", "zone_remove", "end_game",
         "replace", "choose_replacement", "mark", "look", "reveal", "attach", "end_turn", "replace_draw", "untap",
         "leave_game", "as_enters", "cant"};
     if (known.count(name)) unsup("step '" + name + "' is not implemented by this adapter");
     bad("unknown step '" + name + "'");
+}
+
+Result do_step(Game &G, const json &step) {
+    G.refresh();
+    G.events.clear();
+    Result r = do_step_inner(G, step, false);
+    process_watches(G);
+    return r;
 }
 
 json result_json(const Result &r) {
@@ -1007,7 +1267,7 @@ json hello_answer(const json &req) {
               {"engine", ENGINE_NAME},
               {"version", std::string("git ") + WAGIC_COMMIT},
               {"rulesets", {"mtg-current"}},
-              {"features", {"state_check.tokens", "state_check.draw_empty"}}};
+              {"features", {"state_check.tokens", "state_check.draw_empty", "triggers", "phasing.permanents"}}};
     const char *cap = getenv("ZO_WAGIC_CAPABILITIES");
     if (cap && std::string(cap) == "1")
         a["capabilities"] = {{"players", {2}},
@@ -1054,9 +1314,12 @@ json handle(const json &req) {
     bad("unknown op (hello, setup, step, observe, run, bye)");
 }
 
+FILE *trace = nullptr;  // ZO_WAGIC_TRACE=FILE: a copy of the conversation
+
 void answer(const json &a) {
     std::string s = a.dump();
     s += "\n";
+    if (trace) { fputs(("< " + s).c_str(), trace); fflush(trace); }
     fwrite(s.data(), 1, s.size(), proto_out);
     fflush(proto_out);
 }
@@ -1084,7 +1347,9 @@ int main(int argc, char **argv) {
     make_run_dir(res);
 
     std::string line;
+    if (const char *t = getenv("ZO_WAGIC_TRACE")) trace = fopen(t, "a");
     while (std::getline(std::cin, line)) {
+        if (trace) fprintf(trace, "> %s\n", line.c_str());
         json id = nullptr;
         json ans;
         bool bye = false;
