@@ -279,6 +279,7 @@ struct Game {
     GameObserver *g = nullptr;
     std::vector<ZoneEvent> events;
     std::map<std::string, Trigger> triggers;
+    std::set<std::string> marks;
     std::vector<std::string> trigger_order;
     std::vector<std::string> players;
     std::map<std::string, Obj> objs;
@@ -419,6 +420,10 @@ struct Game {
         }
         Loc l = locate(o.inst);
         j["zone"] = zone_name(l);
+        // marks of kind counter are Wagic counters named after the mark
+        if (o.inst->counters)
+            for (auto *c : o.inst->counters->counters)
+                if (c && c->nb > 0 && c->name.compare(0, 8, "zo-mark-") == 0) j["marks"].push_back(c->name.substr(8));
         int pos = ordered(l.kind) ? position(o.inst, l) : -1;
         j["position"] = pos >= 0 ? json(pos) : json(nullptr);
         j["visibility"] = is_public(l.kind) ? "public" : "private";
@@ -1135,6 +1140,27 @@ Result step_resolve(Game &G, const json &s) {
     return r;
 }
 
+Result step_mark(Game &G, const json &s) {
+    check_keys(s, {"card", "ref", "as", "kind"}, {"until"}, "mark");
+    std::string as = s.value("as", "");
+    if (as.empty() || G.marks.count(as)) bad("mark needs a new name in as");
+    std::string kind = s.value("kind", "");
+    static const std::set<std::string> kinds = {"counter", "effect", "characteristic", "prevention", "sticker", "permission", "spell_info"};
+    if (!kinds.count(kind)) bad("mark: unknown kind '" + kind + "'");
+    if (kind != "counter") unsup("marks of kind '" + kind + "' (only counters are Wagic counters here)");
+    Result r;
+    bool found;
+    std::string h = object_of(G, s, found);
+    G.marks.insert(as);
+    if (!found) { r.outcome = "not_found"; r.error = "not_found"; return r; }
+    Obj &o = G.objs[h];
+    Loc l = G.locate(o.inst);
+    if (l.kind == Z_OUTSIDE) { r.outcome = "rejected"; r.error = "unsupported"; return r; }
+    if (o.inst->isPhased) { r.outcome = "failed"; r.error = "phased_out"; return r; }
+    o.inst->counters->addCounter(("zo-mark-" + as).c_str(), 0, 0, true);
+    return r;
+}
+
 Result step_phase(Game &G, const json &s) {
     check_keys(s, {"card", "ref", "out"}, {"with"}, "phase");
     bool out = s.value("out", true);
@@ -1200,9 +1226,10 @@ Result do_step_inner(Game &G, const json &step, bool nested) {
     if (name == "watch") return step_watch(G, s);
     if (name == "resolve") return step_resolve(G, s);
     if (name == "phase") return step_phase(G, s);
+    if (name == "mark") return step_mark(G, s);
     static const std::set<std::string> known = {
         "turn_face", "reorder", "put_under", "zone_create", "zone_remove", "end_game",
-        "replace", "choose_replacement", "mark", "look", "reveal", "attach", "end_turn", "replace_draw", "untap",
+        "replace", "choose_replacement", "look", "reveal", "attach", "end_turn", "replace_draw", "untap",
         "leave_game", "as_enters", "cant"};
     if (known.count(name)) unsup("step '" + name + "' is not implemented by this adapter");
     bad("unknown step '" + name + "'");
@@ -1267,7 +1294,7 @@ json hello_answer(const json &req) {
               {"engine", ENGINE_NAME},
               {"version", std::string("git ") + WAGIC_COMMIT},
               {"rulesets", {"mtg-current"}},
-              {"features", {"state_check.tokens", "state_check.draw_empty", "triggers", "phasing.permanents"}}};
+              {"features", {"state_check.tokens", "state_check.draw_empty", "triggers", "phasing.permanents", "marks.counter"}}};
     const char *cap = getenv("ZO_WAGIC_CAPABILITIES");
     if (cap && std::string(cap) == "1")
         a["capabilities"] = {{"players", {2}},
