@@ -1171,7 +1171,6 @@ Result step_phase(Game &G, const json &s) {
     Obj &o = G.objs[h];
     Loc l = G.locate(o.inst);
     if (l.kind != Z_BATTLEFIELD) { r.outcome = "rejected"; r.error = "unsupported"; return r; }
-    if (o.inst->isToken) unsup("phasing a token (feature phasing.tokens is not declared)");
     if ((bool)o.inst->isPhased == out) { r.outcome = "failed"; r.error = "already"; return r; }
     if (out) {
         AAPhaseOut *a = NEW AAPhaseOut(G.g, 990002, o.inst, o.inst);
@@ -1294,7 +1293,7 @@ json hello_answer(const json &req) {
               {"engine", ENGINE_NAME},
               {"version", std::string("git ") + WAGIC_COMMIT},
               {"rulesets", {"mtg-current"}},
-              {"features", {"state_check.tokens", "state_check.draw_empty", "triggers", "phasing.permanents", "marks.counter"}}};
+              {"features", {"state_check.tokens", "state_check.draw_empty", "triggers", "phasing", "marks.counter"}}};
     const char *cap = getenv("ZO_WAGIC_CAPABILITIES");
     if (cap && std::string(cap) == "1")
         a["capabilities"] = {{"players", {2}},
