@@ -277,7 +277,7 @@ struct Trigger {
 
 struct Game {
     GameObserver *g = nullptr;
-    std::vector<ZoneEvent> events;
+    std::vector<ZoneEvent> *events_ptr = nullptr;
     std::map<std::string, Trigger> triggers;
     std::set<std::string> marks;
     std::vector<std::string> trigger_order;
@@ -528,6 +528,8 @@ void do_setup(const json &req) {
     if (!req.contains("ruleset") || !req["ruleset"].is_string() || !req.contains("players") ||
         !req["players"].is_array() || !req.contains("cards") || !req["cards"].is_object())
         bad("setup needs ruleset (text), players (list), cards (object)");
+    delete game;  // a setup drops the current game, also when it fails
+    game = nullptr;
     if (req["ruleset"] != "mtg-current") unsup("unknown rule set (this engine plays mtg-current)");
     if (req["players"].size() != 2) unsup("Wagic's game holds exactly two players");
     init_wagic();
@@ -576,15 +578,43 @@ void do_setup(const json &req) {
         (void)owner;
     }
 
-    GameObserver *g = new GameObserver();
-    G->g = g;
-    for (int i = 0; i < 2; i++) {
-        Player *p = new Player(g, "testsuite", "", nullptr);
-        p->playMode = Player::MODE_TEST_SUITE;
-        g->loadPlayer(i, p);
+    // One GameObserver serves every game of the process: Wagic's teardown
+    // of a game (~GameObserver) does not survive the instances this adapter
+    // adds, and a new observer per game would grow the process by tens of
+    // MB a second under gate --fuzz. Each setup empties every zone of both
+    // players instead; the watcher's log is per game.
+    static GameObserver *g = nullptr;
+    static std::vector<ZoneEvent> *events = nullptr;
+    if (!g) {
+        g = new GameObserver();
+        for (int i = 0; i < 2; i++) {
+            Player *p = new Player(g, "testsuite", "", nullptr);
+            p->playMode = Player::MODE_TEST_SUITE;
+            g->loadPlayer(i, p);
+        }
+        g->startGame(GAME_TYPE_CLASSIC, Rules::getRulesByFilename("testsuite.txt"));
+        events = new std::vector<ZoneEvent>();
+        g->addObserver(new ZoneWatcher(g, 990001, events));
+    } else {
+        for (int i = 0; i < 2; i++) {
+            MTGPlayerCards *c = g->players[i]->game;
+            MTGGameZone *zs[] = {c->library, c->graveyard, c->hand, c->inPlay, c->stack, c->removedFromGame,
+                                 c->garbage, c->garbageLastTurn, c->reveal, c->sideboard, c->commandzone, c->temp};
+            for (MTGGameZone *z : zs) {
+                z->cards.clear();
+                z->cardsMap.clear();
+                z->nb_cards = 0;
+                z->cardsSeenThisTurn.clear();
+                z->cardsSeenLastTurn.clear();
+                z->lastCardDrawn = nullptr;
+            }
+            c->library->placeOnTop.clear();
+            c->library->miracle = false;
+        }
     }
-    g->startGame(GAME_TYPE_CLASSIC, Rules::getRulesByFilename("testsuite.txt"));
-    g->addObserver(new ZoneWatcher(g, 990001, &G->events));
+    events->clear();
+    G->g = g;
+    G->events_ptr = events;
     g->setLoser(nullptr);
 
     // Within an ordered zone, cards go in from the bottom up (Wagic's top
@@ -617,7 +647,6 @@ void do_setup(const json &req) {
         G->objs[pl.h] = o;
         if (pl.l.kind == Z_STACK) G->stack_seq[inst] = ++G->next_stack;
     }
-    delete game;  // the GameObserver of the last game is left to the process (Wagic's teardown is not needed)
     game = G;
 }
 
@@ -918,13 +947,16 @@ Result step_control(Game &G, const json &s) {
     if (!found) { r.outcome = "not_found"; r.error = "not_found"; return r; }
     Obj &o = G.objs[h];
     Loc l = G.locate(o.inst);
-    if (l.kind != Z_BATTLEFIELD && l.kind != Z_STACK) { r.outcome = "rejected"; r.error = "no_controller"; return r; }
+    // Wagic has no control change of a spell: changeController would put
+    // it onto the battlefield, and with notZone the next
+    // gameStateBasedEffects sets every card's controller back to the
+    // owner of the per-player list that holds it.
+    if (l.kind == Z_STACK) unsup("control of a spell on the stack (Wagic has no such effect)");
+    if (l.kind != Z_BATTLEFIELD) { r.outcome = "rejected"; r.error = "no_controller"; return r; }
     if (o.inst->isPhased) { r.outcome = "failed"; r.error = "phased_out"; return r; }
-    // On the battlefield Wagic moves the card to the new controller's
-    // inPlay (the same instance); on the stack it changes the controller
-    // only (changeController's notZone).
-    if (l.kind == Z_STACK) o.inst->changeController(G.P(p), true);
-    else if (l.player != p) o.inst->changeController(G.P(p));
+    // Wagic moves the card to the new controller's inPlay list: the same
+    // instance (putInZone makes no copy from inPlay to inPlay).
+    if (l.player != p) o.inst->changeController(G.P(p));
     G.refresh();
     return r;
 }
@@ -1067,7 +1099,7 @@ Result do_nested(Game &G, const std::string &h, const json &step) {
 // Match the zone-change events Wagic sent during a step against the watches.
 void process_watches(Game &G) {
     G.refresh();
-    for (auto &ev : G.events) {
+    for (auto &ev : *G.events_ptr) {
         std::string h = G.handle_of(ev.card);
         if (h.empty()) continue;
         Loc from = G.loc_of_zone(ev.from), to = G.loc_of_zone(ev.to);
@@ -1097,7 +1129,7 @@ void process_watches(Game &G) {
                 for (int p = 0; p < 2; p++) if (prev->controller() == G.P(p)) t.controller = p;
         }
     }
-    G.events.clear();
+    G.events_ptr->clear();
 }
 
 Result step_watch(Game &G, const json &s) {
@@ -1236,7 +1268,7 @@ Result do_step_inner(Game &G, const json &step, bool nested) {
 
 Result do_step(Game &G, const json &step) {
     G.refresh();
-    G.events.clear();
+    G.events_ptr->clear();
     Result r = do_step_inner(G, step, false);
     process_watches(G);
     return r;

@@ -55,14 +55,16 @@ if [ "$(cat "$out/src.commit" 2>/dev/null)" != "$WAGIC_COMMIT" ]; then
     log "extracting $WAGIC_COMMIT into $tree"
     rm -rf "$tree" "$out/src.commit"
     mkdir -p "$tree"
-    if ! git --git-dir="$gitdir" archive --format=tar "$WAGIC_COMMIT" 2>/dev/null | tar -x -C "$tree" 2>/dev/null; then
+    if git --git-dir="$gitdir" archive --format=tar -o "$out/src.tar" "$WAGIC_COMMIT" 2>/dev/null \
+            && tar -x -C "$tree" -f "$out/src.tar"; then
+        rm -f "$out/src.tar"
+    else
         # Some mirrors lack a few big blobs (the card database among them):
         # git archive aborts on them, so take the tree file by file and
         # skip what is missing.
         log "git archive failed: extracting file by file"
-        rm -rf "$tree"; mkdir -p "$tree"
-        missing=0
-        git --git-dir="$gitdir" ls-tree -r "$WAGIC_COMMIT" | while read -r mode type sha path; do
+        rm -rf "$tree" "$out/src.tar"; mkdir -p "$tree"
+        git --git-dir="$gitdir" -c core.quotepath=off ls-tree -r "$WAGIC_COMMIT" | while read -r mode type sha path; do
             [ "$type" = blob ] || continue
             mkdir -p "$tree/$(dirname "$path")"
             if [ "$mode" = 120000 ]; then
@@ -85,7 +87,7 @@ fi
 #    (wagic.pri has -Werror), no gcov instrumentation.
 obj=$out/obj
 mkdir -p "$obj"
-if [ ! -f "$obj/.built" ]; then
+if [ "$(cat "$obj/.built" 2>/dev/null)" != "$WAGIC_COMMIT" ]; then
     log "qmake + make -j$JOBS (about 9 minutes at -j1)"
     cd "$obj"
     qmake "$tree/projects/mtg/wagic-qt.pro" CONFIG+=console CONFIG+=debug \
@@ -97,7 +99,7 @@ if [ ! -f "$obj/.built" ]; then
         "QMAKE_CXXFLAGS += -std=gnu++14 -Wno-error" \
         "CONFIG -= precompile_header"
     make -j"$JOBS"
-    touch "$obj/.built"
+    echo "$WAGIC_COMMIT" > "$obj/.built"
     cd - >/dev/null
 fi
 
