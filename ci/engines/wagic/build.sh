@@ -26,7 +26,7 @@ log() { echo "build.sh: $*" >&2; }
 
 # 1. Debian packages
 need=""
-for p in g++ make git qtbase5-dev qt5-qmake qtmultimedia5-dev zlib1g-dev nlohmann-json3-dev; do
+for p in g++ make git ca-certificates qtbase5-dev qt5-qmake qtchooser qtmultimedia5-dev zlib1g-dev nlohmann-json3-dev; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || need="$need $p"
 done
 if [ -n "$need" ]; then
