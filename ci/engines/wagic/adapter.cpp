@@ -1326,8 +1326,10 @@ json hello_answer(const json &req) {
               {"version", std::string("git ") + WAGIC_COMMIT},
               {"rulesets", {"mtg-current"}},
               {"features", {"state_check.tokens", "state_check.draw_empty", "triggers", "phasing", "marks.counter"}}};
+    // capabilities (zcp/2, PROTOCOL.md 7.1): the games the runner may send;
+    // ZO_WAGIC_CAPABILITIES=0 leaves them out (to see what Wagic refuses)
     const char *cap = getenv("ZO_WAGIC_CAPABILITIES");
-    if (cap && std::string(cap) == "1")
+    if (protocol == "zcp/2" && !(cap && std::string(cap) == "0"))
         a["capabilities"] = {{"players", {2}},
                              {"zones", {"library", "hand", "graveyard", "battlefield", "stack", "exile", "command"}},
                              {"objects", {"card", "token"}}};
