@@ -1,7 +1,11 @@
 /* render.c: reports rendered from the run record, so they can never
  * disagree with it: JUnit XML (what CI systems read) and the Markdown
  * summary (a CI job summary); the escaping they and the HTML page share;
- * zo_report_render writes one report whole or not at all. */
+ * the digest every report opens with (the totals, the failures, the skips
+ * by reason, the cases under rule sets the engine doesn't declare summed
+ * up in one line, the engine's stderr lines several failures share, shown
+ * once) and each failure's rerun command; zo_report_render writes one
+ * report whole or not at all. */
 #include "report_int.h"
 
 #include "model.h"

@@ -1,8 +1,11 @@
 /* render_html.c: the HTML report, one self-contained page (no script, no
  * network) rendered from the run record, failures first:
  *
- *   the verdict and the totals; the failing cases (case, rule set, where,
- *   expected vs observed, the message and the engine's stderr); invalid
+ *   the verdict and the totals; the cases under rule sets the engine
+ *   doesn't declare, in one line; the failing cases (case, rule set, the
+ *   rules it cites, where, expected vs observed, its title, the command
+ *   that reruns it alone, the message and the engine's stderr, the lines
+ *   several cases share shown once after the table); invalid
  *   case files; the known gaps; the skips counted by reason; the rule sets;
  *   era scenarios side by side (one row per scenario, a column per era);
  *   then, collapsed, the conformance matrix of each game (its declared rule
