@@ -568,11 +568,12 @@ static void md_code_cell(FILE *f, const char *s) {
   for (size_t k = 0; k <= longest; k++) fputc('`', f);
 }
 
-/* One row of a case table: case, rule set, then its status (the failing
- * table) or the reason it is listed (the known gaps), the rules it cites,
- * its title, where, what, expected, observed, and the command that reruns
- * it alone. */
-static void md_case_row(FILE *f, zo_record *rec, json_t *c, int with_reason) {
+/* One row of a case table, what a developer needs first, first: case,
+ * rule set, then its status (the failing table) or the reason it is
+ * listed (the known gaps), the rules it cites, its title, what differed
+ * ("b.position: expected 2, observed 0"), the command that reruns it
+ * alone, and where (file:line, step). */
+static void md_case_row(FILE *f, zo_record *rec, const zo_digest *d, json_t *c, int with_reason) {
   fputs("| `", f);
   zo_report_md_cell(f, zo_record_str(c, "id"));
   fputs("` | ", f);
@@ -584,21 +585,34 @@ static void md_case_row(FILE *f, zo_record *rec, json_t *c, int with_reason) {
   fputs(" | ", f);
   zo_report_md_cell(f, zo_record_str(c, "title"));
   fputs(" | ", f);
+  if (json_object_get(c, "expected")) {
+    zo_report_md_cell(f, zo_record_str(c, "what"));
+    fputs(*zo_record_str(c, "what") ? ": expected " : "expected ", f);
+    zo_report_md_cell(f, zo_record_str(c, "expected"));
+    fputs(", observed ", f);
+    zo_report_md_cell(f, zo_record_str(c, "observed"));
+  } else { /* nothing compared (an engine error, a crash): its message */
+    char *msg = zo_digest_message(d, c); /* the stderr lines shown once left out */
+    const char *m = msg, *file = zo_record_str(c, "file");
+    size_t n = strlen(file);
+    if (n && !strncmp(m, file, n) && m[n] == ':') { /* "FILE:LINE: " said in where */
+      const char *p = m + n + 1;
+      while (isdigit((unsigned char)*p)) p++;
+      if (p[0] == ':' && p[1] == ' ') m = p + 2;
+    }
+    zo_report_md_cell(f, *m ? m : zo_record_str(c, "what"));
+    free(msg);
+  }
+  fputs(" | ", f);
+  char *cmd = zo_record_rerun(rec, c);
+  if (cmd) md_code_cell(f, cmd);
+  free(cmd);
+  fputs(" | ", f);
   zo_report_md_cell(f, zo_record_str(c, "file"));
   long long line = json_integer_value(json_object_get(c, "line"));
   if (line) fprintf(f, ":%lld", line);
   long long step = json_integer_value(json_object_get(c, "step"));
   if (step) fprintf(f, " (step %lld)", step);
-  fputs(" | ", f);
-  zo_report_md_cell(f, zo_record_str(c, "what"));
-  fputs(" | ", f);
-  zo_report_md_cell(f, zo_record_str(c, "expected"));
-  fputs(" | ", f);
-  zo_report_md_cell(f, zo_record_str(c, "observed"));
-  fputs(" | ", f);
-  char *cmd = zo_record_rerun(rec, c);
-  if (cmd) md_code_cell(f, cmd);
-  free(cmd);
   fputs(" |\n", f);
 }
 
@@ -678,11 +692,11 @@ static void markdown_body(FILE *f, zo_record *rec) {
   size_t i, j;
   json_t *c;
   static const char table_head[] =
-      "| case | rule set | status | rules | title | where | what | expected | observed | rerun |\n"
-      "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n";
+      "| case | rule set | status | rules | title | what differed | rerun alone | where |\n"
+      "| --- | --- | --- | --- | --- | --- | --- | --- |\n";
   if (json_array_size(d.failing)) {
     fprintf(f, "\n## Failing (%zu)\n\n%s", json_array_size(d.failing), table_head);
-    json_array_foreach(d.failing, i, c) md_case_row(f, rec, c, 0);
+    json_array_foreach(d.failing, i, c) md_case_row(f, rec, &d, c, 0);
   }
   if (d.invalid) {
     fprintf(f, "\n## Invalid case files (%zu)\n\n", d.invalid);
@@ -744,9 +758,9 @@ static void markdown_body(FILE *f, zo_record *rec) {
   }
   if (json_array_size(d.gaps)) {
     fprintf(f, "\n## Known gaps (%zu, --expect-failures)\n\n"
-               "| case | rule set | reason | rules | title | where | what | expected | observed | rerun |\n"
-               "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n", json_array_size(d.gaps));
-    json_array_foreach(d.gaps, i, c) md_case_row(f, rec, c, 1);
+               "| case | rule set | reason | rules | title | what differed | rerun alone | where |\n"
+               "| --- | --- | --- | --- | --- | --- | --- | --- |\n", json_array_size(d.gaps));
+    json_array_foreach(d.gaps, i, c) md_case_row(f, rec, &d, c, 1);
   }
   md_stale(f, rec);
   if (json_object_size(d.skips)) {
