@@ -634,11 +634,13 @@ const char *zo_diff_rule(const zo_fuzz *f, const zo_diff_result *r) {
   } else if (!strcmp(what, "face")) {
     static const char *const face[] = {"CR 708.8", "CR 708.2b", "CR 708.1", "FaB 3.0.4c"};
     rule = listed(rs, face, 4);
-    sw[n++] = SW_FLIP_STEP, sw[n++] = SW_LOOK_FACE_DOWN, sw[n++] = SW_FACE_DOWN_PILES;
+    if (!rule) rule = cited(rs, &rs->sw[SW_FLIP_STEP]);
+    if (!rule && zt) rule = cited(rs, &zt->face_down_new);
+    sw[n++] = SW_LOOK_FACE_DOWN, sw[n++] = SW_FACE_DOWN_PILES;
   } else if (!strcmp(what, "controller")) {
     static const char *const ctl[] = {"CR 110.2", "CR 110.2a", "FaB 1.2.1b"};
-    if (zt) rule = cited(rs, &zt->controller);
-    if (!rule) rule = listed(rs, ctl, 3);
+    rule = listed(rs, ctl, 3); /* who controls it (CR 110.2), before which zones give control */
+    if (!rule && zt) rule = cited(rs, &zt->controller);
   } else if (!strcmp(what, "owner")) {
     sw[n++] = SW_WRONG_OWNER;
   } else if (!strcmp(what, "under")) {
