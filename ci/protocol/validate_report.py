@@ -11,7 +11,9 @@ Each FILE is one of (KIND, else told by its name):
               cannot say: the header first and only there, the footer
               last, the footer's totals equal to the lines counted, the
               same run_id in header and footer, unknown_gaps in the footer
-              exactly when the header names a known-gaps file;
+              exactly when the header names a known-gaps file, every
+              undeclared rule set a rule set of the run and every case
+              under one a skip;
   badge       a gate's REPORT_DIR/badge.json (*.json): badge.schema.json;
   known-gaps  a known-gaps file (*.yaml, *.yml; needs PyYAML, Debian
               python3-yaml): known-gaps.schema.json, and no entry twice.
@@ -144,6 +146,14 @@ def check_run(path, validator):
                             f"{counts['unknown_gap']} unknown_gap lines"))
     if counts["unknown_gap"] and "known_gaps" not in header:
         problems.append((n, "unknown_gap lines, but the header names no known-gaps file"))
+    undeclared = header.get("undeclared_rulesets", [])
+    for rs in undeclared:
+        if rs not in header["rulesets"]:
+            problems.append((1, f"undeclared rule set {json.dumps(rs)} is not a rule set of the run"))
+    for ln, o in objs:
+        if o.get("type") == "case" and o.get("ruleset") in undeclared and o.get("status") != "skip":
+            problems.append((ln, f"a case under {o['ruleset']}, which the engine does not declare, "
+                                 f"is {o.get('status')}, not skip"))
     if header.get("run_id") != footer.get("run_id"):
         problems.append((n, f"footer run_id {json.dumps(footer.get('run_id'))} is not the header's "
                             f"{json.dumps(header.get('run_id'))}"))

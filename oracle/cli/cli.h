@@ -226,9 +226,32 @@ typedef struct zo_cli_progress {
   int tty, colour, counter_shown;
   int results_done, invalid_done; /* printed so far */
   double t0, last_line;           /* seconds (monotonic clock) */
+  const zo_engine *engine;        /* the engine under test (NULL: the oracle,
+                                     which declares every rule set) */
+  char *rerun;                    /* zo_cli_rerun_prefix, or NULL */
+  struct json_t *undeclared;      /* rule set the engine does not declare ->
+                                     its skips, never printed one by one */
+  struct json_t *stderr_seen;     /* the stderr lines printed so far */
 } zo_cli_progress;
+/* Attach p to opt; e is the engine under test (NULL: the oracle). */
 void zo_cli_progress_attach(zo_cli_progress *p, const struct zo_cli_opts *o, zo_run_options *opt);
+void zo_cli_progress_engine(zo_cli_progress *p, const zo_engine *e);
+/* End the counter, say when --max-fail stopped the run, and sum up the
+ * skips under rule sets the engine does not declare in one line ("663
+ * cases under 5 rule sets this engine doesn't declare: fab (134), ...");
+ * frees what p holds. */
 void zo_cli_progress_finish(zo_cli_progress *p, const zo_run *run);
+/* The command that reruns one case of the run o describes, up to its
+ * --ruleset and file: "zoneoracle gate --engine 'CMD'" (or
+ * --engine-plugin LIB.so; "zoneoracle run" on the oracle) and the options
+ * that change a verdict (--strict, --invariants, --timeout, each
+ * --ruleset-file and --mutant), each word quoted for a POSIX shell. The
+ * caller frees. */
+char *zo_cli_rerun_prefix(const struct zo_cli_opts *o);
+/* The rule sets of the run (o->ruleset, or every one) that e does not
+ * declare, into ids (room for zo_ruleset_count() entries; borrowed
+ * names); their number. 0 for the oracle (e NULL). */
+int zo_cli_undeclared(const struct zo_cli_opts *o, const zo_engine *e, const char **ids);
 /* The run record and what is rendered from it (run.jsonl, junit.xml,
  * summary.md, index.html) into the staging directory of report set set
  * (report.h; the caller commits it), for engine e, the header naming the

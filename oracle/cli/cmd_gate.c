@@ -14,18 +14,19 @@
 #include "util.h"
 #include "cli.h"
 
-/* The shields.io endpoint badge (zo_report_write_badge) into the staging
- * directory of set. 0, or 1 after a message naming REPORT_DIR/badge.json
- * when it could not be written. */
-static int write_badge(const zo_cli_opts *o, zo_report_set *set, const zo_run *run, int protocol_invalid) {
-  char *path = zo_report_set_path(set, "badge.json");
+/* The shields.io endpoint badge (zo_report_render_badge), rendered from
+ * the run record in the staging directory of set, into it. 0, or 1 after
+ * a message naming REPORT_DIR/badge.json when it could not be written. */
+static int write_badge(const zo_cli_opts *o, zo_report_set *set, int protocol_invalid) {
+  char *path = zo_report_set_path(set, "badge.json"), *record = zo_report_set_path(set, "run.jsonl");
   zo_error err = {0};
   int io_bad = 0;
-  if (zo_report_write_badge(run, protocol_invalid, path, &err)) {
+  if (zo_report_render_badge(record, protocol_invalid, path, &err)) {
     fprintf(stderr, "zoneoracle: %s/badge.json: %s\n", o->report_dir, err.message);
     io_bad = 1;
   }
   free(path);
+  free(record);
   return io_bad;
 }
 
@@ -98,6 +99,7 @@ int zo_cli_gate(const zo_cli_command *cmd, zo_cli_opts *o) {
   zo_activity_set("running %d case files against the engine", nfiles);
   zo_cli_progress progress;
   zo_cli_progress_attach(&progress, o, &opt);
+  zo_cli_progress_engine(&progress, e);
   zo_run_files(e, files, nfiles, &opt, &run);
   zo_cli_progress_finish(&progress, &run);
   zo_engine_oracle_free(opt.strict);
@@ -116,7 +118,7 @@ int zo_cli_gate(const zo_cli_command *cmd, zo_cli_opts *o) {
     io_bad |= invalid < 0;
   }
   int bad = run.failed + run.errors + run.xpassed + (invalid > 0);
-  write_bad |= write_badge(o, set, &run, invalid);
+  if (!write_bad) write_bad |= write_badge(o, set, invalid); /* from the record */
   /* a set with a file missing is not committed: the previous one stays */
   if (write_bad) zo_report_set_abandon(set);
   else write_bad = zo_cli_reports_commit(o, set);

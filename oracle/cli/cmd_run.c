@@ -108,6 +108,13 @@ int zo_cli_write_reports(const zo_cli_opts *o, const zo_run *run, const zo_engin
                      .zoneoracle_version = zo_cli_version(), .run_id = zo_report_set_run_id(set),
                      .known_gaps = kg ? kg->file : NULL, .unknown_gaps = kg ? kg->unknown : NULL,
                      .nunknown_gaps = kg ? kg->nunknown : 0, .baseline = o->baseline};
+  /* what a failure needs to be rerun alone; the rule sets the engine
+     doesn't declare, summed up in one line */
+  char *rerun = zo_cli_rerun_prefix(o);
+  const char **undeclared = zo_xcalloc(nall + 1, sizeof *undeclared);
+  h.rerun = rerun;
+  h.undeclared = undeclared;
+  h.nundeclared = zo_cli_undeclared(o, e, undeclared);
   zo_activity_set("writing the reports for %s", o->report_dir);
   char *p1 = zo_report_set_path(set, "run.jsonl");
   char *p2 = zo_report_set_path(set, "junit.xml");
@@ -129,6 +136,8 @@ int zo_cli_write_reports(const zo_cli_opts *o, const zo_run *run, const zo_engin
   free(p3);
   free(p4);
   free(ids);
+  free(rerun);
+  free(undeclared);
   return io_bad;
 }
 

@@ -226,7 +226,8 @@ static int write_finding(zo_engine *e, int dfd, const char *dir, zo_diff_finding
   if (fd->r.step)
     snprintf(at, sizeof at, "after step %d (%s, line %d)", fd->r.step,
              zo_step_kind_name(fd->game.c->steps[fd->r.step - 1].kind), lines[fd->r.step - 1]);
-  snprintf(note, sizeof note, "gate --fuzz finding (%s), %s: %s: %s", fd->r.ruleset, when, at, fd->r.detail);
+  snprintf(note, sizeof note, "gate --fuzz finding (%s, %s), %s: %s: %s", fd->r.ruleset,
+           zo_diff_rule(&fd->game, &fd->r), when, at, fd->r.detail);
   for (char *p = note; *p; p++) /* the note goes between double quotes */
     if (*p == '"' || *p == '\\' || (unsigned char)*p < 0x20) *p = '\'';
   unlinkat(dfd, tmp, 0); /* one a dead process of the same pid left */
@@ -338,8 +339,8 @@ static int finding(fuzz_run *fr, zo_diff_engine *x, int dfd, known_diffs *kd, me
     m->written = 1;
     if (!fr->o->quiet) {
       clear_line(fr);
-      printf("difference %d (%s, %s): %s\n  %s\n  minimized from %d cards, %d steps to %d, %d (%d games%s)\n",
-             fr->written, r->ruleset, when, path, why, cards0, steps0, fd.game.c->ncards, fd.game.c->nsteps,
+      printf("difference %d (%s, %s, %s): %s\n  %s\n  minimized from %d cards, %d steps to %d, %d (%d games%s)\n",
+             fr->written, r->ruleset, zo_diff_rule(&fd.game, &fd.r), when, path, why, cards0, steps0, fd.game.c->ncards, fd.game.c->nsteps,
              fd.trials, fd.cut_short ? "; stopped at its time limit" : "");
       fflush(stdout); /* a log shows it now, not at the next progress line */
     }

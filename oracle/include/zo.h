@@ -361,6 +361,15 @@ typedef struct {
   const char *baseline;       /* a run record to compare with (--baseline), or
                                  NULL: each case line then says what its case
                                  was there ("was"), the header names the file */
+  const char *rerun;          /* the command that reruns one case of the run,
+                                 up to its --ruleset and file ("zoneoracle gate
+                                 --engine 'python3 engine.py' --strict"), or
+                                 NULL (left out) */
+  const char *const *undeclared; int nundeclared;
+                              /* the rule sets of the run the engine does not
+                                 declare: every case under them is a skip, and
+                                 the reports sum them up in one line instead
+                                 of a row each */
 } zo_run_header;
 
 /* Report sets: how a run's report files reach the report directory, as one
@@ -467,6 +476,13 @@ int zo_run_empty(const zo_run *run, char *why, size_t cap);
  * ZO_ERR_IO as zo_report_commit. */
 zo_status zo_report_write_badge(const zo_run *run, int protocol_invalid, const char *path,
                                 zo_error *err);
+/* The same badge rendered from the run record at jsonl (as the other
+ * reports are): the cases under rule sets the engine does not declare
+ * (the header's undeclared_rulesets) are named apart from the other skips
+ * ("125 passed · 20 failing · 59 skipped · 663 cases under 5 undeclared
+ * rule sets"). Errors as zo_report_render_junit. */
+zo_status zo_report_render_badge(const char *jsonl, int protocol_invalid, const char *path,
+                                 zo_error *err);
 
 
 #ifdef __cplusplus

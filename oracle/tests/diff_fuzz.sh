@@ -36,7 +36,7 @@ steps=$(grep -c '^  - ' "$case")
 cards=$(sed -n '/^cards:/,/^steps:/p' "$case" | grep -c '^  c[0-9]*:')
 [ "$cards" -eq 1 ] || fail "not minimized: $cards cards in $case"
 # its note says when (game, seconds, seed) and which step (number, kind, line)
-grep -q '^title: "gate --fuzz finding (mtg-2011), game [0-9]* at [0-9.]* s, seed 3: after step [0-9]* ([a-z_]*, line [0-9]*): ' "$case" ||
+grep -q '^title: "gate --fuzz finding (mtg-2011, CR 400.7), game [0-9]* at [0-9.]* s, seed 3: after step [0-9]* ([a-z_]*, line [0-9]*): ' "$case" ||
   fail "the note does not say when and where: $(sed -n 2p "$case")"
 line=$(sed -n 's/^title: .*, line \([0-9]*\)).*/\1/p' "$case")
 sed -n "${line}p" "$case" | grep -q '^  - ' || fail "line $line of $case is not the step"

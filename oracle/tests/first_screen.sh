@@ -19,9 +19,11 @@ rc=0
 grep '"type":"case"' "$work/r/run.jsonl" | grep '"status":"fail"' | sed 's/.*"id":"\([^"]*\)".*/\1/' > "$work/failing"
 n=$(wc -l < "$work/failing")
 [ "$n" -eq 6 ] || { echo "expected 6 failing cases, the record has $n"; exit 1; }
-# summary.md: every failure within its first 30 lines
+# summary.md: every failure within its first 30 lines (read from a file:
+# grep -q leaving a pipe early would kill head with SIGPIPE under pipefail)
+head -30 "$work/r/summary.md" > "$work/head30"
 while read -r id; do
-  head -30 "$work/r/summary.md" | grep -qF "\`$id\`" || { echo "summary.md: $id not in the first 30 lines"; exit 1; }
+  grep -qF "\`$id\`" "$work/head30" || { echo "summary.md: $id not in the first 30 lines"; exit 1; }
 done < "$work/failing"
 flags=(--headless --no-sandbox --disable-gpu --disable-quic --no-first-run
        --disable-background-networking --disable-component-update --disable-sync

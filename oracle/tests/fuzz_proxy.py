@@ -8,14 +8,25 @@
                a difference shows in batch mode and never step by step;
   crash-mill   exits when asked to mill (in a step or in a run);
   no-run       answers `unsupported` to every `run`: an engine without the
-               batch operation, driven one step at a time instead.
+               batch operation, driven one step at a time instead;
+  banner       writes a banner of 9 lines on stderr as it starts (so at
+               every restart), and a line naming its pid before a crash;
+  one-ruleset  declares mtg-current alone in its hello.
+
+MODE may join several with '+' ("banner+crash-mill+one-ruleset").
 
 Everything else is passed through to serve unchanged, one line each way."""
 import json
+import os
 import subprocess
 import sys
 
-mode, zoneoracle = sys.argv[1], sys.argv[2]
+modes, zoneoracle = set(sys.argv[1].split("+")), sys.argv[2]
+mode = sys.argv[1]
+if "banner" in modes:
+    for i in range(1, 10):
+        sys.stderr.write("proxy engine 1.0 (banner line %d of 9)\n" % i)
+    sys.stderr.flush()
 serve = subprocess.Popen([zoneoracle, "serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
 
 
@@ -53,9 +64,17 @@ for line in sys.stdin:
         print(json.dumps({"id": req.get("id"), "ok": False,
                           "error": {"code": "unsupported", "message": "no run"}}), flush=True)
         continue
-    if mode == "crash-mill" and has(req, "mill"):
+    if "crash-mill" in modes and has(req, "mill"):
+        if "banner" in modes:
+            sys.stderr.write("proxy engine: pid %d exits on a mill\n" % os.getpid())
+            sys.stderr.flush()
         sys.exit(3)
     answer = ask(line)
+    if "one-ruleset" in modes and req.get("op") == "hello":
+        msg = json.loads(answer)
+        if isinstance(msg.get("rulesets"), list):
+            msg["rulesets"] = ["mtg-current"]
+        answer = json.dumps(msg)
     if mode == "batch-only" and req.get("op") == "run":
         msg = json.loads(answer)
         results = msg.get("results") or []

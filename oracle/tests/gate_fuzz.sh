@@ -69,6 +69,24 @@ out=$("$bin" gate --engine "$bin serve" --fuzz 1 --out "$work/k2" --expect-failu
 grep -q "bad.yaml:1:.*unknown key 'waht'.*did you mean 'what'" <<<"$out" || fail "bad file message: $out"
 echo "known differences: counted, not written, exit 0; a bad file: exit 2 naming its line"
 
+# a finding cites the rule of the property that differed, from its own
+# rule set's data: phasing (CR 702.26b) for a mutant that phases into a
+# zone, sub-cards (FaB 3.0.14) for one without them; never the identity
+# rule whatever differed, never a Magic number in a FaB game
+for m in mtg-current:phasing=zone:'CR 702.26' fab:sub_cards=none:'FaB 3.0.14'; do
+  mut=${m%:*} want=${m##*:} dir="$work/cite-${mut%%:*}"
+  "$bin" gate --engine "$bin serve --mutant $mut" --fuzz 2 --seed 1 --out "$dir" >/dev/null 2>&1
+  ls "$dir"/diff-*.yaml >/dev/null 2>&1 || fail "cite $mut: no finding"
+  grep -l "^rules: \[\"$want" "$dir"/diff-*.yaml >/dev/null ||
+    fail "cite $mut: no finding cites $want: $(grep -h '^rules:' "$dir"/diff-*.yaml)"
+  for case in "$dir"/diff-*.yaml; do
+    rule=$(sed -n 's/^rules: \["\(.*\)"\]$/\1/p' "$case")
+    grep -q "^title: \"gate --fuzz finding ([a-z0-9-]*, $rule)" "$case" || fail "cite $mut: the title does not name $rule: $(sed -n 2p "$case")"
+    case $mut in fab:*) [[ $rule == FaB* ]] || fail "cite $mut: a FaB finding cites $rule";; esac
+  done
+done
+echo "a finding cites the rule of what differed (702.26, FaB 3.0.14)"
+
 if command -v node >/dev/null; then
   out=$(ZO_NODE_FEATURES=triggers,phasing,visibility,reorder "$bin" gate \
     --engine "node $src/ci/adapters/node/engine.js" --fuzz 3 --out "$work/n" 2>&1)

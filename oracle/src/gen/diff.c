@@ -611,7 +611,8 @@ int zo_diff_finding_print(zo_diff_finding *fd, const char *id, const char *note,
                           FILE *out) {
   if (zo_fuzz_replay(&fd->game, fd->outcomes, fd->errors, NULL)) return -1;
   const zo_obs_difference *d = fd->r.status == ZO_DIFF_DIFFERS ? &fd->r.d : NULL;
-  return zo_fuzz_print_yaml_ex(&fd->game, fd->outcomes, fd->errors, id, NULL, note, d, fd->r.step,
+  const char *rule = d ? zo_diff_rule(&fd->game, &fd->r) : NULL;
+  return zo_fuzz_print_yaml_ex(&fd->game, fd->outcomes, fd->errors, id, rule, note, d, fd->r.step,
                                lines, out);
 }
 
@@ -620,10 +621,140 @@ int zo_diff_print_yaml(const uint8_t *data, size_t size, const zo_diff_result *r
   zo_diff_finding fd;
   zo_diff_finding_init(&fd, data, size, res);
   char note[700];
-  snprintf(note, sizeof note, "fuzz_diff finding (%s): %s", res->ruleset, res->message);
+  snprintf(note, sizeof note, "fuzz_diff finding (%s, %s): %s", res->ruleset, zo_diff_rule(&fd.game, res),
+           res->message);
   for (char *p = note; *p; p++) /* the note goes between double quotes */
     if (*p == '"' || *p == '\\' || (unsigned char)*p < 0x20) *p = '\'';
   int rc = zo_diff_finding_print(&fd, id, res->status == ZO_DIFF_DIFFERS ? note : NULL, NULL, out);
   zo_diff_finding_free(&fd);
   return rc;
+}
+
+/* ---- what a finding cites ------------------------------------------------ */
+
+/* The first rule of citation c, or NULL when the rule set is silent. */
+static const char *cited(const zo_ruleset *rs, const zo_cited *c) {
+  return c->nrules ? rs->rules[c->rules[0]].id : NULL;
+}
+
+/* The rule of the first of switches sw[0..n) that cites one, or NULL. */
+static const char *first_switch(const zo_ruleset *rs, const zo_switch *sw, int n) {
+  for (int i = 0; i < n; i++) {
+    const char *r = cited(rs, &rs->sw[sw[i]]);
+    if (r) return r;
+  }
+  return NULL;
+}
+
+/* The zone type of zone instance `zone` of the oracle's game, or NULL: its
+ * name is PLAYER.TYPE, TYPE or either with ".N" (several instances). */
+static const zo_zone_type *zone_type_of(const zo_fuzz *f, int zone) {
+  if (zone < 0) return NULL;
+  char name[160];
+  zo_game_zone_name(f->g, zone, name, sizeof name);
+  char *end = name + strlen(name), *dot = strrchr(name, '.');
+  if (dot && dot + 1 < end && strspn(dot + 1, "0123456789") == (size_t)(end - dot - 1)) *dot = 0;
+  dot = strrchr(name, '.');
+  int t = zo_ruleset_zone(f->rs, dot ? dot + 1 : name);
+  return t >= 0 ? &f->rs->zones[t] : NULL;
+}
+
+/* The switches behind what a step of kind k does, most specific first
+ * (the rule an outcome or a zone after that step differs on). */
+static int step_switches(zo_step_kind k, zo_switch *sw) {
+  int n = 0;
+  switch (k) {
+  case ST_MOVE: case ST_MOVE_TOGETHER: case ST_DRAW: case ST_MILL:
+    sw[n++] = SW_WRONG_OWNER, sw[n++] = SW_CANNOT_HOLD, sw[n++] = SW_SAME_ZONE;
+    if (k == ST_DRAW) sw[n++] = SW_DRAW_EMPTY;
+    break;
+  case ST_CREATE: sw[n++] = SW_ARENA_DEFAULT, sw[n++] = SW_TOKEN_LEAVES; break;
+  case ST_PHASE: case ST_UNTAP: sw[n++] = SW_PHASING, sw[n++] = SW_INDIRECT_PHASING; break;
+  case ST_TURN_FACE: sw[n++] = SW_FLIP_STEP; break;
+  case ST_REORDER: case ST_SHUFFLE: sw[n++] = SW_ORDER_CHOOSER; break;
+  case ST_PUT_UNDER: sw[n++] = SW_SUB_CARDS; break;
+  case ST_ZONE_CREATE: case ST_ZONE_REMOVE: sw[n++] = SW_ZONE_LIFECYCLE, sw[n++] = SW_CLEAR; break;
+  case ST_STATE_CHECK:
+    sw[n++] = SW_TOKEN_LEAVES, sw[n++] = SW_COPIES, sw[n++] = SW_AURA_UNATTACHED, sw[n++] = SW_DRAW_EMPTY;
+    break;
+  case ST_END_GAME: sw[n++] = SW_ANTE; break;
+  case ST_WATCH: case ST_RESOLVE: sw[n++] = SW_TRIGGER_FINDS; break;
+  case ST_REMEMBER: sw[n++] = SW_THEN_FINDS; break;
+  case ST_REPLACE: case ST_CHOOSE_REPLACEMENT: case ST_REPLACE_DRAW:
+    sw[n++] = SW_REPLACE_ORDER, sw[n++] = SW_REPLACE_CHOOSER;
+    break;
+  case ST_MARK: sw[n++] = SW_KEEPS; break;
+  case ST_LOOK: sw[n++] = SW_LOOK, sw[n++] = SW_LOOK_FACE_DOWN; break;
+  case ST_REVEAL: sw[n++] = SW_REVEALED_TOP_RENEWS; break;
+  case ST_ATTACH: sw[n++] = SW_ATTACH; break;
+  default: break;
+  }
+  return n;
+}
+
+/* The first of rule ids ids[0..n) the rule set lists, or NULL: where a
+ * property's rule is a numbered rule of the text and no switch or zone
+ * attribute cites it (the face of an object). Never a rule of another
+ * game: only what the rule set itself lists. */
+static const char *listed(const zo_ruleset *rs, const char *const *ids, int n) {
+  for (int i = 0; i < n; i++)
+    for (int k = 0; k < rs->nrules; k++)
+      if (!strcmp(rs->rules[k].id, ids[i])) return rs->rules[k].id;
+  return NULL;
+}
+
+const char *zo_diff_rule(const zo_fuzz *f, const zo_diff_result *r) {
+  const zo_ruleset *rs = f->rs;
+  const zo_case *c = f->c;
+  const char *what = r->d.what, *rule = NULL;
+  zo_step_kind k = r->step >= 1 && r->step <= c->nsteps ? c->steps[r->step - 1].kind : ST_COUNT;
+  int h = r->d.handle;
+  const zo_zone_type *zt = h >= 0 && f->g ? zone_type_of(f, zo_game_obj_zone(f->g, h)) : NULL;
+  zo_switch sw[8];
+  int n = 0;
+  if (!strcmp(what, "outcome") || !strcmp(what, "error") || !strcmp(what, "engine") ||
+      !strcmp(what, "zone")) {
+    n = k < ST_COUNT ? step_switches(k, sw) : 0;
+    if (!strcmp(what, "zone") && !n) sw[n++] = SW_WRONG_OWNER;
+  } else if (!strcmp(what, "position")) {
+    if (zt && zt->role == ZR_STACK) rule = cited(rs, &rs->sw[SW_STACK_ARRIVAL]);
+    if (!rule && zt) rule = cited(rs, &zt->ordered);
+    if (!rule && zt) rule = cited(rs, k == ST_REORDER ? &zt->effect_reorder : &zt->reorder);
+    sw[n++] = SW_ORDER_CHOOSER;
+  } else if (!strcmp(what, "layer")) {
+    sw[n++] = SW_STACK_LAYERS;
+  } else if (!strcmp(what, "visibility") || !strcmp(what, "visible")) {
+    if (zt) rule = cited(rs, &zt->pub);
+    sw[n++] = SW_VISIBILITY, sw[n++] = SW_LOOK;
+  } else if (!strcmp(what, "face")) {
+    static const char *const face[] = {"CR 708.8", "CR 708.2b", "CR 708.1", "FaB 3.0.4c"};
+    rule = listed(rs, face, 4);
+    if (!rule) rule = cited(rs, &rs->sw[SW_FLIP_STEP]);
+    if (!rule && zt) rule = cited(rs, &zt->face_down_new);
+    sw[n++] = SW_LOOK_FACE_DOWN, sw[n++] = SW_FACE_DOWN_PILES;
+  } else if (!strcmp(what, "controller")) {
+    static const char *const ctl[] = {"CR 110.2", "CR 110.2a", "FaB 1.2.1b"};
+    rule = listed(rs, ctl, 3); /* who controls it (CR 110.2), before which zones give control */
+    if (!rule && zt) rule = cited(rs, &zt->controller);
+  } else if (!strcmp(what, "owner")) {
+    sw[n++] = SW_WRONG_OWNER;
+  } else if (!strcmp(what, "under")) {
+    sw[n++] = SW_SUB_CARDS, sw[n++] = SW_ATTACH;
+  } else if (!strcmp(what, "phased_out")) {
+    sw[n++] = SW_PHASING, sw[n++] = SW_INDIRECT_PHASING;
+  } else if (!strcmp(what, "came_from")) {
+    sw[n++] = SW_HISTORY;
+  } else if (!strcmp(what, "marks")) {
+    sw[n++] = SW_NEW_OBJECT, sw[n++] = SW_KEEPS;
+  } else if (!strcmp(what, "triggers")) {
+    sw[n++] = SW_TRIGGER_FINDS;
+  } else if (!strcmp(what, "refs")) {
+    sw[n++] = SW_THEN_FINDS;
+  } else if (!strcmp(what, "players")) {
+    sw[n++] = SW_DRAW_EMPTY;
+  }
+  /* exists, new_object and anything else: the identity rule */
+  if (!rule) rule = first_switch(rs, sw, n);
+  if (!rule) rule = cited(rs, &rs->sw[SW_NEW_OBJECT]);
+  return rule ? rule : c->rules[0];
 }

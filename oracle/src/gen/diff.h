@@ -147,6 +147,19 @@ int zo_diff_finding_print(zo_diff_finding *fd, const char *id, const char *note,
 
 void zo_diff_finding_free(zo_diff_finding *fd);
 
+/* The rule a finding cites: the rule of f's rule set behind the property
+ * that differed in r, as the rule set's data cites it (its switches and
+ * zone attributes): a zone or an outcome by the step's kind (where a
+ * moved object goes: CR 400.3, FaB 3.0.11; a state check: the token
+ * rule...), a position by the ordered zone (CR 400.5, 405.3 on the
+ * stack), visibility by the zone's (CR 400.2), a controller (CR 110.2,
+ * FaB 1.2.1b), a face (CR 708), phasing (CR 702.26), a trigger or a
+ * reference (CR 400.7e, 400.7j), identity, marks and anything else by
+ * the rule set's identity rule (CR 400.7, FaB 3.0.9). A number the rule
+ * set does not list is never cited. f->g is the oracle's game after
+ * r->step. Storage of the rule set. */
+const char *zo_diff_rule(const zo_fuzz *f, const zo_diff_result *r);
+
 /* Print a differing input as a YAML case (zo_diff_finding_print of the
  * input decoded in res->prof, cut at res->step, not minimized), its note
  * naming the difference. Returns 0, or -1 on a write error. */

@@ -160,6 +160,12 @@ zo_status zo_report_write_jsonl(const zo_run *run, const zo_run_header *h,
   if (h->zoneoracle_version) put(hd, "zoneoracle_version", jstr(h->zoneoracle_version));
   if (h->known_gaps) put(hd, "known_gaps", jstr(h->known_gaps));
   if (h->baseline) put(hd, "baseline", jstr(h->baseline));
+  if (h->rerun) put(hd, "rerun", jstr(h->rerun));
+  if (h->nundeclared) {
+    json_t *un = jarr();
+    for (int i = 0; i < h->nundeclared; i++) add(un, jstr(h->undeclared[i]));
+    put(hd, "undeclared_rulesets", un);
+  }
   put_line(f, hd);
   for (int i = 0; i < run->n; i++) {
     const zo_case_result *r = &run->results[i];
@@ -393,9 +399,15 @@ int zo_run_empty(const zo_run *run, char *why, size_t cap) {
   return 1;
 }
 
-zo_status zo_report_write_badge(const zo_run *run, int protocol_invalid, const char *path,
-                                zo_error *err) {
-  int failing = run->failed + run->errors + run->xpassed;
+/* A badge's counts (zo_report_write_badge). undeclared: the skips under
+ * rule sets the engine does not declare (nrs of them), named apart. */
+typedef struct {
+  long long passed, failing, xfailed, skipped, invalid, undeclared;
+  int nrs, protocol_invalid;
+} badge_counts;
+
+static zo_status write_badge(const badge_counts *b, const char *path, zo_error *err) {
+  long long failing = b->failing, skipped = b->skipped - b->undeclared;
   char msg[256] = "";
   size_t used = 0;
   /* appends one part, " · " between parts */
@@ -404,20 +416,22 @@ zo_status zo_report_write_badge(const zo_run *run, int protocol_invalid, const c
     if (used < sizeof msg && used) used += (size_t)snprintf(msg + used, sizeof msg - used, " \xC2\xB7 "); \
     if (used < sizeof msg) used += (size_t)snprintf(msg + used, sizeof msg - used, __VA_ARGS__); \
   } while (0)
-  if (!run->passed && !failing && !run->xfailed) {
+  if (!b->passed && !failing && !b->xfailed) {
     PART("0 run");
   } else {
-    PART("%d passed", run->passed);
-    if (run->xfailed) PART("%d known gap%s", run->xfailed, run->xfailed == 1 ? "" : "s");
-    if (failing) PART("%d failing", failing);
+    PART("%lld passed", b->passed);
+    if (b->xfailed) PART("%lld known gap%s", b->xfailed, b->xfailed == 1 ? "" : "s");
+    if (failing) PART("%lld failing", failing);
   }
-  if (run->skipped) PART("%d skipped", run->skipped);
-  if (run->ninvalid) PART("%d invalid case file%s", run->ninvalid, run->ninvalid == 1 ? "" : "s");
-  if (protocol_invalid > 0)
-    PART("%d invalid protocol message%s", protocol_invalid, protocol_invalid == 1 ? "" : "s");
+  if (skipped) PART("%lld skipped", skipped);
+  if (b->undeclared)
+    PART("%lld cases under %d undeclared rule set%s", b->undeclared, b->nrs, b->nrs == 1 ? "" : "s");
+  if (b->invalid) PART("%lld invalid case file%s", b->invalid, b->invalid == 1 ? "" : "s");
+  if (b->protocol_invalid > 0)
+    PART("%d invalid protocol message%s", b->protocol_invalid, b->protocol_invalid == 1 ? "" : "s");
 #undef PART
-  const char *color = failing || run->ninvalid || protocol_invalid > 0 ? "red"
-                      : run->passed                                    ? "brightgreen"
+  const char *color = failing || b->invalid || b->protocol_invalid > 0 ? "red"
+                      : b->passed                                      ? "brightgreen"
                                                                        : "lightgrey";
   json_t *badge = jobj();
   put(badge, "schemaVersion", json_integer(1));
@@ -440,3 +454,27 @@ zo_status zo_report_write_badge(const zo_run *run, int protocol_invalid, const c
   return st;
 }
 
+
+zo_status zo_report_write_badge(const zo_run *run, int protocol_invalid, const char *path,
+                                zo_error *err) {
+  badge_counts b = {.passed = run->passed, .failing = run->failed + run->errors + run->xpassed,
+                    .xfailed = run->xfailed, .skipped = run->skipped, .invalid = run->ninvalid,
+                    .protocol_invalid = protocol_invalid};
+  return write_badge(&b, path, err);
+}
+
+zo_status zo_report_render_badge(const char *jsonl, int protocol_invalid, const char *path,
+                                 zo_error *err) {
+  zo_record rec;
+  zo_status st = zo_record_read(jsonl, &rec, err);
+  if (st) return st;
+  zo_digest d;
+  zo_digest_make(&rec, &d);
+  badge_counts b = {.passed = d.passed, .failing = d.failed + d.errors + d.xpassed, .xfailed = d.xfailed,
+                    .skipped = d.skipped, .invalid = (long long)d.invalid, .undeclared = d.undeclared,
+                    .nrs = d.undeclared_rs, .protocol_invalid = protocol_invalid};
+  st = write_badge(&b, path, err);
+  zo_digest_free(&d);
+  zo_record_free(&rec);
+  return st;
+}

@@ -1,7 +1,11 @@
 /* render.c: reports rendered from the run record, so they can never
  * disagree with it: JUnit XML (what CI systems read) and the Markdown
  * summary (a CI job summary); the escaping they and the HTML page share;
- * zo_report_render writes one report whole or not at all. */
+ * the digest every report opens with (the totals, the failures, the skips
+ * by reason, the cases under rule sets the engine doesn't declare summed
+ * up in one line, the engine's stderr lines several failures share, shown
+ * once) and each failure's rerun command; zo_report_render writes one
+ * report whole or not at all. */
 #include "report_int.h"
 
 #include "model.h"
@@ -75,6 +79,22 @@ static void junit_body(FILE *f, zo_record *rec) {
     fputs(" -->\n", f);
   }
   fputs("<testsuites name=\"zoneoracle\">\n", f);
+  zo_digest dg, *d = &dg;
+  zo_digest_make(rec, d);
+  if (json_array_size(d->stderr_common)) { /* a banner each restart printed: once */
+    fputs("  <!-- the engine's stderr common to several cases, left out of each case's system-err:\n", f);
+    size_t k;
+    json_t *l;
+    json_array_foreach(d->stderr_common, k, l) {
+      const char *line = json_string_value(l);
+      fputs("       ", f);
+      for (; *line; line++) /* "--" may not stand in a comment */
+        if (*line == '-' && line[1] == '-') fputs("- ", f);
+        else if ((unsigned char)*line >= 0x20 || *line == '\t') fputc(*line, f);
+      fputc('\n', f);
+    }
+    fputs("  -->\n", f);
+  }
   /* one testsuite per rule set, in first-seen order */
   json_t *seen = json_array();
   size_t i;
@@ -90,6 +110,7 @@ static void junit_body(FILE *f, zo_record *rec) {
   json_t *rsname;
   json_array_foreach(seen, i, rsname) {
     const char *rs = json_string_value(rsname);
+    if (zo_record_undeclared(rec, rs)) continue; /* one testcase for them all, below */
     int tests = 0, fail = 0, errs = 0, skip = 0;
     double secs = 0;
     size_t j;
@@ -130,7 +151,9 @@ static void junit_body(FILE *f, zo_record *rec) {
         fputs(!strcmp(s, "xfail") ? "known gap: " : "passes, yet listed as a known gap (take it off the list): ", f);
         zo_report_xml_text(f, zo_record_str(c, "reason"));
       } else {
-        zo_report_xml_text(f, zo_record_str(c, "message"));
+        char *msg = zo_digest_message(d, c);
+        zo_report_xml_text(f, msg);
+        free(msg);
       }
       fputs("\">", f);
       if (gap && *zo_record_str(c, "message")) {
@@ -143,7 +166,32 @@ static void junit_body(FILE *f, zo_record *rec) {
         fputs("\nobserved: ", f);
         zo_report_xml_text(f, zo_record_str(c, "observed"));
       }
-      fprintf(f, "</%s>\n    </testcase>\n", tag);
+      if (strcmp(tag, "skipped")) { /* what a developer acts on: the rules, the title, the rerun */
+        fputs("\nrules: ", f);
+        size_t k;
+        json_t *r;
+        json_array_foreach(json_object_get(c, "rules"), k, r) {
+          if (k) fputs(", ", f);
+          zo_report_xml_text(f, json_string_value(r) ? json_string_value(r) : "");
+        }
+        fputs("\ntitle: ", f);
+        zo_report_xml_text(f, zo_record_str(c, "title"));
+        char *cmd = zo_record_rerun(rec, c);
+        if (cmd) {
+          fputs("\nrerun: ", f);
+          zo_report_xml_text(f, cmd);
+        }
+        free(cmd);
+      }
+      fprintf(f, "</%s>\n", tag);
+      char *err = zo_digest_stderr_own(d, c);
+      if (err && *err) {
+        fputs("      <system-err>", f);
+        zo_report_xml_text(f, err);
+        fputs("</system-err>\n", f);
+      }
+      free(err);
+      fputs("    </testcase>\n", f);
     }
     fputs("  </testsuite>\n", f);
   }
@@ -159,6 +207,16 @@ static void junit_body(FILE *f, zo_record *rec) {
       fputs("</error>\n    </testcase>\n", f);
     }
     fputs("  </testsuite>\n", f);
+  }
+  if (d->undeclared) { /* every case under them: one testcase, one line */
+    char line[1024];
+    zo_digest_undeclared_line(d, line, sizeof line);
+    fputs("  <testsuite name=\"undeclared rule sets\" tests=\"1\" failures=\"0\" errors=\"0\" "
+          "skipped=\"1\">\n    <testcase classname=\"undeclared rule sets\" name=\"", f);
+    zo_report_xml_text(f, line);
+    fputs("\">\n      <skipped message=\"", f);
+    zo_report_xml_text(f, line);
+    fputs("\"/>\n    </testcase>\n  </testsuite>\n", f);
   }
   size_t nstale = json_array_size(rec->unknown_gaps);
   if (nstale) { /* stale entries of the known-gaps file: reported, not failing */
@@ -182,6 +240,7 @@ static void junit_body(FILE *f, zo_record *rec) {
     fputs("  </testsuite>\n", f);
   }
   fputs("</testsuites>\n", f);
+  zo_digest_free(d);
   json_decref(seen);
 }
 
@@ -205,6 +264,38 @@ const char *zo_record_skip_reason(json_t *c) {
   return *m ? m : "no reason given";
 }
 
+/* The n bytes at s as a new string (the caller frees). */
+static char *dup_n(const char *s, size_t n) {
+  char *out = zo_xmalloc(n + 1);
+  memcpy(out, s, n);
+  out[n] = 0;
+  return out;
+}
+
+/* Where the stderr lines a message ends with begin (a crash's: its last
+ * lines joined with " | "), or NULL. */
+static const char *stderr_tail(const char *m) {
+  const char *t = strstr(m, "; stderr: ");
+  return t ? t + 10 : NULL;
+}
+
+/* One stderr line (n bytes at p) of a case whose lines so far are mine:
+ * counted (pass 0), or made common when two or more cases have it (pass
+ * 1). */
+static void tally(zo_digest *d, json_t *count, json_t *mine, int pass, const char *p, size_t n) {
+  char *line = dup_n(p, n);
+  if (!json_object_get(mine, line)) { /* once per case */
+    json_object_set_new(mine, line, json_true());
+    long long times = json_integer_value(json_object_get(count, line));
+    if (!pass) json_object_set_new(count, line, json_integer(times + 1));
+    else if (times >= 2 && !json_object_get(d->stderr_seen, line)) {
+      json_array_append_new(d->stderr_common, json_string(line));
+      json_object_set_new(d->stderr_seen, line, json_true());
+    }
+  }
+  free(line);
+}
+
 void zo_digest_make(zo_record *rec, zo_digest *d) {
   memset(d, 0, sizeof *d);
   json_t *ft = rec->footer;
@@ -222,8 +313,14 @@ void zo_digest_make(zo_record *rec, zo_digest *d) {
   d->newly_failing = json_array();
   d->fixed = json_array();
   d->baseline = zo_record_str(rec->header, "baseline");
+  d->undeclared_by = json_object();
+  d->stderr_common = json_array();
+  d->stderr_seen = json_object();
   size_t i;
-  json_t *c;
+  json_t *c, *rsn;
+  d->undeclared_order = json_object_get(rec->header, "undeclared_rulesets");
+  json_array_foreach(d->undeclared_order, i, rsn)
+    if (json_is_string(rsn)) json_object_set_new(d->undeclared_by, json_string_value(rsn), json_integer(0));
   json_array_foreach(rec->cases, i, c) {
     const char *st = zo_record_str(c, "status"), *was = zo_record_str(c, "was");
     if (*was && failing_status(st) && !failing_status(was)) json_array_append(d->newly_failing, c);
@@ -231,11 +328,171 @@ void zo_digest_make(zo_record *rec, zo_digest *d) {
     if (failing_status(st)) json_array_append(d->failing, c);
     else if (!strcmp(st, "xfail")) json_array_append(d->gaps, c);
     else if (!strcmp(st, "skip")) {
+      json_t *u = json_object_get(d->undeclared_by, zo_record_str(c, "ruleset"));
+      if (u) { /* summed up in one line, never listed */
+        if (!json_integer_value(u)) d->undeclared_rs++;
+        json_integer_set(u, json_integer_value(u) + 1);
+        d->undeclared++;
+        continue;
+      }
       const char *why = zo_record_skip_reason(c);
       json_t *n = json_object_get(d->skips, why);
       json_object_set_new(d->skips, why, json_integer(json_integer_value(n) + 1));
     }
   }
+  /* the stderr lines two or more of the listed cases share (in their
+     stderr or the last lines a crash's message quotes): shown once, in
+     the order the first case that has them wrote them */
+  json_t *count = json_object();
+  json_t *lists[2] = {d->failing, d->gaps};
+  for (int pass = 0; pass < 2; pass++)
+    for (int k = 0; k < 2; k++) {
+      json_array_foreach(lists[k], i, c) {
+        json_t *mine = json_object();
+        for (const char *p = zo_record_str(c, "stderr"); *p;) {
+          const char *nl = strchr(p, '\n');
+          size_t n = nl ? (size_t)(nl - p) : strlen(p);
+          tally(d, count, mine, pass, p, n);
+          p += n + (nl != NULL);
+        }
+        const char *tail = stderr_tail(zo_record_str(c, "message"));
+        for (const char *p = tail ? tail : ""; *p;) {
+          const char *sep = strstr(p, " | ");
+          size_t n = sep ? (size_t)(sep - p) : strlen(p);
+          tally(d, count, mine, pass, p, n);
+          p += n + (sep ? 3 : 0);
+        }
+        json_decref(mine);
+      }
+    }
+  json_decref(count);
+}
+
+int zo_record_undeclared(zo_record *rec, const char *rs) {
+  size_t i;
+  json_t *x;
+  json_array_foreach(json_object_get(rec->header, "undeclared_rulesets"), i, x)
+    if (json_is_string(x) && !strcmp(json_string_value(x), rs)) return 1;
+  return 0;
+}
+
+void zo_digest_undeclared_line(const zo_digest *d, char *buf, size_t cap) {
+  size_t used = 0;
+  buf[0] = 0;
+  if (!d->undeclared || !cap) return;
+  int n = d->undeclared_rs;
+  int w = snprintf(buf, cap, "%lld cases under %d rule set%s this engine doesn't declare:", d->undeclared, n,
+                   n == 1 ? "" : "s");
+  used = w > 0 ? (size_t)w : 0;
+  size_t i;
+  json_t *rsn;
+  int k = 0;
+  json_array_foreach(d->undeclared_order, i, rsn) { /* the header's order */
+    const char *rs = json_string_value(rsn);
+    json_t *v = rs ? json_object_get(d->undeclared_by, rs) : NULL;
+    if (!json_integer_value(v) || used >= cap) continue; /* none of its cases ran */
+    w = snprintf(buf + used, cap - used, "%s %s (%lld)", k++ ? "," : "", rs, json_integer_value(v));
+    if (w > 0) used += (size_t)w;
+  }
+  if (used >= cap) buf[cap - 1] = 0;
+}
+
+char *zo_digest_stderr_own(const zo_digest *d, json_t *c) {
+  const char *err = zo_record_str(c, "stderr");
+  if (!*err) return NULL;
+  size_t cap = strlen(err) + 128, used = 0;
+  char *out = zo_xmalloc(cap);
+  int dropped = 0;
+  out[0] = 0;
+  for (const char *p = err; *p;) {
+    const char *nl = strchr(p, '\n');
+    size_t n = nl ? (size_t)(nl - p) : strlen(p);
+    char *line = dup_n(p, n);
+    if (json_object_get(d->stderr_seen, line)) dropped++;
+    else {
+      memcpy(out + used, p, n);
+      used += n;
+      out[used++] = '\n';
+    }
+    free(line);
+    p += n + (nl != NULL);
+  }
+  if (dropped)
+    used += (size_t)snprintf(out + used, cap - used, "[%d line%s shown once, under the stderr common to "
+                             "several cases]\n", dropped, dropped == 1 ? "" : "s");
+  while (used && out[used - 1] == '\n') used--;
+  out[used] = 0;
+  return out;
+}
+
+char *zo_digest_message(const zo_digest *d, json_t *c) {
+  return zo_report_message_dedup(zo_record_str(c, "message"), d->stderr_seen, 0, NULL);
+}
+
+char *zo_report_shell_word(const char *s) {
+  static const char safe[] = "_-./,:=@%+";
+  int plain = *s != 0;
+  for (const char *p = s; *p && plain; p++)
+    plain = isalnum((unsigned char)*p) || strchr(safe, *p);
+  if (plain) return zo_xstrdup(s);
+  size_t n = 3;
+  for (const char *p = s; *p; p++) n += *p == '\'' ? 4 : 1;
+  char *out = zo_xmalloc(n), *o = out;
+  *o++ = '\'';
+  for (const char *p = s; *p; p++) {
+    if (*p == '\'') memcpy(o, "'\\''", 4), o += 4;
+    else *o++ = *p;
+  }
+  *o++ = '\'';
+  *o = 0;
+  return out;
+}
+
+char *zo_report_message_dedup(const char *message, json_t *set, int add, int *dropped) {
+  const char *tail = stderr_tail(message);
+  int left = 0;
+  if (!tail) {
+    if (dropped) *dropped = 0;
+    return zo_xstrdup(message);
+  }
+  size_t cap = strlen(message) + 96, used = (size_t)(tail - message);
+  char *out = zo_xmalloc(cap);
+  memcpy(out, message, used);
+  int kept = 0;
+  for (const char *p = tail; *p;) {
+    const char *sep = strstr(p, " | ");
+    size_t n = sep ? (size_t)(sep - p) : strlen(p);
+    char *line = dup_n(p, n);
+    if (json_object_get(set, line)) left++;
+    else {
+      if (kept++) memcpy(out + used, " | ", 3), used += 3;
+      memcpy(out + used, p, n);
+      used += n;
+      if (add) json_object_set_new(set, line, json_true());
+    }
+    free(line);
+    p += n + (sep ? 3 : 0);
+  }
+  if (!kept && used >= 10) used -= 10; /* no "; stderr: " left to say */
+  out[used] = 0;
+  if (left)
+    snprintf(out + used, cap - used, "; %d %sline%s of stderr shown once above", left, kept ? "more " : "",
+             left == 1 ? "" : "s");
+  if (dropped) *dropped = left;
+  return out;
+}
+
+char *zo_record_rerun(zo_record *rec, json_t *c) {
+  const char *prefix = zo_record_str(rec->header, "rerun");
+  if (!*prefix) return NULL;
+  char *rs = zo_report_shell_word(zo_record_str(c, "ruleset"));
+  char *file = zo_report_shell_word(zo_record_str(c, "file"));
+  size_t n = strlen(prefix) + strlen(rs) + strlen(file) + 16;
+  char *out = zo_xmalloc(n);
+  snprintf(out, n, "%s --ruleset %s %s", prefix, rs, file);
+  free(rs);
+  free(file);
+  return out;
 }
 
 void zo_digest_free(zo_digest *d) {
@@ -244,6 +501,9 @@ void zo_digest_free(zo_digest *d) {
   json_decref(d->failing);
   json_decref(d->gaps);
   json_decref(d->skips);
+  json_decref(d->undeclared_by);
+  json_decref(d->stderr_common);
+  json_decref(d->stderr_seen);
   memset(d, 0, sizeof *d);
 }
 
@@ -272,7 +532,10 @@ void zo_digest_counts(const zo_digest *d, char *buf, size_t cap) {
   if (d->invalid) PART("%zu invalid case file%s", d->invalid, d->invalid == 1 ? "" : "s");
   PART("%lld passed", d->passed);
   if (d->xfailed) PART("%lld known gap%s", d->xfailed, d->xfailed == 1 ? "" : "s");
-  if (d->skipped) PART("%lld skipped", d->skipped);
+  if (d->skipped - d->undeclared) PART("%lld skipped", d->skipped - d->undeclared);
+  if (d->undeclared)
+    PART("%lld cases under %d undeclared rule set%s", d->undeclared, d->undeclared_rs,
+         d->undeclared_rs == 1 ? "" : "s");
   if (d->not_run) PART("%lld case files not run (--max-fail)", d->not_run);
 #undef PART
   if (used >= cap && cap) buf[cap - 1] = 0;
@@ -280,10 +543,37 @@ void zo_digest_counts(const zo_digest *d, char *buf, size_t cap) {
 
 /* ---- Markdown: the CI job summary, failures first --------------------- */
 
-/* One row of a case table: case, rule set, then its status (the failing
- * table) or the reason it is listed (the known gaps), where, what,
- * expected, observed. */
-static void md_case_row(FILE *f, json_t *c, int with_reason) {
+/* The rules case c cites, ", " between, in a Markdown cell. */
+static void md_rules(FILE *f, json_t *c) {
+  size_t k;
+  json_t *r;
+  json_array_foreach(json_object_get(c, "rules"), k, r) {
+    if (k) fputs(", ", f);
+    zo_report_md_cell(f, json_string_value(r) ? json_string_value(r) : "");
+  }
+}
+
+/* s in a Markdown code span, fenced longer than any run of backticks in
+ * it ('|' escaped: it stands in a table cell). */
+static void md_code_cell(FILE *f, const char *s) {
+  size_t run = 0, longest = 0;
+  for (const char *p = s; *p; p++) {
+    run = *p == '`' ? run + 1 : 0;
+    if (run > longest) longest = run;
+  }
+  for (size_t k = 0; k <= longest; k++) fputc('`', f);
+  fputc(' ', f);
+  zo_report_md_cell(f, s);
+  fputc(' ', f);
+  for (size_t k = 0; k <= longest; k++) fputc('`', f);
+}
+
+/* One row of a case table, what a developer needs first, first: case,
+ * rule set, then its status (the failing table) or the reason it is
+ * listed (the known gaps), the rules it cites, its title, what differed
+ * ("b.position: expected 2, observed 0"), the command that reruns it
+ * alone, and where (file:line, step). */
+static void md_case_row(FILE *f, zo_record *rec, const zo_digest *d, json_t *c, int with_reason) {
   fputs("| `", f);
   zo_report_md_cell(f, zo_record_str(c, "id"));
   fputs("` | ", f);
@@ -291,17 +581,38 @@ static void md_case_row(FILE *f, json_t *c, int with_reason) {
   fputs(" | ", f);
   zo_report_md_cell(f, zo_record_str(c, with_reason ? "reason" : "status"));
   fputs(" | ", f);
+  md_rules(f, c);
+  fputs(" | ", f);
+  zo_report_md_cell(f, zo_record_str(c, "title"));
+  fputs(" | ", f);
+  if (json_object_get(c, "expected")) {
+    zo_report_md_cell(f, zo_record_str(c, "what"));
+    fputs(*zo_record_str(c, "what") ? ": expected " : "expected ", f);
+    zo_report_md_cell(f, zo_record_str(c, "expected"));
+    fputs(", observed ", f);
+    zo_report_md_cell(f, zo_record_str(c, "observed"));
+  } else { /* nothing compared (an engine error, a crash): its message */
+    char *msg = zo_digest_message(d, c); /* the stderr lines shown once left out */
+    const char *m = msg, *file = zo_record_str(c, "file");
+    size_t n = strlen(file);
+    if (n && !strncmp(m, file, n) && m[n] == ':') { /* "FILE:LINE: " said in where */
+      const char *p = m + n + 1;
+      while (isdigit((unsigned char)*p)) p++;
+      if (p[0] == ':' && p[1] == ' ') m = p + 2;
+    }
+    zo_report_md_cell(f, *m ? m : zo_record_str(c, "what"));
+    free(msg);
+  }
+  fputs(" | ", f);
+  char *cmd = zo_record_rerun(rec, c);
+  if (cmd) md_code_cell(f, cmd);
+  free(cmd);
+  fputs(" | ", f);
   zo_report_md_cell(f, zo_record_str(c, "file"));
   long long line = json_integer_value(json_object_get(c, "line"));
   if (line) fprintf(f, ":%lld", line);
   long long step = json_integer_value(json_object_get(c, "step"));
   if (step) fprintf(f, " (step %lld)", step);
-  fputs(" | ", f);
-  zo_report_md_cell(f, zo_record_str(c, "what"));
-  fputs(" | ", f);
-  zo_report_md_cell(f, zo_record_str(c, "expected"));
-  fputs(" | ", f);
-  zo_report_md_cell(f, zo_record_str(c, "observed"));
   fputs(" |\n", f);
 }
 
@@ -371,14 +682,21 @@ static void markdown_body(FILE *f, zo_record *rec) {
   zo_report_md_cell(f, zo_record_str(rec->header, "engine_version"));
   fprintf(f, "**, suite commit `%s`, started %s.\n", zo_record_str(rec->header, "suite_commit"),
           zo_record_str(rec->header, "started"));
+  char undeclared[1024];
+  zo_digest_undeclared_line(&d, undeclared, sizeof undeclared);
+  if (*undeclared) { /* one line, never a row per case */
+    fputs("\n", f);
+    zo_report_md_cell(f, undeclared);
+    fputs(" (skipped, not listed).\n", f);
+  }
   size_t i, j;
   json_t *c;
   static const char table_head[] =
-      "| case | rule set | status | where | what | expected | observed |\n"
-      "| --- | --- | --- | --- | --- | --- | --- |\n";
+      "| case | rule set | status | rules | title | what differed | rerun alone | where |\n"
+      "| --- | --- | --- | --- | --- | --- | --- | --- |\n";
   if (json_array_size(d.failing)) {
     fprintf(f, "\n## Failing (%zu)\n\n%s", json_array_size(d.failing), table_head);
-    json_array_foreach(d.failing, i, c) md_case_row(f, c, 0);
+    json_array_foreach(d.failing, i, c) md_case_row(f, rec, &d, c, 0);
   }
   if (d.invalid) {
     fprintf(f, "\n## Invalid case files (%zu)\n\n", d.invalid);
@@ -401,30 +719,56 @@ static void markdown_body(FILE *f, zo_record *rec) {
   }
   if (json_array_size(d.failing)) { /* what each failure said, in full */
     fputs("\n<details><summary>Messages of the failing cases</summary>\n\n", f);
+    if (json_array_size(d.stderr_common)) { /* a banner each restart printed: once */
+      fprintf(f, "The engine's stderr common to several cases (%zu lines, shown once):\n\n",
+              json_array_size(d.stderr_common));
+      json_t *l;
+      size_t n = 0;
+      json_array_foreach(d.stderr_common, j, l) n += strlen(json_string_value(l)) + 1;
+      char *all = zo_xmalloc(n + 1), *o = all;
+      json_array_foreach(d.stderr_common, j, l) {
+        size_t k = strlen(json_string_value(l));
+        memcpy(o, json_string_value(l), k);
+        o += k;
+        *o++ = '\n';
+      }
+      if (o > all) o--;
+      *o = 0;
+      md_block(f, all);
+      free(all);
+      fputs("\n", f);
+    }
     json_array_foreach(d.failing, i, c) {
       fputs("- `", f);
       zo_report_md_cell(f, zo_record_str(c, "id"));
       fputs("` (", f);
       zo_report_md_cell(f, zo_record_str(c, "ruleset"));
       fputs("):\n\n", f);
-      md_block(f, zo_record_str(c, "message"));
-      const char *err = zo_record_str(c, "stderr");
-      if (*err) {
+      char *msg = zo_digest_message(&d, c);
+      md_block(f, msg);
+      free(msg);
+      char *err = zo_digest_stderr_own(&d, c);
+      if (err && *err) {
         fputs("\n  the engine's stderr:\n\n", f);
         md_block(f, err);
       }
+      free(err);
     }
     fputs("\n</details>\n", f);
   }
   if (json_array_size(d.gaps)) {
     fprintf(f, "\n## Known gaps (%zu, --expect-failures)\n\n"
-               "| case | rule set | reason | where | what | expected | observed |\n"
-               "| --- | --- | --- | --- | --- | --- | --- |\n", json_array_size(d.gaps));
-    json_array_foreach(d.gaps, i, c) md_case_row(f, c, 1);
+               "| case | rule set | reason | rules | title | what differed | rerun alone | where |\n"
+               "| --- | --- | --- | --- | --- | --- | --- | --- |\n", json_array_size(d.gaps));
+    json_array_foreach(d.gaps, i, c) md_case_row(f, rec, &d, c, 1);
   }
   md_stale(f, rec);
   if (json_object_size(d.skips)) {
-    fprintf(f, "\n## Skipped (%lld), by reason\n\n| reason | cases |\n| --- | ---: |\n", d.skipped);
+    fprintf(f, "\n## Skipped (%lld), by reason\n\n", d.skipped - d.undeclared);
+    if (d.undeclared)
+      fprintf(f, "Besides the %lld cases under rule sets the engine doesn't declare (above).\n\n",
+              d.undeclared);
+    fputs("| reason | cases |\n| --- | ---: |\n", f);
     const char *why;
     json_t *n;
     json_object_foreach(d.skips, why, n) {
@@ -439,7 +783,7 @@ static void markdown_body(FILE *f, zo_record *rec) {
   json_t *rsl = json_object_get(rec->header, "rulesets"), *rsn;
   json_array_foreach(rsl, i, rsn) {
     const char *rs = json_string_value(rsn);
-    if (!rs) continue;
+    if (!rs || json_object_get(d.undeclared_by, rs)) continue; /* in the one line above */
     int n = 0, pass = 0, fail = 0, gap = 0, skip = 0;
     json_t *rules = json_object();
     json_array_foreach(rec->cases, j, c) {

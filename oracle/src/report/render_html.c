@@ -1,8 +1,11 @@
 /* render_html.c: the HTML report, one self-contained page (no script, no
  * network) rendered from the run record, failures first:
  *
- *   the verdict and the totals; the failing cases (case, rule set, where,
- *   expected vs observed, the message and the engine's stderr); invalid
+ *   the verdict and the totals; the cases under rule sets the engine
+ *   doesn't declare, in one line; the failing cases (case, rule set, the
+ *   rules it cites, where, expected vs observed, its title, the command
+ *   that reruns it alone, the message and the engine's stderr, the lines
+ *   several cases share shown once after the table); invalid
  *   case files; the known gaps; the skips counted by reason; the rule sets;
  *   era scenarios side by side (one row per scenario, a column per era);
  *   then, collapsed, the conformance matrix of each game (its declared rule
@@ -47,9 +50,9 @@ static void case_link(FILE *f, json_t *c, const char *label) {
 
 /* A table of cases that fail or are known gaps: everything a reader needs
  * to act, without scrolling to the case list. */
-static void problem_table(FILE *f, json_t *cases, const char *id) {
-  fprintf(f, "<table id=\"%s\"><tr><th>case</th><th>rule set</th><th>status</th><th>where</th>"
-             "<th>what</th><th>expected</th><th>observed</th></tr>\n", id);
+static void problem_table(FILE *f, zo_record *rec, const zo_digest *d, json_t *cases, const char *id) {
+  fprintf(f, "<table id=\"%s\"><tr><th>case</th><th>rule set</th><th>status</th><th>rules</th>"
+             "<th>where</th><th>what</th><th>expected</th><th>observed</th></tr>\n", id);
   size_t i;
   json_t *c;
   json_array_foreach(cases, i, c) {
@@ -58,7 +61,14 @@ static void problem_table(FILE *f, json_t *cases, const char *id) {
     case_link(f, c, zo_record_str(c, "id"));
     fputs("</code></td><td>", f);
     zo_report_xml_text(f, zo_record_str(c, "ruleset"));
-    fprintf(f, "</td><td class=\"%s\">%s</td><td><code>", status_class(st), st);
+    fprintf(f, "</td><td class=\"%s\">%s</td><td>", status_class(st), st);
+    size_t k;
+    json_t *r;
+    json_array_foreach(json_object_get(c, "rules"), k, r) {
+      if (k) fputs(", ", f);
+      zo_report_xml_text(f, json_string_value(r) ? json_string_value(r) : "");
+    }
+    fputs("</td><td><code>", f);
     zo_report_xml_text(f, zo_record_str(c, "file"));
     long long line = json_integer_value(json_object_get(c, "line"));
     if (line) fprintf(f, ":%lld", line);
@@ -71,7 +81,16 @@ static void problem_table(FILE *f, json_t *cases, const char *id) {
     zo_report_xml_text(f, zo_record_str(c, "expected"));
     fputs("</td><td>", f);
     zo_report_xml_text(f, zo_record_str(c, "observed"));
-    fputs("</td></tr>\n<tr class=\"msg\"><td colspan=\"7\">", f);
+    fputs("</td></tr>\n<tr class=\"msg\"><td colspan=\"8\"><p class=\"title\">", f);
+    zo_report_xml_text(f, zo_record_str(c, "title"));
+    fputs("</p>", f);
+    char *cmd = zo_record_rerun(rec, c);
+    if (cmd) { /* one command that reruns just this case */
+      fputs("<p class=\"rerun\">rerun: <code>", f);
+      zo_report_xml_text(f, cmd);
+      fputs("</code></p>", f);
+    }
+    free(cmd);
     if (json_object_get(c, "reason")) { /* a known gap's: why it is listed */
       fputs(!strcmp(st, "xpass") ? "<p class=\"reason\">passes, yet listed as a known gap (take it off the list): "
                                  : "<p class=\"reason\">known gap: ", f);
@@ -79,17 +98,35 @@ static void problem_table(FILE *f, json_t *cases, const char *id) {
       fputs("</p>", f);
     }
     fputs("<pre>", f);
-    zo_report_xml_text(f, zo_record_str(c, "message"));
+    char *msg = zo_digest_message(d, c);
+    zo_report_xml_text(f, msg);
+    free(msg);
     fputs("</pre>", f);
-    const char *err = zo_record_str(c, "stderr");
-    if (*err) {
+    char *err = zo_digest_stderr_own(d, c);
+    if (err && *err) {
       fputs("<details><summary>the engine's stderr</summary><pre>", f);
       zo_report_xml_text(f, err);
       fputs("</pre></details>", f);
     }
+    free(err);
     fputs("</td></tr>\n", f);
   }
   fputs("</table>\n", f);
+}
+
+/* The engine's stderr lines common to several listed cases (a banner each
+ * restart printed), once; each case shows only its own. */
+static void stderr_common(FILE *f, const zo_digest *d) {
+  if (!json_array_size(d->stderr_common)) return;
+  fprintf(f, "<details id=\"stderr-common\"><summary>The engine's stderr common to several cases "
+             "(%zu lines, shown once)</summary><pre>", json_array_size(d->stderr_common));
+  size_t i;
+  json_t *l;
+  json_array_foreach(d->stderr_common, i, l) {
+    if (i) fputc('\n', f);
+    zo_report_xml_text(f, json_string_value(l));
+  }
+  fputs("</pre></details>\n", f);
 }
 
 /* The stale entries of the known-gaps file: listed cases that pass now
@@ -285,12 +322,13 @@ static void scenario_of(const char *id, char *buf, size_t cap) {
 
 /* Era scenarios side by side: every scenario that ran under two or more
  * rule sets, one row, a column per rule set of the run. */
-static void era_scenarios(FILE *f, zo_record *rec) {
+static void era_scenarios(FILE *f, zo_record *rec, json_t *declared) {
   json_t *byid = json_object(), *order = json_array();
   size_t i;
   json_t *c;
   char stem[512];
   json_array_foreach(rec->cases, i, c) {
+    if (!json_object_get(declared, zo_record_str(c, "ruleset"))) continue;
     scenario_of(zo_record_str(c, "id"), stem, sizeof stem);
     json_t *row = json_object_get(byid, stem);
     if (!row) {
@@ -312,6 +350,7 @@ static void era_scenarios(FILE *f, zo_record *rec) {
             "<table id=\"scenarios\"><tr><th>scenario</th>", f);
       size_t k;
       json_array_foreach(rsl, k, rsn) {
+        if (!json_object_get(declared, json_string_value(rsn))) continue;
         fputs("<th>", f);
         zo_report_xml_text(f, json_string_value(rsn));
         fputs("</th>", f);
@@ -323,6 +362,7 @@ static void era_scenarios(FILE *f, zo_record *rec) {
     fputs("</code></td>", f);
     size_t k;
     json_array_foreach(rsl, k, rsn) {
+      if (!json_object_get(declared, json_string_value(rsn))) continue;
       json_t *cr = json_object_get(row, json_string_value(rsn));
       if (!cr) {
         fputs("<td class=\"na\"></td>", f);
@@ -375,13 +415,14 @@ static void switches(FILE *f, json_t *details, json_t *declared) {
 
 /* Every case, one collapsed section per rule set (rows the matrix and the
  * tables above link to). */
-static void case_lists(FILE *f, zo_record *rec) {
+static void case_lists(FILE *f, zo_record *rec, const zo_digest *d) {
   json_t *rsl = json_object_get(rec->header, "rulesets"), *rsn;
   json_t *groups = json_object();
   size_t i, j;
   json_t *c;
   json_array_foreach(rec->cases, i, c) {
     const char *rs = zo_record_str(c, "ruleset");
+    if (zo_record_undeclared(rec, rs)) continue; /* the one line at the top */
     json_t *g = json_object_get(groups, rs);
     if (!g) json_object_set_new(groups, rs, g = json_array());
     json_array_append(g, c);
@@ -420,7 +461,11 @@ static void case_lists(FILE *f, zo_record *rec) {
         zo_report_xml_text(f, json_string_value(x));
       }
       fputs("</td><td>", f);
-      if (strcmp(st, "pass")) zo_report_xml_text(f, zo_record_str(c, "message"));
+      if (strcmp(st, "pass")) {
+        char *msg = zo_digest_message(d, c);
+        zo_report_xml_text(f, msg);
+        free(msg);
+      }
       fputs("</td></tr>\n", f);
     }
     fputs("</table></details>\n", f);
@@ -454,6 +499,7 @@ void zo_report_html_body(FILE *f, zo_record *rec) {
         "td.gap{background:#e0d0f4}td.none{color:#999}td.na{background:#f4f4f4}\n"
         "td.cell a{color:inherit;text-decoration:none;font-size:12px}\n"
         "tr.msg td{border-top:none;background:#fafafa}pre{margin:0;white-space:pre-wrap}\n"
+        "tr.msg p{margin:0}p.rerun code{user-select:all}\n"
         "details{margin:.3em 0}summary{cursor:pointer;font-weight:bold}\n"
         "code{font-size:12px}.seed{font-weight:bold}\n"
         "details.ttable{margin-left:1em}details.tobj{margin-left:1.5em}.by{color:#666;font-weight:normal}\n"
@@ -474,11 +520,19 @@ void zo_report_html_body(FILE *f, zo_record *rec) {
   fputs("</code>, started ", f);
   zo_report_xml_text(f, zo_record_str(rec->header, "started"));
   fputs(".</p>\n", f);
+  char undeclared[1024];
+  zo_digest_undeclared_line(&d, undeclared, sizeof undeclared);
+  if (*undeclared) { /* one line, never a row per case */
+    fputs("<p id=\"undeclared\">", f);
+    zo_report_xml_text(f, undeclared);
+    fputs(" (skipped, not listed).</p>\n", f);
+  }
   size_t i;
   if (json_array_size(d.failing)) {
     fprintf(f, "<h2 id=\"failing\">Failing (%zu)</h2>\n", json_array_size(d.failing));
-    problem_table(f, d.failing, "failures");
+    problem_table(f, rec, &d, d.failing, "failures");
   }
+  stderr_common(f, &d);
   if (d.invalid) {
     fprintf(f, "<h2 id=\"invalid\">Invalid case files (%zu)</h2>\n<table id=\"invalid-files\">"
                "<tr><th>file</th><th>error</th></tr>\n", d.invalid);
@@ -495,12 +549,15 @@ void zo_report_html_body(FILE *f, zo_record *rec) {
   if (*d.baseline) baseline_changes(f, &d);
   if (json_array_size(d.gaps)) {
     fprintf(f, "<h2 id=\"gaps\">Known gaps (%zu, --expect-failures)</h2>\n", json_array_size(d.gaps));
-    problem_table(f, d.gaps, "known-gaps");
+    problem_table(f, rec, &d, d.gaps, "known-gaps");
   }
   stale_table(f, rec);
   if (json_object_size(d.skips)) {
-    fprintf(f, "<h2 id=\"skipped\">Skipped (%lld), by reason</h2>\n<table id=\"skips\"><tr><th>reason"
-               "</th><th>cases</th></tr>\n", d.skipped);
+    fprintf(f, "<h2 id=\"skipped\">Skipped (%lld), by reason</h2>\n", d.skipped - d.undeclared);
+    if (d.undeclared)
+      fprintf(f, "<p>Besides the %lld cases under rule sets the engine doesn't declare (above).</p>\n",
+              d.undeclared);
+    fputs("<table id=\"skips\"><tr><th>reason</th><th>cases</th></tr>\n", f);
     const char *why;
     json_t *n;
     json_object_foreach(d.skips, why, n) {
@@ -515,7 +572,7 @@ void zo_report_html_body(FILE *f, zo_record *rec) {
   char g[64];
   json_array_foreach(json_object_get(rec->header, "rulesets"), i, rsn) {
     const char *rs = json_string_value(rsn);
-    if (!rs) continue;
+    if (!rs || json_object_get(d.undeclared_by, rs)) continue; /* the engine's only */
     json_object_set_new(declared, rs, json_true());
     game_of(rs, g, sizeof g);
     int known = 0;
@@ -524,7 +581,7 @@ void zo_report_html_body(FILE *f, zo_record *rec) {
     json_array_foreach(games, k, x) known |= !strcmp(json_string_value(x), g);
     if (!known) json_array_append_new(games, json_string(g));
   }
-  era_scenarios(f, rec);
+  era_scenarios(f, rec, declared);
   fputs("<h2 id=\"rules\">Rules</h2>\n<p>Each cell: the cases of that rule set citing the rule "
         "(green all pass, red any fails, violet known gap, yellow skipped, \"no case\" none; an "
         "empty grey cell: not a rule of that rule set). Bold rules are numbered in a seed text. "
@@ -534,7 +591,7 @@ void zo_report_html_body(FILE *f, zo_record *rec) {
   json_decref(cells);
   switches(f, details, declared);
   zo_report_html_tables(f, rec);
-  case_lists(f, rec);
+  case_lists(f, rec, &d);
   fputs("</body></html>\n", f);
   json_decref(declared);
   json_decref(games);

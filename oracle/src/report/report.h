@@ -61,6 +61,21 @@
 FILE *zo_report_open(const char *path, char *tmp, size_t cap);
 zo_status zo_report_commit(FILE *f, const char *tmp, const char *path, zo_error *err);
 
+/* s as one word of a POSIX shell command line: as it is when it holds
+ * only letters, digits and _ - . / , : = @ % + (and is not empty), else
+ * between single quotes, each ' written '\''. The caller frees. */
+char *zo_report_shell_word(const char *s);
+
+/* A failure's message without the lines of the engine's stderr it ends
+ * with (a crash's "...; stderr: A | B | C", its last lines joined with
+ * " | ") that set (a JSON object keyed by line) holds, and a note of how
+ * many were left out ("; 7 more lines of stderr shown once above"); with
+ * add, the lines kept are added to set. *dropped (may be NULL) receives
+ * how many were left out. The message as it is when it has no such
+ * tail. The caller frees. */
+struct json_t;
+char *zo_report_message_dedup(const char *message, struct json_t *set, int add, int *dropped);
+
 /* ---- the results site (site.c, site_html.c) --------------------------- */
 
 /* What zo_report_site built, for the caller's message. */

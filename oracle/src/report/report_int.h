@@ -71,6 +71,16 @@ typedef struct {
   const char *baseline;   /* the record's baseline file, "" without --baseline */
   json_t *newly_failing, *fixed; /* arrays: failing now and not there, and
                                     passing now and failing there */
+  long long undeclared;   /* skips under rule sets the engine does not declare
+                             (the header's undeclared_rulesets): in skipped,
+                             yet never in skips nor listed case by case */
+  json_t *undeclared_by;  /* object: such rule set -> its cases */
+  int undeclared_rs;      /* those of them with a case */
+  json_t *undeclared_order; /* the header's undeclared_rulesets (borrowed) */
+  json_t *stderr_common;  /* array: the lines of the engine's stderr found in
+                             two or more of the failing cases and known gaps
+                             (a start-up banner), first-seen order */
+  json_t *stderr_seen;    /* object: those lines -> true */
 } zo_digest;
 void zo_digest_make(zo_record *rec, zo_digest *d);
 void zo_digest_free(zo_digest *d);
@@ -84,5 +94,22 @@ void zo_digest_counts(const zo_digest *d, char *buf, size_t cap);
 /* Why a skipped case was skipped: its message without the file:line and
  * "skipped: " (storage of c). */
 const char *zo_record_skip_reason(json_t *c);
+/* Whether rule set rs is one the engine of rec does not declare (the
+ * header's undeclared_rulesets). */
+int zo_record_undeclared(zo_record *rec, const char *rs);
+/* "663 cases under 5 rule sets this engine doesn't declare: fab (134),
+ * mtg-1999 (127)" into buf (cap bytes), "" when there are none. */
+void zo_digest_undeclared_line(const zo_digest *d, char *buf, size_t cap);
+/* The engine's stderr of case c without the lines of d->stderr_common,
+ * a last line saying how many were left out; NULL when c has none. The
+ * caller frees. */
+char *zo_digest_stderr_own(const zo_digest *d, json_t *c);
+/* Case c's message without the stderr lines of d->stderr_common its end
+ * quotes (zo_report_message_dedup). The caller frees. */
+char *zo_digest_message(const zo_digest *d, json_t *c);
+/* The command that reruns case c alone as the run ran it (the header's
+ * rerun, then --ruleset RS FILE, quoted for a POSIX shell), or NULL when
+ * the record has no rerun. The caller frees. */
+char *zo_record_rerun(zo_record *rec, json_t *c);
 
 #endif
