@@ -79,9 +79,9 @@ expect("mtg-current", "instant card", "owner.hand", "battlefield", outcome="stay
 expect("mtg-current", "card (creature)", "stack", "battlefield", outcome="moved",
        keeps=["characteristic", "prevention", "sticker", "spell_info"], controller="other",
        rules=["CR 400.7a", "CR 400.7c"])
-# 2011's 400.7 lists neither stickers nor what a spell was cast with
+# 2011's 400.7 has no stickers, but 400.7c keeps what the spell was cast with
 expect("mtg-2011", "card (creature)", "stack", "battlefield", outcome="moved",
-       keeps=["characteristic", "prevention"])
+       keeps=["characteristic", "prevention", "spell_info"])
 # CR 111.7, 704.5d: a token off the battlefield ceases at the state check
 expect("mtg-current", "token", "battlefield", "owner.hand", outcome="moved",
        state_check="ceased", new_object=True, rules=["CR 111.7", "CR 704.5d"])

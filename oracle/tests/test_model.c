@@ -434,8 +434,8 @@ static void test_resolving_copy_becomes_token(void **state) {
 
 /* Objects put on the stack together: APNAP order in mtg-current (CR
  * 405.3), the active player's lowest whatever the list says, each player's
- * own in their chosen order; the list order in mtg-2011, whose text is
- * silent (and counts no hit). */
+ * own in their chosen order (mtg-2011 too: 405.3 of June 2011); the list
+ * order in mtg-2004, whose text is silent (and counts no hit). */
 static void test_stack_arrivals_apnap(void **state) {
   (void)state;
   const char *body = "players: [alice, bob, carol]\n"
@@ -454,8 +454,9 @@ static void test_stack_arrivals_apnap(void **state) {
   for (int i = 0; i < 4; i++) assert_int_equal(f.g->zones[stack].objs[i], want[i]);
   assert_int_equal(hits_of(&f, "CR 405.3"), 1);
   stop(&f);
-  snprintf(text, sizeof text, "id: t/x\ntitle: t\nrulesets: [mtg-2011]\nrules: [\"CR 405.2\"]\n%s", body);
-  f = start("mtg-2011", text);
+  /* mtg-2004 is silent (its 217.6b puts one object on top at a time) */
+  snprintf(text, sizeof text, "id: t/x\ntitle: t\nrulesets: [mtg-2004]\nrules: [\"CR 217.6b\"]\n%s", body);
+  f = start("mtg-2004", text);
   assert_int_equal(step(&f, 0, NULL), ZO_OUTCOME_MOVED);
   stack = f.g->objs[0].zone;
   /* the chosen order as it is (a1, c1, a2), b1 left where it arrived */
@@ -597,10 +598,10 @@ static void test_look_and_reveal(void **state) {
 
 /* Attachments (attached.c): an attach step records both identities; in
  * mtg-2004 what is attached goes into the phased-out zone with its
- * permanent and back (502.15e, one hit per attachment each way); a zone
+ * permanent and back (502.15i, one hit per attachment each way); a zone
  * change of the permanent ends the attachment without touching the
  * attached object, and the state check then puts the Aura into its owner's
- * graveyard and leaves the Equipment, unattached (420.5d: one hit each).
+ * graveyard (420.5d) and leaves the Equipment, unattached (420.5k).
  * FaB rejects the step. */
 static void test_attachments(void **state) {
   (void)state;
@@ -625,19 +626,21 @@ static void test_attachments(void **state) {
   assert_int_equal(f.g->objs[aura].zone, f.g->objs[bear].zone); /* the phased-out zone */
   assert_int_equal(f.g->objs[aura].phased_with, bear);
   assert_int_equal(zo_attached_to(f.g, sword), bear);
-  assert_int_equal(hits_of(&f, "CR 502.15e"), 2);
+  assert_int_equal(hits_of(&f, "CR 502.15i"), 2);
   assert_int_equal(step(&f, 3, NULL), ZO_OUTCOME_MOVED);
   assert_int_equal(f.g->objs[aura].zone, in_play);
   assert_int_equal(f.g->objs[aura].phased_with, -1);
   assert_true(f.g->objs[aura].id == aura_id); /* the same object throughout */
-  assert_int_equal(hits_of(&f, "CR 502.15e"), 4);
+  assert_int_equal(hits_of(&f, "CR 502.15i"), 4);
   assert_int_equal(step(&f, 4, NULL), ZO_OUTCOME_MOVED);
   assert_int_equal(f.g->objs[aura].attached, bear); /* ended by identity alone */
   assert_int_equal(zo_attached_to(f.g, aura), -1);
   assert_int_equal(zo_attached_to(f.g, sword), -1);
   assert_int_equal(hits_of(&f, "CR 420.5d"), 0);
+  assert_int_equal(hits_of(&f, "CR 420.5k"), 0);
   assert_int_equal(step(&f, 5, NULL), ZO_OUTCOME_MOVED);
-  assert_int_equal(hits_of(&f, "CR 420.5d"), 2);
+  assert_int_equal(hits_of(&f, "CR 420.5d"), 1);
+  assert_int_equal(hits_of(&f, "CR 420.5k"), 1);
   assert_true(f.g->objs[aura].id != aura_id);
   assert_int_equal(f.g->objs[sword].zone, in_play);
   assert_int_equal(f.g->objs[sword].attached, -1);

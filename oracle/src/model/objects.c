@@ -41,11 +41,12 @@ unsigned zo_marks_kept(zo_game *g, int obj, int origin, int dest, const char *ca
   if (SW(g, SW_KEEPS_STICKERS) == ZS_YES && ZT(g, dest)->pub.value) keep |= 1u << MK_STICKER;
   /* 400.7g-h: a nonland card cast (a move to the stack, 405.1, 601.2a);
      400.7i: a land card played (a move to the battlefield whose cause is
-     play, 305.1) */
-  if (SW(g, SW_KEEPS_PERMISSIONS) == ZS_YES &&
+     play, 305.1). cast: the nonland card cast only (400.7f of 2011) */
+  int kp = SW(g, SW_KEEPS_PERMISSIONS);
+  if ((kp == ZS_YES || kp == ZS_CAST) &&
       ((is_stack(g, dest) && !(o->types & g->classes.land)) ||
-       (role == ZR_BATTLEFIELD && (o->types & g->classes.land) && !is_stack(g, origin) &&
-        cause && strcmp(cause, "play") == 0)))
+       (kp == ZS_YES && role == ZR_BATTLEFIELD && (o->types & g->classes.land) &&
+        !is_stack(g, origin) && cause && strcmp(cause, "play") == 0)))
     keep |= 1u << MK_PERMISSION;
   return keep;
 }
@@ -231,6 +232,15 @@ void zo_step_create(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
   o->face_down = s->face == 1 || (SW(g, SW_VISIBILITY) == ZS_PER_OBJECT && !o->pub);
   if (ZT(g, zone)->controller.value) o->controller = s->controller >= 0 ? s->controller : s->owner;
   o->ctrl_default = o->controller; /* CR 110.2 */
+  /* a token or a copy of a spell created under another player's control
+     is that player's where the rule set says so (CR 110.5a, 111.2 of
+     2011); else the create step's owner, the controller of the effect
+     that made it (216.1 of 2004) */
+  if ((is_token(g, o) || o->kind == ZK_COPY) && o->controller >= 0 &&
+      o->controller != o->owner) {
+    HITSW(g, SW_CREATED_OWNER);
+    if (SW(g, SW_CREATED_OWNER) == ZS_CONTROLLER) o->owner = o->controller;
+  }
   /* a copy of a spell on the battlefield is a token where the rule set
      says so (CR 110.5 of 2011, 111.13) */
   if (o->kind == ZK_COPY && ZT(g, zone)->role == ZR_BATTLEFIELD &&

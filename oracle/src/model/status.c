@@ -38,7 +38,8 @@ void zo_step_control(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
 
 /* Phasing as a zone (Z.7, CR 217.8, 502.15): phasing out puts the
  * permanent into the phased-out zone (its owner's where that zone is per
- * player), with no controller, and fires leaves-play triggers (502.15d);
+ * player), with no controller, and fires leaves-play triggers (502.15d
+ * of 2004; none where phasing_quiet says so, 502.15d of 2007);
  * it stays the same object and keeps its counters (Z.7.2, 217.8c,
  * 502.15f-h) but loses limited-duration effects (502.15g). Phasing in
  * brings it back under the same controller, triggering nothing. */
@@ -75,7 +76,10 @@ static void phase_zone(zo_game *g, int o, int out, zo_step_result *r) {
     ob->controller = -1;
     ob->phased_out = 1;
     zo_durations_phase_out(g, o); /* 502.15g */
-    zo_watches_fire(g, o, zone, dest, 1, ctrl, "");
+    /* 502.15d of 2004: phasing out fires leaves-play watches as usual;
+       of 2007: none, only those that mention phasing (phasing_quiet) */
+    HITSW(g, SW_PHASING_QUIET);
+    if (SW(g, SW_PHASING_QUIET) != ZS_YES) zo_watches_fire(g, o, zone, dest, 1, ctrl, "");
     if (g->ntrig) zo_phase_watches_fire(g, o, ctrl);
   } else {
     ob->controller = ob->phase_controller >= 0 ? ob->phase_controller : ob->owner;

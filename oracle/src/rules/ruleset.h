@@ -202,7 +202,9 @@ zo_cited *zo_zone_cited(zo_zone_type *t, zo_zone_attr a);
   X(ZS_APNAP, "apnap")                                 \
   X(ZS_SELF_FIRST, "self_first")                                                   \
   X(ZS_LIMITED_LOST, "limited_lost") /* G4 (issue 12) */                           \
-  X(ZS_UNTIL_LEAVES, "until_leaves") /* 406.3 of today */
+  X(ZS_UNTIL_LEAVES, "until_leaves") /* 406.3 of today */                         \
+  X(ZS_CONTROLLER, "controller") /* created_owner: 110.5a, 111.2 of 2011 */        \
+  X(ZS_CAST, "cast") /* keeps_permissions: 400.7f of 2011 */
 
 /* ZO_SWITCHES(X): X(id, name, values): the policy switches
  * (oracle/rulesets/RULESETS.md, Switches; the same lists as
@@ -262,7 +264,7 @@ zo_cited *zo_zone_cited(zo_zone_type *t, zo_zone_attr a);
   /* to cast or play a card kept by that cast or play (400.7g-i); what a */                     \
   /* spell was kept by the permanent it becomes (400.7d) */                                     \
   X(SW_KEEPS_STICKERS, "keeps_stickers", (ZS_NONE, ZS_YES))                                      \
-  X(SW_KEEPS_PERMISSIONS, "keeps_permissions", (ZS_NONE, ZS_YES))                                \
+  X(SW_KEEPS_PERMISSIONS, "keeps_permissions", (ZS_NONE, ZS_YES, ZS_CAST))                       \
   X(SW_KEEPS_SPELL_INFO, "keeps_spell_info", (ZS_NONE, ZS_YES))                                \
   /* a card that stops being the revealed top card of a library and is */                       \
   /* revealed again is a new object (401.6); none: the same object */                           \
@@ -278,7 +280,17 @@ zo_cited *zo_zone_cited(zo_zone_type *t, zo_zone_attr a);
   /* a revealed card in a library that is shuffled or otherwise reordered */                     \
   /* stops being revealed and becomes a new object (701.20d); none: it */                       \
   /* stays the same object, a shuffle ending only its reveal */                                 \
-  X(SW_REORDER_RENEWS_REVEALED, "reorder_renews_revealed", (ZS_NONE, ZS_YES))
+  X(SW_REORDER_RENEWS_REVEALED, "reorder_renews_revealed", (ZS_NONE, ZS_YES))                 \
+  /* who owns a token or a copy of a spell that is created under another */                     \
+  /* player's control: none: the player the create step names (the */                          \
+  /* controller of the effect that made it, 216.1 of 2004 and 2007); */                        \
+  /* controller: the player under whose control it is created (110.5a, */                      \
+  /* 111.2 of 2011) */                                                                          \
+  X(SW_CREATED_OWNER, "created_owner", (ZS_NONE, ZS_CONTROLLER))                                \
+  /* yes: a permanent phasing out (or in) through the phased-out zone fires */                  \
+  /* no zone-change watch, only watches on phasing (502.15d of 2007); */                       \
+  /* none: phasing out fires leaves-play watches (502.15d of 2004; Z.7) */                     \
+  X(SW_PHASING_QUIET, "phasing_quiet", (ZS_NONE, ZS_YES))
 
 /* Policy switches (ZO_SWITCHES). */
 typedef enum { ZO_SWITCHES(ZO_ROW_ID) SW_COUNT } zo_switch;
