@@ -671,6 +671,17 @@ static const builtin builtins[] = {
      "steps:\n"
      "  - draw: {player: alice, then: {move: {to: exile}}}\n"
      "    expect: {a: {zone: exile}, b: {zone: alice.library}}\n"},
+    {"created_owner",
+     "id: smoke/created_owner\n"
+     "title: \"smoke: a token created under bob's control is bob's\"\n"
+     "rulesets: [mtg-current, mtg-2011]\n"
+     "rules: [\"CR 111.2\"]\n"
+     "players: [alice, bob]\n"
+     "cards:\n"
+     "  bear: {owner: alice, zone: battlefield, types: [creature]}\n"
+     "steps:\n"
+     "  - create: {as: soldier, owner: alice, controller: bob, zone: battlefield, types: [creature]}\n"
+     "    expect: {soldier: {zone: battlefield, controller: bob, owner: bob}}\n"},
     {"together_order",
      "id: smoke/together_order\n"
      "title: \"smoke: of two cards put on a library together, the one that did not move keeps its place\"\n"

@@ -43,7 +43,9 @@ const int *zo_game_hits(const zo_game *g);
  * move_together that did not move while others arrived in the ordered
  * zone it is in, or arrivals on the stack the rule set sorted by
  * controller (together_order: CR 400.5, 401.4, 405.3); a mark the rules
- * refused (marks.refused: 400.11c, 702.26b). The runner adds them to what
+ * refused (marks.refused: 400.11c, 702.26b); a token created under another
+ * player's control made theirs (created_owner: 111.2). The runner adds
+ * them to what
  * a case's steps need (PROTOCOL.md, Features), so that an engine that
  * never declared them is never judged on them. Reads only. */
 uint64_t zo_game_features_used(const zo_game *g);

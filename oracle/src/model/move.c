@@ -378,6 +378,8 @@ static ZO_ALWAYS_INLINE zo_outcome refused(move *m) {
      stays; but one put onto it face down is turned face down before it
      enters, a creature with no other types (708.3, 708.2a; 504.2 of 2007),
      and enters like any (a manifested instant card) */
+  if ((zt->holds.value & ZH_NO_INSTANTS) && (o->types & g->classes.instant_sorcery) && m->eff->face == 1)
+    g->features_used |= (uint64_t)1 << FT_FACE_DOWN_INSTANTS; /* a meaning zcp/1 did not give */
   if ((zt->holds.value & ZH_NO_INSTANTS) && (o->types & g->classes.instant_sorcery) && m->eff->face != 1) {
     hit(g, &zt->holds);
     HITSW(g, SW_CANNOT_HOLD);

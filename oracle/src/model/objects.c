@@ -239,7 +239,10 @@ void zo_step_create(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
   if ((is_token(g, o) || o->kind == ZK_COPY) && o->controller >= 0 &&
       o->controller != o->owner) {
     HITSW(g, SW_CREATED_OWNER);
-    if (SW(g, SW_CREATED_OWNER) == ZS_CONTROLLER) o->owner = o->controller;
+    if (SW(g, SW_CREATED_OWNER) == ZS_CONTROLLER) {
+      o->owner = o->controller;
+      g->features_used |= (uint64_t)1 << FT_CREATED_OWNER; /* a meaning zcp/1 did not give */
+    }
   }
   /* a copy of a spell on the battlefield is a token where the rule set
      says so (CR 110.5 of 2011, 111.13) */

@@ -288,6 +288,7 @@ void zo_step_turn_face(zo_game *g, const zo_step *s, int obj, zo_step_result *r)
   if (s->face == 0 && ob->zone >= 0 && (ZT(g, ob->zone)->holds.value & ZH_NO_INSTANTS) &&
       (ob->types & g->classes.instant_sorcery)) {
     hit(g, &ZT(g, ob->zone)->holds);
+    g->features_used |= (uint64_t)1 << FT_FACE_DOWN_INSTANTS;
     r->outcome = ZO_OUTCOME_FAILED;
     r->error = ZO_E_CANNOT_HOLD;
     return;

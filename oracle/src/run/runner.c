@@ -597,7 +597,9 @@ static const char *missing_feature(zo_engine *e, const zo_case *c) {
  * is what counts then). */
 static const char *missing_played_feature(zo_engine *e, const zo_case *c, const zo_ruleset *rs) {
   if (declares_all(e)) return NULL;
-  const uint64_t played = (uint64_t)1 << FT_TOGETHER_ORDER | (uint64_t)1 << FT_MARKS_REFUSED;
+  const uint64_t played =
+      (uint64_t)1 << FT_TOGETHER_ORDER | (uint64_t)1 << FT_MARKS_REFUSED | (uint64_t)1 << FT_CREATED_OWNER |
+      (uint64_t)1 << FT_FACE_DOWN_INSTANTS;
   uint64_t lacks = played & ~declared(e);
   if (!lacks) return NULL;
   zo_game *g;
