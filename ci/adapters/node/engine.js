@@ -1061,8 +1061,12 @@ class MtgGame {
     if (origin === 'command' && o.words.some((w) => COMMAND_ONLY.includes(w))) return done('stayed', 'cannot_hold'); // CR 400.4b
     if (o.leftBattlefield) return done('stayed', 'token_left'); // CR 111.8
     // CR 614.13: nothing can stop it now; about to enter the battlefield, its
-    // own as-enters effects move other objects first, their events before its
-    if (this.s.asEnters.length && dest === 'battlefield' && origin !== 'battlefield') this.applyAsEnters(o, result);
+    // own as-enters effects move other objects first, their events before its.
+    // Not when it is put onto the battlefield face down: turned face down
+    // before it enters, it has no abilities as it enters (708.3, 708.2a)
+    if (this.s.asEnters.length && dest === 'battlefield' && origin !== 'battlefield' && how.face !== 'down') {
+      this.applyAsEnters(o, result);
+    }
     if (this.s.inEtb) this.s.etbChosen.add(o.handle); // 614.13b: an as-enters step moved it
     const controller = o.controller;
     this.takeOut(o);
@@ -1095,7 +1099,12 @@ class MtgGame {
     // (arriving from elsewhere, the player who performs the move controls it:
     // the caster, 405.4; who puts it onto the battlefield, 110.2a)
     o.controller = CONTROLLED_ZONES.has(dest) ? (controller || opts.player || o.owner) : null;
-    o.ctrlDefault = o.controller; // CR 110.2: it arrived under that control
+    // CR 110.2: it arrived under that control; but the permanent a spell
+    // becomes is by default its caster's, whoever controls the spell now
+    // (110.2b): a spell keeps its default controller as it resolves
+    if (!(origin === 'stack' && controller !== null && CONTROLLED_ZONES.has(dest) && o.ctrlDefault !== null)) {
+      o.ctrlDefault = o.controller;
+    }
     o.face = MtgGame.face(how.face, 'move');
     o.phasedOut = false;
     if (origin === 'battlefield' && o.kind === 'token') o.leftBattlefield = true; // CR 111.8
@@ -1104,11 +1113,11 @@ class MtgGame {
       const order = how.shuffle.map((h) => this.object(h).handle);
       if (MtgGame.namesExactly(order, pile)) {
         pile.splice(0, pile.length, ...order);
-        this.forgetShown(dest);
+        this.forgetShown(dest, result);
       }
     } else if (how.shuffle === true) {
       seededShuffle(this.s.zones.get(dest) || [], how.seed === undefined ? 0 : how.seed);
-      this.forgetShown(dest);
+      this.forgetShown(dest, result);
     }
     // G8: the event's cause is the replacement's own, else the move's
     this.fireTriggers(o, origin, dest, controller, cause);
@@ -1159,10 +1168,15 @@ class MtgGame {
 
   /** The types a "can't" effect judges o by: onto the battlefield, those it
    * would have there (CR 614.17d); elsewhere, those it has where it is. A
-   * face-down permanent or spell is a creature and nothing else (708.2a). */
+   * face-down permanent or spell is a creature and nothing else (708.2a); a
+   * card exiled face down has no characteristics at all (406.3a). */
   static typesFor(o, origin, dest, face) {
-    const down = dest === 'battlefield' ? face === 'down' : o.face === 'down' && CONTROLLED_ZONES.has(origin);
-    return down ? ['creature'] : o.words;
+    const onto = dest === 'battlefield';
+    const zone = onto ? dest : origin;
+    const down = onto ? face === 'down' : o.face === 'down';
+    if (down && CONTROLLED_ZONES.has(zone)) return ['creature'];
+    if (down && zone === 'exile') return [];
+    return o.words;
   }
 
   replacementOrder() {
@@ -1272,12 +1286,15 @@ class MtgGame {
       const chosen = wanted.get(zone) || [];
       const ranked = [...chosen.filter((h) => handles.includes(h)), ...handles.filter((h) => !chosen.includes(h))];
       if (zone === 'stack') {
-        // CR 405.3: the active player's (players[0]) lowest, then each other
-        // player's in turn order; each player orders only their own (a
-        // stable sort keeps their chosen order)
+        // CR 405.3, 101.4: the active player's lowest (the first player's,
+        // or the player's of the last untap step), then each other player's
+        // in turn order; each player orders only their own (a stable sort
+        // keeps their chosen order)
+        const { players, turn } = this.s;
         const rank = (h) => {
           const o = this.s.objects.get(h);
-          return this.s.players.indexOf(o.controller || o.owner);
+          const n = players.length;
+          return (players.indexOf(o.controller || o.owner) - players.indexOf(turn) + n) % n;
         };
         ranked.sort((a, b) => rank(b) - rank(a));
       }
@@ -1488,6 +1505,14 @@ class MtgGame {
       result.set('not_found', 'not_found');
       return;
     }
+    // CR 111.5, 614.17d: a token that a "can't" effect in force keeps from
+    // entering the battlefield, judged as it would be there, is not created:
+    // its handle never names an object (from no zone, by no cause)
+    if (zone === 'battlefield' && kind !== 'card' && this.s.cants.length && this.forbids(o, '', zone, undefined, o.face)) {
+      o.exists = false;
+      result.set('failed', 'forbidden');
+      return;
+    }
     if (zone === 'battlefield' && MtgGame.isInstantOrSorcery(o)) { // CR 400.4a: it never comes to be
       o.exists = false;
       result.set('failed', 'cannot_hold');
@@ -1525,16 +1550,28 @@ class MtgGame {
   }
 
   /** G4: the cleanup's end of "until end of turn" effects (CR 514.2), on
-   * phased-out permanents too (702.26f); phasing itself ended none (702.26d). */
-  stepEndTurn() {
+   * phased-out permanents too (702.26f); phasing itself ended none (702.26d).
+   * A control effect gives the object back to whoever controlled it without
+   * it, or, when that player has left the game, exiles it (800.4c): the
+   * step is then `moved`. */
+  stepEndTurn(opts, result) {
     for (const o of this.s.objects.values()) {
       for (const m of [...o.marks.keys()]) if (this.s.untilMarks.has(m)) o.marks.delete(m);
     }
-    for (const [handle, { id, base }] of this.s.ctrlUntil) {
-      const o = this.s.objects.get(handle);
-      if (o.exists && o.id === id && CONTROLLED_ZONES.has(zoneType(o.zone))) o.controller = base;
+    const ending = this.s.ctrlUntil;
+    this.s.ctrlUntil = new Map();
+    let exiled = false;
+    for (const o of [...this.s.objects.values()]) { // in object order
+      const held = ending.get(o.handle);
+      if (held === undefined || !(o.exists && o.id === held.id && CONTROLLED_ZONES.has(zoneType(o.zone)))) continue;
+      if (this.s.departed.has(held.base)) {
+        // CR 800.4c: the player it would go back to has left the game, and
+        // no other effect gives it to anyone: it is exiled
+        this.exileByRule(o, result);
+        exiled = true;
+      } else o.controller = held.base;
     }
-    this.s.ctrlUntil.clear();
+    if (exiled) result.set('moved');
   }
 
   stepPhase(opts, result, followed) {
@@ -1801,7 +1838,11 @@ class MtgGame {
     else if (opts.by !== 'effect' && zoneType(zone) !== 'battlefield' &&
              pile.filter((h) => this.s.objects.get(h).face === 'down').length >= 2) {
       result.set('rejected', 'ordered'); // CR 400.5: a face-down pile keeps its order
-    } else pile.splice(0, pile.length, ...order);
+    } else {
+      const changed = order.some((h, i) => pile[i] !== h);
+      pile.splice(0, pile.length, ...order);
+      if (changed) this.renewRevealed(zone, result); // CR 701.20d
+    }
   }
 
   /** CR 400.5, 402.3: a player arranges their own zone, or in a shared
@@ -1894,7 +1935,7 @@ class MtgGame {
     const pile = this.s.zones.get(zone);
     if (opts.order === undefined || opts.order === null) {
       seededShuffle(pile, opts.seed === undefined ? 0 : opts.seed);
-      this.forgetShown(zone);
+      this.forgetShown(zone, result);
       return;
     }
     if (!Array.isArray(opts.order)) throw badRequest('shuffle: order lists handles, top first');
@@ -1902,15 +1943,33 @@ class MtgGame {
     if (!MtgGame.namesExactly(order, pile)) result.set('failed', 'not_in_zone');
     else {
       pile.splice(0, pile.length, ...order);
-      this.forgetShown(zone);
+      this.forgetShown(zone, result);
     }
   }
 
   /** A shuffled pile is unknown again: looks and reveals of its cards end
    * (CR 406.3: a look at a face-down exiled card lasts until its pile is
-   * shuffled; 401.2). */
-  forgetShown(zone) {
+   * shuffled; 401.2), and a library's revealed cards are new objects
+   * (701.20d). @param {string} zone @param {StepResult} result */
+  forgetShown(zone, result) {
+    this.renewRevealed(zone, result);
     for (const h of this.s.zones.get(zone) || []) this.s.objects.get(h).shown = null;
+  }
+
+  /** CR 701.20d: the revealed cards of a library that is shuffled, or
+   * rearranged so that its order changes, stop being revealed and become
+   * new objects, top first, each with a new_object_in_place event.
+   * @param {string} zone @param {StepResult} result */
+  renewRevealed(zone, result) {
+    if (zone === OUTSIDE || zoneType(zone) !== 'library') return;
+    for (const h of this.s.zones.get(zone) || []) {
+      const o = this.s.objects.get(h);
+      const shown = MtgGame.shown(o);
+      if (shown === null || !shown.all) continue;
+      o.shown = null;
+      this.renew(o);
+      result.event(h, 'new_object_in_place');
+    }
   }
 
   /** Steps of Flesh and Blood: Magic has no sub-cards and no zones that come

@@ -691,8 +691,11 @@ class Game:
         if o.left_battlefield:
             return "stayed", "token_left"
         # CR 614.13: right before it enters, its as-enters effects move
-        # other objects first; what one of their steps moves is chosen
-        if self.as_enters and dest == "battlefield" and origin != dest:
+        # other objects first; what one of their steps moves is chosen. Not
+        # for a card put onto the battlefield face down: it is turned face
+        # down before it enters, so it has no abilities as it enters (708.3,
+        # 708.2a)
+        if self.as_enters and dest == "battlefield" and origin != dest and not face_down:
             self.etb_apply(o, res)
         if self.in_etb:
             self.etb_chosen.add(o.handle)     # 614.13b: chosen once per event
@@ -723,7 +726,12 @@ class Game:
         # (arriving from elsewhere, the player who performs the move controls
         # it: the caster, 405.4; who puts it onto the battlefield, 110.2a)
         o.controller = (controller or opts.get("player") or o.owner) if dest in CONTROLLED else None
-        o.ctrl_default = o.controller         # CR 110.2: the control it came under
+        # CR 110.2: the control it came under; but the permanent a spell
+        # becomes is by default the caster's, whoever controls the spell
+        # now (110.2b): a spell keeps its default controller as it resolves
+        if not (origin == "stack" and controller is not None and dest in CONTROLLED
+                and o.ctrl_default is not None):
+            o.ctrl_default = o.controller
         o.face_down, o.phased_out = face_down, False
         if o.kind == "copy" and origin == "stack" and dest == "battlefield":
             o.kind = "token"                  # CR 111.13: a resolved permanent spell's copy
@@ -733,9 +741,9 @@ class Game:
             order = [self.obj(h).handle for h in eff["shuffle"]]
             if len(set(order)) == len(order) and sorted(order) == sorted(self.zones.get(dest, [])):
                 self.zones[dest][:] = order         # else it stays as the move left it
-                self.forget_shown(dest)
+                self.forget_shown(dest, res)
         elif eff.get("shuffle"):
-            self.shuffle(dest, eff.get("seed", 0))
+            self.shuffle(dest, eff.get("seed", 0), res)
         # G8: the event's cause: the replacement's own, else the move's
         self.fire_triggers(o, origin, dest, controller, eff.get("cause") or opts.get("cause"))
         outcome = "replaced" if replaced else "redirected" if redirected else "moved"
@@ -810,12 +818,15 @@ class Game:
     def cant_types(o, origin, dest, face_down):
         """The types a can't effect judges o by: onto the battlefield, those it
         would have there (CR 614.17d); elsewhere, those it has where it is. A
-        face-down permanent or spell is a creature and nothing else (708.2a)."""
+        face-down permanent or spell is a creature and nothing else (708.2a);
+        a card exiled face down has none (406.3a)."""
         zone = dest
         if dest != "battlefield":
             zone, face_down = origin, o.face_down
         if face_down and zone in CONTROLLED:
             return {"creature"}
+        if face_down and zone == "exile":
+            return set()                      # CR 406.3a: no characteristics at all
         return o.types
 
     def fire_triggers(self, o, origin, dest, controller, cause=None):
@@ -894,12 +905,14 @@ class Game:
                 continue
             wanted = [h for h in chosen.get(zone, handles) if h in arrived and self.objs[h].zone == zone]
             if zone == "stack":
-                # CR 405.3: the active player's (players[0]) lowest, then each
-                # other player's in turn order; each orders only their own
-                # (arrivals order: leaves out follow in list order)
+                # CR 405.3, 101.4: the active player's lowest (the first
+                # player's, or the player's of the last untap step), then
+                # each other player's in turn order; each orders only their
+                # own (arrivals order: leaves out follow in list order)
                 wanted += [h for h in handles if h in arrived and h not in wanted
                            and self.objs[h].zone == zone]
-                rank = {p: i for i, p in enumerate(self.players)}
+                n, at = len(self.players), self.players.index(self.turn)
+                rank = {p: (i - at) % n for i, p in enumerate(self.players)}
                 wanted.sort(key=lambda h: -rank[self.objs[h].controller or self.objs[h].owner])
             slots = sorted(pile.index(h) for h in wanted)
             for i, h in zip(slots, wanted):
@@ -1015,6 +1028,14 @@ class Game:
             self.new_object(o)
             res.event(handle, "moved")
             res.set("moved")
+            return
+        # CR 111.5, 614.17d: a token that a can't effect in force keeps from
+        # entering the battlefield, judged as it would be there, is not
+        # created: its handle never names an object
+        if zone == "battlefield" and kind != "card" and self.cants and \
+                self.forbids(o, None, zone, None, opts.get("face") == "down"):
+            o.exists = False
+            res.set("failed", "forbidden")
             return
         if zone == "battlefield" and o.instant_or_sorcery():
             o.exists = False                  # CR 111.5, 400.4a: never created
@@ -1221,7 +1242,10 @@ class Game:
                 sum(self.objs[h].face_down for h in self.zones[zone]) >= 2:
             res.set("rejected", "ordered")         # CR 400.5: a face-down pile keeps its order
         else:
+            changed = self.zones[zone] != order
             self.zones[zone][:] = order            # CR 400.5: arranged by the owner
+            if changed:
+                self.renew_revealed(zone, res)     # CR 701.20d
 
     def may_arrange(self, player, zone, order):
         """CR 400.5, 402.3: a player arranges their own zone, or in a shared
@@ -1240,7 +1264,7 @@ class Game:
         need(type(seed) is int, "shuffle: seed is an integer")
         zone = self.step_zone(opts.get("zone"))
         if opts.get("order") is None:
-            self.shuffle(zone, seed)
+            self.shuffle(zone, seed, res)
             return
         order = opts["order"]
         need(isinstance(order, list), "shuffle: order is a list of handles, top first")
@@ -1249,22 +1273,37 @@ class Game:
             res.set("failed", "not_in_zone")
         else:
             self.zones[zone][:] = order
-            self.forget_shown(zone)
+            self.forget_shown(zone, res)
 
-    def shuffle(self, zone, seed):
+    def shuffle(self, zone, seed, res):
         """A shuffle without a given result (a `shuffle` step without `order`,
         a move with `shuffle: true`): any order is right, so Python's own
         generator, seeded for repeatability. No engine needs the oracle's."""
         if zone in self.zones:
             random.Random(seed).shuffle(self.zones[zone])
-            self.forget_shown(zone)
+            self.forget_shown(zone, res)
 
-    def forget_shown(self, zone):
+    def forget_shown(self, zone, res):
         """A shuffled pile is unknown again: looks and reveals of its cards
         end (CR 406.3: a look at a face-down exiled card lasts until its pile
-        is shuffled; 401.2)."""
+        is shuffled; 401.2), and a library's revealed cards are new objects
+        (701.20d)."""
+        self.renew_revealed(zone, res)
         for h in self.zones.get(zone, []):
             self.objs[h].shown = None
+
+    def renew_revealed(self, zone, res):
+        """CR 701.20d: the revealed cards of a library that is shuffled, or
+        rearranged so that its order changes, stop being revealed and become
+        new objects, top first, each with a new_object_in_place event."""
+        if zone == OUTSIDE or ztype(zone) != "library":
+            return
+        for h in self.zones[zone]:
+            o = self.objs[h]
+            if self.shown(o) and self.shown(o)["all"]:
+                o.shown = None
+                self.new_object(o)
+                res.event(h, "new_object_in_place")
 
     def count(self, opts):
         n = opts.get("count", 1)
@@ -1570,15 +1609,28 @@ class Game:
 
     def do_end_turn(self, opts, obj, res):
         """G4, CR 514.2: until-end-of-turn effects end, on phased-out
-        permanents too (702.26f); phasing ended none of them (702.26d)."""
+        permanents too (702.26f); phasing ended none of them (702.26d). A
+        control effect gives the object back to whoever controlled it
+        without it, or, when that player has left the game, exiles it
+        (800.4c): the step is then `moved`."""
         for o in self.objs.values():
             for m in self.until_marks & set(o.marks):
                 del o.marks[m]
-        for h, (oid, base) in self.ctrl_until.items():
-            o = self.objs[h]
-            if o.exists and o.id == oid and o.zone in CONTROLLED:
+        ending, self.ctrl_until = self.ctrl_until, {}
+        exiled = False
+        for h, o in list(self.objs.items()):
+            oid, base = ending.get(h, (None, None))
+            if oid is None or not (o.exists and o.id == oid and o.zone in CONTROLLED):
+                continue
+            if base in self.departed:
+                # CR 800.4c: the player it would go back to has left the
+                # game, and no other effect gives it to anyone: exiled
+                self.exile_by_rule(o, res)
+                exiled = True
+            else:
                 o.controller = base
-        self.ctrl_until.clear()
+        if exiled:
+            res.set("moved")
 
     # ---- the untap step, and a player leaving the game -------------------------
     def between(self, frm, to, p):
