@@ -15,8 +15,28 @@ import engine  # noqa: E402
 ENGINE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "engine.py")
 
 
+def dump(x, seen=None):
+    """The whole state under x, canonical: each Tracked object once (then a
+    back-reference), dicts and lists in order, sets sorted."""
+    seen = {} if seen is None else seen
+    if isinstance(x, engine.Tracked):
+        if id(x) in seen:
+            return ("@", seen[id(x)])
+        seen[id(x)] = len(seen)
+        return (type(x).__name__, tuple((k, dump(v, seen)) for k, v in sorted(vars(x).items())))
+    if isinstance(x, dict):
+        return (type(x).__name__, tuple((repr(k), dump(v, seen)) for k, v in x.items()))
+    if isinstance(x, (list, tuple)):
+        return (type(x).__name__, tuple(dump(v, seen) for v in x))
+    if isinstance(x, (set, frozenset)):
+        return (type(x).__name__, tuple(sorted(repr(v) for v in x)))
+    return repr(x)
+
+
 class Session:
-    """One game through Server.handle, as the gate would drive it."""
+    """One game through Server.handle, as the gate would drive it. Each step
+    is first run and rolled back from the undo log, which must leave the
+    game exactly as it was (every write a step makes is logged)."""
 
     def __init__(self, cards, players=("alice", "bob")):
         self.server, self.id = engine.Server(), 0
@@ -24,10 +44,22 @@ class Session:
         assert answer["ok"], answer
 
     def call(self, op, **fields):
+        if op == "step" and self.server.game is not None:
+            self.undone(fields)
         self.id += 1
         # through JSON both ways, as on the wire
         return json.loads(json.dumps(self.server.handle(json.loads(json.dumps(
             {"op": op, "id": self.id, **fields})))))
+
+    def undone(self, fields):
+        game = self.server.game
+        before = dump(game)
+        mark = engine.Journal.start()
+        try:
+            self.server.handle(json.loads(json.dumps({"op": "step", "id": 0, **fields})))
+        finally:
+            engine.Journal.rollback(mark)
+        assert self.server.game is game and dump(game) == before, f"not undone: {fields}"
 
     def step(self, name, **opts):
         answer = self.call("step", step={name: opts})
@@ -1127,6 +1159,29 @@ class Protocol(unittest.TestCase):
         self.assertEqual(s.obj("x")["zone"], "alice.hand")
         self.assertEqual(s.call("setup", ruleset="fab", players=["a"], cards={})["error"]["code"],
                          "unsupported")
+
+    def test_a_step_that_raises_half_way_is_undone_from_the_log(self):   # PROTOCOL.md 6
+        s = Session({"bear": {"owner": "alice", "zone": "battlefield", "types": ["creature"]},
+                     "elf": {"owner": "bob", "zone": "hand"}}, players=("alice", "bob", "carol"))
+        s.step("mark", card="bear", **{"as": "m", "kind": "counter"})
+        s.step("watch", card="bear", to="exile", **{"as": "w"})
+        before, state = s.observe(), dump(s.server.game)
+        # the move happens, its trigger fires, then its then: reuses a mark name
+        answer = s.call("step", step={"move": {"card": "bear", "to": "exile",
+                                               "then": {"mark": {"as": "m", "kind": "effect"}}}})
+        self.assertEqual(answer["error"]["code"], "bad_request")
+        self.assertIsNone(engine.Journal.log, "no log is left open")
+        after = s.observe()
+        del before["id"], after["id"]
+        self.assertEqual((after, dump(s.server.game)), (before, state))
+        # a step naming a player who left is checked on the game, then undone
+        s.step("leave_game", player="carol")
+        self.assertEqual(s.step("move", card="elf", to="battlefield", player="carol"), ("rejected", "wrong_player"))
+        self.assertEqual(s.obj("elf")["zone"], "bob.hand")
+        state = dump(s.server.game)
+        self.assertEqual(s.call("step", step={"move": {"card": "elf", "to": "mars", "player": "carol"}})
+                         ["error"]["code"], "bad_request")
+        self.assertEqual(dump(s.server.game), state)
 
     def test_process_handshake_and_garbage(self):
         lines = ['{"op":"hello","id":1,"protocol":"zcp/1"}', "not json", '{"op":"bye","id":2}']
