@@ -15,7 +15,19 @@ const engine = require('./engine');
 const { Server, MtgGame, mtgCurrent, badRequest } = engine;
 const PROGRAM = path.join(__dirname, 'engine.js');
 
-/** One game through Server.answerLine, as the gate drives it. */
+/** The whole state under x, canonical: Maps and arrays in order, Sets
+ * sorted, record fields by name. */
+function dump(x) {
+  if (x instanceof Map) return ['Map', [...x].map(([k, v]) => [k, dump(v)])];
+  if (x instanceof Set) return ['Set', [...x].map((v) => JSON.stringify(dump(v))).sort()];
+  if (Array.isArray(x)) return x.map(dump);
+  if (x !== null && typeof x === 'object') return Object.keys(x).sort().map((k) => [k, dump(x[k])]);
+  return x === undefined ? ['undefined'] : x;
+}
+
+/** One game through Server.answerLine, as the gate drives it. Each step is
+ * first run and rolled back from the game's undo log, which must leave the
+ * state exactly as it was (every write a step makes is logged). */
 class Session {
   constructor(cards, { players = ['alice', 'bob'], rules = mtgCurrent, features } = {}) {
     this.server = new Server(rules, features || [...rules.features]);
@@ -25,6 +37,18 @@ class Session {
   }
 
   call(op, fields = {}) {
+    const game = this.server.game;
+    if (op === 'step' && game instanceof MtgGame) {
+      const before = JSON.stringify(dump(game.s));
+      const mark = game.begin();
+      try {
+        this.server.answerLine(JSON.stringify({ op, id: 0, ...fields }));
+      } finally {
+        game.rollback(mark);
+      }
+      assert.equal(JSON.stringify(dump(game.s)), before, `not undone: ${JSON.stringify(fields)}`);
+      assert.equal(game.log, null);
+    }
     this.id += 1;
     return JSON.parse(this.server.answerLine(JSON.stringify({ op, id: this.id, ...fields })));
   }
@@ -99,14 +123,25 @@ test('a failed setup leaves no game', () => {
   assert.equal(s.call('step', { step: { state_check: {} } }).error.code, 'bad_request');
 });
 
-test('a step that throws half-way is undone (snapshot and restore)', () => {
-  const s = new Session({ bear: bear() });
+test('a step that throws half-way is undone from the undo log, whole state included', () => {
+  const s = new Session({ bear: bear(), elf: { owner: 'bob', zone: 'hand' } }, { players: ['alice', 'bob', 'carol'] });
   s.step({ mark: { card: 'bear', as: 'm', kind: 'counter' } });
+  s.step({ watch: { as: 'w', card: 'bear', to: 'exile' } });
   const before = s.obj('bear');
-  // the move happens, then its then: reuses the mark name: a bad request
+  const state = JSON.stringify(dump(s.server.game.s));
+  // the move happens and fires the watch, then its then: reuses the mark name: a bad request
   const answer = s.call('step', { step: { move: { card: 'bear', to: 'exile', then: { mark: { as: 'm', kind: 'effect' } } } } });
   assert.equal(answer.error.code, 'bad_request');
   assert.deepEqual(s.obj('bear'), before);
+  assert.equal(JSON.stringify(dump(s.server.game.s)), state);
+  assert.equal(s.server.game.log, null, 'no log is left open');
+  // a step naming a player who left is checked on the game as if nobody had, then undone
+  s.step({ leave_game: { player: 'carol' } });
+  assert.deepEqual(s.step({ move: { card: 'elf', to: 'battlefield', player: 'carol' } }), ['rejected', 'wrong_player']);
+  const after = JSON.stringify(dump(s.server.game.s));
+  assert.equal(s.call('step', { step: { move: { card: 'elf', to: 'mars', player: 'carol' } } }).error.code, 'bad_request');
+  assert.equal(JSON.stringify(dump(s.server.game.s)), after);
+  assert.equal(s.obj('elf').zone, 'bob.hand');
 });
 
 test('without snapshot() the step is undone by replaying the game', () => {
