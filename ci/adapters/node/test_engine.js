@@ -11,19 +11,10 @@ const assert = require('node:assert/strict');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const engine = require('./engine');
+const { dump } = require('./check_undo');
 
 const { Server, MtgGame, mtgCurrent, badRequest } = engine;
 const PROGRAM = path.join(__dirname, 'engine.js');
-
-/** The whole state under x, canonical: Maps and arrays in order, Sets
- * sorted, record fields by name. */
-function dump(x) {
-  if (x instanceof Map) return ['Map', [...x].map(([k, v]) => [k, dump(v)])];
-  if (x instanceof Set) return ['Set', [...x].map((v) => JSON.stringify(dump(v))).sort()];
-  if (Array.isArray(x)) return x.map(dump);
-  if (x !== null && typeof x === 'object') return Object.keys(x).sort().map((k) => [k, dump(x[k])]);
-  return x === undefined ? ['undefined'] : x;
-}
 
 /** One game through Server.answerLine, as the gate drives it. Each step is
  * first run and rolled back from the game's undo log, which must leave the
