@@ -289,12 +289,20 @@ export interface Game {
   /** Apply one step. Throw badRequest(...) for a malformed step or an unknown
    * name, unsupported(...) for something the engine does not implement; any
    * other exception is answered `internal`. Whatever is thrown, the step is
-   * undone (see snapshot). */
+   * undone (see begin, snapshot). */
   step(step: Step): StepResult;
   /** Everything the runner compares, now. */
   observe(): Observation;
-  /** Optional: a copy of the game's state, taken before each step so that a
-   * step that throws can be undone with restore(). Without these two the
+  /** Optional, preferred: an undo log. begin() before each step starts
+   * logging what the step writes (or nests in the log under way) and
+   * returns a mark; commit(mark) keeps the step, rollback(mark) undoes
+   * everything written since begin(). It costs what the step writes. */
+  begin?(): unknown;
+  commit?(mark: unknown): void;
+  rollback?(mark: unknown): void;
+  /** Optional, used without begin(): a copy of the game's state, taken
+   * before each step so that a step that throws can be undone with
+   * restore(); it costs the whole game every step. Without either the
    * protocol half undoes a step by building the game again from the setup
    * and replaying the steps that succeeded. */
   snapshot?(): unknown;
@@ -365,6 +373,10 @@ export declare class MtgGame implements Game {
   constructor(players: Player[], cards: Array<[Handle, Card]>);
   step(step: Step): StepResult;
   observe(): Observation;
+  /** the undo log: -1 for the outermost begin(), else the log's length */
+  begin(): number;
+  commit(mark: number): void;
+  rollback(mark: number): void;
   snapshot(): unknown;
   restore(snapshot: unknown): void;
 }

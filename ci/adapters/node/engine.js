@@ -192,22 +192,34 @@ function sameJson(a, b) {
  * @returns {import('./engine').ObservationDelta} */
 function observationDelta(prev, cur) {
   const objects = Object.create(null);
-  for (const [handle, o] of Object.entries(cur.objects)) {
+  for (const handle of Object.keys(cur.objects)) {
+    const o = cur.objects[handle];
     const before = Object.prototype.hasOwnProperty.call(prev.objects, handle) ? prev.objects[handle] : undefined;
     if (before === undefined) {
       objects[handle] = o;
       continue;
     }
-    const changed = Object.entries(o).filter(([field, value]) => !sameJson(before[field], value));
+    /** @type {Record<string, any> | null} */
+    let changed = null;
+    for (const field of Object.keys(o)) {
+      const value = o[field];
+      // most fields are scalars, and most do not change from one step to the next
+      if (value === before[field] || (typeof value === 'object' && sameJson(before[field], value))) continue;
+      (changed || (changed = {}))[field] = value;
+    }
     // an optional field that went away (attached_to) is null now
-    for (const field of Object.keys(before)) if (!(field in o)) changed.push([field, null]);
-    if (changed.length) objects[handle] = Object.fromEntries(changed);
+    for (const field of Object.keys(before)) if (!(field in o)) (changed || (changed = {}))[field] = null;
+    if (changed !== null) objects[handle] = changed;
   }
   /** @type {Record<string, any>} */
   const out = { objects };
   for (const part of ['triggers', 'refs', 'players', 'visible']) {
-    const changed = Object.entries(cur[part]).filter(([name, value]) => !sameJson(prev[part][name], value));
-    if (changed.length) out[part] = Object.fromEntries(changed);
+    /** @type {Record<string, any> | null} */
+    let changed = null;
+    for (const name of Object.keys(cur[part])) {
+      if (!sameJson(prev[part][name], cur[part][name])) (changed || (changed = {}))[name] = cur[part][name];
+    }
+    if (changed !== null) out[part] = changed;
   }
   return /** @type {any} */ (out);
 }
@@ -236,8 +248,9 @@ function errorAnswer(id, code, message) {
  * zcp/1 for one engine session: answers one request at a time. `engine`
  * (see engine.d.ts, RulesEngine) provides the name, version, rule sets and
  * features, and makes games. A game's step() that throws is undone, through
- * the game's snapshot()/restore() when it has them, else by replaying the
- * setup and the steps that succeeded.
+ * the game's undo log (begin(), commit(), rollback()) when it has one, else
+ * its snapshot()/restore(), else by replaying the setup and the steps that
+ * succeeded.
  */
 class Server {
   /** @param {import('./engine').RulesEngine} engine
@@ -355,8 +368,22 @@ class Server {
     if (!isObject(step) || Object.keys(step).length !== 1) {
       throw badRequest('step: expected an object with one step name');
     }
-    for (const f of featuresOfStep(step)) {
-      if (this.withheld.has(f)) throw unsupported(`the step needs feature '${f}', which this engine does not declare`);
+    if (this.withheld.size) { // only an engine declaring less than it has refuses steps
+      for (const f of featuresOfStep(step)) {
+        if (this.withheld.has(f)) throw unsupported(`the step needs feature '${f}', which this engine does not declare`);
+      }
+    }
+    if (typeof game.begin === 'function') { // an undo log: it costs what the step writes
+      const mark = game.begin();
+      let result;
+      try {
+        result = stepResultOf(game.step(step));
+      } catch (e) {
+        this.rollBack(game, undefined, mark);
+        throw e;
+      }
+      game.commit(mark);
+      return result;
     }
     const snapshot = typeof game.snapshot === 'function' ? game.snapshot() : undefined;
     const replayable = snapshot === undefined ? structuredClone(step) : null;
@@ -370,9 +397,14 @@ class Server {
     }
   }
 
-  /** Put the game back as it was before the step that threw. */
-  rollBack(game, snapshot) {
+  /** Put the game back as it was before the step that threw: from its undo
+   * log (mark, from begin()), its snapshot, or by replaying the game. */
+  rollBack(game, snapshot, mark) {
     try {
+      if (mark !== undefined) {
+        game.rollback(mark);
+        return;
+      }
       if (snapshot !== undefined) {
         game.restore(snapshot);
         return;
@@ -512,6 +544,23 @@ class StepResult {
   }
 }
 
+/** Undo-log entries (MtgGame.w, wc, ws): put a record, a container or a
+ * field of the state back as saved. */
+function restoreRecord(rec, saved) {
+  for (const k of Object.keys(rec)) if (!(k in saved)) delete rec[k];
+  Object.assign(rec, saved);
+}
+function restoreContainer(c, saved) {
+  if (c instanceof Map) {
+    c.clear();
+    for (const [k, v] of saved) c.set(k, v);
+  } else if (c instanceof Set) {
+    c.clear();
+    for (const v of saved) c.add(v);
+  } else c.splice(0, c.length, ...saved);
+}
+function restoreField(s, [key, value]) { s[key] = value; }
+
 /**
  * One game of mtg-current. All its state is plain data in `this.s` (maps,
  * sets, arrays, records), so that snapshot() is one structuredClone.
@@ -569,11 +618,72 @@ class MtgGame {
       etbChosen: new Set(),
       inEtb: 0,
     };
+    /** the undo log of the step under way, or null (begin()) */
+    this.log = null;
     for (const z of SHARED_ZONES) this.s.zones.set(z, []);
     for (const p of players) for (const t of PLAYER_ZONES) this.s.zones.set(`${p}.${t}`, []);
     this.placeAll(cards);
   }
 
+  // ---- undoing a step (PROTOCOL.md section 6) ------------------------------------
+  // A step that throws must leave the game as it was. Instead of copying the
+  // whole state before every step, a step keeps an undo log: before the
+  // rules write to a record (an object, a trigger, a replacement), to a
+  // container of the state (a zone's pile, a Map or Set of this.s) or to a
+  // field of this.s, they save what is there (w, wc, ws), and rollback()
+  // puts back what the step wrote, newest first; commit() drops the log. A
+  // step costs what it writes, whatever the size of the game.
+
+  /** Start logging (or nest in the log under way): the mark to give to
+   * commit() or rollback(). */
+  begin() {
+    if (this.log === null) {
+      this.log = [];
+      return -1;
+    }
+    return this.log.length;
+  }
+
+  /** Keep what was done since begin() returned `mark`. */
+  commit(mark) {
+    if (mark === -1) this.log = null;
+  }
+
+  /** Undo everything written since begin() returned `mark`. */
+  rollback(mark) {
+    const { log } = this;
+    const from = Math.max(mark, 0);
+    for (let i = log.length - 3; i >= from; i -= 3) log[i](log[i + 1], log[i + 2]);
+    log.length = from;
+    if (mark === -1) this.log = null;
+  }
+
+  /** About to write to record `rec`: log a copy of it (its marks and what a
+   * look or reveal shows copied too). Returns rec. */
+  w(rec) {
+    if (this.log !== null) {
+      const saved = { ...rec };
+      if (rec.marks instanceof Map) saved.marks = new Map(rec.marks);
+      if (rec.shown) saved.shown = { ...rec.shown, players: new Set(rec.shown.players) };
+      this.log.push(restoreRecord, rec, saved);
+    }
+    return rec;
+  }
+
+  /** About to change container `c` (an array, Map or Set of the state) in
+   * place: log a copy of it. Returns c. */
+  wc(c) {
+    if (this.log !== null) this.log.push(restoreContainer, c, c instanceof Map ? new Map(c) : c instanceof Set ? new Set(c) : c.slice());
+    return c;
+  }
+
+  /** About to assign this.s[key]: log what it holds. */
+  ws(key) {
+    if (this.log !== null) this.log.push(restoreField, this.s, [key, this.s[key]]);
+  }
+
+  /** A copy of the whole state (for tests and tools; the protocol half
+   * undoes steps with the undo log). */
   snapshot() { return structuredClone(this.s); }
 
   restore(snapshot) { this.s = snapshot; }
@@ -800,28 +910,32 @@ class MtgGame {
   /** CR 400.7: the object becomes a new object with no memory of the old
    * one; only marks of the kinds in `keep` carry over. */
   renew(o, keep = []) {
+    this.w(o);
+    this.ws('lastId');
     o.id = ++this.s.lastId;
     for (const [name, kind] of o.marks) if (!keep.includes(kind)) o.marks.delete(name);
   }
 
   takeOut(o) {
     const pile = this.s.zones.get(o.zone);
-    if (pile) pile.splice(pile.indexOf(o.handle), 1);
+    if (pile) this.wc(pile).splice(pile.indexOf(o.handle), 1);
   }
 
   /** Into `zone`: ordered zones at the position asked (top by default; an
    * index past the end is the bottom), other zones at the end.
    * @param {any} o @param {string} zone @param {'top'|'bottom'|number} [position] */
   putIn(o, zone, position = 'top') {
-    o.zone = zone;
+    this.w(o).zone = zone;
     const pile = this.s.zones.get(zone);
     if (!pile) return; // outside the game
+    this.wc(pile);
     if (!ORDERED_ZONES.has(zoneType(zone)) || position === 'bottom') pile.push(o.handle);
     else pile.splice(position === 'top' ? 0 : Math.min(position, pile.length), 0, o.handle);
   }
 
   cease(o, result) {
     this.takeOut(o);
+    this.w(o);
     Object.assign(o, { exists: false, zone: null, controller: null, phasedOut: false, face: 'up' });
     o.marks.clear();
     result.event(o.handle, 'ceased');
@@ -837,6 +951,7 @@ class MtgGame {
   step(step) {
     const result = this.runStep(step, null);
     if (this.s.topShown.size) this.updateTops(result); // CR 401.5, 401.6: after each step
+    this.ws('nsteps');
     this.s.nsteps += 1;
     return result;
   }
@@ -848,7 +963,7 @@ class MtgGame {
    * new anyway). */
   topHidden(handle, player) {
     const o = this.s.objects.get(handle);
-    if (o.exists && o.zone === `${player}.library`) o.topHidId = o.id;
+    if (o.exists && o.zone === `${player}.library`) this.w(o).topHidId = o.id;
   }
 
   /** Each library played with its top card revealed shows its top card
@@ -868,7 +983,7 @@ class MtgGame {
           result.event(top, 'new_object_in_place');
         }
       }
-      this.s.topShown.set(p, top);
+      this.wc(this.s.topShown).set(p, top);
     }
   }
 
@@ -897,9 +1012,9 @@ class MtgGame {
       if (name === 'create') {
         const o = this.newObject(opts.as, opts.kind === undefined ? 'token' : opts.kind, opts.owner, opts, 'create');
         o.exists = false;
-        this.s.objects.set(opts.as, o);
+        this.wc(this.s.objects).set(opts.as, o);
       } else if (name === 'replace_draw') {
-        this.s.replacements.set(opts.as, {
+        this.wc(this.s.replacements).set(opts.as, {
           draw: true, player: opts.player, instead: [], once: false, active: false, running: false,
         });
       }
@@ -920,15 +1035,16 @@ class MtgGame {
     return name === 'end_game' && gone(opts.winner);
   }
 
-  /** Run a step on a copy of the game and throw it away: whatever it would
-   * throw (a bad_request) is thrown, nothing changes. */
+  /** Run a step as if nobody had left, and undo all it did (the undo log):
+   * whatever it would throw (a bad_request) is thrown, nothing changes. */
   checkOnly(kind, opts, followed) {
-    const saved = this.s;
-    this.s = structuredClone(saved);
+    const mark = this.begin();
     try {
-      kind.run.call(this, opts, new StepResult(), followed === null ? null : this.s.objects.get(followed.handle));
+      this.ws('departed');
+      this.s.departed = new Set();
+      kind.run.call(this, opts, new StepResult(), followed);
     } finally {
-      this.s = saved;
+      this.rollback(mark);
     }
   }
 
@@ -1043,6 +1159,7 @@ class MtgGame {
       // CR 400.8, 400.10: it stays, but as a new object just put there, face
       // up unless the move says otherwise (CR 406.3)
       const seen = MtgGame.shown(o);
+      this.w(o);
       this.takeOut(o);
       this.putIn(o, dest);
       this.renew(o, ['sticker']); // CR 123.5: it is put into a public zone
@@ -1061,10 +1178,15 @@ class MtgGame {
     if (origin === 'command' && o.words.some((w) => COMMAND_ONLY.includes(w))) return done('stayed', 'cannot_hold'); // CR 400.4b
     if (o.leftBattlefield) return done('stayed', 'token_left'); // CR 111.8
     // CR 614.13: nothing can stop it now; about to enter the battlefield, its
-    // own as-enters effects move other objects first, their events before its
-    if (this.s.asEnters.length && dest === 'battlefield' && origin !== 'battlefield') this.applyAsEnters(o, result);
-    if (this.s.inEtb) this.s.etbChosen.add(o.handle); // 614.13b: an as-enters step moved it
+    // own as-enters effects move other objects first, their events before its.
+    // Not when it is put onto the battlefield face down: turned face down
+    // before it enters, it has no abilities as it enters (708.3, 708.2a)
+    if (this.s.asEnters.length && dest === 'battlefield' && origin !== 'battlefield' && how.face !== 'down') {
+      this.applyAsEnters(o, result);
+    }
+    if (this.s.inEtb) this.wc(this.s.etbChosen).add(o.handle); // 614.13b: an as-enters step moved it
     const controller = o.controller;
+    this.w(o);
     this.takeOut(o);
     this.putIn(o, dest, how.position);
     // CR 400.7: a new object; a permanent spell becoming a permanent keeps
@@ -1095,7 +1217,12 @@ class MtgGame {
     // (arriving from elsewhere, the player who performs the move controls it:
     // the caster, 405.4; who puts it onto the battlefield, 110.2a)
     o.controller = CONTROLLED_ZONES.has(dest) ? (controller || opts.player || o.owner) : null;
-    o.ctrlDefault = o.controller; // CR 110.2: it arrived under that control
+    // CR 110.2: it arrived under that control; but the permanent a spell
+    // becomes is by default its caster's, whoever controls the spell now
+    // (110.2b): a spell keeps its default controller as it resolves
+    if (!(origin === 'stack' && controller !== null && CONTROLLED_ZONES.has(dest) && o.ctrlDefault !== null)) {
+      o.ctrlDefault = o.controller;
+    }
     o.face = MtgGame.face(how.face, 'move');
     o.phasedOut = false;
     if (origin === 'battlefield' && o.kind === 'token') o.leftBattlefield = true; // CR 111.8
@@ -1103,12 +1230,12 @@ class MtgGame {
       const pile = this.s.zones.get(dest) || [];
       const order = how.shuffle.map((h) => this.object(h).handle);
       if (MtgGame.namesExactly(order, pile)) {
-        pile.splice(0, pile.length, ...order);
-        this.forgetShown(dest);
+        this.wc(pile).splice(0, pile.length, ...order);
+        this.forgetShown(dest, result);
       }
     } else if (how.shuffle === true) {
-      seededShuffle(this.s.zones.get(dest) || [], how.seed === undefined ? 0 : how.seed);
-      this.forgetShown(dest);
+      seededShuffle(this.wc(this.s.zones.get(dest) || []), how.seed === undefined ? 0 : how.seed);
+      this.forgetShown(dest, result);
     }
     // G8: the event's cause is the replacement's own, else the move's
     this.fireTriggers(o, origin, dest, controller, cause);
@@ -1159,10 +1286,15 @@ class MtgGame {
 
   /** The types a "can't" effect judges o by: onto the battlefield, those it
    * would have there (CR 614.17d); elsewhere, those it has where it is. A
-   * face-down permanent or spell is a creature and nothing else (708.2a). */
+   * face-down permanent or spell is a creature and nothing else (708.2a); a
+   * card exiled face down has no characteristics at all (406.3a). */
   static typesFor(o, origin, dest, face) {
-    const down = dest === 'battlefield' ? face === 'down' : o.face === 'down' && CONTROLLED_ZONES.has(origin);
-    return down ? ['creature'] : o.words;
+    const onto = dest === 'battlefield';
+    const zone = onto ? dest : origin;
+    const down = onto ? face === 'down' : o.face === 'down';
+    if (down && CONTROLLED_ZONES.has(zone)) return ['creature'];
+    if (down && zone === 'exile') return [];
+    return o.words;
   }
 
   replacementOrder() {
@@ -1181,7 +1313,7 @@ class MtgGame {
       // CR 603.3a: whoever controlled the source: the moving object, or the Aura whose trigger it is
       const source = t.aura !== null ? this.s.objects.get(t.aura) : null;
       const ctrl = source !== null ? source.controller || source.owner : controller || o.owner;
-      Object.assign(t, { fired: true, id: o.id, controller: ctrl, firedStep: this.s.nsteps, discard: cause === 'discard' });
+      Object.assign(this.w(t), { fired: true, id: o.id, controller: ctrl, firedStep: this.s.nsteps, discard: cause === 'discard' });
     }
   }
 
@@ -1193,7 +1325,7 @@ class MtgGame {
   firePhaseTriggers(o, ctrl) {
     for (const t of this.s.triggers.values()) {
       if (t.fired || !t.onPhase || t.handle !== o.handle || !t.words.every((w) => o.words.includes(w))) continue;
-      Object.assign(t, { fired: true, id: o.id, controller: ctrl || o.owner, firedStep: this.s.nsteps });
+      Object.assign(this.w(t), { fired: true, id: o.id, controller: ctrl || o.owner, firedStep: this.s.nsteps });
     }
   }
 
@@ -1272,16 +1404,19 @@ class MtgGame {
       const chosen = wanted.get(zone) || [];
       const ranked = [...chosen.filter((h) => handles.includes(h)), ...handles.filter((h) => !chosen.includes(h))];
       if (zone === 'stack') {
-        // CR 405.3: the active player's (players[0]) lowest, then each other
-        // player's in turn order; each player orders only their own (a
-        // stable sort keeps their chosen order)
+        // CR 405.3, 101.4: the active player's lowest (the first player's,
+        // or the player's of the last untap step), then each other player's
+        // in turn order; each player orders only their own (a stable sort
+        // keeps their chosen order)
+        const { players, turn } = this.s;
         const rank = (h) => {
           const o = this.s.objects.get(h);
-          return this.s.players.indexOf(o.controller || o.owner);
+          const n = players.length;
+          return (players.indexOf(o.controller || o.owner) - players.indexOf(turn) + n) % n;
         };
         ranked.sort((a, b) => rank(b) - rank(a));
       }
-      const pile = this.s.zones.get(zone);
+      const pile = this.wc(this.s.zones.get(zone));
       const slots = handles.map((h) => pile.indexOf(h)).sort((a, b) => a - b);
       slots.forEach((slot, k) => { pile[slot] = ranked[k]; });
     }
@@ -1349,6 +1484,7 @@ class MtgGame {
    * each a top-level step, their events into the draw's; while they run,
    * no draw among them is replaced by r again (614.5). */
   replaceDraw(r, result) {
+    this.w(r);
     if (r.once) r.active = false;
     r.running = true;
     try {
@@ -1369,7 +1505,7 @@ class MtgGame {
     const card = this.object(opts.card).handle;
     if (!Array.isArray(opts.steps) || opts.steps.length === 0) throw badRequest('as_enters: steps: is a list of at least one step');
     MtgGame.checkStepList(opts.steps, 'as_enters: steps');
-    this.s.asEnters.push({ card, steps: structuredClone(opts.steps) });
+    this.wc(this.s.asEnters).push({ card, steps: structuredClone(opts.steps) });
   }
 
   /** o is about to enter the battlefield (move(), after every check that
@@ -1383,7 +1519,8 @@ class MtgGame {
     const effects = this.s.asEnters.filter((e) => e.card === o.handle);
     if (effects.length === 0) return;
     const own = !this.s.entering.has(o.handle);
-    this.s.entering.add(o.handle);
+    this.wc(this.s.entering).add(o.handle);
+    this.ws('inEtb');
     this.s.inEtb += 1;
     try {
       for (const e of effects) for (const step of e.steps) result.events.push(...this.runStep(step, null).events);
@@ -1398,8 +1535,8 @@ class MtgGame {
    * outer as-enters effect still run: their event goes on. */
   endEtbEvent() {
     if (this.s.inEtb) return;
-    this.s.entering.clear();
-    this.s.etbChosen.clear();
+    if (this.s.entering.size) this.wc(this.s.entering).clear();
+    if (this.s.etbChosen.size) this.wc(this.s.etbChosen).clear();
   }
 
   /** CR 614.13a: the members of a move_together that would enter the
@@ -1410,7 +1547,7 @@ class MtgGame {
       if (!o.exists || !o.born || o.phasedOut) return;
       const asked = this.zoneFor(this.zoneRef(moves[i].to, 'to', [OUTSIDE]), o.owner).zone; // CR 400.3
       const { zone } = this.replaceMove(o, o.zone, asked, moves[i]);
-      if (zone === 'battlefield' && o.zone !== 'battlefield') this.s.entering.add(o.handle);
+      if (zone === 'battlefield' && o.zone !== 'battlefield') this.wc(this.s.entering).add(o.handle);
     });
   }
 
@@ -1434,7 +1571,7 @@ class MtgGame {
     const taken = this.takeFromLibrary(player, count, 'hand', 'draw', result, then);
     // CR 121.3, 704.5b: drawing from an empty library loses the game at the
     // next state-based check (a replaced draw is no such draw, 614.11)
-    if (taken.empty) this.s.drewFromEmpty.add(player);
+    if (taken.empty) this.wc(this.s.drewFromEmpty).add(player);
     MtgGame.takenOutcome(result, taken, null);
   }
 
@@ -1482,10 +1619,18 @@ class MtgGame {
       throw badRequest(`create: objects in ${zone} have no controller (CR 109.4)`);
     }
     if (o.kind === 'copy' && zone === 'battlefield') o.kind = 'token'; // CR 111.13
-    this.s.objects.set(handle, o);
+    this.wc(this.s.objects).set(handle, o); // o itself is new: nothing of it to log
     if (copied === null && opts.lki !== true) { // CR 111.12: nothing to copy, no token
       o.exists = false;
       result.set('not_found', 'not_found');
+      return;
+    }
+    // CR 111.5, 614.17d: a token that a "can't" effect in force keeps from
+    // entering the battlefield, judged as it would be there, is not created:
+    // its handle never names an object (from no zone, by no cause)
+    if (zone === 'battlefield' && kind !== 'card' && this.s.cants.length && this.forbids(o, '', zone, undefined, o.face)) {
+      o.exists = false;
+      result.set('failed', 'forbidden');
       return;
     }
     if (zone === 'battlefield' && MtgGame.isInstantOrSorcery(o)) { // CR 400.4a: it never comes to be
@@ -1518,23 +1663,36 @@ class MtgGame {
       // controller before the first such effect on this object (CR 514.2,
       // 400.7); a later effect with no duration wins for good (CR 611.2a)
       const held = this.s.ctrlUntil.get(o.handle);
-      if (opts.until === undefined) this.s.ctrlUntil.delete(o.handle);
-      else if (held === undefined || held.id !== o.id) this.s.ctrlUntil.set(o.handle, { id: o.id, base: o.controller });
-      o.controller = player;
+      if (opts.until === undefined) this.wc(this.s.ctrlUntil).delete(o.handle);
+      else if (held === undefined || held.id !== o.id) this.wc(this.s.ctrlUntil).set(o.handle, { id: o.id, base: o.controller });
+      this.w(o).controller = player;
     }
   }
 
   /** G4: the cleanup's end of "until end of turn" effects (CR 514.2), on
-   * phased-out permanents too (702.26f); phasing itself ended none (702.26d). */
-  stepEndTurn() {
+   * phased-out permanents too (702.26f); phasing itself ended none (702.26d).
+   * A control effect gives the object back to whoever controlled it without
+   * it, or, when that player has left the game, exiles it (800.4c): the
+   * step is then `moved`. */
+  stepEndTurn(opts, result) {
     for (const o of this.s.objects.values()) {
-      for (const m of [...o.marks.keys()]) if (this.s.untilMarks.has(m)) o.marks.delete(m);
+      for (const m of [...o.marks.keys()]) if (this.s.untilMarks.has(m)) this.w(o).marks.delete(m);
     }
-    for (const [handle, { id, base }] of this.s.ctrlUntil) {
-      const o = this.s.objects.get(handle);
-      if (o.exists && o.id === id && CONTROLLED_ZONES.has(zoneType(o.zone))) o.controller = base;
+    const ending = this.s.ctrlUntil;
+    this.ws('ctrlUntil');
+    this.s.ctrlUntil = new Map();
+    let exiled = false;
+    for (const o of [...this.s.objects.values()]) { // in object order
+      const held = ending.get(o.handle);
+      if (held === undefined || !(o.exists && o.id === held.id && CONTROLLED_ZONES.has(zoneType(o.zone)))) continue;
+      if (this.s.departed.has(held.base)) {
+        // CR 800.4c: the player it would go back to has left the game, and
+        // no other effect gives it to anyone: it is exiled
+        this.exileByRule(o, result);
+        exiled = true;
+      } else this.w(o).controller = held.base;
     }
-    this.s.ctrlUntil.clear();
+    if (exiled) result.set('moved');
   }
 
   stepPhase(opts, result, followed) {
@@ -1602,7 +1760,7 @@ class MtgGame {
    * player's untap step, 702.26a) and fires its triggers on phasing out
    * (603.10b). */
   phaseWithAttached(o, out) {
-    o.phasedOut = out;
+    this.w(o).phasedOut = out;
     if (out) {
       o.phasedUnder = o.controller;
       if (this.s.triggers.size) this.firePhaseTriggers(o, o.controller);
@@ -1611,7 +1769,7 @@ class MtgGame {
     for (const a of [...this.s.objects.values()]) {
       if (a === o || !a.exists) continue;
       if (out && a.zone === 'battlefield' && !a.phasedOut && this.sameAttachment(a, o)) {
-        a.phasedWith = o.handle;
+        this.w(a).phasedWith = o.handle;
         this.phaseWithAttached(a, true);
       } else if (!out && a.phasedWith === o.handle) {
         this.phaseWithAttached(a, false);
@@ -1662,7 +1820,7 @@ class MtgGame {
     const withPhasing = listed.map((h) => this.object(h));
     // CR 702.26n: a departed player's next turn came between the last turn and this one
     const due = new Set([...this.s.leftDue].filter((d) => this.between(this.s.turn, player, d)));
-    for (const d of due) this.s.leftDue.delete(d);
+    for (const d of due) this.wc(this.s.leftDue).delete(d);
     /** @type {Map<string, 'out'|'in'>} */
     const act = new Map();
     for (const o of withPhasing) {
@@ -1693,6 +1851,7 @@ class MtgGame {
       if (a === 'out' ? o.phasedOut : !o.phasedOut || o.phasedWith !== null) continue;
       this.phaseWithAttached(o, a === 'out'); // CR 702.26d: a status, no event
     }
+    this.ws('turn');
     this.s.turn = player;
   }
 
@@ -1706,8 +1865,8 @@ class MtgGame {
    * phases in once their turn would have come round (702.26n, stepUntap). */
   stepLeaveGame(opts, result) {
     const p = this.player(opts.player, 'leave_game: player');
-    this.s.departed.add(p);
-    this.s.leftDue.add(p);
+    this.wc(this.s.departed).add(p);
+    this.wc(this.s.leftDue).add(p);
     const objects = [...this.s.objects.values()];
     for (const o of objects) {
       if (!o.exists || !o.born || o.owner !== p || o.zone === null || o.zone === OUTSIDE || o.zone === 'ante') continue;
@@ -1721,8 +1880,8 @@ class MtgGame {
       if (!o.exists || o.controller !== p) continue;
       const held = this.s.ctrlUntil.get(o.handle);
       const back = held !== undefined && held.id === o.id ? held.base : o.ctrlDefault;
-      this.s.ctrlUntil.delete(o.handle);
-      if (back !== null && !this.s.departed.has(back)) o.controller = back;
+      if (held !== undefined) this.wc(this.s.ctrlUntil).delete(o.handle);
+      if (back !== null && !this.s.departed.has(back)) this.w(o).controller = back;
     }
     for (const o of objects) {
       if (o.exists && o.controller === p && o.zone === 'stack' && (o.kind === 'ability' || o.kind === 'copy')) this.cease(o, result);
@@ -1737,9 +1896,10 @@ class MtgGame {
    * (702.26b, 702.26k), triggers nothing as it goes. */
   exileByRule(o, result) {
     const quiet = o.phasedOut;
-    o.phasedOut = false;
+    this.w(o).phasedOut = false;
     o.phasedWith = null;
     const triggers = this.s.triggers;
+    this.ws('triggers');
     if (quiet) this.s.triggers = new Map();
     const sub = new StepResult();
     try {
@@ -1763,7 +1923,7 @@ class MtgGame {
       if (x.zone !== 'battlefield') return void result.set('failed', 'not_in_zone'); // two permanents (CR 303.4, 301.5)
       if (x.phasedOut) return void result.set('failed', 'phased_out'); // CR 702.26b
     }
-    Object.assign(o, { attached: host.handle, attachedId: host.id, attachSelf: o.id, phasedWith: null });
+    Object.assign(this.w(o), { attached: host.handle, attachedId: host.id, attachSelf: o.id, phasedWith: null });
   }
 
   stepTurnFace(opts, result, followed) {
@@ -1774,7 +1934,7 @@ class MtgGame {
     if (o.phasedOut) result.set('failed', 'phased_out');
     else if (o.face === opts.face) result.set('failed', 'already');
     else {
-      o.face = opts.face;
+      this.w(o).face = opts.face;
       if (opts.face === 'down' && o.zone === 'command') { // CR 400.9
         this.renew(o);
         result.set('new_object_in_place');
@@ -1801,7 +1961,11 @@ class MtgGame {
     else if (opts.by !== 'effect' && zoneType(zone) !== 'battlefield' &&
              pile.filter((h) => this.s.objects.get(h).face === 'down').length >= 2) {
       result.set('rejected', 'ordered'); // CR 400.5: a face-down pile keeps its order
-    } else pile.splice(0, pile.length, ...order);
+    } else {
+      const changed = order.some((h, i) => pile[i] !== h);
+      this.wc(pile).splice(0, pile.length, ...order);
+      if (changed) this.renewRevealed(zone, result); // CR 701.20d
+    }
   }
 
   /** CR 400.5, 402.3: a player arranges their own zone, or in a shared
@@ -1837,6 +2001,7 @@ class MtgGame {
       result.set('rejected', 'unsupported');
       return;
     }
+    this.w(o);
     const shown = MtgGame.shown(o) || { id: o.id, zone: o.zone, players: new Set(), all: false };
     shown.players.add(player);
     o.shown = shown;
@@ -1855,10 +2020,10 @@ class MtgGame {
         if (this.s.topShown.has(p)) {
           const was = this.s.topShown.get(p);
           if (was !== null) this.topHidden(was, p);
-          this.s.topShown.delete(p);
+          this.wc(this.s.topShown).delete(p);
         }
       } else if (!this.s.topShown.has(p)) {
-        this.s.topShown.set(p, null); // shown by updateTops after this step
+        this.wc(this.s.topShown).set(p, null); // shown by updateTops after this step
       }
       return;
     }
@@ -1868,6 +2033,7 @@ class MtgGame {
       result.set('rejected', 'unsupported');
       return;
     }
+    this.w(o);
     const shown = MtgGame.shown(o) || { id: o.id, zone: o.zone, players: new Set(), all: false };
     shown.all = opts.end !== true;
     o.shown = shown;
@@ -1893,24 +2059,45 @@ class MtgGame {
     }
     const pile = this.s.zones.get(zone);
     if (opts.order === undefined || opts.order === null) {
-      seededShuffle(pile, opts.seed === undefined ? 0 : opts.seed);
-      this.forgetShown(zone);
+      seededShuffle(this.wc(pile), opts.seed === undefined ? 0 : opts.seed);
+      this.forgetShown(zone, result);
       return;
     }
     if (!Array.isArray(opts.order)) throw badRequest('shuffle: order lists handles, top first');
     const order = opts.order.map((h) => this.object(h).handle);
     if (!MtgGame.namesExactly(order, pile)) result.set('failed', 'not_in_zone');
     else {
-      pile.splice(0, pile.length, ...order);
-      this.forgetShown(zone);
+      this.wc(pile).splice(0, pile.length, ...order);
+      this.forgetShown(zone, result);
     }
   }
 
   /** A shuffled pile is unknown again: looks and reveals of its cards end
    * (CR 406.3: a look at a face-down exiled card lasts until its pile is
-   * shuffled; 401.2). */
-  forgetShown(zone) {
-    for (const h of this.s.zones.get(zone) || []) this.s.objects.get(h).shown = null;
+   * shuffled; 401.2), and a library's revealed cards are new objects
+   * (701.20d). @param {string} zone @param {StepResult} result */
+  forgetShown(zone, result) {
+    this.renewRevealed(zone, result);
+    for (const h of this.s.zones.get(zone) || []) {
+      const o = this.s.objects.get(h);
+      if (o.shown) this.w(o).shown = null;
+    }
+  }
+
+  /** CR 701.20d: the revealed cards of a library that is shuffled, or
+   * rearranged so that its order changes, stop being revealed and become
+   * new objects, top first, each with a new_object_in_place event.
+   * @param {string} zone @param {StepResult} result */
+  renewRevealed(zone, result) {
+    if (zone === OUTSIDE || zoneType(zone) !== 'library') return;
+    for (const h of this.s.zones.get(zone) || []) {
+      const o = this.s.objects.get(h);
+      const shown = MtgGame.shown(o);
+      if (shown === null || !shown.all) continue;
+      this.w(o).shown = null;
+      this.renew(o);
+      result.event(h, 'new_object_in_place');
+    }
   }
 
   /** Steps of Flesh and Blood: Magic has no sub-cards and no zones that come
@@ -1938,7 +2125,7 @@ class MtgGame {
           this.cease(o, result);
           again = true;
         } else if (o.attached !== null && type === 'battlefield' && !o.phasedOut && this.attachedTo(o) === null) {
-          o.attached = null;
+          this.w(o).attached = null;
           if (o.words.includes('aura')) { // CR 704.5m: to its owner's graveyard
             this.move(o, { to: 'graveyard', cause: 'state_check', by: 'rule' }, result);
             again = true;
@@ -1946,15 +2133,15 @@ class MtgGame {
         }
       }
     }
-    for (const p of this.s.drewFromEmpty) this.s.lost.add(p); // CR 704.5b
-    this.s.drewFromEmpty.clear();
+    for (const p of this.s.drewFromEmpty) this.wc(this.s.lost).add(p); // CR 704.5b
+    if (this.s.drewFromEmpty.size) this.wc(this.s.drewFromEmpty).clear();
     const arrived = result.events.length > 0 && result.events.every((e) => ['moved', 'replaced', 'redirected'].includes(e.outcome));
     result.set(arrived ? 'moved' : result.events.length ? 'ceased' : 'no_move');
   }
 
   stepEndGame(opts) {
     const winner = this.player(opts.winner, 'end_game: winner');
-    for (const h of this.s.zones.get('ante')) this.s.objects.get(h).owner = winner; // CR 407.2
+    for (const h of this.s.zones.get('ante')) this.w(this.s.objects.get(h)).owner = winner; // CR 407.2
   }
 
   /** CR 400.7k, 702.35c: a trigger on a card's discard finds it in the public
@@ -1980,7 +2167,7 @@ class MtgGame {
     const words = MtgGame.words(opts.types, 'watch: types');
     if (opts.cause !== undefined && typeof opts.cause !== 'string') throw badRequest('watch: cause is a word');
     const aura = opts.aura === undefined ? null : this.object(opts.aura).handle; // CR 400.7f
-    this.s.triggers.set(name, {
+    this.wc(this.s.triggers).set(name, {
       handle: o.handle, from, to, words, cause: opts.cause, aura, fired: false, found: null, controller: null, id: 0, firedStep: -1,
       onPhase: opts.phase === 'out',
     });
@@ -2001,6 +2188,7 @@ class MtgGame {
       return;
     }
     let o;
+    this.w(t);
     if (t.onPhase) {
       // CR 603.10b, 702.26d: phasing is no zone change, so it finds the
       // permanent while it is the object that phased out, phased out or not
@@ -2033,7 +2221,7 @@ class MtgGame {
   stepRemember(opts, result, followed) {
     const name = this.newName(opts.as, this.s.refs, 'remember');
     const o = this.target(opts, result, followed, 'remember');
-    this.s.refs.set(name, o === null ? { handle: null, id: 0 } : { handle: o.handle, id: o.id });
+    this.wc(this.s.refs).set(name, o === null ? { handle: null, id: 0 } : { handle: o.handle, id: o.id });
   }
 
   /** The moves a replace or cant step names (when:): zones to and from
@@ -2066,7 +2254,7 @@ class MtgGame {
     if (opts.controller !== undefined) this.player(opts.controller, 'replace: controller'); // recorded by the case, unused
     const category = opts.category === undefined ? 'other' : opts.category;
     if (category !== 'self' && category !== 'other') throw badRequest('replace: category is self or other');
-    this.s.replacements.set(name, { card, when, instead: structuredClone(instead), category });
+    this.wc(this.s.replacements).set(name, { card, when, instead: structuredClone(instead), category });
   }
 
   /** A draw replacement (CR 614.11), in force from this step on: each
@@ -2080,7 +2268,7 @@ class MtgGame {
     if (!Array.isArray(instead)) throw badRequest('replace_draw: instead: is a list of steps ([] for none)');
     MtgGame.checkStepList(instead, 'replace_draw: instead');
     if (opts.once !== undefined && typeof opts.once !== 'boolean') throw badRequest('replace_draw: once is true or false');
-    this.s.replacements.set(name, {
+    this.wc(this.s.replacements).set(name, {
       draw: true, player, instead: structuredClone(instead), once: opts.once === true, active: true, running: false,
     });
   }
@@ -2094,7 +2282,7 @@ class MtgGame {
     const card = opts.card === 'any' ? 'any' : this.object(opts.card).handle;
     const when = this.moveFilter(opts.when, 'cant');
     const types = [...MtgGame.words(opts.types, 'cant: types')];
-    this.s.cants.push({ card, when, types });
+    this.wc(this.s.cants).push({ card, when, types });
   }
 
   stepChooseReplacement(opts, result) {
@@ -2112,6 +2300,7 @@ class MtgGame {
         return;
       }
     } else if (opts.card !== undefined) this.object(opts.card);
+    this.ws('chosenOrder');
     this.s.chosenOrder = [...new Set(order)];
   }
 
@@ -2123,11 +2312,11 @@ class MtgGame {
       throw badRequest('mark: until is end_of_turn, on a mark of kind effect');
     }
     const o = this.target(opts, result, followed, 'mark');
-    this.s.markNames.add(opts.as);
-    if (opts.until !== undefined) this.s.untilMarks.add(opts.as);
+    this.wc(this.s.markNames).add(opts.as);
+    if (opts.until !== undefined) this.wc(this.s.untilMarks).add(opts.as);
     if (o !== null && o.phasedOut) result.set('failed', 'phased_out'); // CR 702.26b, 702.26e: unaffected
     else if (o !== null && o.zone === OUTSIDE) result.set('rejected', 'unsupported'); // CR 400.11c
-    else if (o !== null) o.marks.set(opts.as, opts.kind);
+    else if (o !== null) this.w(o).marks.set(opts.as, opts.kind);
   }
 
   // ---- what the players see ------------------------------------------------------
@@ -2144,16 +2333,16 @@ class MtgGame {
    * (CR 402.3); a face-down spell or permanent: its controller (CR 708.5);
    * a library (CR 401.2), face-down exiled cards (CR 406.3) and anything
    * outside the game: nobody. */
-  sees(player, o) {
+  sees(player, o, isPublic = this.isPublic(o)) {
     if (!o.exists || o.zone === OUTSIDE) return false;
-    if (this.isPublic(o)) return true;
+    if (isPublic) return true;
     if (MtgGame.shown(o) && MtgGame.shown(o).players.has(player)) return true; // CR 406.3
     const type = zoneType(o.zone);
     if (type === 'hand') return zonePlayer(o.zone) === player;
     return CONTROLLED_ZONES.has(type) && o.controller === player;
   }
 
-  describe(o) {
+  describe(o, isPublic = this.isPublic(o)) {
     if (!o.exists) {
       return {
         exists: false, zone: '', object: o.id, position: null, layer: null, visibility: 'private', face: 'up',
@@ -2167,7 +2356,7 @@ class MtgGame {
       object: o.id,
       position: pile && ORDERED_ZONES.has(zoneType(o.zone)) ? pile.indexOf(o.handle) : null,
       layer: null, // no stack layers in Magic
-      visibility: this.isPublic(o) ? 'public' : 'private',
+      visibility: isPublic ? 'public' : 'private',
       face: o.face,
       controller: o.controller,
       owner: o.owner,
@@ -2186,7 +2375,9 @@ class MtgGame {
   observe() {
     const objects = table();
     const born = [...this.s.objects.values()].filter((o) => o.born);
-    for (const o of born) objects[o.handle] = this.describe(o);
+    // what is public, once per object (it costs most of an observation)
+    const isPublic = born.map((o) => this.isPublic(o));
+    born.forEach((o, i) => { objects[o.handle] = this.describe(o, isPublic[i]); });
     const triggers = table();
     for (const [name, t] of this.s.triggers) triggers[name] = { fired: t.fired, found: t.found, controller: t.controller };
     const refs = table();
@@ -2199,7 +2390,7 @@ class MtgGame {
     const visible = table();
     for (const p of this.s.players) {
       players[p] = { lost: this.s.lost.has(p) };
-      visible[p] = born.filter((o) => this.sees(p, o)).map((o) => o.handle);
+      visible[p] = born.filter((o, i) => this.sees(p, o, isPublic[i])).map((o) => o.handle);
     }
     return { objects, triggers, refs, players, visible };
   }

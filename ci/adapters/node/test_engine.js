@@ -11,11 +11,14 @@ const assert = require('node:assert/strict');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 const engine = require('./engine');
+const { dump } = require('./check_undo');
 
 const { Server, MtgGame, mtgCurrent, badRequest } = engine;
 const PROGRAM = path.join(__dirname, 'engine.js');
 
-/** One game through Server.answerLine, as the gate drives it. */
+/** One game through Server.answerLine, as the gate drives it. Each step is
+ * first run and rolled back from the game's undo log, which must leave the
+ * state exactly as it was (every write a step makes is logged). */
 class Session {
   constructor(cards, { players = ['alice', 'bob'], rules = mtgCurrent, features } = {}) {
     this.server = new Server(rules, features || [...rules.features]);
@@ -25,6 +28,18 @@ class Session {
   }
 
   call(op, fields = {}) {
+    const game = this.server.game;
+    if (op === 'step' && game instanceof MtgGame) {
+      const before = JSON.stringify(dump(game.s));
+      const mark = game.begin();
+      try {
+        this.server.answerLine(JSON.stringify({ op, id: 0, ...fields }));
+      } finally {
+        game.rollback(mark);
+      }
+      assert.equal(JSON.stringify(dump(game.s)), before, `not undone: ${JSON.stringify(fields)}`);
+      assert.equal(game.log, null);
+    }
     this.id += 1;
     return JSON.parse(this.server.answerLine(JSON.stringify({ op, id: this.id, ...fields })));
   }
@@ -99,14 +114,25 @@ test('a failed setup leaves no game', () => {
   assert.equal(s.call('step', { step: { state_check: {} } }).error.code, 'bad_request');
 });
 
-test('a step that throws half-way is undone (snapshot and restore)', () => {
-  const s = new Session({ bear: bear() });
+test('a step that throws half-way is undone from the undo log, whole state included', () => {
+  const s = new Session({ bear: bear(), elf: { owner: 'bob', zone: 'hand' } }, { players: ['alice', 'bob', 'carol'] });
   s.step({ mark: { card: 'bear', as: 'm', kind: 'counter' } });
+  s.step({ watch: { as: 'w', card: 'bear', to: 'exile' } });
   const before = s.obj('bear');
-  // the move happens, then its then: reuses the mark name: a bad request
+  const state = JSON.stringify(dump(s.server.game.s));
+  // the move happens and fires the watch, then its then: reuses the mark name: a bad request
   const answer = s.call('step', { step: { move: { card: 'bear', to: 'exile', then: { mark: { as: 'm', kind: 'effect' } } } } });
   assert.equal(answer.error.code, 'bad_request');
   assert.deepEqual(s.obj('bear'), before);
+  assert.equal(JSON.stringify(dump(s.server.game.s)), state);
+  assert.equal(s.server.game.log, null, 'no log is left open');
+  // a step naming a player who left is checked on the game as if nobody had, then undone
+  s.step({ leave_game: { player: 'carol' } });
+  assert.deepEqual(s.step({ move: { card: 'elf', to: 'battlefield', player: 'carol' } }), ['rejected', 'wrong_player']);
+  const after = JSON.stringify(dump(s.server.game.s));
+  assert.equal(s.call('step', { step: { move: { card: 'elf', to: 'mars', player: 'carol' } } }).error.code, 'bad_request');
+  assert.equal(JSON.stringify(dump(s.server.game.s)), after);
+  assert.equal(s.obj('elf').zone, 'bob.hand');
 });
 
 test('without snapshot() the step is undone by replaying the game', () => {
@@ -451,8 +477,10 @@ test('CR 614.17: a forbidden move fails before it would stay or cease, after the
   assert.deepEqual(s.step({ move: { card: 'g', to: 'graveyard' } }), ['no_move', null], 'a move to where it is is no event');
   assert.deepEqual(s.step({ move: { card: 'g', from: 'hand', to: 'exile' } }), ['failed', 'not_in_zone']);
   assert.deepEqual(s.step({ move: { card: 'p', to: 'exile' } }), ['failed', 'phased_out']);
-  // create is no move: no can't effect applies to it
-  assert.deepEqual(s.step({ create: { as: 'tok', owner: 'alice', zone: 'battlefield' } }), ['moved', null]);
+  // create is no move, but a token that can't enter the battlefield is not
+  // created there (CR 111.5); elsewhere the effect does not apply to it
+  assert.deepEqual(s.step({ create: { as: 'tok', owner: 'alice', zone: 'battlefield' } }), ['failed', 'forbidden']);
+  assert.deepEqual(s.step({ create: { as: 'tok2', owner: 'alice', zone: 'graveyard' } }), ['moved', null]);
 });
 
 test('CR 614.17c: an event that can\'t happen is replaced only by a self-replacement effect; the event as finally replaced is judged', () => {
@@ -1328,6 +1356,126 @@ test('positions the rules forbid are bad requests at setup', () => {
   const game = new MtgGame(['alice'], Object.entries({ x: { owner: 'alice', zone: 'library' }, y: { owner: 'alice', zone: 'library', position: 0 } }));
   assert.deepEqual([game.observe().objects.y.position, game.observe().objects.x.position], [0, 1]);
   assert.equal(badRequest('m').code, 'bad_request');
+});
+
+// ---- mtg-current against today's text (cases/mtg/current) ------------------------
+
+const three = { players: ['alice', 'bob', 'carol'] };
+
+test('CR 111.5: a token a can\'t effect keeps off the battlefield is not created; judged as it would be there', () => {
+  const s = new Session({ priest: bear() });
+  s.step({ cant: { card: 'any', when: { to: 'battlefield' }, types: ['creature'] } });
+  assert.deepEqual(s.step({ create: { as: 'soldier', owner: 'alice', zone: 'battlefield', types: ['creature'] } }), ['failed', 'forbidden']);
+  assert.equal('soldier' in s.observe().objects, false, 'the handle never exists');
+  assert.deepEqual(stepEvents(s, { move: { card: 'soldier', to: 'exile' } }), ['not_found', 'not_found', ['soldier:not_found']]);
+  // face down it would be a creature there (708.2a)
+  assert.deepEqual(s.step({ create: { as: 'morph', owner: 'alice', zone: 'battlefield', types: ['artifact'], face: 'down' } }), ['failed', 'forbidden']);
+  assert.deepEqual(s.step({ create: { as: 'treasure', owner: 'alice', zone: 'battlefield', types: ['artifact'] } }), ['moved', null]);
+  assert.equal(s.obj('treasure').zone, 'battlefield');
+  // an effect with from: or cause: names no creation
+  const t = new Session({});
+  t.step({ cant: { card: 'any', when: { from: 'hand', to: 'battlefield' } } });
+  t.step({ cant: { card: 'any', when: { to: 'battlefield', cause: 'resolve' } } });
+  assert.deepEqual(t.step({ create: { as: 'x', owner: 'bob', zone: 'battlefield' } }), ['moved', null]);
+});
+
+test('CR 708.3: a card put onto the battlefield face down has no as-enters effect; face up it has', () => {
+  const cards = { ghoul: { owner: 'alice', zone: 'hand', types: ['creature'] }, bear: { owner: 'alice', zone: 'graveyard', types: ['creature'] } };
+  const s = new Session(cards);
+  s.step({ as_enters: { card: 'ghoul', steps: [{ move: { card: 'bear', to: 'exile' } }] } });
+  const before = s.obj('bear').object;
+  assert.deepEqual(stepEvents(s, { move: { card: 'ghoul', to: 'battlefield', face: 'down' } }), ['moved', null, ['ghoul:moved']]);
+  assert.deepEqual([s.obj('bear').zone, s.obj('bear').object], ['alice.graveyard', before]);
+  s.step({ move: { card: 'ghoul', to: 'hand' } });
+  assert.deepEqual(stepEvents(s, { move: { card: 'ghoul', to: 'battlefield' } }), ['moved', null, ['bear:moved', 'ghoul:moved']]);
+  // a replacement that puts it there face down: face down as it enters too
+  const t = new Session(cards);
+  t.step({ as_enters: { card: 'ghoul', steps: [{ move: { card: 'bear', to: 'exile' } }] } });
+  t.step({ replace: { as: 'r', card: 'ghoul', when: { to: 'battlefield' }, instead: { to: 'battlefield', face: 'down' } } });
+  assert.deepEqual(stepEvents(t, { move: { card: 'ghoul', to: 'battlefield' } }), ['replaced', null, ['ghoul:replaced']]);
+});
+
+test('CR 800.4c: a control effect ending with its player gone exiles the permanent; end_turn is then moved', () => {
+  const s = new Session({ angel: { owner: 'alice', zone: 'library', types: ['creature'] }, ox: bear() }, three);
+  s.step({ move: { card: 'angel', to: 'battlefield', player: 'bob' } });
+  s.step({ control: { card: 'angel', player: 'carol', until: 'end_of_turn' } });
+  s.step({ control: { card: 'ox', player: 'carol', until: 'end_of_turn' } });
+  assert.deepEqual(s.step({ leave_game: { player: 'bob' } }), ['no_move', null]);
+  assert.deepEqual([s.obj('angel').zone, s.obj('angel').controller], ['battlefield', 'carol']);
+  assert.deepEqual(stepEvents(s, { end_turn: {} }), ['moved', null, ['angel:moved']]);
+  assert.equal(s.obj('angel').zone, 'exile');
+  assert.deepEqual([s.obj('ox').zone, s.obj('ox').controller], ['battlefield', 'alice']);
+  const t = new Session({ ox: bear() });
+  t.step({ control: { card: 'ox', player: 'bob', until: 'end_of_turn' } });
+  assert.deepEqual(stepEvents(t, { end_turn: {} }), ['no_move', null, []]);
+  assert.equal(t.obj('ox').controller, 'alice');
+});
+
+test('CR 110.2b: a stolen permanent spell becomes a permanent whose default controller is its caster', () => {
+  const s = new Session({ angel: { owner: 'alice', zone: 'hand', types: ['creature'] } }, three);
+  s.step({ move: { card: 'angel', to: 'stack', cause: 'cast', player: 'alice' } });
+  s.step({ control: { card: 'angel', player: 'bob' } });
+  s.step({ move: { card: 'angel', to: 'battlefield', cause: 'resolve' } });
+  assert.equal(s.obj('angel').controller, 'bob');
+  const kept = s.obj('angel').object;
+  s.step({ leave_game: { player: 'bob' } });
+  assert.deepEqual([s.obj('angel').zone, s.obj('angel').controller, s.obj('angel').object], ['battlefield', 'alice', kept]);
+  // what bob put onto the battlefield himself is his by default: exiled
+  const t = new Session({ imp: { owner: 'alice', zone: 'graveyard', types: ['creature'] } }, three);
+  t.step({ move: { card: 'imp', to: 'battlefield', player: 'bob' } });
+  t.step({ leave_game: { player: 'bob' } });
+  assert.equal(t.obj('imp').zone, 'exile');
+});
+
+test('CR 701.20d: a revealed card of a library shuffled or reordered (so that the order changes) is a new object', () => {
+  const lib = { a: { owner: 'alice', zone: 'library', position: 0 }, b: { owner: 'alice', zone: 'library', position: 1 }, c: { owner: 'alice', zone: 'library', position: 2 } };
+  const s = new Session(lib);
+  s.step({ reveal: { card: 'b' } });
+  s.step({ remember: { as: 'shown', card: 'b' } });
+  assert.deepEqual(stepEvents(s, { reorder: { zone: 'alice.library', order: ['a', 'b', 'c'], by: 'effect' } }), ['no_move', null, []]);
+  assert.equal(s.obj('b').visibility, 'public');
+  assert.deepEqual(stepEvents(s, { reorder: { zone: 'alice.library', order: ['b', 'a', 'c'], by: 'effect' } }), ['no_move', null, ['b:new_object_in_place']]);
+  assert.equal(s.obj('b').visibility, 'private');
+  assert.equal(s.observe().refs.shown.found, false);
+  s.step({ reveal: { card: 'c' } });
+  assert.deepEqual(stepEvents(s, { shuffle: { zone: 'alice.library', order: ['c', 'b', 'a'] } }), ['no_move', null, ['c:new_object_in_place']]);
+  assert.equal(s.obj('c').visibility, 'private');
+  // a move's shuffle: the revealed card's event before the mover's
+  const t = new Session({ ...lib, x: { owner: 'alice', zone: 'hand' } });
+  t.step({ reveal: { card: 'a' } });
+  assert.deepEqual(stepEvents(t, { move: { card: 'x', to: 'library', shuffle: true } }), ['moved', null, ['a:new_object_in_place', 'x:moved']]);
+  // a look is no reveal: it ends with the shuffle, the object stays
+  const u = new Session(lib);
+  u.step({ look: { card: 'a', player: 'alice' } });
+  const a = u.obj('a').object;
+  assert.deepEqual(stepEvents(u, { shuffle: { zone: 'alice.library', order: ['b', 'a', 'c'] } }), ['no_move', null, []]);
+  assert.equal(u.obj('a').object, a);
+});
+
+test('CR 405.3, 101.4: APNAP on the stack starts from the player whose turn it is', () => {
+  const cards = { a1: { owner: 'alice', zone: 'hand' }, b1: { owner: 'bob', zone: 'hand' }, c1: { owner: 'carol', zone: 'hand' } };
+  const together = { move_together: { moves: ['a1', 'b1', 'c1'].map((card) => ({ card, to: 'stack' })) } };
+  const s = new Session(cards, three);
+  assert.equal(s.step(together)[0], 'moved');
+  assert.deepEqual(['a1', 'b1', 'c1'].map((h) => s.obj(h).position), [2, 1, 0]);
+  const t = new Session(cards, three);
+  t.step({ untap: { player: 'bob' } });
+  assert.equal(t.step(together)[0], 'moved');
+  assert.deepEqual(['a1', 'b1', 'c1'].map((h) => t.obj(h).position), [0, 2, 1], 'bob lowest, then carol, alice on top');
+});
+
+test('CR 406.3a: a card exiled face down has no types for a can\'t effect', () => {
+  const s = new Session({
+    hidden: { owner: 'alice', zone: 'exile', face: 'down', types: ['creature'] },
+    shown: { owner: 'alice', zone: 'exile', types: ['creature'] },
+    any1: { owner: 'alice', zone: 'exile', face: 'down', types: ['creature'] },
+  });
+  s.step({ cant: { card: 'any', when: { from: 'exile', to: 'hand' }, types: ['creature'] } });
+  assert.deepEqual(s.step({ move: { card: 'hidden', from: 'exile', to: 'hand' } }), ['moved', null]);
+  assert.deepEqual(s.step({ move: { card: 'shown', to: 'hand' } }), ['failed', 'forbidden']);
+  // an effect naming no types still holds it
+  s.step({ cant: { card: 'any1', when: { from: 'exile' } } });
+  assert.deepEqual(s.step({ move: { card: 'any1', to: 'graveyard' } }), ['failed', 'forbidden']);
 });
 
 // ---- the program ---------------------------------------------------------------------

@@ -95,7 +95,7 @@ def need(condition, message):
 
 def ztype(zone):
     """'alice.graveyard' -> 'graveyard'; 'exile' -> 'exile'."""
-    return zone.rsplit(".", 1)[-1]
+    return zone[zone.find(".") + 1:]
 
 
 def zplayer(zone):
@@ -108,7 +108,146 @@ def words(value, what):
     return set(value or ())
 
 
-class Obj:
+# ---- undoing a step (PROTOCOL.md section 6) ----------------------------------
+# A request answered with an error must leave the game as it was. Copying the
+# whole game before every step would cost far more than most steps do, so the
+# state keeps an undo log instead: while a step runs, every write to the
+# game's state records what it overwrote, and a step that raises is rolled
+# back from the log; one that succeeds just drops it. The state is made of
+# Tracked objects (Game, Obj, Trigger, ...), whose attribute writes are
+# logged, and of the containers below, which log their own changes; a plain
+# dict, list or set assigned to a Tracked attribute (or put into a TDict) is
+# turned into one of them, so nothing in the state escapes the log. A step
+# costs what it writes, whatever the size of the game.
+MISSING = object()
+
+
+class Journal:
+    """The undo log of the step under way: None when no step runs (set-up,
+    observe), else a list of (undo function, a, b, c) entries, oldest first.
+    start() begins (or nests into) a log and returns a mark; rollback(mark)
+    undoes every write since the mark; commit(mark) keeps them."""
+    log = None
+
+    @classmethod
+    def start(cls):
+        if cls.log is None:
+            cls.log = []
+            return None                   # the outermost: it ends the log
+        return len(cls.log)
+
+    @classmethod
+    def rollback(cls, mark):
+        log = cls.log
+        for undo, a, b, c in reversed(log[mark or 0:]):
+            undo(a, b, c)
+        del log[mark or 0:]
+        if mark is None:
+            cls.log = None
+
+    @classmethod
+    def commit(cls, mark):
+        if mark is None:
+            cls.log = None
+
+
+def _undo_attr(obj, name, old):
+    if old is MISSING:
+        obj.__dict__.pop(name, None)
+    else:
+        obj.__dict__[name] = old
+
+
+def _undo_key(d, key, old):
+    if old is MISSING:
+        dict.pop(d, key, None)
+    else:
+        dict.__setitem__(d, key, old)
+
+
+def _undo_all(container, old, _):
+    """A list, dict or set put back as it was (its own type's methods, which
+    log nothing)."""
+    if isinstance(container, list):
+        list.__setitem__(container, slice(None), old)
+    elif isinstance(container, dict):
+        dict.clear(container)
+        dict.update(container, old)
+    else:
+        set.clear(container)
+        set.update(container, old)
+
+
+_PLAIN = (dict, list, set)
+
+
+def tracked(value):
+    """A plain dict, list or set as a logging one (a dict's values too)."""
+    t = type(value)
+    if t is dict:
+        return TDict({k: tracked(v) for k, v in value.items()})
+    if t is list:
+        return TList(value)
+    if t is set:
+        return TSet(value)
+    return value
+
+
+def _logs_all(base, name):
+    """base's mutating method `name`, logging a copy of the whole container
+    before it runs (lists and sets are small: a zone, a player's set)."""
+    method = getattr(base, name)
+
+    def logged(self, *args, **kwargs):
+        if Journal.log is not None:
+            Journal.log.append((_undo_all, self, base(self), None))
+        return method(self, *args, **kwargs)
+    logged.__name__ = name
+    return logged
+
+
+class TList(list):
+    """A list whose changes go into the undo log (a copy of it before each)."""
+
+
+class TSet(set):
+    """A set whose changes go into the undo log (a copy of it before each)."""
+
+
+class TDict(dict):
+    """A dict whose changes go into the undo log: the old value of the key
+    written, or a copy of the whole for the rarer changes (a key deleted and
+    put back would come last: the order of a dict is part of the state)."""
+
+    def __setitem__(self, key, value):
+        if Journal.log is not None:
+            Journal.log.append((_undo_key, self, key, dict.get(self, key, MISSING)))
+        dict.__setitem__(self, key, tracked(value))
+
+
+
+for _base, _cls, _names in (
+        (list, TList, ("append", "insert", "remove", "pop", "extend", "__setitem__", "__delitem__",
+                       "sort", "reverse", "clear", "__iadd__", "__imul__")),
+        (set, TSet, ("add", "discard", "remove", "pop", "clear", "update", "difference_update",
+                     "intersection_update", "symmetric_difference_update",
+                     "__ior__", "__isub__", "__iand__", "__ixor__")),
+        (dict, TDict, ("__delitem__", "pop", "popitem", "setdefault", "update", "clear"))):
+    for _name in _names:
+        setattr(_cls, _name, _logs_all(_base, _name))
+
+
+class Tracked:
+    """A part of the game's state: writing an attribute logs its old value
+    while a step runs, and a plain container written is made a logging one."""
+
+    def __setattr__(self, name, value):
+        if Journal.log is not None:
+            Journal.log.append((_undo_attr, self, name, self.__dict__.get(name, MISSING)))
+        self.__dict__[name] = tracked(value) if type(value) in _PLAIN else value
+
+
+class Obj(Tracked):
     """One card, token, spell copy or ability, under its case handle. `id`
     is the object identity: a new one each time it becomes a new object."""
 
@@ -161,7 +300,7 @@ class Result:
         return {"outcome": self.outcome, "error": self.error, "events": self.events}
 
 
-class Trigger:
+class Trigger(Tracked):
     """A zone-change trigger (watch): fires once, then tracks the new object."""
 
     def __init__(self, handle, frm, to, types, cause=None, aura=None):
@@ -175,7 +314,7 @@ class Trigger:
         self.object, self.zone = None, None   # the object it tracks, and where
 
 
-class Replacement:
+class Replacement(Tracked):
     draw = False                           # it replaces moves
 
     def __init__(self, card, to, frm, cause, instead, category="other"):
@@ -183,7 +322,7 @@ class Replacement:
         self.category = category           # "self": a self-replacement effect (CR 614.15)
 
 
-class DrawReplacement:
+class DrawReplacement(Tracked):
     """An effect replacing `player`'s draws (replace_draw, CR 614.11) by the
     steps of `instead`; `once`: only the next draw. Its name is a
     replacement's (choose_replacement orders it); it never matches a move,
@@ -196,7 +335,7 @@ class DrawReplacement:
         self.running = False               # CR 614.5: doing its own steps
 
 
-class Cant:
+class Cant(Tracked):
     """A "can't" effect on moves (CR 614.17): `card` (a handle, or "any")
     can't move from `frm` to `to` (by `cause`), if it has every type of
     `types`. In force from the step that made it on (614.17a)."""
@@ -205,7 +344,7 @@ class Cant:
         self.card, self.to, self.frm, self.cause, self.types = card, to, frm, cause, types
 
 
-class Game:
+class Game(Tracked):
     """The state of one game under mtg-current and the steps acting on it."""
 
     def __init__(self, players, cards):
@@ -360,10 +499,11 @@ class Game:
         s = getattr(o, "shown", None)
         return s if s and s["id"] == o.id and s["zone"] == o.zone else None
 
-    def sees(self, player, o):
+    def sees(self, player, o, public=None):
+        """May `player` look at o? `public`: self.public(o), when known."""
         if not o.exists or o.zone == OUTSIDE:
             return False
-        if self.public(o):
+        if self.public(o) if public is None else public:
             return True
         if self.shown(o) and player in self.shown(o)["players"]:
             return True                    # CR 406.3: an instruction lets them look
@@ -481,12 +621,15 @@ class Game:
         return any(isinstance(opts.get(k), str) and opts[k] in self.departed for k in keys)
 
     def probe(self, name, opts, obj):
-        """Run a step that will be rejected on a copy of the game, only so
-        that a malformed one still answers bad_request."""
-        trial = copy.deepcopy(self)
-        trial.departed = set()
-        getattr(trial, "do_" + name)(opts, trial.objs[obj.handle] if obj is not None else None,
-                                     Result())
+        """Run a step that will be rejected as if nobody had left, only so
+        that a malformed one still answers bad_request, then undo all it did
+        (the undo log, as for a step that raises)."""
+        mark = Journal.start()
+        try:
+            self.departed = set()
+            getattr(self, "do_" + name)(opts, obj, Result())
+        finally:
+            Journal.rollback(mark)
 
     def referenced(self, name):
         """The object reference `name` still finds: the one it saw, while it
@@ -555,9 +698,8 @@ class Game:
         return not (isinstance(opts.get("to"), str) and opts["to"] == "ante" and o.owner != player)
 
     def show(self, o):
-        s = self.shown(o) or {"id": o.id, "zone": o.zone, "players": set(), "all": False}
-        o.shown = s
-        return s
+        o.shown = self.shown(o) or {"id": o.id, "zone": o.zone, "players": set(), "all": False}
+        return o.shown                     # the logging dict the state holds, not the one written
 
     # ---- the revealed top card of a library (CR 401.5, 401.6) -----------------
     def top_hidden(self, handle, p):
@@ -691,8 +833,11 @@ class Game:
         if o.left_battlefield:
             return "stayed", "token_left"
         # CR 614.13: right before it enters, its as-enters effects move
-        # other objects first; what one of their steps moves is chosen
-        if self.as_enters and dest == "battlefield" and origin != dest:
+        # other objects first; what one of their steps moves is chosen. Not
+        # for a card put onto the battlefield face down: it is turned face
+        # down before it enters, so it has no abilities as it enters (708.3,
+        # 708.2a)
+        if self.as_enters and dest == "battlefield" and origin != dest and not face_down:
             self.etb_apply(o, res)
         if self.in_etb:
             self.etb_chosen.add(o.handle)     # 614.13b: chosen once per event
@@ -723,7 +868,12 @@ class Game:
         # (arriving from elsewhere, the player who performs the move controls
         # it: the caster, 405.4; who puts it onto the battlefield, 110.2a)
         o.controller = (controller or opts.get("player") or o.owner) if dest in CONTROLLED else None
-        o.ctrl_default = o.controller         # CR 110.2: the control it came under
+        # CR 110.2: the control it came under; but the permanent a spell
+        # becomes is by default the caster's, whoever controls the spell
+        # now (110.2b): a spell keeps its default controller as it resolves
+        if not (origin == "stack" and controller is not None and dest in CONTROLLED
+                and o.ctrl_default is not None):
+            o.ctrl_default = o.controller
         o.face_down, o.phased_out = face_down, False
         if o.kind == "copy" and origin == "stack" and dest == "battlefield":
             o.kind = "token"                  # CR 111.13: a resolved permanent spell's copy
@@ -733,9 +883,9 @@ class Game:
             order = [self.obj(h).handle for h in eff["shuffle"]]
             if len(set(order)) == len(order) and sorted(order) == sorted(self.zones.get(dest, [])):
                 self.zones[dest][:] = order         # else it stays as the move left it
-                self.forget_shown(dest)
+                self.forget_shown(dest, res)
         elif eff.get("shuffle"):
-            self.shuffle(dest, eff.get("seed", 0))
+            self.shuffle(dest, eff.get("seed", 0), res)
         # G8: the event's cause: the replacement's own, else the move's
         self.fire_triggers(o, origin, dest, controller, eff.get("cause") or opts.get("cause"))
         outcome = "replaced" if replaced else "redirected" if redirected else "moved"
@@ -810,12 +960,15 @@ class Game:
     def cant_types(o, origin, dest, face_down):
         """The types a can't effect judges o by: onto the battlefield, those it
         would have there (CR 614.17d); elsewhere, those it has where it is. A
-        face-down permanent or spell is a creature and nothing else (708.2a)."""
+        face-down permanent or spell is a creature and nothing else (708.2a);
+        a card exiled face down has none (406.3a)."""
         zone = dest
         if dest != "battlefield":
             zone, face_down = origin, o.face_down
         if face_down and zone in CONTROLLED:
             return {"creature"}
+        if face_down and zone == "exile":
+            return set()                      # CR 406.3a: no characteristics at all
         return o.types
 
     def fire_triggers(self, o, origin, dest, controller, cause=None):
@@ -894,12 +1047,14 @@ class Game:
                 continue
             wanted = [h for h in chosen.get(zone, handles) if h in arrived and self.objs[h].zone == zone]
             if zone == "stack":
-                # CR 405.3: the active player's (players[0]) lowest, then each
-                # other player's in turn order; each orders only their own
-                # (arrivals order: leaves out follow in list order)
+                # CR 405.3, 101.4: the active player's lowest (the first
+                # player's, or the player's of the last untap step), then
+                # each other player's in turn order; each orders only their
+                # own (arrivals order: leaves out follow in list order)
                 wanted += [h for h in handles if h in arrived and h not in wanted
                            and self.objs[h].zone == zone]
-                rank = {p: i for i, p in enumerate(self.players)}
+                n, at = len(self.players), self.players.index(self.turn)
+                rank = {p: (i - at) % n for i, p in enumerate(self.players)}
                 wanted.sort(key=lambda h: -rank[self.objs[h].controller or self.objs[h].owner])
             slots = sorted(pile.index(h) for h in wanted)
             for i, h in zip(slots, wanted):
@@ -1015,6 +1170,14 @@ class Game:
             self.new_object(o)
             res.event(handle, "moved")
             res.set("moved")
+            return
+        # CR 111.5, 614.17d: a token that a can't effect in force keeps from
+        # entering the battlefield, judged as it would be there, is not
+        # created: its handle never names an object
+        if zone == "battlefield" and kind != "card" and self.cants and \
+                self.forbids(o, None, zone, None, opts.get("face") == "down"):
+            o.exists = False
+            res.set("failed", "forbidden")
             return
         if zone == "battlefield" and o.instant_or_sorcery():
             o.exists = False                  # CR 111.5, 400.4a: never created
@@ -1221,7 +1384,10 @@ class Game:
                 sum(self.objs[h].face_down for h in self.zones[zone]) >= 2:
             res.set("rejected", "ordered")         # CR 400.5: a face-down pile keeps its order
         else:
+            changed = self.zones[zone] != order
             self.zones[zone][:] = order            # CR 400.5: arranged by the owner
+            if changed:
+                self.renew_revealed(zone, res)     # CR 701.20d
 
     def may_arrange(self, player, zone, order):
         """CR 400.5, 402.3: a player arranges their own zone, or in a shared
@@ -1240,7 +1406,7 @@ class Game:
         need(type(seed) is int, "shuffle: seed is an integer")
         zone = self.step_zone(opts.get("zone"))
         if opts.get("order") is None:
-            self.shuffle(zone, seed)
+            self.shuffle(zone, seed, res)
             return
         order = opts["order"]
         need(isinstance(order, list), "shuffle: order is a list of handles, top first")
@@ -1249,22 +1415,39 @@ class Game:
             res.set("failed", "not_in_zone")
         else:
             self.zones[zone][:] = order
-            self.forget_shown(zone)
+            self.forget_shown(zone, res)
 
-    def shuffle(self, zone, seed):
+    def shuffle(self, zone, seed, res):
         """A shuffle without a given result (a `shuffle` step without `order`,
         a move with `shuffle: true`): any order is right, so Python's own
         generator, seeded for repeatability. No engine needs the oracle's."""
         if zone in self.zones:
-            random.Random(seed).shuffle(self.zones[zone])
-            self.forget_shown(zone)
+            pile = list(self.zones[zone])
+            random.Random(seed).shuffle(pile)
+            self.zones[zone][:] = pile           # one write for the undo log
+            self.forget_shown(zone, res)
 
-    def forget_shown(self, zone):
+    def forget_shown(self, zone, res):
         """A shuffled pile is unknown again: looks and reveals of its cards
         end (CR 406.3: a look at a face-down exiled card lasts until its pile
-        is shuffled; 401.2)."""
+        is shuffled; 401.2), and a library's revealed cards are new objects
+        (701.20d)."""
+        self.renew_revealed(zone, res)
         for h in self.zones.get(zone, []):
             self.objs[h].shown = None
+
+    def renew_revealed(self, zone, res):
+        """CR 701.20d: the revealed cards of a library that is shuffled, or
+        rearranged so that its order changes, stop being revealed and become
+        new objects, top first, each with a new_object_in_place event."""
+        if zone == OUTSIDE or ztype(zone) != "library":
+            return
+        for h in self.zones[zone]:
+            o = self.objs[h]
+            if self.shown(o) and self.shown(o)["all"]:
+                o.shown = None
+                self.new_object(o)
+                res.event(h, "new_object_in_place")
 
     def count(self, opts):
         n = opts.get("count", 1)
@@ -1570,15 +1753,28 @@ class Game:
 
     def do_end_turn(self, opts, obj, res):
         """G4, CR 514.2: until-end-of-turn effects end, on phased-out
-        permanents too (702.26f); phasing ended none of them (702.26d)."""
+        permanents too (702.26f); phasing ended none of them (702.26d). A
+        control effect gives the object back to whoever controlled it
+        without it, or, when that player has left the game, exiles it
+        (800.4c): the step is then `moved`."""
         for o in self.objs.values():
             for m in self.until_marks & set(o.marks):
                 del o.marks[m]
-        for h, (oid, base) in self.ctrl_until.items():
-            o = self.objs[h]
-            if o.exists and o.id == oid and o.zone in CONTROLLED:
+        ending, self.ctrl_until = self.ctrl_until, {}
+        exiled = False
+        for h, o in list(self.objs.items()):
+            oid, base = ending.get(h, (None, None))
+            if oid is None or not (o.exists and o.id == oid and o.zone in CONTROLLED):
+                continue
+            if base in self.departed:
+                # CR 800.4c: the player it would go back to has left the
+                # game, and no other effect gives it to anyone: exiled
+                self.exile_by_rule(o, res)
+                exiled = True
+            else:
                 o.controller = base
-        self.ctrl_until.clear()
+        if exiled:
+            res.set("moved")
 
     # ---- the untap step, and a player leaving the game -------------------------
     def between(self, frm, to, p):
@@ -1699,6 +1895,8 @@ class Game:
     # ---- observation -------------------------------------------------------
     def observe(self):
         objects = {}
+        # what is public, once per object (it costs most of an observation)
+        public = {h: self.public(o) for h, o in self.objs.items() if o.id}
         for h, o in self.objs.items():
             if o.id == 0:
                 continue                           # never came into being
@@ -1706,7 +1904,7 @@ class Game:
             objects[h] = {
                 "exists": o.exists, "zone": o.zone if o.exists else "", "object": o.id,
                 "position": self.zones[o.zone].index(h) if ordered else None, "layer": None,
-                "visibility": "public" if self.public(o) else "private",
+                "visibility": "public" if public[h] else "private",
                 "face": "down" if o.face_down else "up", "controller": o.controller,
                 "owner": o.owner, "marks": sorted(o.marks), "under": None,
                 # came_from: Magic keeps no zone history (CR 400.7), so null
@@ -1723,7 +1921,7 @@ class Game:
             refs[n] = {"found": o is not None, "handle": o.handle if o is not None else None}
         return {"objects": objects, "triggers": triggers, "refs": refs,
                 "players": {p: {"lost": p in self.lost} for p in self.players},
-                "visible": {p: [h for h, o in self.objs.items() if o.id and self.sees(p, o)]
+                "visible": {p: [h for h, o in self.objs.items() if o.id and self.sees(p, o, public[h])]
                             for p in self.players}}
 
 
@@ -1746,6 +1944,8 @@ def delta(prev, cur):
         if before is None:
             objects[h] = o
             continue
+        if before == o:
+            continue      # most objects are untouched (a field keeps its JSON type)
         changed = {k: v for k, v in o.items() if k not in before or not same(before[k], v)}
         # an optional field that went away (attached_to) is null now
         changed.update({k: None for k in before if k not in o})
@@ -1753,6 +1953,8 @@ def delta(prev, cur):
             objects[h] = changed
     out = {"objects": objects}
     for part in ("triggers", "refs", "players", "visible"):
+        if prev[part] == cur[part]:
+            continue
         changed = {n: v for n, v in cur[part].items()
                    if n not in prev[part] or not same(prev[part][n], v)}
         if changed:
@@ -1809,13 +2011,18 @@ class Server:
         return {}
 
     def step(self, step):
+        """A step applies completely or not at all: one that raises is
+        undone from the undo log of its writes (Journal), not from a copy of
+        the whole game taken before it."""
         need(self.game is not None, "step before setup")
-        saved = copy.deepcopy(self.game)   # a step applies completely or not at all
+        mark = Journal.start()
         try:
-            return self.game.step(step).json()
-        except Exception:
-            self.game = saved
+            answer = self.game.step(step).json()
+        except BaseException:
+            Journal.rollback(mark)
             raise
+        Journal.commit(mark)
+        return answer
 
     def op_step(self, req):
         return self.step(req.get("step"))

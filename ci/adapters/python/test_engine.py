@@ -15,8 +15,28 @@ import engine  # noqa: E402
 ENGINE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "engine.py")
 
 
+def dump(x, seen=None):
+    """The whole state under x, canonical: each Tracked object once (then a
+    back-reference), dicts and lists in order, sets sorted."""
+    seen = {} if seen is None else seen
+    if isinstance(x, engine.Tracked):
+        if id(x) in seen:
+            return ("@", seen[id(x)])
+        seen[id(x)] = len(seen)
+        return (type(x).__name__, tuple((k, dump(v, seen)) for k, v in sorted(vars(x).items())))
+    if isinstance(x, dict):
+        return (type(x).__name__, tuple((repr(k), dump(v, seen)) for k, v in x.items()))
+    if isinstance(x, (list, tuple)):
+        return (type(x).__name__, tuple(dump(v, seen) for v in x))
+    if isinstance(x, (set, frozenset)):
+        return (type(x).__name__, tuple(sorted(repr(v) for v in x)))
+    return repr(x)
+
+
 class Session:
-    """One game through Server.handle, as the gate would drive it."""
+    """One game through Server.handle, as the gate would drive it. Each step
+    is first run and rolled back from the undo log, which must leave the
+    game exactly as it was (every write a step makes is logged)."""
 
     def __init__(self, cards, players=("alice", "bob")):
         self.server, self.id = engine.Server(), 0
@@ -24,10 +44,22 @@ class Session:
         assert answer["ok"], answer
 
     def call(self, op, **fields):
+        if op == "step" and self.server.game is not None:
+            self.undone(fields)
         self.id += 1
         # through JSON both ways, as on the wire
         return json.loads(json.dumps(self.server.handle(json.loads(json.dumps(
             {"op": op, "id": self.id, **fields})))))
+
+    def undone(self, fields):
+        game = self.server.game
+        before = dump(game)
+        mark = engine.Journal.start()
+        try:
+            self.server.handle(json.loads(json.dumps({"op": "step", "id": 0, **fields})))
+        finally:
+            engine.Journal.rollback(mark)
+        assert self.server.game is game and dump(game) == before, f"not undone: {fields}"
 
     def step(self, name, **opts):
         answer = self.call("step", step={name: opts})
@@ -911,6 +943,145 @@ class AsEnters(unittest.TestCase):
                          "bad_request")
         self.assertEqual(s.obj("x")["zone"], "alice.hand")
 
+class TodaysText(unittest.TestCase):
+    """mtg-current against today's Comprehensive Rules: CR 111.5, 708.3,
+    800.4c, 110.2b, 701.20d, 405.3 and 406.3a (cases/mtg/current)."""
+
+    def answer(self, s, step):
+        a = s.call("step", step=step)
+        self.assertTrue(a["ok"], a)
+        return a["outcome"], a["error"], [(e["handle"], e["outcome"]) for e in a["events"]]
+
+    def test_a_token_a_cant_effect_keeps_off_the_battlefield_is_not_created(self):   # CR 111.5
+        s = Session({"priest": {"owner": "alice", "zone": "battlefield", "types": ["creature"]}})
+        s.step("cant", card="any", when={"to": "battlefield"}, types=["creature"])
+        self.assertEqual(s.step("create", owner="alice", zone="battlefield", types=["creature"],
+                                **{"as": "soldier"}), ("failed", "forbidden"))
+        self.assertNotIn("soldier", s.observe()["objects"])          # the handle never exists
+        # judged as it would be there: face down it is a creature (708.2a)
+        self.assertEqual(s.step("create", owner="alice", zone="battlefield", types=["artifact"], face="down",
+                                **{"as": "morph"}), ("failed", "forbidden"))
+        self.assertEqual(s.step("create", owner="alice", zone="battlefield", types=["artifact"],
+                                **{"as": "treasure"}), ("moved", None))
+        self.assertEqual(s.obj("treasure")["zone"], "battlefield")
+        # a can't effect with a from: or a cause: names no creation
+        t = Session({})
+        t.step("cant", card="any", when={"from": "hand", "to": "battlefield"})
+        t.step("cant", card="any", when={"to": "battlefield", "cause": "resolve"})
+        self.assertEqual(t.step("create", owner="bob", zone="battlefield", **{"as": "x"}), ("moved", None))
+
+    def test_a_card_put_onto_the_battlefield_face_down_has_no_as_enters_effect(self):   # CR 708.3, 708.2a
+        s = Session({"ghoul": {"owner": "alice", "zone": "hand", "types": ["creature"]},
+                     "bear": {"owner": "alice", "zone": "graveyard", "types": ["creature"]}})
+        s.step("as_enters", card="ghoul", steps=[{"move": {"card": "bear", "to": "exile"}}])
+        bear = s.obj("bear")["object"]
+        self.assertEqual(self.answer(s, {"move": {"card": "ghoul", "to": "battlefield", "face": "down"}}),
+                         ("moved", None, [("ghoul", "moved")]))
+        self.assertEqual((s.obj("bear")["zone"], s.obj("bear")["object"]), ("alice.graveyard", bear))
+        s.step("move", card="ghoul", to="hand")
+        self.assertEqual(self.answer(s, {"move": {"card": "ghoul", "to": "battlefield"}}),
+                         ("moved", None, [("bear", "moved"), ("ghoul", "moved")]))
+        # a replacement that puts it onto the battlefield face down counts too
+        t = Session({"ghoul": {"owner": "alice", "zone": "hand", "types": ["creature"]},
+                     "bear": {"owner": "alice", "zone": "graveyard", "types": ["creature"]}})
+        t.step("as_enters", card="ghoul", steps=[{"move": {"card": "bear", "to": "exile"}}])
+        t.step("replace", card="ghoul", when={"to": "battlefield"}, instead={"to": "battlefield", "face": "down"},
+               **{"as": "r"})
+        self.assertEqual(self.answer(t, {"move": {"card": "ghoul", "to": "battlefield"}}),
+                         ("replaced", None, [("ghoul", "replaced")]))
+
+    def test_control_returning_to_a_departed_player_exiles(self):      # CR 800.4c, 800.4a
+        s = Session({"angel": {"owner": "alice", "zone": "library", "types": ["creature"]},
+                     "ox": {"owner": "alice", "zone": "battlefield", "types": ["creature"]}},
+                    players=("alice", "bob", "carol"))
+        s.step("move", card="angel", to="battlefield", player="bob")
+        s.step("control", card="angel", player="carol", until="end_of_turn")
+        s.step("control", card="ox", player="carol", until="end_of_turn")
+        self.assertEqual(s.step("leave_game", player="bob"), ("no_move", None))
+        self.assertEqual((s.obj("angel")["zone"], s.obj("angel")["controller"]), ("battlefield", "carol"))
+        self.assertEqual(self.answer(s, {"end_turn": {}}), ("moved", None, [("angel", "moved")]))
+        self.assertEqual(s.obj("angel")["zone"], "exile")
+        self.assertEqual((s.obj("ox")["zone"], s.obj("ox")["controller"]), ("battlefield", "alice"))
+        # nobody departed: it only goes back
+        t = Session({"ox": {"owner": "alice", "zone": "battlefield", "types": ["creature"]}})
+        t.step("control", card="ox", player="bob", until="end_of_turn")
+        self.assertEqual(self.answer(t, {"end_turn": {}}), ("no_move", None, []))
+        self.assertEqual(t.obj("ox")["controller"], "alice")
+
+    def test_a_stolen_permanent_spell_goes_back_to_its_caster(self):     # CR 110.2b, 800.4a
+        s = Session({"angel": {"owner": "alice", "zone": "hand", "types": ["creature"]}},
+                    players=("alice", "bob", "carol"))
+        s.step("move", card="angel", to="stack", cause="cast", player="alice")
+        s.step("control", card="angel", player="bob")
+        s.step("move", card="angel", to="battlefield", cause="resolve")
+        self.assertEqual(s.obj("angel")["controller"], "bob")
+        kept = s.obj("angel")["object"]
+        s.step("leave_game", player="bob")
+        o = s.obj("angel")
+        self.assertEqual((o["zone"], o["controller"], o["object"]), ("battlefield", "alice", kept))
+        # one that bob put onto the battlefield himself is his by default: exiled
+        t = Session({"imp": {"owner": "alice", "zone": "graveyard", "types": ["creature"]}},
+                    players=("alice", "bob", "carol"))
+        t.step("move", card="imp", to="battlefield", player="bob")
+        t.step("leave_game", player="bob")
+        self.assertEqual(t.obj("imp")["zone"], "exile")
+
+    def test_a_revealed_card_of_a_reordered_or_shuffled_library_is_new(self):   # CR 701.20d
+        lib = {h: {"owner": "alice", "zone": "library", "position": i} for i, h in enumerate("abc")}
+        s = Session(lib)
+        s.step("reveal", card="b")
+        s.step("remember", card="b", **{"as": "shown"})
+        # an order that changes nothing renews nothing
+        self.assertEqual(self.answer(s, {"reorder": {"zone": "alice.library", "order": ["a", "b", "c"],
+                                                     "by": "effect"}}), ("no_move", None, []))
+        self.assertEqual(s.obj("b")["visibility"], "public")
+        self.assertEqual(self.answer(s, {"reorder": {"zone": "alice.library", "order": ["b", "a", "c"],
+                                                     "by": "effect"}}),
+                         ("no_move", None, [("b", "new_object_in_place")]))
+        self.assertEqual(s.obj("b")["visibility"], "private")
+        self.assertEqual(s.observe()["refs"]["shown"]["found"], False)
+        s.step("reveal", card="c")
+        self.assertEqual(self.answer(s, {"shuffle": {"zone": "alice.library", "order": ["c", "b", "a"]}}),
+                         ("no_move", None, [("c", "new_object_in_place")]))
+        self.assertEqual(s.obj("c")["visibility"], "private")
+        # a move's shuffle: the library's revealed card first, then the mover
+        t = Session({**lib, "x": {"owner": "alice", "zone": "hand"}})
+        t.step("reveal", card="a")
+        self.assertEqual(self.answer(t, {"move": {"card": "x", "to": "library", "shuffle": True}}),
+                         ("moved", None, [("a", "new_object_in_place"), ("x", "moved")]))
+        # a look is no reveal: it ends with the shuffle, the card stays the same object
+        u = Session(lib)
+        u.step("look", card="a", player="alice")
+        a = u.obj("a")["object"]
+        self.assertEqual(self.answer(u, {"shuffle": {"zone": "alice.library", "order": ["b", "a", "c"]}}),
+                         ("no_move", None, []))
+        self.assertEqual(u.obj("a")["object"], a)
+
+    def test_stack_apnap_starts_from_the_turn_player(self):              # CR 405.3, 101.4
+        cards = {"a1": {"owner": "alice", "zone": "hand"}, "b1": {"owner": "bob", "zone": "hand"},
+                 "c1": {"owner": "carol", "zone": "hand"}}
+        s = Session(cards, players=("alice", "bob", "carol"))
+        together = {"move_together": {"moves": [{"card": h, "to": "stack"} for h in ("a1", "b1", "c1")]}}
+        self.assertEqual(s.call("step", step=together)["outcome"], "moved")
+        self.assertEqual([s.obj(h)["position"] for h in ("a1", "b1", "c1")], [2, 1, 0])   # alice lowest
+        t = Session(cards, players=("alice", "bob", "carol"))
+        t.step("untap", player="bob")
+        self.assertEqual(t.call("step", step=together)["outcome"], "moved")
+        # bob's lowest, then carol's, then alice's on top
+        self.assertEqual([t.obj(h)["position"] for h in ("a1", "b1", "c1")], [0, 2, 1])
+
+    def test_a_face_down_exiled_card_has_no_types_for_a_cant_effect(self):   # CR 406.3a
+        s = Session({"hidden": {"owner": "alice", "zone": "exile", "face": "down", "types": ["creature"]},
+                     "shown": {"owner": "alice", "zone": "exile", "types": ["creature"]},
+                     "any1": {"owner": "alice", "zone": "exile", "face": "down", "types": ["creature"]}})
+        s.step("cant", card="any", when={"from": "exile", "to": "hand"}, types=["creature"])
+        self.assertEqual(s.step("move", card="hidden", to="hand", **{"from": "exile"}), ("moved", None))
+        self.assertEqual(s.step("move", card="shown", to="hand"), ("failed", "forbidden"))
+        # a can't effect naming no types still holds it
+        s.step("cant", card="any1", when={"from": "exile"})
+        self.assertEqual(s.step("move", card="any1", to="graveyard"), ("failed", "forbidden"))
+
+
 class Protocol(unittest.TestCase):
     def test_hello_chooses_the_newest_version_offered(self):
         def hello(**fields):
@@ -988,6 +1159,29 @@ class Protocol(unittest.TestCase):
         self.assertEqual(s.obj("x")["zone"], "alice.hand")
         self.assertEqual(s.call("setup", ruleset="fab", players=["a"], cards={})["error"]["code"],
                          "unsupported")
+
+    def test_a_step_that_raises_half_way_is_undone_from_the_log(self):   # PROTOCOL.md 6
+        s = Session({"bear": {"owner": "alice", "zone": "battlefield", "types": ["creature"]},
+                     "elf": {"owner": "bob", "zone": "hand"}}, players=("alice", "bob", "carol"))
+        s.step("mark", card="bear", **{"as": "m", "kind": "counter"})
+        s.step("watch", card="bear", to="exile", **{"as": "w"})
+        before, state = s.observe(), dump(s.server.game)
+        # the move happens, its trigger fires, then its then: reuses a mark name
+        answer = s.call("step", step={"move": {"card": "bear", "to": "exile",
+                                               "then": {"mark": {"as": "m", "kind": "effect"}}}})
+        self.assertEqual(answer["error"]["code"], "bad_request")
+        self.assertIsNone(engine.Journal.log, "no log is left open")
+        after = s.observe()
+        del before["id"], after["id"]
+        self.assertEqual((after, dump(s.server.game)), (before, state))
+        # a step naming a player who left is checked on the game, then undone
+        s.step("leave_game", player="carol")
+        self.assertEqual(s.step("move", card="elf", to="battlefield", player="carol"), ("rejected", "wrong_player"))
+        self.assertEqual(s.obj("elf")["zone"], "bob.hand")
+        state = dump(s.server.game)
+        self.assertEqual(s.call("step", step={"move": {"card": "elf", "to": "mars", "player": "carol"}})
+                         ["error"]["code"], "bad_request")
+        self.assertEqual(dump(s.server.game), state)
 
     def test_process_handshake_and_garbage(self):
         lines = ['{"op":"hello","id":1,"protocol":"zcp/1"}', "not json", '{"op":"bye","id":2}']
