@@ -1174,9 +1174,11 @@ class MtgGame {
       this.cease(o, result);
       return { outcome: 'ceased', error: null };
     }
-    if (dest === 'battlefield' && MtgGame.isInstantOrSorcery(o)) return done('stayed', 'cannot_hold'); // CR 400.4a
     if (origin === 'command' && o.words.some((w) => COMMAND_ONLY.includes(w))) return done('stayed', 'cannot_hold'); // CR 400.4b
     if (o.leftBattlefield) return done('stayed', 'token_left'); // CR 111.8
+    // CR 400.4a; one put there face down is turned face down first, a
+    // creature with no other types, and enters (708.3, 708.2a)
+    if (dest === 'battlefield' && MtgGame.isInstantOrSorcery(o) && how.face !== 'down') return done('stayed', 'cannot_hold');
     // CR 614.13: nothing can stop it now; about to enter the battlefield, its
     // own as-enters effects move other objects first, their events before its.
     // Not when it is put onto the battlefield face down: turned face down
@@ -1191,7 +1193,9 @@ class MtgGame {
     this.putIn(o, dest, how.position);
     // CR 400.7: a new object; a permanent spell becoming a permanent keeps
     // what 400.7a and 400.7c carry over
-    const keep = origin === 'stack' && dest === 'battlefield' ? [...KEPT_ON_RESOLVING] : [];
+    // a permanent spell becomes the permanent (an instant or sorcery put
+    // there face down is no permanent spell)
+    const keep = origin === 'stack' && dest === 'battlefield' && !MtgGame.isInstantOrSorcery(o) ? [...KEPT_ON_RESOLVING] : [];
     if (isPublicZone(dest)) keep.push('sticker'); // CR 123.5, 400.7m
     const cause = MtgGame.causeOf(how, opts);
     // CR 400.7f: when it arrived, and whether a state check put it there
@@ -1332,9 +1336,11 @@ class MtgGame {
   /** move_together's outcome: `moved` if any object arrived somewhere,
    * else the outcome of the first object it tried (`no_move` when there
    * was none); draw and mill: takenOutcome. */
-  static summarize(result, outcomes) {
+  static summarize(result, outcomes, errors = []) {
     if (outcomes.some((o) => ARRIVALS.has(o))) result.set('moved');
-    else result.set(outcomes.length ? outcomes[0] : 'no_move');
+    // nothing arrived: the first object's outcome, with its error
+    // (forbidden, cannot_hold...: cases/README.md, error codes)
+    else result.set(outcomes.length ? outcomes[0] : 'no_move', errors.length ? errors[0] : null);
   }
 
   stepMoveTogether(opts, result) {
@@ -1381,13 +1387,16 @@ class MtgGame {
     // before any moves, and forgotten, with what as-enters steps moved, after
     if (this.s.asEnters.length) this.markEnteringTogether(objects, moves);
     let outcomes;
+    const errors = [];
     try {
       outcomes = objects.map((o, i) => {
         if (!o.exists || !o.born) {
           result.event(o.handle, 'not_found');
+          errors.push('not_found');
           return 'not_found';
         }
-        const { outcome } = this.move(o, moves[i], result);
+        const { outcome, error } = this.move(o, moves[i], result);
+        errors.push(error || null);
         if (!ARRIVALS.has(outcome)) return outcome;
         if (!arrivedIn.has(o.zone)) arrivedIn.set(o.zone, []);
         arrivedIn.get(o.zone).push(o.handle);
@@ -1420,7 +1429,7 @@ class MtgGame {
       const slots = handles.map((h) => pile.indexOf(h)).sort((a, b) => a - b);
       slots.forEach((slot, k) => { pile[slot] = ranked[k]; });
     }
-    MtgGame.summarize(result, outcomes);
+    MtgGame.summarize(result, outcomes, errors);
   }
 
   /** The top cards of a player's library, one at a time (CR 121.2), to
@@ -1438,8 +1447,8 @@ class MtgGame {
   takeFromLibrary(player, count, to, cause, result, then = null) {
     const library = `${player}.library`;
     const pile = this.s.zones.get(library);
-    /** @type {{moved: boolean, replaced: boolean, first: import('./engine').Outcome | null, empty: boolean}} */
-    const taken = { moved: false, replaced: false, first: null, empty: false };
+    /** @type {{moved: boolean, replaced: boolean, first: import('./engine').Outcome | null, firstError: import('./engine').StepError | null, empty: boolean}} */
+    const taken = { moved: false, replaced: false, first: null, firstError: null, empty: false };
     for (let i = 0; i < count; i++) {
       const r = cause === 'draw' ? this.drawReplacement(player) : null;
       if (r !== null) {
@@ -1460,9 +1469,12 @@ class MtgGame {
         break;
       }
       const top = this.s.objects.get(pile[at]);
-      const { outcome } = this.move(top, { to, cause }, result);
+      const { outcome, error } = this.move(top, { to, cause }, result);
       if (ARRIVALS.has(outcome)) taken.moved = true;
-      else if (taken.first === null) taken.first = outcome;
+      else if (taken.first === null) {
+        taken.first = outcome;
+        taken.firstError = error || null;
+      }
       if (then !== null && top.exists && top.zone === `${player}.hand`) result.events.push(...this.runStep(then, top).events);
       if (top.exists && top.zone === library) break; // still there: taking it again changes nothing
     }
@@ -1558,7 +1570,7 @@ class MtgGame {
   static takenOutcome(result, taken, emptyOutcome) {
     if (taken.moved) result.set('moved');
     else if (taken.replaced) result.set('replaced');
-    else if (taken.first !== null) result.set(taken.first);
+    else if (taken.first !== null) result.set(taken.first, taken.firstError);
     else if (taken.empty && emptyOutcome !== null) result.set(emptyOutcome[0], emptyOutcome[1]);
     else result.set('no_move');
   }
@@ -1933,6 +1945,8 @@ class MtgGame {
     // CR 702.26b: nothing can turn over a phased-out permanent, whatever face it shows
     if (o.phasedOut) result.set('failed', 'phased_out');
     else if (o.face === opts.face) result.set('failed', 'already');
+    // CR 400.4a: face up on the battlefield it would be an instant or sorcery there
+    else if (opts.face === 'up' && o.zone === 'battlefield' && MtgGame.isInstantOrSorcery(o)) result.set('failed', 'cannot_hold');
     else {
       this.w(o).face = opts.face;
       if (opts.face === 'down' && o.zone === 'command') { // CR 400.9

@@ -455,7 +455,7 @@ test('CR 614.17: a move a can\'t effect forbids fails (forbidden): nothing moves
   // draw and mill take the top card one at a time: a card that can't leave stops them
   const t = new Session({ a: { owner: 'alice', zone: 'library', position: 0 }, b: { owner: 'alice', zone: 'library', position: 1 } });
   t.step({ cant: { card: 'a', when: { cause: 'draw' } } });
-  assert.deepEqual(t.step({ draw: { player: 'alice', count: 2 } }), ['failed', null]);
+  assert.deepEqual(t.step({ draw: { player: 'alice', count: 2 } }), ['failed', 'forbidden']);
   assert.deepEqual([t.obj('a').zone, t.obj('b').zone], ['alice.library', 'alice.library']);
   assert.deepEqual(t.step({ mill: { player: 'alice', count: 2 } }), ['moved', null]);
 });
@@ -1293,7 +1293,7 @@ test('move_together: arrivals take the order given, in the places they took; wha
 test('draw and mill: one card at a time; a card that cannot leave stops them', () => {
   const s = new Session({ t: bear({ kind: 'token' }), c: { owner: 'alice', zone: 'library' } });
   s.step({ move: { card: 't', to: 'library' } });
-  assert.deepEqual(s.step({ mill: { player: 'alice', count: 2 } }), ['stayed', null]);
+  assert.deepEqual(s.step({ mill: { player: 'alice', count: 2 } }), ['stayed', 'token_left']);
   assert.equal(s.obj('c').zone, 'alice.library');
   assert.deepEqual(s.step({ mill: { player: 'bob' } }), ['failed', 'empty']);
   assert.deepEqual(s.step({ draw: { player: 'alice', count: 0 } }), ['no_move', null]);

@@ -288,6 +288,7 @@ class Result:
 
     def __init__(self, outcome="no_move", error=None):
         self.outcome, self.error, self.events = outcome, error, []
+        self.first_error = None    # the error of the first object that did not arrive
 
     def set(self, outcome, error=None):
         self.outcome, self.error = outcome, error
@@ -820,10 +821,9 @@ class Game(Tracked):
         if o.kind == "ability" or (dest == OUTSIDE and o.kind != "card"):
             self.cease(o, res)                # an ability exists only on the stack;
             return "ceased", None             # only cards exist outside (400.11)
-        # what can't be in the destination, or can't leave its zone, stays
-        # first (CR 400.4a, 400.4b), whatever else holds
-        if dest == "battlefield" and o.instant_or_sorcery():   # CR 400.4a
-            return "stayed", "cannot_hold"
+        # what can't leave its zone, or can't move any more, or can't be in
+        # the destination, stays, in that order (cannot_hold, token_left,
+        # cannot_hold), whatever else holds
         if origin == "command" and o.types & COMMAND_BOUND:     # CR 400.4b
             return "stayed", "cannot_hold"
         # CR 111.8: it can't change zones any more. Leaving the game is no
@@ -832,6 +832,10 @@ class Game(Tracked):
         # the battlefield.
         if o.left_battlefield:
             return "stayed", "token_left"
+        # CR 400.4a; one put there face down is turned face down first, a
+        # creature with no other types, and enters (708.3, 708.2a)
+        if dest == "battlefield" and o.instant_or_sorcery() and not face_down:
+            return "stayed", "cannot_hold"
         # CR 614.13: right before it enters, its as-enters effects move
         # other objects first; what one of their steps moves is chosen. Not
         # for a card put onto the battlefield face down: it is turned face
@@ -848,7 +852,7 @@ class Game(Tracked):
         o.arrived_step = self.nsteps
         o.arrived_by_check = (eff.get("cause") or opts.get("cause")) == "state_check"
         # CR 400.7a, 400.7c, 400.7d: a permanent spell becoming a permanent keeps them
-        spell_to_permanent = origin == "stack" and dest == "battlefield"
+        spell_to_permanent = origin == "stack" and dest == "battlefield" and not o.instant_or_sorcery()
         keep = SPELL_KEEPS if spell_to_permanent else ()
         if dest != OUTSIDE and ztype(dest) not in HIDDEN:  # CR 123.5, 400.7m: to a public zone
             keep += ("sticker",)
@@ -1133,15 +1137,25 @@ class Game(Tracked):
 
     def take(self, o, opts, res):
         """move_in_event, returning the object's outcome."""
-        outcome, _ = self.move(o, opts, res) if o.exists else ("not_found", None)
+        outcome, error = self.move(o, opts, res) if o.exists else ("not_found", "not_found")
         if outcome not in ARRIVED + ("ceased", "new_object_in_place"):
             res.event(o.handle, outcome)
+        if outcome not in ARRIVED and res.first_error is None:
+            res.first_error = (outcome, error)
         return outcome
+
+    @staticmethod
+    def settle(res, outcome):
+        """The step's outcome, with the error of the first object that did
+        not arrive when it is that object's outcome (forbidden,
+        cannot_hold...: cases/README.md, error codes)."""
+        first = res.first_error
+        res.set(outcome, first[1] if first and first[0] == outcome else None)
 
     @staticmethod
     def several(res, moved):
         """`moved` if any object arrived, else the first object's outcome."""
-        res.set("moved" if moved else res.events[0]["outcome"] if res.events else "no_move")
+        Game.settle(res, "moved" if moved else res.events[0]["outcome"] if res.events else "no_move")
 
     def do_create(self, opts, obj, res):
         handle = self.new_name(self.objs, opts.get("as"))
@@ -1358,6 +1372,9 @@ class Game(Tracked):
         if o.face_down == down:
             res.set("failed", "already")           # CR 708.2b
             return
+        if not down and o.zone == "battlefield" and o.instant_or_sorcery():
+            res.set("failed", "cannot_hold")       # CR 400.4a: it would be one there
+            return
         o.face_down = down
         if down and o.zone == "command":           # CR 400.9
             self.new_object(o)
@@ -1491,7 +1508,7 @@ class Game(Tracked):
                 res.events += self.step(then, o).events
             if o.exists and o.zone == f"{p}.library":
                 break                              # still there: taking it again changes nothing
-        res.set("moved" if moved else "replaced" if replaced else first or "no_move")
+        self.settle(res, "moved" if moved else "replaced" if replaced else first or "no_move")
 
     def check_nested(self, step, what):
         """A then: step given before it runs: one step of a nestable kind,
@@ -1550,7 +1567,7 @@ class Game(Tracked):
         if empty and not moved and first is None:
             res.set("failed", "empty")
         else:
-            res.set("moved" if moved else first or "no_move")
+            self.settle(res, "moved" if moved else first or "no_move")
 
     def do_put_under(self, opts, obj, res):
         res.set("rejected", "unsupported")         # Magic has no sub-cards

@@ -136,7 +136,7 @@ class Rules(unittest.TestCase):
         s = Session({"c": {"owner": "alice", "zone": "battlefield", "kind": "copy",
                            "types": ["artifact"]}})
         s.step("move", card="c", to="library")
-        self.assertEqual(s.step("draw", player="alice"), ("stayed", None))
+        self.assertEqual(s.step("draw", player="alice"), ("stayed", "token_left"))
 
     def test_a_copy_of_a_spell_is_no_token_for_111_8(self):                # CR 111.8, 704.5e
         s = Session({"c": {"owner": "alice", "zone": "stack", "kind": "copy",
