@@ -41,7 +41,7 @@ check() { # check MODE EXPECTED-TEXT
   [ $? -eq 1 ] || fail "$1: the gate did not fail"
   grep -qF "$2" "$work/out" || fail "$1: the error does not say: $2"
 }
-check Zone 'has a field "Zone" that zcp/2 does not define'
+check Zone 'has no field "zone", which is required (it has "Zone")'
 check exists 'exists must be a boolean'
 check outcome '$ has no field "outcome", which is required'
 # the same in gate --fuzz (run answers with deltas)

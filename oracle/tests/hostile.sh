@@ -123,7 +123,7 @@ process utf8name      1 error   'engine answered internal: (ü)+' utf8name 1
 process banner        4 -       'not a JSON object' banner
 process slowstart     4 -       'no answer within 0.5 s' slowstart
 process stop          1 timeout 'no answer within' stop 2
-process wrongop       1 error   'no outcome' wrongop 2
+process wrongop       1 error   'no field [^a-z]*outcome' wrongop 2
 process noobjects     1 error   'no objects' noobjects 2
 process nozcp         4 -       '' nozcp
 process fdcheck       0 -       '' fdcheck

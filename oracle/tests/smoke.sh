@@ -34,7 +34,7 @@ passes() { # name nfeatures smoke-args...
 }
 passes serve 33 --engine "$bin serve"
 passes plugin 33 --engine-plugin "$plugin"
-passes python-adapter 29 --engine "python3 $src/ci/adapters/python/engine.py"
+passes python-adapter 30 --engine "python3 $src/ci/adapters/python/engine.py"
 
 # broken engines: exit 1, the reason on the failing checks
 smoke --engine "$fake garbage"   # every setup answered with a line that is not JSON

@@ -53,6 +53,7 @@ const KNOWN_FEATURES = Object.freeze([
   'shuffle_order', // a shuffle whose result the step gives: shuffle order:, move shuffle: [HANDLES]
   'draw_then', // draw then: the draw's follow-up (CR 614.11b)
   'together_order', // move_together: only arrivals are placed; on the stack by controller (CR 400.5, 405.3)
+  'created_owner', // a token created under another player's control is theirs (CR 111.2)
 ]);
 
 /** The mark kinds of feature kept_marks (CR 400.7d, 400.7g-i, 400.7m). */
@@ -1627,6 +1628,7 @@ class MtgGame {
     if (CONTROLLED_ZONES.has(zone)) {
       o.controller = opts.controller === undefined ? owner : this.player(opts.controller, 'create: controller');
       o.ctrlDefault = o.controller; // CR 110.2
+      if (o.kind === 'token' || o.kind === 'copy') o.owner = o.controller; // CR 111.2: whoever creates it owns it
     } else if (opts.controller !== undefined) {
       throw badRequest(`create: objects in ${zone} have no controller (CR 109.4)`);
     }
@@ -2465,7 +2467,7 @@ const mtgCurrent = {
     'performer', 'look', 'reveal',
     'attachments', 'durations', 'kept_marks', 'aura_triggers', 'madness', 'copies', 'casting',
     'phasing_together', 'cant', 'draw_replacement', 'untap_phasing', 'leave_game', 'phasing_triggers', 'as_enters',
-    'shuffle_order', 'draw_then', 'together_order'],
+    'shuffle_order', 'draw_then', 'together_order', 'created_owner'],
   newGame: (ruleset, players, cards) => new MtgGame(players, cards),
 };
 

@@ -31,7 +31,7 @@ FEATURES = ["triggers", "replacement", "phasing", "face_down", "ante", "visibili
             "attachments", "durations", "kept_marks", "aura_triggers", "madness", "copies",
             "casting", "phasing_together", "cant", "draw_replacement",
             "untap_phasing", "leave_game", "phasing_triggers", "as_enters",
-            "shuffle_order", "draw_then", "together_order"]
+            "shuffle_order", "draw_then", "together_order", "created_owner"]
 
 # ---- the zones of mtg-current ---------------------------------------------
 PER_PLAYER = ("library", "hand", "graveyard")                    # CR 400.1
@@ -1200,6 +1200,8 @@ class Game(Tracked):
         if zone in CONTROLLED:
             o.controller = self.player(opts.get("controller", o.owner), "controller")
             o.ctrl_default = o.controller
+            if o.kind in ("token", "copy"):
+                o.owner = o.controller        # CR 111.2: whoever creates it owns it
         else:
             need("controller" not in opts, f"create: objects in {zone} have no controller")
         o.face_down = opts.get("face") == "down"

@@ -14,6 +14,7 @@
 #include <jansson.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "zcp_int.h"
 
@@ -227,6 +228,18 @@ static int check(const json_t *v, const shape *s, int protocol, path *pt, char *
     }
     return 0;
   }
+  /* a required field left out first: the most telling (a step answer
+     without an outcome), naming a key written in another case */
+  for (int i = 0; i < s->nfields && !s->partial; i++)
+    if (s->fields[i].required && s->fields[i].since <= protocol && !json_object_get(v, s->fields[i].name)) {
+      const char *like = NULL;
+      json_object_foreach((json_t *)v, key, x) if (!strcasecmp(key, s->fields[i].name)) like = key;
+      char shown[64] = "";
+      if (like) zcp_text_set(shown, sizeof shown, like);
+      snprintf(why, n, "%s has no field \"%s\", which is required%s%s%s", pt->p, s->fields[i].name,
+               like ? " (it has \"" : "", shown, like ? "\")" : "");
+      return -1;
+    }
   json_object_foreach((json_t *)v, key, x) {
     const field *f = NULL;
     for (int i = 0; i < s->nfields && !f; i++)
@@ -242,11 +255,6 @@ static int check(const json_t *v, const shape *s, int protocol, path *pt, char *
     path_pop(pt, at);
     if (bad) return -1;
   }
-  for (int i = 0; i < s->nfields && !s->partial; i++)
-    if (s->fields[i].required && s->fields[i].since <= protocol && !json_object_get(v, s->fields[i].name)) {
-      snprintf(why, n, "%s has no field \"%s\", which is required", pt->p, s->fields[i].name);
-      return -1;
-    }
   return 0;
 }
 

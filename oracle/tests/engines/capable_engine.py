@@ -11,7 +11,7 @@ cannot represent. The runner must never send it such a game.
                    graveyard,stack,exile)
         OBJECTS    comma-separated kinds (default card,token)
         FACE_DOWN  the zone types where objects may be face down (default
-                   battlefield,stack,exile)
+                   battlefield,stack)
 
 With $ZO_CAPABLE_ZCP1 set it speaks zcp/1 only, which has no capabilities:
 the same refusals, undeclared.
@@ -34,7 +34,7 @@ arg = lambda i, d: (sys.argv[i] if len(sys.argv) > i else d).split(",")
 PLAYERS = [int(n) for n in arg(1, "2")]
 ZONES = arg(2, "library,hand,battlefield,graveyard,stack,exile")
 OBJECTS = arg(3, "card,token")
-FACE_DOWN = arg(4, "battlefield,stack,exile")
+FACE_DOWN = arg(4, "battlefield,stack")
 
 
 class Capable(pyzones.Server):
