@@ -1634,7 +1634,7 @@ class MtgGame {
     }
     if (o.kind === 'copy' && zone === 'battlefield') o.kind = 'token'; // CR 111.13
     this.wc(this.s.objects).set(handle, o); // o itself is new: nothing of it to log
-    if (copied === null && opts.lki !== true) { // CR 111.12: nothing to copy, no token
+    if ((copied === null || (copied && copied.phasedOut)) && opts.lki !== true) { // CR 111.12 (702.26b: phased out): nothing to copy, no token
       o.exists = false;
       result.set('not_found', 'not_found');
       return;

@@ -1175,8 +1175,8 @@ class Game(Tracked):
         if kind == "copy" and zone == "battlefield":
             o.kind = "token"                  # CR 111.13: a copy of a permanent is a token
         self.objs[handle] = o
-        if "copy_of" in opts and not opts.get("lki", False) and copied is None:
-            o.exists = False                  # CR 111.12: nothing to copy, no token
+        if "copy_of" in opts and not opts.get("lki", False) and (copied is None or copied.phased_out):
+            o.exists = False                  # CR 111.12: nothing to copy (702.26b: phased out), no token
             res.set("not_found", "not_found")
             return
         if zone == OUTSIDE:                   # CR 707.13: there until it is cast

@@ -173,8 +173,11 @@ void zo_step_create(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
   new_identity(g, h);
   /* CR 111.12: a token copy of an object that is gone (its reference finds
      it no more) is not created, unless the effect uses last known
-     information (lki) */
-  if (s->copy_of >= 0 && !s->lki && !ref_finds(g, s->copy_of)) {
+     information (lki); nor of a phased-out permanent where phasing is a
+     status, which is treated as though it doesn't exist (702.26b) */
+  if (s->copy_of >= 0 && !s->lki &&
+      (!ref_finds(g, s->copy_of) ||
+       (g->objs[g->refs[s->copy_of].obj].phased_out && SW(g, SW_PHASING) == ZS_STATUS))) {
     o->exists = 0;
     o->id = 0;
     r->outcome = ZO_OUTCOME_NOT_FOUND;
