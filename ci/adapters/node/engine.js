@@ -1451,7 +1451,12 @@ class MtgGame {
     /** @type {{moved: boolean, replaced: boolean, first: import('./engine').Outcome | null, firstError: import('./engine').StepError | null, empty: boolean}} */
     const taken = { moved: false, replaced: false, first: null, firstError: null, empty: false };
     for (let i = 0; i < count; i++) {
-      const r = cause === 'draw' ? this.drawReplacement(player) : null;
+      // CR 614.17c: a draw that can't happen (a can't effect forbids its
+      // card's move to the hand) is replaced by no draw replacement
+      const first = pile.length ? this.s.objects.get(pile[0]) : null;
+      const cant = cause === 'draw' && first !== null && this.s.cants.length > 0
+        && this.forbids(first, library, `${player}.hand`, 'draw', undefined);
+      const r = cause === 'draw' && !cant ? this.drawReplacement(player) : null;
       if (r !== null) {
         this.replaceDraw(r, result);
         taken.replaced = true;

@@ -1487,7 +1487,12 @@ class Game(Tracked):
         moved = replaced = False
         first = None                               # the first other outcome
         for _ in range(self.count(opts)):
-            r = self.draw_replacement(p)
+            # CR 614.17c: a draw that can't happen (a can't effect forbids its
+            # card's move to the hand) is replaced by no draw replacement
+            top = self.top_not_entering(p)
+            cant = bool(self.cants) and top is not None and \
+                self.forbids(top, top.zone, hand, "draw", False)
+            r = None if cant else self.draw_replacement(p)
             if r is not None:
                 # CR 614.11: even a draw from an empty library (no loss,
                 # 704.5b); 614.11a: its steps all done before the next draw

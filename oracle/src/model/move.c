@@ -807,7 +807,15 @@ void zo_step_draw_mill(zo_game *g, const zo_step *s, int obj, zo_step_result *r)
     /* CR 121.2: one draw at a time; 614.11: a draw replacement applies
        even to a draw from an empty library, and its steps are done before
        the next draw (614.11a) */
-    if (s->kind == ST_DRAW && g->nactive_repl) {
+    /* CR 614.17c: a draw that can't happen (a can't effect forbids its
+       card's move to the hand) is replaced by no draw replacement (none
+       is a self-replacement effect) */
+    int cant_draw = 0;
+    if (s->kind == ST_DRAW && g->ncants && lib >= 0 && g->zones[lib].n) {
+      int top = g->zones[lib].objs[0], hand = zo_zone_of_role(g, ZR_HAND, s->player);
+      cant_draw = hand >= 0 && zo_cant_forbids(g, top, lib, hand, "draw", 0);
+    }
+    if (s->kind == ST_DRAW && g->nactive_repl && !cant_draw) {
       int ri = zo_draw_replacement(g, s->player);
       if (ri >= 0) {
         zo_draw_replace(g, ri, r);
