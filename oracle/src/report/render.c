@@ -168,12 +168,7 @@ static void junit_body(FILE *f, zo_record *rec) {
       }
       if (strcmp(tag, "skipped")) { /* what a developer acts on: the rules, the title, the rerun */
         fputs("\nrules: ", f);
-        size_t k;
-        json_t *r;
-        json_array_foreach(json_object_get(c, "rules"), k, r) {
-          if (k) fputs(", ", f);
-          zo_report_xml_text(f, json_string_value(r) ? json_string_value(r) : "");
-        }
+        zo_report_rules(f, c, zo_report_xml_text);
         fputs("\ntitle: ", f);
         zo_report_xml_text(f, zo_record_str(c, "title"));
         char *cmd = zo_record_rerun(rec, c);
@@ -543,15 +538,17 @@ void zo_digest_counts(const zo_digest *d, char *buf, size_t cap) {
 
 /* ---- Markdown: the CI job summary, failures first --------------------- */
 
-/* The rules case c cites, ", " between, in a Markdown cell. */
-static void md_rules(FILE *f, json_t *c) {
+void zo_report_rules(FILE *f, const json_t *c, void (*put)(FILE *f, const char *s)) {
   size_t k;
   json_t *r;
   json_array_foreach(json_object_get(c, "rules"), k, r) {
     if (k) fputs(", ", f);
-    zo_report_md_cell(f, json_string_value(r) ? json_string_value(r) : "");
+    put(f, json_string_value(r) ? json_string_value(r) : "");
   }
 }
+
+/* The rules case c cites, ", " between, in a Markdown cell. */
+static void md_rules(FILE *f, json_t *c) { zo_report_rules(f, c, zo_report_md_cell); }
 
 /* s in a Markdown code span, fenced longer than any run of backticks in
  * it ('|' escaped: it stands in a table cell). */

@@ -62,12 +62,7 @@ static void problem_table(FILE *f, zo_record *rec, const zo_digest *d, json_t *c
     fputs("</code></td><td>", f);
     zo_report_xml_text(f, zo_record_str(c, "ruleset"));
     fprintf(f, "</td><td class=\"%s\">%s</td><td>", status_class(st), st);
-    size_t k;
-    json_t *r;
-    json_array_foreach(json_object_get(c, "rules"), k, r) {
-      if (k) fputs(", ", f);
-      zo_report_xml_text(f, json_string_value(r) ? json_string_value(r) : "");
-    }
+    zo_report_rules(f, c, zo_report_xml_text);
     fputs("</td><td><code>", f);
     zo_report_xml_text(f, zo_record_str(c, "file"));
     long long line = json_integer_value(json_object_get(c, "line"));
@@ -454,12 +449,7 @@ static void case_lists(FILE *f, zo_record *rec, const zo_digest *d) {
       zo_report_xml_text(f, zo_record_str(c, "title"));
       const char *st = zo_record_str(c, "status");
       fprintf(f, "</td><td class=\"%s\">%s</td><td>", status_class(st), st);
-      size_t m;
-      json_t *x;
-      json_array_foreach(json_object_get(c, "rules"), m, x) {
-        if (m) fputs(", ", f);
-        zo_report_xml_text(f, json_string_value(x));
-      }
+      zo_report_rules(f, c, zo_report_xml_text);
       fputs("</td><td>", f);
       if (strcmp(st, "pass")) {
         char *msg = zo_digest_message(d, c);

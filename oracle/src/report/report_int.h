@@ -44,6 +44,9 @@ char *zo_report_join_path(const char *a, const char *b);
 void zo_report_xml_text(FILE *f, const char *s);
 /* s in a Markdown table cell ('|' escaped, line breaks as spaces). */
 void zo_report_md_cell(FILE *f, const char *s);
+/* The rules case line c (a run record's) cites, ", " between, each
+ * written by put (zo_report_xml_text or zo_report_md_cell). */
+void zo_report_rules(FILE *f, const struct json_t *c, void (*put)(FILE *f, const char *s));
 /* Read the record at jsonl and write the report at path through body,
  * whole or not at all. */
 zo_status zo_report_render(const char *jsonl, const char *path, zo_error *err,
