@@ -682,6 +682,21 @@ static const builtin builtins[] = {
      "steps:\n"
      "  - create: {as: soldier, owner: alice, controller: bob, zone: battlefield, types: [creature]}\n"
      "    expect: {soldier: {zone: battlefield, controller: bob, owner: bob}}\n"},
+    {"control_effects",
+     "id: smoke/control_effects\n"
+     "title: \"smoke: a control effect until end of turn on bob's creature spell goes on with the permanent and ends at the cleanup\"\n"
+     "rulesets: [mtg-current]\n"
+     "rules: [\"CR 400.7a\", \"CR 514.2\"]\n"
+     "players: [alice, bob]\n"
+     "cards:\n"
+     "  elk: {owner: bob, zone: hand, types: [creature]}\n"
+     "steps:\n"
+     "  - move: {card: elk, to: stack, cause: cast, player: bob}\n"
+     "  - control: {card: elk, player: alice, until: end_of_turn}\n"
+     "  - move: {card: elk, to: battlefield, cause: resolve}\n"
+     "    expect: {elk: {zone: battlefield, controller: alice}}\n"
+     "  - end_turn: {}\n"
+     "    expect: {elk: {zone: battlefield, controller: bob}}\n"},
     {"together_order",
      "id: smoke/together_order\n"
      "title: \"smoke: of two cards put on a library together, the one that did not move keeps its place\"\n"

@@ -21,7 +21,7 @@ export type Feature =
   | 'performer' | 'look' | 'reveal' | 'attachments' | 'durations' | 'kept_marks'
   | 'aura_triggers' | 'madness' | 'copies' | 'casting' | 'phasing_together' | 'cant'
   | 'draw_replacement' | 'untap_phasing' | 'leave_game' | 'phasing_triggers' | 'as_enters'
-  | 'shuffle_order' | 'draw_then' | 'together_order' | 'created_owner';
+  | 'shuffle_order' | 'draw_then' | 'together_order' | 'created_owner' | 'control_effects';
 
 /** What a step did (PROTOCOL.md, "Outcomes and step error codes"). */
 export type Outcome =

@@ -54,6 +54,7 @@ const KNOWN_FEATURES = Object.freeze([
   'draw_then', // draw then: the draw's follow-up (CR 614.11b)
   'together_order', // move_together: only arrivals are placed; on the stack by controller (CR 400.5, 405.3)
   'created_owner', // a token created under another player's control is theirs (CR 111.2)
+  'control_effects', // control effects in timestamp order; one on a spell goes on with the permanent (CR 613.7, 800.4a, 400.7a)
 ]);
 
 /** The mark kinds of feature kept_marks (CR 400.7d, 400.7g-i, 400.7m). */
@@ -599,7 +600,10 @@ class MtgGame {
       chosenOrder: /** @type {string[]} */ ([]), // replacement names a choose_replacement put first
       markNames: new Set(),
       untilMarks: new Set(), // G4: marks that last until end of turn (CR 514.2)
-      ctrlUntil: new Map(), // G4: handle -> {id, base}: a control effect until end of turn
+      // G4: the control effects in force, {handle, id, player, until} in
+      // timestamp order: the latest decides (CR 613.7), on the object it was
+      // given for (400.7); each entry is never changed, only replaced
+      ctrls: /** @type {{handle: string, id: number, player: string, until: string | undefined}[]} */ ([]),
       drewFromEmpty: new Set(), // CR 704.5b, until the next state check
       lost: new Set(),
       topShown: new Map(), // CR 401.5: player -> handle shown on top of their library (null: none)
@@ -1209,6 +1213,12 @@ class MtgGame {
     }
     const oldId = o.id;
     this.renew(o, keep);
+    if (origin === 'stack' && dest === 'battlefield' && this.s.ctrls.some((e) => e.handle === o.handle && e.id === oldId)) {
+      // CR 400.7a: a control effect on a permanent spell goes on with the
+      // permanent it becomes
+      this.ws('ctrls');
+      this.s.ctrls = this.s.ctrls.map((e) => (e.handle === o.handle && e.id === oldId ? { ...e, id: o.id } : e));
+    }
     // CR 400.7k: the madness trigger put the exiled card into a public zone,
     // where a trigger on its discard may still find it
     if (this.s.triggers.size && origin === 'exile' && isPublicZone(dest) && cause === 'madness') {
@@ -1678,14 +1688,30 @@ class MtgGame {
     if (!CONTROLLED_ZONES.has(zoneType(o.zone))) result.set('rejected', 'no_controller'); // CR 109.4
     else if (o.phasedOut) result.set('failed', 'phased_out'); // CR 702.26b
     else {
-      // G4: until end of turn it goes back, at the end of the turn, to the
-      // controller before the first such effect on this object (CR 514.2,
-      // 400.7); a later effect with no duration wins for good (CR 611.2a)
-      const held = this.s.ctrlUntil.get(o.handle);
-      if (opts.until === undefined) this.wc(this.s.ctrlUntil).delete(o.handle);
-      else if (held === undefined || held.id !== o.id) this.wc(this.s.ctrlUntil).set(o.handle, { id: o.id, base: o.controller });
+      // G4: a control effect, the latest (CR 613.7), until end of turn or
+      // for the rest of the game (514.2, 611.2a); those on objects that
+      // have become new objects (400.7) are gone
+      this.ws('ctrls');
+      this.s.ctrls = [...this.s.ctrls.filter((e) => this.ctrlInForce(e)), { handle: o.handle, id: o.id, player, until: opts.until }];
       this.w(o).controller = player;
     }
+  }
+
+  /** Whether control effect e still applies: its object is the one it was
+   * given for (CR 400.7). */
+  ctrlInForce(e) {
+    const o = this.s.objects.get(e.handle);
+    return o.exists && o.id === e.id;
+  }
+
+  /** The controller control effects give o: the latest in force (CR 613.7),
+   * else its default controller (110.2), else its owner. */
+  controlNow(o) {
+    for (let k = this.s.ctrls.length - 1; k >= 0; k--) {
+      const e = this.s.ctrls[k];
+      if (e.handle === o.handle && e.id === o.id && o.exists) return e.player;
+    }
+    return o.ctrlDefault !== null ? o.ctrlDefault : o.owner;
   }
 
   /** G4: the cleanup's end of "until end of turn" effects (CR 514.2), on
@@ -1697,19 +1723,19 @@ class MtgGame {
     for (const o of this.s.objects.values()) {
       for (const m of [...o.marks.keys()]) if (this.s.untilMarks.has(m)) this.w(o).marks.delete(m);
     }
-    const ending = this.s.ctrlUntil;
-    this.ws('ctrlUntil');
-    this.s.ctrlUntil = new Map();
+    const ending = new Set(this.s.ctrls.filter((e) => e.until !== undefined && this.ctrlInForce(e)).map((e) => e.handle));
+    this.ws('ctrls');
+    this.s.ctrls = this.s.ctrls.filter((e) => e.until === undefined);
     let exiled = false;
     for (const o of [...this.s.objects.values()]) { // in object order
-      const held = ending.get(o.handle);
-      if (held === undefined || !(o.exists && o.id === held.id && CONTROLLED_ZONES.has(zoneType(o.zone)))) continue;
-      if (this.s.departed.has(held.base)) {
+      if (!ending.has(o.handle) || !CONTROLLED_ZONES.has(zoneType(o.zone))) continue;
+      const base = this.controlNow(o); // an earlier effect, else the default (613.7)
+      if (this.s.departed.has(base)) {
         // CR 800.4c: the player it would go back to has left the game, and
         // no other effect gives it to anyone: it is exiled
         this.exileByRule(o, result);
         exiled = true;
-      } else this.w(o).controller = held.base;
+      } else this.w(o).controller = base;
     }
     if (exiled) result.set('moved');
   }
@@ -1893,13 +1919,14 @@ class MtgGame {
       if (this.s.triggers.size && !o.phasedOut && o.zone === 'battlefield') this.fireTriggers(o, o.zone, '', o.controller, '');
       this.cease(o, result);
     }
-    // each goes back to the controller it had before an until-end-of-turn
-    // control effect, else the one it arrived under (CR 110.2, 514.2)
+    // their control effects end, on every object; what they controlled goes
+    // to the latest effect still in force, else its default controller (CR
+    // 800.4a, 613.7, 110.2)
+    this.ws('ctrls');
+    this.s.ctrls = this.s.ctrls.filter((e) => e.player !== p);
     for (const o of objects) {
       if (!o.exists || o.controller !== p) continue;
-      const held = this.s.ctrlUntil.get(o.handle);
-      const back = held !== undefined && held.id === o.id ? held.base : o.ctrlDefault;
-      if (held !== undefined) this.wc(this.s.ctrlUntil).delete(o.handle);
+      const back = this.controlNow(o);
       if (back !== null && !this.s.departed.has(back)) this.w(o).controller = back;
     }
     for (const o of objects) {
@@ -2472,7 +2499,7 @@ const mtgCurrent = {
     'performer', 'look', 'reveal',
     'attachments', 'durations', 'kept_marks', 'aura_triggers', 'madness', 'copies', 'casting',
     'phasing_together', 'cant', 'draw_replacement', 'untap_phasing', 'leave_game', 'phasing_triggers', 'as_enters',
-    'shuffle_order', 'draw_then', 'together_order', 'created_owner'],
+    'shuffle_order', 'draw_then', 'together_order', 'created_owner', 'control_effects'],
   newGame: (ruleset, players, cards) => new MtgGame(players, cards),
 };
 

@@ -31,7 +31,8 @@ FEATURES = ["triggers", "replacement", "phasing", "face_down", "ante", "visibili
             "attachments", "durations", "kept_marks", "aura_triggers", "madness", "copies",
             "casting", "phasing_together", "cant", "draw_replacement",
             "untap_phasing", "leave_game", "phasing_triggers", "as_enters",
-            "shuffle_order", "draw_then", "together_order", "created_owner"]
+            "shuffle_order", "draw_then", "together_order", "created_owner",
+            "control_effects"]
 
 # ---- the zones of mtg-current ---------------------------------------------
 PER_PLAYER = ("library", "hand", "graveyard")                    # CR 400.1
@@ -373,7 +374,10 @@ class Game(Tracked):
         # done (a move, or a whole move_together) and those an as-enters step
         # of that event moved; how deep such steps run
         self.as_enters, self.entering, self.etb_chosen, self.in_etb = [], set(), set(), 0
-        self.until_marks, self.ctrl_until = set(), {}   # G4: durations
+        # G4: the mark names that end at end_turn; the control effects in
+        # force, (handle, object id, player, until) in timestamp order: the
+        # latest decides (CR 613.7), on the object it was given for (400.7)
+        self.until_marks, self.ctrls = set(), []
         self.top_shown = {}               # CR 401.5: player -> handle shown on top (or None)
         self.depth = 0                    # nested steps (then:, do:) under way
         self.nsteps = 0                   # top-level steps done (CR 400.7f: when)
@@ -862,6 +866,11 @@ class Game(Tracked):
             keep += ("permission",)           # CR 400.7g-h: cast; 400.7i: played
         old_id = o.id
         self.new_object(o, keep)
+        if origin == "stack" and dest == "battlefield":
+            # CR 400.7a: a control effect on a permanent spell goes on with
+            # the permanent it becomes
+            self.ctrls = [(h, o.id if (h == o.handle and i == old_id) else i, p, u)
+                          for h, i, p, u in self.ctrls]
         # CR 400.7k: the madness trigger put the exiled card into a public
         # zone, where a trigger on its discard may still find it
         if self.triggers and origin == "exile" and dest != OUTSIDE and ztype(dest) not in HIDDEN \
@@ -1226,15 +1235,24 @@ class Game(Tracked):
         elif o.phased_out:
             res.set("failed", "phased_out")        # CR 702.26b
         else:
-            # G4: an effect until end of turn gives it back, at end of turn, to
-            # the controller before the first such effect on this object
-            # (CR 514.2, 400.7); a later one with no duration wins for good
-            if opts.get("until"):
-                if self.ctrl_until.get(o.handle, (None,))[0] != o.id:
-                    self.ctrl_until[o.handle] = (o.id, o.controller)
-            else:
-                self.ctrl_until.pop(o.handle, None)
+            # G4: a control effect, the latest (CR 613.7), until end of turn
+            # or for the rest of the game (514.2, 611.2a); those on objects
+            # that have become new objects (400.7) are gone
+            self.ctrls = [e for e in self.ctrls if self.ctrl_in_force(e)] + \
+                [(o.handle, o.id, player, opts.get("until"))]
             o.controller = player
+
+    def ctrl_in_force(self, e):
+        o = self.objs[e[0]]
+        return o.exists and o.id == e[1]
+
+    def control_now(self, o):
+        """The controller control effects give o: the latest in force (CR
+        613.7), else its default controller (110.2), else its owner."""
+        for h, i, p, _ in reversed(self.ctrls):
+            if h == o.handle and i == o.id and o.exists:
+                return p
+        return o.ctrl_default if o.ctrl_default is not None else o.owner
 
     def do_phase(self, opts, obj, res):
         if "with" in opts:
@@ -1784,12 +1802,13 @@ class Game(Tracked):
         for o in self.objs.values():
             for m in self.until_marks & set(o.marks):
                 del o.marks[m]
-        ending, self.ctrl_until = self.ctrl_until, {}
+        ending = {e[0] for e in self.ctrls if e[3] and self.ctrl_in_force(e)}
+        self.ctrls = [e for e in self.ctrls if not e[3]]
         exiled = False
         for h, o in list(self.objs.items()):
-            oid, base = ending.get(h, (None, None))
-            if oid is None or not (o.exists and o.id == oid and o.zone in CONTROLLED):
+            if h not in ending or o.zone not in CONTROLLED:
                 continue
+            base = self.control_now(o)   # an earlier effect, else the default (613.7)
             if base in self.departed:
                 # CR 800.4c: the player it would go back to has left the
                 # game, and no other effect gives it to anyone: exiled
@@ -1886,11 +1905,14 @@ class Game(Tracked):
             if self.triggers and not o.phased_out and o.zone == "battlefield":
                 self.fire_triggers(o, "battlefield", None, o.controller)
             self.cease(o, res)
+        # their control effects end, on every object; what they controlled
+        # goes to the latest effect still in force, else its default
+        # controller (CR 800.4a, 613.7, 110.2)
+        self.ctrls = [e for e in self.ctrls if e[2] != p]
         for o in self.objs.values():
             if not o.exists or o.controller != p:
                 continue
-            until = self.ctrl_until.pop(o.handle, None)   # G4: until end of turn
-            back = until[1] if until is not None and until[0] == o.id else o.ctrl_default
+            back = self.control_now(o)
             if back is not None and back != p and back not in self.departed:
                 o.controller = back                 # a phased-out one too (keeps phased_under)
         for o in list(self.objs.values()):

@@ -446,6 +446,7 @@ static ZO_ALWAYS_INLINE int transfer(move *m) {
   }
   if (newobj) {
     new_identity(g, obj);
+    zo_control_carry(g, obj, old_id, origin, dest); /* CR 400.7a */
     /* CR 400.7k: the madness trigger put the exiled card into a public
        zone; a trigger on its discard may find it (triggers.c) */
     if (g->ntrig && origin >= 0 && dest >= 0 && ZT(g, origin)->role == ZR_EXILE &&
@@ -470,8 +471,11 @@ static ZO_ALWAYS_INLINE int transfer(move *m) {
     int kept = o->controller >= 0;
     if (!kept) o->controller = m->mv->kind == ST_MOVE && m->mv->player >= 0 ? m->mv->player : o->owner;
     /* CR 110.2: it entered under that control; but the permanent a spell
-       becomes is by default its caster's, whoever controls it now (110.2b) */
-    if (!(kept && origin >= 0 && is_stack(g, origin) && o->ctrl_default >= 0)) o->ctrl_default = o->controller;
+       becomes is by default its caster's, whoever controls it now, where
+       the control effect goes on with it (110.2b, 400.7a: keeps_control) */
+    if (!(kept && origin >= 0 && is_stack(g, origin) && o->ctrl_default >= 0 &&
+          SW(g, SW_KEEPS_CONTROL) == ZS_YES))
+      o->ctrl_default = o->controller;
     hit(g, &ZT(g, dest)->controller);
   } else {
     o->controller = o->ctrl_default = -1;

@@ -162,15 +162,21 @@ void zo_step_leave_game(zo_game *g, const zo_step *s, int obj, zo_step_result *r
     if (ob->kind == ZK_CARD && !is_token(g, ob)) g->cards_left++;
     zo_obj_cease(g, o, r);
   }
-  /* ... and the effects that gave them control of others' objects end:
-     each goes back to the player who controls it without them (a control
-     effect until end of turn: the one it had before, 514.2) */
+  /* ... and the effects that gave them control of objects end, on every
+     object: what they controlled goes to the player the latest control
+     effect still in force gives it to, else to its default controller
+     (613.7, 110.2); one left with a departed player is exiled below */
+  zo_control_end_player(g, p);
   for (int o = 0; o < g->nobjs; o++) {
     zo_obj *ob = &g->objs[o];
     if (!ob->exists || controller_of(g, o) != p) continue;
-    int back = ob->ctrl_until && ob->ctrl_until_id == ob->id ? ob->ctrl_base : ob->ctrl_default;
+    int back = zo_control_now(g, o);
+    int zcp1 = ob->ctrl_until && ob->ctrl_until_id == ob->id ? ob->ctrl_base : ob->ctrl_default;
     ob->ctrl_until = 0;
-    if (back >= 0 && back != p && !departed(g, back)) set_controller(g, o, back);
+    if (back < 0 || departed(g, back)) back = p;
+    if (zcp1 < 0 || departed(g, zcp1)) zcp1 = p;
+    if (back != zcp1) g->features_used |= (uint64_t)1 << FT_CONTROL_EFFECTS; /* zcp/1 meant another */
+    if (back != p) set_controller(g, o, back);
   }
   /* 2. what they control on the stack that is not a card ceases */
   for (int o = 0; o < g->nobjs; o++) {

@@ -515,6 +515,7 @@ void zo_game_free(zo_game *g) {
   free(g->chk_listed); /* zo_game_check's scratch */
   free(g->id_stamp);
   free(g->cants);
+  free(g->ctrls);
   free(g->etb);
   free(g->entering);
   free(g->etb_chosen);

@@ -32,7 +32,7 @@ void zo_step_control(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
     return;
   }
   hit(g, &ZT(g, g->objs[o].zone)->controller);
-  zo_control_duration(g, o, s->until); /* G4 */
+  zo_control_begin(g, o, s->player, s->until); /* G4; CR 613.7 */
   g->objs[o].controller = s->player;
 }
 

@@ -290,7 +290,11 @@ zo_cited *zo_zone_cited(zo_zone_type *t, zo_zone_attr a);
   /* yes: a permanent phasing out (or in) through the phased-out zone fires */                  \
   /* no zone-change watch, only watches on phasing (502.15d of 2007); */                       \
   /* none: phasing out fires leaves-play watches (502.15d of 2004; Z.7) */                     \
-  X(SW_PHASING_QUIET, "phasing_quiet", (ZS_NONE, ZS_YES))
+  X(SW_PHASING_QUIET, "phasing_quiet", (ZS_NONE, ZS_YES))                                    \
+  /* yes: a control effect on a permanent spell goes on applying to the */                      \
+  /* permanent the spell becomes (the "or controller" of 400.7a today); */                      \
+  /* none: it ends with the spell, a new object (400.7) */                                       \
+  X(SW_KEEPS_CONTROL, "keeps_control", (ZS_NONE, ZS_YES))
 
 /* Policy switches (ZO_SWITCHES). */
 typedef enum { ZO_SWITCHES(ZO_ROW_ID) SW_COUNT } zo_switch;

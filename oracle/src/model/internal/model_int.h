@@ -107,9 +107,10 @@ typedef struct {
   int attached;
   uint64_t attached_id, attach_self;
   int phased_with;     /* CR 702.26g: the handle it phased out indirectly with, -1 */
-  /* G4: a control effect "until end of turn" on this object (CR 514.2):
-     in force while ctrl_until and ctrl_until_id == id (an object that
-     changed zones is new, 400.7); ctrl_base: the controller it returns to */
+  /* zcp/1's meaning of control durations, kept only to tell when a case
+     relies on control_effects (durations.c): a control effect "until end
+     of turn" on this object (CR 514.2), in force while ctrl_until and
+     ctrl_until_id == id; ctrl_base: the controller it returned to */
   int ctrl_until, ctrl_base;
   uint64_t ctrl_until_id;
   /* CR 110.2: the player who controls it by default (under whose control
@@ -167,6 +168,18 @@ typedef struct {
 
 typedef struct { int alive, obj; zo_mark_kind kind; int until; /* ZO_UNTIL_* (G4) */ } zo_mark;
 
+/* A control effect (a control step; CR 613.1b, layer 2): it gives player
+ * control of object obj while obj is the object it was given for (id: an
+ * object that changes zones is new, 400.7; carried to the permanent a
+ * spell becomes where keeps_control says so, 400.7a), until the end_turn
+ * step if until is ZO_UNTIL_END_OF_TURN (514.2), else for the rest of the
+ * game (611.2a), and only while player is in the game (800.4a). g->ctrls
+ * holds those in force in timestamp order: the latest decides (613.7). */
+typedef struct {
+  int obj, player, until;
+  uint64_t id;
+} zo_ctrl_effect;
+
 struct zo_game {
   const zo_ruleset *rs;
   const zo_case *c;
@@ -184,6 +197,8 @@ struct zo_game {
   /* "can't" effects in force (cant steps, CR 614.17), in the order they
      came; the steps are the case's (g->c outlives g), the array g's */
   zo_cant *cants; int ncants, capcants;
+  /* control effects in force, in timestamp order (zo_ctrl_effect; g's) */
+  zo_ctrl_effect *ctrls; int nctrls, capctrls;
   /* as-enters effects in force (as_enters steps, CR 614.13): the card's
      handle and its steps (the case's, never moved); the objects entering
      the battlefield in the event being done and those an as-enters effect
@@ -527,6 +542,16 @@ void zo_step_leave_game(zo_game *g, const zo_step *s, int obj, zo_step_result *r
  * game, o is exiled instead (CR 800.4c), its events in r. 1 when it was
  * exiled. */
 int zo_control_returns(zo_game *g, int o, int p, zo_step_result *r);
+/* durations.c: the control effects of g->ctrls (zo_ctrl_effect). Begin
+ * one (a control step: player p, ZO_UNTIL_* until) on object o; the
+ * controller o has by them now: the latest in force, else its default
+ * controller (CR 110.2), else its owner; carry those on a spell to the
+ * permanent it became (400.7a, switch keeps_control; old_id: the spell's
+ * identity); end every effect of player p (800.4a). */
+void zo_control_begin(zo_game *g, int o, int p, int until);
+int zo_control_now(const zo_game *g, int o);
+void zo_control_carry(zo_game *g, int o, uint64_t old_id, int origin, int dest);
+void zo_control_end_player(zo_game *g, int p);
 /* Whether step s names a player who has left the game as its performer,
  * owner, controller or winner (800.4b, 800.4d, 800.4k: such a step is
  * rejected, wrong_player). 0 at once while nobody has left. */
@@ -628,12 +653,6 @@ void zo_step_look(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
 void zo_step_reveal(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
 /* ---- durations (durations.c; G4 of issue 12) ------------------------------ */
 
-/* A control step with until: s->until gives object o to a new controller:
- * remember the controller it goes back to when the effect ends (the one
- * before the first such effect still in force on this object); a control
- * step without a duration ends any such effect (CR 611.2a, 613 timestamp
- * order: the later effect wins for good). Call before the change. */
-void zo_control_duration(zo_game *g, int o, int until);
 /* Object o phases out: the effects on it that phasing ends, as switch
  * phased_effects says (CR 502.15g of 2004: limited durations; 702.24e,
  * 702.26f: none, they only expire as they would). */
