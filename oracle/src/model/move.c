@@ -446,7 +446,7 @@ static ZO_ALWAYS_INLINE int transfer(move *m) {
   }
   if (newobj) {
     new_identity(g, obj);
-    zo_control_carry(g, obj, old_id, origin, dest); /* CR 400.7a */
+    if (g->nctrls) zo_control_carry(g, obj, old_id, origin, dest); /* CR 400.7a */
     /* CR 400.7k: the madness trigger put the exiled card into a public
        zone; a trigger on its discard may find it (triggers.c) */
     if (g->ntrig && origin >= 0 && dest >= 0 && ZT(g, origin)->role == ZR_EXILE &&
