@@ -193,17 +193,27 @@ int zo_engine_process_can_send_ahead(const zo_engine *e);
 /* Steps in batches (plain gate, PROTOCOL.md 14): whether e is a process or
  * plugin engine speaking zcp/2, whose runs answer with deltas. */
 int zo_engine_process_can_batch(const zo_engine *e);
-/* One `run` of steps [first, first + n) of case c, the case e has set up,
- * the game being as observed in base (borrowed; for first > 0 the game is
- * observed again first, and that observation is the base, PROTOCOL.md
- * 7.5): results[k] and obs[k]
- * after step first + k (arrays of n zeroed entries owned by the caller,
- * who frees every entry whatever the status; complete only on ZO_OK), each
- * observation rebuilt whole from its delta. A run of n steps has the time
- * limit of 1 + n / 16 requests. Errors as zo_engine_process_run's. */
-zo_status zo_engine_process_run_steps(zo_engine *e, const zo_case *c, int first, int n,
-                                      const zo_observation *base, zo_step_result *results,
-                                      zo_observation *obs, zo_error *err);
+/* One `run` of steps [first, first + n) of case c, the case e has set up
+ * (PROTOCOL.md 14), its answers read one step at a time: the run is sent
+ * and its answer read and checked whole (its shape, ok, one result and
+ * one observation per step) into *out, a reader the caller frees with
+ * zo_run_reader_free. For first > 0 the game is observed first into
+ * *seen (the caller's, freed by it whatever the status): the deltas are
+ * relative to that observation (PROTOCOL.md 7.5); for first == 0 to the
+ * observation after the setup. A run of n steps has the time limit of
+ * 1 + n / 16 requests. Errors as zo_engine_process_run's; *out is NULL. */
+typedef struct zo_run_reader zo_run_reader;
+zo_status zo_engine_process_run_start(zo_engine *e, const zo_case *c, int first, int n,
+                                      zo_observation *seen, zo_run_reader **out, zo_error *err);
+/* The next step's result into *r (the caller's, freed by it) and its delta
+ * applied to *ob in place (zo_zcp_observation_apply_delta: ob holds the
+ * game before the step; with changed, the handles the delta names go
+ * there, *nchanged of them). ZO_OK, or ZO_ERR_ENGINE with err filled. Call
+ * at most n times. */
+zo_status zo_run_reader_next(zo_run_reader *rd, zo_step_result *r, zo_observation *ob, int *changed,
+                             int *nchanged, zo_error *err);
+/* Free rd and the answer it holds (NULL: nothing). */
+void zo_run_reader_free(zo_run_reader *rd);
 zo_status zo_engine_process_send_game(zo_engine *e, const zo_ruleset *rs, const zo_case *c, zo_error *err);
 zo_status zo_engine_process_read_game(zo_engine *e, const zo_case *c, zo_step_result *results,
                                       zo_observation *obs, int *refused, zo_error *err);

@@ -166,12 +166,15 @@ static zo_status exchange(proc *p, const char *op, json_t **out, zo_error *err) 
   }
   if (p->child.pid <= 0)
     return zcp_fault(err, ZO_ENGINE_FAULT_CRASH, p->cmd, "the engine is not running (it failed on an earlier request)");
-  /* a run of n steps has the limit of 1 + n / 16 requests (PROTOCOL.md 3) */
+  /* a run of n steps has the limits of 1 + n / 16 requests: time and
+     answer size (PROTOCOL.md 1, 3) */
   double deadline = zcp_now() + p->child.timeout * (1.0 + p->run_steps / 16.0);
+  p->child.line_max = (size_t)(ZCP_LINE_MAX * (1.0 + p->run_steps / 16.0));
   zo_status st = zcp_child_send(&p->child, p->line.p, p->line.n, deadline, err);
-  if (st) return st;
   json_t *res;
-  if ((st = read_answer(p, op, deadline, &res, err))) return st;
+  if (!st) st = read_answer(p, op, deadline, &res, err);
+  p->child.line_max = 0;
+  if (st) return st;
   json_t *id = json_object_get(res, "id");
   if (!json_is_integer(id) || json_integer_value(id) != (json_int_t)p->next_id) {
     char *shown = id ? json_dumps(id, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
@@ -805,34 +808,28 @@ int zo_engine_process_can_batch(const zo_engine *e) {
   return e->ops->setup == pr_setup && ((const proc *)e->self)->protocol >= 2;
 }
 
-zo_status zo_engine_process_run_steps(zo_engine *e, const zo_case *c, int first, int n,
-                                      const zo_observation *base, zo_step_result *results,
-                                      zo_observation *obs, zo_error *err) {
+struct zo_run_reader {
+  proc *p;
+  const zo_case *c;
+  json_t *res;   /* the run's answer, its shape and ok checked */
+  int k, n;      /* the next step's index in it, and its steps */
+};
+
+zo_status zo_engine_process_run_start(zo_engine *e, const zo_case *c, int first, int n,
+                                      zo_observation *seen, zo_run_reader **out, zo_error *err) {
   proc *p = e->self;
   json_t *res;
+  *out = NULL;
   if (p->inflight) drain(p);
   /* every run follows an observe of the game as it stands (PROTOCOL.md
      7.5): its deltas are relative to that */
-  zo_observation seen = {0};
-  if (first > 0) {
-    zo_status st = pr_observe(p, &seen, err);
-    if (st) {
-      zo_observation_free(&seen);
-      return st;
-    }
-    base = &seen;
-  }
-  if (run_line(p, c, first, n)) {
-    zo_observation_free(&seen);
-    return unencodable(p, err);
-  }
+  zo_status st;
+  if (first > 0 && (st = pr_observe(p, seen, err))) return st;
+  if (run_line(p, c, first, n)) return unencodable(p, err);
   p->run_steps = n;
-  zo_status st = exchange(p, "run", &res, err);
+  st = exchange(p, "run", &res, err);
   p->run_steps = 0;
-  if (st) {
-    zo_observation_free(&seen);
-    return st;
-  }
+  if (st) return st;
   if (!(st = shaped(p, res, run_kind_of(p), "run", err)) && !(st = answer(p, res, err))) {
     json_t *rs = json_object_get(res, "results"), *os = json_object_get(res, "observations");
     if (json_array_size(rs) != (size_t)n || json_array_size(os) != (size_t)n) {
@@ -840,18 +837,33 @@ zo_status zo_engine_process_run_steps(zo_engine *e, const zo_case *c, int first,
       st = p->kind == RUN_IN_PROCESS ? zcp_fault(err, ZO_ENGINE_FAULT_ERROR, p->cmd, what)
                                      : zcp_child_fail(&p->child, err, ZO_ENGINE_FAULT_ERROR, what);
     }
-    for (int k = 0; k < n && !st; k++) {
-      st = zo_zcp_result_read(&p->names, c, json_array_get(rs, (size_t)k), &results[k], p->cmd, err);
-      json_t *o = json_array_get(os, (size_t)k);
-      if (!st && p->protocol >= 2)
-        st = zo_zcp_observation_read_delta(&p->names, c, o, k ? &obs[k - 1] : base, &obs[k], p->cmd, err);
-      else if (!st)
-        st = zo_zcp_observation_read(&p->names, c, o, &obs[k], p->cmd, err);
-    }
   }
-  json_decref(res);
-  zo_observation_free(&seen);
-  return st;
+  if (st) {
+    json_decref(res);
+    return st;
+  }
+  zo_run_reader *rd = zo_xcalloc(1, sizeof *rd);
+  *rd = (zo_run_reader){p, c, res, 0, n};
+  *out = rd;
+  return ZO_OK;
+}
+
+zo_status zo_run_reader_next(zo_run_reader *rd, zo_step_result *r, zo_observation *ob, int *changed,
+                             int *nchanged, zo_error *err) {
+  proc *p = rd->p;
+  size_t k = (size_t)rd->k++;
+  zo_status st = zo_zcp_result_read(&p->names, rd->c, json_array_get(json_object_get(rd->res, "results"), k),
+                                    r, p->cmd, err);
+  if (st) return st;
+  return zo_zcp_observation_apply_delta(&p->names, rd->c,
+                                        json_array_get(json_object_get(rd->res, "observations"), k),
+                                        ob, changed, nchanged, p->cmd, err);
+}
+
+void zo_run_reader_free(zo_run_reader *rd) {
+  if (!rd) return;
+  json_decref(rd->res);
+  free(rd);
 }
 
 int zo_engine_process_can_send_ahead(const zo_engine *e) {

@@ -294,8 +294,9 @@ void zo_zcp_names_free(zo_zcp_names *names) {
   memset(names, 0, sizeof *names);
 }
 
-/* The handle of c named name, or -1 (name NULL or unknown). O(log n): the
- * names are sorted once per case. */
+/* The handle of c named name, or -1 (name NULL or unknown). O(1) for the
+ * handle after the last one found (a list in the case's order), else
+ * O(log n): the names are sorted once per case. */
 static int handle_of(zo_zcp_names *names, const zo_case *c, const char *name) {
   if (!name) return -1;
   if (names->of != c || names->n != c->nhandles) {
@@ -304,11 +305,19 @@ static int handle_of(zo_zcp_names *names, const zo_case *c, const char *name) {
     if (c->nhandles > 1) qsort(names->sorted, (size_t)c->nhandles, sizeof *names->sorted, cmp_name);
     names->n = c->nhandles;
     names->of = c;
+    names->next = 0;
+  }
+  int h = names->next < c->nhandles ? names->next : 0;
+  if (h < c->nhandles && !strcmp(c->handles[h], name)) {
+    names->next = h + 1;
+    return h;
   }
   struct zo_zcp_name key = {name, -1};
   const struct zo_zcp_name *k =
       names->n ? bsearch(&key, names->sorted, (size_t)names->n, sizeof *names->sorted, cmp_name) : NULL;
-  return k ? k->handle : -1;
+  if (!k) return -1;
+  names->next = k->handle + 1;
+  return k->handle;
 }
 
 /* The player of c named name, or -1. */
@@ -506,6 +515,13 @@ zo_status zo_zcp_observation_read_delta(zo_zcp_names *names, const zo_case *c, c
   memcpy(ob->ref_handle, prev->ref_handle, (size_t)c->nrefs * sizeof(int));
   memcpy(ob->lost, prev->lost, sizeof ob->lost);
   memcpy(ob->sees, prev->sees, (size_t)(c->nplayers * c->nhandles));
+  return zo_zcp_observation_apply_delta(names, c, res, ob, NULL, NULL, who, err);
+}
+
+zo_status zo_zcp_observation_apply_delta(zo_zcp_names *names, const zo_case *c, const json_t *res,
+                                         zo_observation *ob, int *changed, int *nchanged,
+                                         const char *who, zo_error *err) {
+  if (nchanged) *nchanged = 0;
   json_t *objs = field(res, W_OBJECTS); /* absent (zcp/2): no object changed */
   if (!json_is_object(res) || (objs && !json_is_object(objs)))
     return zcp_fault(err, ZO_ENGINE_FAULT_ERROR, who,
@@ -516,6 +532,7 @@ zo_status zo_zcp_observation_read_delta(zo_zcp_names *names, const zo_case *c, c
     int h = handle_of(names, c, key);
     if (h < 0 || !json_is_object(x)) continue;
     if (read_object_fields(names, c, h, x, &ob->objs[h], who, err)) return ZO_ERR_ENGINE;
+    if (changed) changed[(*nchanged)++] = h; /* a JSON object's keys are distinct */
   }
   for (int t = 0; t < c->ntriggers; t++) {
     x = json_object_get(field(res, W_TRIGGERS), c->triggers[t]);

@@ -67,6 +67,8 @@ typedef struct zo_zcp_names {
   struct zo_zcp_name { const char *name; int handle; } *sorted;
   int n;
   const zo_case *of; /* the case sorted, NULL none */
+  int next;          /* the handle after the last found: tried first, as
+                        engines list objects in the case's order */
 } zo_zcp_names;
 
 /* Forget the case sorted (call when it may be freed: its address may be
@@ -114,5 +116,13 @@ zo_status zo_zcp_observation_read(zo_zcp_names *names, const zo_case *c, const j
 zo_status zo_zcp_observation_read_delta(zo_zcp_names *names, const zo_case *c, const json_t *res,
                                         const zo_observation *prev, zo_observation *ob,
                                         const char *who, zo_error *err);
+/* The same delta res applied to ob in place (ob: an observation of c,
+ * the game before the step; after it on ZO_OK, partly changed on an
+ * error). With changed (room for c->nhandles), the handles of the objects
+ * res names are listed there, *nchanged of them: what the step changed,
+ * at the cost of the delta rather than of the game. */
+zo_status zo_zcp_observation_apply_delta(zo_zcp_names *names, const zo_case *c, const json_t *res,
+                                         zo_observation *ob, int *changed, int *nchanged,
+                                         const char *who, zo_error *err);
 
 #endif

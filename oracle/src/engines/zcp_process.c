@@ -549,11 +549,21 @@ static void drain_stderr(zcp_child *ch) {
   }
 }
 
+/* The longest answer line ch may write now, bytes. */
+static size_t line_max(const zcp_child *ch) { return ch->line_max ? ch->line_max : ZCP_LINE_MAX; }
+
+/* The child wrote a line over that. */
+static zo_status too_long(zcp_child *ch, zo_error *err) {
+  char what[80];
+  snprintf(what, sizeof what, "the engine wrote a line over %zu MiB", line_max(ch) >> 20);
+  return zcp_child_fail(ch, err, ZO_ENGINE_FAULT_ERROR, what);
+}
+
 /* Take what the child wrote on stdout onto ch->buf (at most 1 MiB a call;
  * nothing once the buffer holds more than a line may); its end sets
  * out_eof. */
 static void read_stdout(zcp_child *ch) {
-  for (int round = 0; round < 16 && ch->len <= ZCP_LINE_MAX; round++) {
+  for (int round = 0; round < 16 && ch->len <= line_max(ch); round++) {
     if (ch->cap - ch->len < 65536) ch->buf = zo_xrealloc(ch->buf, ch->cap = ch->cap ? ch->cap * 2 : 65536);
     ssize_t got = read(ch->from, ch->buf + ch->len, ch->cap - ch->len);
     if (got > 0) {
@@ -575,7 +585,7 @@ static void read_stdout(zcp_child *ch) {
 static int pump(zcp_child *ch, double deadline, int want_write) {
   struct pollfd pf[3];
   int n = 0, io = -1, ie = -1, iw = -1;
-  if (ch->from >= 0 && !ch->out_eof && ch->len <= ZCP_LINE_MAX) {
+  if (ch->from >= 0 && !ch->out_eof && ch->len <= line_max(ch)) {
     io = n;
     pf[n++] = (struct pollfd){.fd = ch->from, .events = POLLIN};
   }
@@ -679,7 +689,7 @@ zo_status zcp_child_send(zcp_child *ch, const char *text, size_t n, double deadl
         return zcp_child_fail(ch, err, ZO_ENGINE_FAULT_TIMEOUT, what);
       }
       pump(ch, deadline, 1);
-      if (ch->len > ZCP_LINE_MAX) return zcp_child_fail(ch, err, ZO_ENGINE_FAULT_ERROR, "the engine wrote a line over 16 MiB");
+      if (ch->len > line_max(ch)) return too_long(ch, err);
       if (ch->out_eof) return gone(ch, err, deadline, 0);
       continue;
     }
@@ -699,12 +709,12 @@ zo_status zcp_child_read_line(zcp_child *ch, double deadline, size_t *len, zo_er
     char *nl = ch->len > ch->scanned ? memchr(ch->buf + ch->scanned, '\n', ch->len - ch->scanned) : NULL;
     if (nl) {
       size_t line = (size_t)(nl - ch->buf);
-      if (line > ZCP_LINE_MAX) return zcp_child_fail(ch, err, ZO_ENGINE_FAULT_ERROR, "the engine wrote a line over 16 MiB");
+      if (line > line_max(ch)) return too_long(ch, err);
       *len = line;
       return ZO_OK;
     }
     ch->scanned = ch->len;
-    if (ch->len > ZCP_LINE_MAX) return zcp_child_fail(ch, err, ZO_ENGINE_FAULT_ERROR, "the engine wrote a line over 16 MiB");
+    if (ch->len > line_max(ch)) return too_long(ch, err);
     if (ch->out_eof) return gone(ch, err, deadline, 0);
     if (zcp_now() >= deadline) {
       char what[160];

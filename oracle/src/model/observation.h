@@ -54,6 +54,13 @@ typedef struct {
 } zo_step_result;
 
 void zo_observation_free(zo_observation *o);
+/* dst, freed first, becomes a whole copy of src (its own arrays). */
+void zo_observation_copy(zo_observation *dst, const zo_observation *src);
+/* dst, an observation of the same case as src (same sizes), takes src's
+ * objects of the n handles listed, and all of src's triggers, references,
+ * players and visibility: the cost of a step's delta, not of the game
+ * (the runner keeps two observations a step apart this way). */
+void zo_observation_sync(zo_observation *dst, const zo_observation *src, const int *handles, int n);
 void zo_step_result_free(zo_step_result *r);
 
 

@@ -623,46 +623,72 @@ static const char *missing_played_feature(zo_engine *e, const zo_case *c, const 
 #define BATCH_STEPS 256
 #define BATCH_MIN 16
 
-/* A batch of steps played as one `run` with deltas: their results and
- * whole observations, moved out one by one as the loop reaches them. */
+/* A batch of steps played as one `run` with deltas, read one step at a
+ * time. The loop keeps two observations a step apart, prev and cur: cur
+ * lags prev by the objects the last step changed (dirty), so each step
+ * costs what its delta names, not the whole game. */
 typedef struct {
   int start, n;             /* steps [start, start + n) */
   int failed;               /* a run failed: the case is played again */
-  zo_step_result r[BATCH_STEPS];
-  zo_observation o[BATCH_STEPS];
+  zo_run_reader *rd;        /* the run's answers */
+  int *dirty, ndirty;       /* handles the last step changed (cur lags by them) */
+  int *changed;             /* the step being read's (room for every handle) */
+  int whole;                /* cur is copied whole from prev at the next step */
 } batch;
 
 /* Free what b still holds (NULL: nothing). */
 static void batch_clear(batch *b) {
   if (!b) return;
-  for (int k = 0; k < b->n; k++) {
-    zo_step_result_free(&b->r[k]);
-    zo_observation_free(&b->o[k]);
-  }
-  memset(b->r, 0, sizeof b->r);
-  memset(b->o, 0, sizeof b->o);
-  b->n = 0;
+  zo_run_reader_free(b->rd);
+  free(b->dirty);
+  free(b->changed);
+  b->rd = NULL;
+  b->dirty = b->changed = NULL;
+  b->ndirty = b->n = 0;
 }
 
-/* Step i's result and observation into *r and *cur (the caller's from
- * then on): from b, which runs the next BATCH_STEPS steps when it holds
- * no more (the game as observed in prev). ZO_OK, or the run's error with
+/* Step i's result into *r (the caller's) and the game after it into *cur,
+ * the game before it being *prev: from b's run, which runs the next
+ * BATCH_STEPS steps when it holds no more (for i > 0 the game is observed
+ * first, and *prev becomes that observation: the deltas are relative to
+ * it, PROTOCOL.md 7.5). *cur is the observation the caller swapped with
+ * *prev after the last step (or empty). ZO_OK, or the run's error with
  * b->failed set. */
-static zo_status batch_next(zo_engine *e, const zo_case *c, batch *b, int i, const zo_observation *prev,
+static zo_status batch_next(zo_engine *e, const zo_case *c, batch *b, int i, zo_observation *prev,
                             zo_step_result *r, zo_observation *cur, zo_error *err) {
   if (i >= b->start + b->n) {
-    batch_clear(b);
+    zo_run_reader_free(b->rd);
+    b->rd = NULL;
     b->start = i;
     b->n = c->nsteps - i < BATCH_STEPS ? c->nsteps - i : BATCH_STEPS;
-    if (zo_engine_process_run_steps(e, c, i, b->n, prev, b->r, b->o, err)) {
+    zo_observation seen = {0};
+    if (zo_engine_process_run_start(e, c, i, b->n, &seen, &b->rd, err)) {
+      zo_observation_free(&seen);
       b->failed = 1;
       return ZO_ERR_ENGINE;
     }
+    if (i > 0) {
+      zo_observation_free(prev);
+      *prev = seen;
+    }
+    b->whole = 1;
   }
-  *r = b->r[i - b->start];
-  *cur = b->o[i - b->start];
-  memset(&b->r[i - b->start], 0, sizeof *r);
-  memset(&b->o[i - b->start], 0, sizeof *cur);
+  if (!b->dirty) {
+    b->dirty = zo_xcalloc((size_t)c->nhandles + 1, sizeof *b->dirty);
+    b->changed = zo_xcalloc((size_t)c->nhandles + 1, sizeof *b->changed);
+  }
+  if (b->whole || !cur->objs) zo_observation_copy(cur, prev);
+  else zo_observation_sync(cur, prev, b->dirty, b->ndirty);
+  b->whole = 0;
+  int n = 0;
+  if (zo_run_reader_next(b->rd, r, cur, b->changed, &n, err)) {
+    b->failed = 1;
+    return ZO_ERR_ENGINE;
+  }
+  int *t = b->dirty;
+  b->dirty = b->changed;
+  b->changed = t;
+  b->ndirty = n;
   return ZO_OK;
 }
 
@@ -761,9 +787,15 @@ static void play(zo_engine *e, const zo_case *c, const zo_ruleset *rs, const zo_
       cmpctx x = {.c = c, .ob = &cur, .prev = &prev, .r = NULL, .res = res, .step = 0};
       bad = compare(&x, c->expect);
     }
-    zo_observation_free(&prev);
-    prev = cur;
-    memset(&cur, 0, sizeof cur);
+    if (b) { /* cur keeps its arrays, a step behind (batch_next) */
+      zo_observation t = prev;
+      prev = cur;
+      cur = t;
+    } else {
+      zo_observation_free(&prev);
+      prev = cur;
+      memset(&cur, 0, sizeof cur);
+    }
     if (bad) break;
   }
 done:

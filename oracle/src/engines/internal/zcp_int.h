@@ -131,6 +131,9 @@ typedef struct zcp_child {
   char **argv;            /* the command split on blanks; NULL: /bin/sh -c cmd */
   int worker;             /* 1: a plugin worker, not a command */
   double timeout;         /* seconds per request (> 0) */
+  size_t line_max;        /* the longest answer line taken now, bytes: 0 means
+                             ZCP_LINE_MAX; a run's scales as its time limit
+                             does (set by the owner around the exchange) */
   pid_t pid;              /* the child, leader of its own process group; 0 none */
   int to, from, errfd;    /* its stdin, stdout, stderr (non-blocking); -1 closed */
   int out_eof;            /* its stdout ended */
