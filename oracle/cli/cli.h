@@ -316,7 +316,8 @@ void zo_protocol_check_abandon(zo_protocol_check *pc);
 
 /* Where zoneoracle's data directory `what` is (datadir.c): "cases" (the
  * suite run when no PATH is given), "protocol" (the zcp/1 schemas and
- * validate.py) or "rulesets" (the rule set files and their schema).
+ * validate.py), "rulesets" (the rule set files and their schema) or
+ * "smoke" (smoke's cases: checks.yaml and cases/).
  * Looked up in $ZO_DATA_DIR/<what> when that is set, else beside an
  * installed executable (<bin>/../share/zoneoracle/<what>), else in the
  * source tree the binary was built from. Fills out (cap bytes) and returns
