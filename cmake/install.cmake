@@ -9,6 +9,7 @@
 #   share/zoneoracle/cases/                the case suite (run with no PATH)
 #   share/zoneoracle/protocol/             zcp/1: PROTOCOL.md, JSON Schemas, validate.py
 #   share/zoneoracle/rulesets/             the rule sets, their format and schema
+#   share/zoneoracle/smoke/                smoke's cases (checks.yaml, cases/)
 #   share/zoneoracle/adapters/             adapter templates (Python, Node, C plugin)
 #   share/doc/zoneoracle/                  README, CHANGELOG, LICENSE, INVARIANTS
 #
@@ -72,6 +73,8 @@ install(DIRECTORY ${CMAKE_SOURCE_DIR}/ci/protocol/ DESTINATION ${ZO_DATA}/protoc
   FILES_MATCHING PATTERN "*.json" PATTERN "*.md" PATTERN "*.py")
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/oracle/rulesets/ DESTINATION ${ZO_DATA}/rulesets
   FILES_MATCHING PATTERN "*.yaml" PATTERN "*.md" PATTERN "*.json")
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/oracle/smoke/ DESTINATION ${ZO_DATA}/smoke
+  FILES_MATCHING PATTERN "*.yaml" PATTERN "*.md")
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/ci/adapters/ DESTINATION ${ZO_DATA}/adapters
   PATTERN "__pycache__" EXCLUDE)
 install(FILES README.md CHANGELOG.md LICENSE fuzz/INVARIANTS.md

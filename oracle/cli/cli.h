@@ -215,7 +215,7 @@ void zo_cli_known_gaps_free(zo_cli_known_gaps *kg);
  * command in messages. Returns the exit code. */
 int zo_cli_gate(const zo_cli_command *cmd, zo_cli_opts *o);
 
-/* What run and gate print and write after a run (cmd_run.c). */
+/* What run and gate print and write after a run (progress.c, reports.c). */
 /* Results printed as the run goes (progress.c): attach sets opt's
  * progress callback (and max_fail from o) to print each result as it
  * finishes (all of them unless o->quiet; invalid case files on stderr),
@@ -268,7 +268,7 @@ int zo_cli_write_reports(const zo_cli_opts *o, const zo_run *run, const zo_engin
  * (pid N)"); the caller exits 2. */
 struct zo_report_set *zo_cli_reports_begin(const zo_cli_opts *o);
 /* --baseline RUN.jsonl must name a run record: -1, or ZO_EXIT_USAGE after
- * a message naming FILE:LINE (cmd_run.c). */
+ * a message naming FILE:LINE (reports.c). */
 int zo_cli_check_baseline(const zo_cli_opts *o);
 /* Commit set (report.h) and, unless o->quiet, print where the reports
  * are; 0, or 1 after a message on stderr. */
@@ -316,7 +316,8 @@ void zo_protocol_check_abandon(zo_protocol_check *pc);
 
 /* Where zoneoracle's data directory `what` is (datadir.c): "cases" (the
  * suite run when no PATH is given), "protocol" (the zcp/1 schemas and
- * validate.py) or "rulesets" (the rule set files and their schema).
+ * validate.py), "rulesets" (the rule set files and their schema) or
+ * "smoke" (smoke's cases: checks.yaml and cases/).
  * Looked up in $ZO_DATA_DIR/<what> when that is set, else beside an
  * installed executable (<bin>/../share/zoneoracle/<what>), else in the
  * source tree the binary was built from. Fills out (cap bytes) and returns

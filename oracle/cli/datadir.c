@@ -1,5 +1,6 @@
 /* datadir.c: where an installed or freshly built zoneoracle finds its data
- * (the case suite, the protocol's schemas) and the documents its help
+ * (the case suite, the protocol's schemas, the rule sets, smoke's cases)
+ * and the documents its help
  * names, and which version and suite commit it is.
  *
  * An installed zoneoracle is relocatable: its data lives in
@@ -30,6 +31,7 @@ static const struct {
     {"cases", "cases", "cases"},
     {"protocol", "protocol", "ci/protocol"},
     {"rulesets", "rulesets", "oracle/rulesets"},
+    {"smoke", "smoke", "oracle/smoke"},
 };
 
 static int is_dir(const char *p) {

@@ -7,8 +7,9 @@
  * engine must go on), and bye (answered, then the process exits).
  *
  * One line per check, `ok` or `FAIL`, with its time, then the count. The
- * cases are built in, so smoke needs no files and runs from anywhere; each
- * runs under the first of its rule sets the engine declares. The time
+ * cases are data installed with zoneoracle (oracle/smoke/), so smoke needs
+ * no file of the user's and runs from anywhere; each runs under the first
+ * of its rule sets the engine declares. The time
  * limit per request is the gate's (--timeout), so a hanging engine fails
  * its checks instead of hanging smoke.
  */
@@ -21,696 +22,132 @@
 
 #include "engine.h"
 #include "obs_diff.h"
+#include "ydoc.h"
 #include "runner.h"
 #include "util.h"
 #include "cli.h"
 
-/* The built-in cases: `check` is "core" (needs no feature) or the one
- * feature the case needs. Several cases for a check differ in rule sets;
- * the first one the engine can run is used. Each passes on the oracle
- * (`zoneoracle smoke --engine 'zoneoracle serve'` is a test). */
+/* The smoke cases: data, not code (oracle/smoke/, installed as
+ * share/zoneoracle/smoke/, found as the suite is: zo_cli_data_path).
+ * checks.yaml maps each check, "core" (needs no feature) or a protocol
+ * feature, to its case files in cases/, in order: several for a check
+ * differ in rule sets, and the first the engine can run is used. Each
+ * passes on the oracle (`zoneoracle smoke --engine 'zoneoracle serve'` is
+ * a test). All are read and loaded before the engine starts, so a missing
+ * or broken file is an error of the installation (exit 2, its
+ * FILE:LINE:COL on stderr), never an engine's failure. A case is loaded
+ * again for each use, named smoke/CHECK.yaml (smoke/run.yaml for the run
+ * checks) in the messages of a failing engine. */
 typedef struct {
-  const char *check;
-  const char *yaml;
+  const char *check; /* the manifest's key (storage of smoke_data.doc) */
+  char *text;        /* the case file's text (owned) */
+  size_t len;
 } builtin;
 
-static const builtin builtins[] = {
-    {"core",
-     "id: smoke/core\n"
-     "title: \"smoke: a destroyed creature goes to its owner's graveyard as a new object\"\n"
-     "rulesets: [mtg-current, mtg-2011]\n"
-     "rules: [\"CR 400.7\"]\n"
-     "players: [alice, bob]\n"
-     "cards:\n"
-     "  bear: {owner: alice, zone: battlefield, types: [creature]}\n"
-     "steps:\n"
-     "  - move: {card: bear, to: graveyard, cause: destroy}\n"
-     "    expect:\n"
-     "      outcome: moved\n"
-     "      bear: {zone: alice.graveyard, new_object: true}\n"},
-    {"core",
-     "id: smoke/core-in-play\n"
-     "title: \"smoke: a destroyed creature goes from play to its owner's graveyard\"\n"
-     "rulesets: [mtg-2008, mtg-2004, mtg-1999]\n"
-     "rules: [\"CR 217.1\", \"Z.1.1\"]\n"
-     "players: [alice, bob]\n"
-     "cards:\n"
-     "  bear: {owner: alice, zone: in_play, types: [creature]}\n"
-     "steps:\n"
-     "  - move: {card: bear, to: graveyard, cause: destroy}\n"
-     "    expect:\n"
-     "      outcome: moved\n"
-     "      bear: {zone: alice.graveyard}\n"},
-    {"core",
-     "id: smoke/core-fab\n"
-     "title: \"smoke: a discarded card goes from hand to its owner's graveyard\"\n"
-     "rulesets: [fab]\n"
-     "rules: [\"FaB 3.0.9\"]\n"
-     "players: [alice, bob]\n"
-     "cards:\n"
-     "  card: {owner: alice, zone: hand, types: [action]}\n"
-     "steps:\n"
-     "  - move: {card: card, to: graveyard, cause: discard}\n"
-     "    expect:\n"
-     "      outcome: moved\n"
-     "      card: {zone: alice.graveyard, new_object: true}\n"},
-    {"triggers",
-     "id: smoke/triggers\n"
-     "title: \"smoke: a zone-change trigger fires and finds the object in the graveyard\"\n"
-     "rulesets: [mtg-current, mtg-2011]\n"
-     "rules: [\"CR 603.6\", \"CR 400.7\"]\n"
-     "players: [alice, bob]\n"
-     "cards:\n"
-     "  aura: {owner: alice, zone: battlefield, types: [enchantment], subtypes: [aura]}\n"
-     "steps:\n"
-     "  - watch: {as: t, card: aura, from: battlefield, to: graveyard}\n"
-     "  - move: {card: aura, to: graveyard, cause: destroy}\n"
-     "    expect:\n"
-     "      outcome: moved\n"
-     "      triggers: {t: {fired: true}}\n"
-     "  - resolve: {trigger: t, do: {move: {to: hand}}}\n"
-     "    expect:\n"
-     "      outcome: moved\n"
-     "      aura: {zone: alice.hand}\n"},
-    {"triggers",
-     "id: smoke/triggers-fab\n"
-     "title: \"smoke: a zone-change trigger fires when a public card goes to the graveyard\"\n"
-     "rulesets: [fab]\n"
-     "rules: [\"FaB 3.0.8\"]\n"
-     "players: [alice, bob]\n"
-     "cards:\n"
-     "  card: {owner: alice, zone: hand, types: [action]}\n"
-     "steps:\n"
-     "  - watch: {as: t, card: card, from: hand, to: graveyard}\n"
-     "  - move: {card: card, to: graveyard, cause: discard}\n"
-     "    expect:\n"
-     "      outcome: moved\n"
-     "      triggers: {t: {fired: true}}\n"},
-    {"replacement",
-     "id: smoke/replacement\n"
-     "title: \"smoke: a replacement effect sends a creature to exile instead of the graveyard\"\n"
-     "rulesets: [mtg-current, mtg-2011]\n"
-     "rules: [\"CR 614.6\"]\n"
-     "players: [alice, bob]\n"
-     "cards:\n"
-     "  bear: {owner: alice, zone: battlefield, types: [creature]}\n"
-     "steps:\n"
-     "  - replace: {as: r, card: bear, when: {to: graveyard}, instead: {to: exile}}\n"
-     "  - move: {card: bear, to: graveyard, cause: destroy}\n"
-     "    expect:\n"
-     "      outcome: replaced\n"
-     "      bear: {zone: exile, new_object: true}\n"},
-    {"replacement",
-     "id: smoke/replacement-fab\n"
-     "title: \"smoke: a replacement effect banishes a card instead of putting it into the graveyard\"\n"
-     "rulesets: [fab]\n"
-     "rules: [\"FaB 3.0.8\"]\n"
-     "players: [alice, bob]\n"
-     "cards:\n"
-     "  card: {owner: alice, zone: hand, types: [action]}\n"
-     "steps:\n"
-     "  - replace: {as: r, card: card, when: {to: graveyard}, instead: {to: banished}}\n"
-     "  - move: {card: card, to: graveyard, cause: discard}\n"
-     "    expect:\n"
-     "      outcome: replaced\n"
-     "      card: {zone: alice.banished}\n"},
-    {"phasing",
-     "id: smoke/phasing\n"
-     "title: \"smoke: a permanent phases out without leaving the battlefield\"\n"
-     "rulesets: [mtg-current, mtg-2011]\n"
-     "rules: [\"CR 702.26b\", \"CR 702.24d\"]\n"
-     "players: [alice, bob]\n"
-     "cards:\n"
-     "  bear: {owner: alice, zone: battlefield, types: [creature]}\n"
-     "steps:\n"
-     "  - phase: {card: bear, out: true}\n"
-     "    expect:\n"
-     "      outcome: no_move\n"
-     "      bear: {zone: battlefield, new_object: false, phased_out: true}\n"},
-    {"face_down",
-     "id: smoke/face_down\n"
-     "title: \"smoke: a permanent turned face down stays the same object\"\n"
-     "rulesets: [mtg-current, mtg-2011]\n"
-     "rules: [\"CR 400.9\"]\n"
-     "players: [alice, bob]\n"
-     "cards:\n"
-     "  bear: {owner: alice, zone: battlefield, types: [creature]}\n"
-     "steps:\n"
-     "  - turn_face: {card: bear, face: down}\n"
-     "    expect:\n"
-     "      outcome: no_move\n"
-     "      bear: {zone: battlefield, face: down, new_object: false}\n"},
-    {"face_down",
-     "id: smoke/face_down-fab\n"
-     "title: \"smoke: turning a public card face up fails, it already is\"\n"
-     "rulesets: [fab]\n"
-     "rules: [\"FaB 3.0.4a\"]\n"
-     "players: [alice, bob]\n"
-     "cards:\n"
-     "  card: {owner: alice, zone: graveyard, types: [action]}\n"
-     "steps:\n"
-     "  - turn_face: {card: card, face: up}\n"
-     "    expect:\n"
-     "      outcome: failed\n"
-     "      error: already\n"
-     "      card: {zone: alice.graveyard, new_object: false}\n"},
-    {"ante",
-     "id: smoke/ante\n"
-     "title: \"smoke: the winner of a game for ante becomes the owner of the cards in the ante\"\n"
-     "rulesets: [mtg-current, mtg-2011]\n"
-     "rules: [\"CR 407.2\"]\n"
-     "players: [alice, bob]\n"
-     "cards:\n"
-     "  card: {owner: alice, zone: ante}\n"
-     "steps:\n"
-     "  - end_game: {winner: bob}\n"
-     "    expect:\n"
-     "      card: {zone: ante, owner: bob}\n"},
-    {"visibility",
-     "id: smoke/visibility\n"
-     "title: \"smoke: a card in hand is seen by its owner only\"\n"
-     "rulesets: [mtg-current, mtg-2011]\n"
-     "rules: [\"CR 400.2\"]\n"
-     "players: [alice, bob]\n"
-     "cards:\n"
-     "  card: {owner: alice, zone: hand}\n"
-     "steps:\n"
-     "  - remember: {as: r, card: card}\n"
-     "expect:\n"
-     "  visible:\n"
-     "    alice: {sees: [card]}\n"
-     "    bob: {hidden: [card]}\n"},
-    {"visibility",
-     "id: smoke/visibility-fab\n"
-     "title: \"smoke: a card in hand is private: seen by its owner only\"\n"
-     "rulesets: [fab]\n"
-     "rules: [\"FaB 3.0.3a\"]\n"
-     "players: [alice, bob]\n"
-     "cards:\n"
-     "  card: {owner: alice, zone: hand, types: [action]}\n"
-     "steps:\n"
-     "  - remember: {as: r, card: card}\n"
-     "expect:\n"
-     "  visible:\n"
-     "    alice: {sees: [card]}\n"
-     "    bob: {hidden: [card]}\n"},
-    {"reorder",
-     "id: smoke/reorder\n"
-     "title: \"smoke: a player may rearrange their hand; nothing moves\"\n"
-     "rulesets: [mtg-current]\n"
-     "rules: [\"CR 402.3\"]\n"
-     "players: [alice, bob]\n"
-     "cards:\n"
-     "  a: {owner: alice, zone: hand}\n"
-     "  b: {owner: alice, zone: hand}\n"
-     "steps:\n"
-     "  - reorder: {zone: alice.hand, order: [b, a]}\n"
-     "    expect:\n"
-     "      outcome: no_move\n"
-     "      a: {zone: alice.hand, new_object: false}\n"},
-    {"reorder",
-     "id: smoke/reorder-fab\n"
-     "title: \"smoke: a player may rearrange their hand; nothing moves\"\n"
-     "rulesets: [fab]\n"
-     "rules: [\"FaB 3.9.1\"]\n"
-     "players: [alice, bob]\n"
-     "cards:\n"
-     "  a: {owner: alice, zone: hand, types: [action]}\n"
-     "  b: {owner: alice, zone: hand, types: [instant]}\n"
-     "steps:\n"
-     "  - reorder: {zone: alice.hand, order: [b, a]}\n"
-     "    expect:\n"
-     "      outcome: no_move\n"
-     "      a: {zone: alice.hand, new_object: false}\n"},
-    {"state_check",
-     "id: smoke/state_check\n"
-     "title: \"smoke: a token put into the graveyard ceases to exist at the state check\"\n"
-     "rulesets: [mtg-current, mtg-2011]\n"
-     "rules: [\"CR 704.5d\"]\n"
-     "players: [alice, bob]\n"
-     "cards:\n"
-     "  token: {owner: alice, zone: battlefield, kind: token, types: [creature]}\n"
-     "steps:\n"
-     "  - move: {card: token, to: graveyard, cause: destroy}\n"
-     "    expect:\n"
-     "      outcome: moved\n"
-     "  - state_check: {}\n"
-     "    expect:\n"
-     "      outcome: ceased\n"
-     "      token: {exists: false}\n"},
-    {"marks",
-     "id: smoke/marks\n"
-     "title: \"smoke: a counter stays with its permanent and is gone from the new object in the graveyard\"\n"
-     "rulesets: [mtg-current, mtg-2011]\n"
-     "rules: [\"CR 400.7\"]\n"
-     "players: [alice, bob]\n"
-     "cards:\n"
-     "  bear: {owner: alice, zone: battlefield, types: [creature]}\n"
-     "steps:\n"
-     "  - mark: {card: bear, as: m, kind: counter}\n"
-     "    expect:\n"
-     "      bear: {marks: [m]}\n"
-     "  - move: {card: bear, to: graveyard, cause: destroy}\n"
-     "    expect:\n"
-     "      bear: {zone: alice.graveyard, new_object: true, marks: []}\n"},
-    {"marks",
-     "id: smoke/marks-fab\n"
-     "title: \"smoke: an effect mark is gone from the new object in the graveyard\"\n"
-     "rulesets: [fab]\n"
-     "rules: [\"FaB 3.0.9\"]\n"
-     "players: [alice, bob]\n"
-     "cards:\n"
-     "  card: {owner: alice, zone: hand, types: [action]}\n"
-     "steps:\n"
-     "  - mark: {card: card, as: m, kind: effect}\n"
-     "    expect:\n"
-     "      card: {marks: [m]}\n"
-     "  - move: {card: card, to: graveyard, cause: discard}\n"
-     "    expect:\n"
-     "      card: {zone: alice.graveyard, new_object: true, marks: []}\n"},
-    {"sub_cards",
-     "id: smoke/sub_cards\n"
-     "title: \"smoke: an aura put under the hero becomes a sub-card, a new object\"\n"
-     "rulesets: [fab]\n"
-     "rules: [\"FaB 3.0.14b\"]\n"
-     "players: [alice, bob]\n"
-     "cards:\n"
-     "  hero: {owner: alice, zone: hero, types: [hero]}\n"
-     "  aura: {owner: alice, zone: permanent, types: [action], subtypes: [aura]}\n"
-     "steps:\n"
-     "  - put_under: {card: aura, under: hero}\n"
-     "    expect:\n"
-     "      outcome: moved\n"
-     "      aura: {under: hero, zone: alice.hero, new_object: true}\n"},
-    {"zone_lifecycle",
-     "id: smoke/zone_lifecycle\n"
-     "title: \"smoke: a second arsenal zone is created, numbered 2\"\n"
-     "rulesets: [fab]\n"
-     "rules: [\"FaB 3.0.10\"]\n"
-     "players: [alice, bob]\n"
-     "cards: {}\n"
-     "steps:\n"
-     "  - zone_create: {zone: alice.arsenal}\n"
-     "    expect:\n"
-     "      outcome: no_move\n"
-     "      counts: {alice.arsenal.1: 0, alice.arsenal.2: 0}\n"},
-    {"stack_layers",
-     "id: smoke/stack_layers\n"
-     "title: \"smoke: two cards on the stack are layers 1 (bottom) and 2\"\n"
-     "rulesets: [fab]\n"
-     "rules: [\"FaB 3.15.3\"]\n"
-     "features: [stack_layers]\n"
-     "players: [alice, bob]\n"
-     "cards:\n"
-     "  top: {owner: alice, zone: stack, position: 0, types: [instant]}\n"
-     "  bottom: {owner: bob, zone: stack, position: 1, types: [instant]}\n"
-     "steps:\n"
-     "  - remember: {as: r, card: bottom}\n"
-     "    expect:\n"
-     "      bottom: {layer: 1}\n"
-     "      top: {layer: 2}\n"},
-    /* issue 12: G3 the performing player, G5 look, G7 reveal */
-    {"performer",
-     "id: smoke/performer\n"
-     "title: \"smoke: only a card's owner may ante it\"\n"
-     "rulesets: [mtg-current, mtg-2011]\n"
-     "rules: [\"CR 407.4\"]\n"
-     "players: [alice, bob]\n"
-     "cards:\n"
-     "  card: {owner: alice, zone: library}\n"
-     "steps:\n"
-     "  - move: {card: card, to: ante, player: bob}\n"
-     "    expect: {outcome: rejected, error: wrong_player}\n"
-     "  - move: {card: card, to: ante, player: alice}\n"
-     "    expect: {outcome: moved, card: {zone: ante}}\n"},
-    {"look",
-     "id: smoke/look\n"
-     "title: \"smoke: an instruction lets a player look at a face-down exiled card\"\n"
-     "rulesets: [mtg-current, mtg-2011]\n"
-     "rules: [\"CR 406.3\"]\n"
-     "players: [alice, bob]\n"
-     "cards:\n"
-     "  card: {owner: alice, zone: exile, face: down}\n"
-     "steps:\n"
-     "  - look: {card: card, player: bob}\n"
-     "    expect:\n"
-     "      outcome: no_move\n"
-     "      visible: {bob: {sees: [card]}, alice: {hidden: [card]}}\n"},
-    {"reveal",
-     "id: smoke/reveal\n"
-     "title: \"smoke: a card revealed from a hand is seen by every player\"\n"
-     "rulesets: [mtg-current, mtg-2011]\n"
-     "rules: [\"CR 402.3\"]\n"
-     "players: [alice, bob]\n"
-     "cards:\n"
-     "  card: {owner: alice, zone: hand}\n"
-     "steps:\n"
-     "  - reveal: {card: card}\n"
-     "    expect:\n"
-     "      outcome: no_move\n"
-     "      card: {visibility: public}\n"
-     "      visible: {bob: {sees: [card]}}\n"},
-    {"attachments",
-     "id: smoke/attachments\n"
-     "title: \"smoke: an Aura attached to a creature is attached to nothing once the creature leaves\"\n"
-     "rulesets: [mtg-current, mtg-2011]\n"
-     "rules: [\"CR 303.4\", \"CR 400.7\"]\n"
-     "players: [alice, bob]\n"
-     "cards:\n"
-     "  bear: {owner: alice, zone: battlefield, types: [creature]}\n"
-     "  rancor: {owner: alice, zone: battlefield, types: [enchantment], subtypes: [aura]}\n"
-     "steps:\n"
-     "  - attach: {card: rancor, to: bear}\n"
-     "    expect: {outcome: no_move, rancor: {attached_to: bear}}\n"
-     "  - move: {card: bear, to: graveyard, cause: destroy}\n"
-     "    expect: {outcome: moved, rancor: {zone: battlefield, attached_to: null}}\n"},
-    /* G4 (issue 12): durations */
-    {"durations",
-     "id: smoke/durations\n"
-     "title: \"smoke: at end of turn a pump and a control effect until end of turn end\"\n"
-     "rulesets: [mtg-current, mtg-2011]\n"
-     "rules: [\"CR 514.2\"]\n"
-     "players: [alice, bob]\n"
-     "cards:\n"
-     "  bear: {owner: bob, zone: battlefield, types: [creature]}\n"
-     "steps:\n"
-     "  - mark: {card: bear, as: pump, kind: effect, until: end_of_turn}\n"
-     "  - control: {card: bear, player: alice, until: end_of_turn}\n"
-     "    expect:\n"
-     "      bear: {controller: alice, marks: [pump]}\n"
-     "  - end_turn: {}\n"
-     "    expect:\n"
-     "      outcome: no_move\n"
-     "      bear: {controller: bob, marks: []}\n"},
-    {"durations",
-     "id: smoke/durations-fab\n"
-     "title: \"smoke: an effect until end of turn ends at end of turn\"\n"
-     "rulesets: [fab]\n"
-     "rules: [\"FaB 3.0.9b\"]\n"
-     "players: [alice, bob]\n"
-     "cards:\n"
-     "  card: {owner: alice, zone: hand, types: [action]}\n"
-     "steps:\n"
-     "  - mark: {card: card, as: m, kind: effect, until: end_of_turn}\n"
-     "  - end_turn: {}\n"
-     "    expect:\n"
-     "      card: {marks: []}\n"},
-    /* the mark kinds today's 400.7 keeps */
-    {"kept_marks",
-     "id: smoke/kept-marks\n"
-     "title: \"smoke: a sticker stays on a creature that dies, a counter goes\"\n"
-     "rulesets: [mtg-current]\n"
-     "rules: [\"CR 400.7m\"]\n"
-     "players: [alice, bob]\n"
-     "cards:\n"
-     "  bear: {owner: alice, zone: battlefield, types: [creature]}\n"
-     "steps:\n"
-     "  - mark: {card: bear, as: st, kind: sticker}\n"
-     "  - mark: {card: bear, as: ct, kind: counter}\n"
-     "  - move: {card: bear, to: graveyard, cause: destroy}\n"
-     "    expect: {outcome: moved, bear: {marks: [st]}}\n"},
-    {"kept_marks",
-     "id: smoke/kept-marks-2011\n"
-     "title: \"smoke: in 2011 a sticker goes with the creature that dies\"\n"
-     "rulesets: [mtg-2011]\n"
-     "rules: [\"CR 400.7\"]\n"
-     "players: [alice, bob]\n"
-     "cards:\n"
-     "  bear: {owner: alice, zone: battlefield, types: [creature]}\n"
-     "steps:\n"
-     "  - mark: {card: bear, as: st, kind: sticker}\n"
-     "  - move: {card: bear, to: graveyard, cause: destroy}\n"
-     "    expect: {outcome: moved, bear: {marks: []}}\n"},
-    /* an Aura's trigger on its permanent leaving finds the Aura */
-    {"aura_triggers",
-     "id: smoke/aura-triggers\n"
-     "title: \"smoke: an Aura's trigger on its creature dying finds the Aura the state check put into the graveyard\"\n"
-     "rulesets: [mtg-current]\n"
-     "rules: [\"CR 400.7f\"]\n"
-     "players: [alice, bob]\n"
-     "cards:\n"
-     "  lion: {owner: bob, zone: battlefield, types: [creature]}\n"
-     "  crown: {owner: bob, zone: battlefield, types: [enchantment], subtypes: [aura]}\n"
-     "steps:\n"
-     "  - attach: {card: crown, to: lion}\n"
-     "  - watch: {as: t, card: lion, from: battlefield, aura: crown}\n"
-     "  - move: {card: lion, to: graveyard, cause: destroy}\n"
-     "  - state_check: {}\n"
-     "  - resolve: {trigger: t, do: {move: {to: hand}}}\n"
-     "    expect: {outcome: moved, crown: {zone: bob.hand}}\n"},
-    {"aura_triggers",
-     "id: smoke/aura-triggers-2011\n"
-     "title: \"smoke: in 2011 an Aura's trigger on its creature leaving finds no Aura, even one put into the graveyard with it\"\n"
-     "rulesets: [mtg-2011]\n"
-     "rules: [\"CR 400.7\"]\n"
-     "players: [alice, bob]\n"
-     "cards:\n"
-     "  elk: {owner: bob, zone: battlefield, types: [creature]}\n"
-     "  shroud: {owner: bob, zone: battlefield, types: [enchantment], subtypes: [aura]}\n"
-     "steps:\n"
-     "  - attach: {card: shroud, to: elk}\n"
-     "  - watch: {as: w, card: elk, from: battlefield, aura: shroud}\n"
-     "  - move_together: {moves: [{card: elk, to: graveyard}, {card: shroud, to: graveyard}]}\n"
-     "  - resolve: {trigger: w, do: {move: {to: exile}}}\n"
-     "    expect: {outcome: not_found, shroud: {zone: bob.graveyard}}\n"},
-    /* several permanents phasing out in one event (CR 702.26h) */
-    {"phasing_together",
-     "id: smoke/phasing_together\n"
-     "title: \"smoke: an Aura phasing out in one event with its creature phases in only with it\"\n"
-     "rulesets: [mtg-current]\n"
-     "rules: [\"CR 702.26h\"]\n"
-     "players: [alice, bob]\n"
-     "cards:\n"
-     "  elk: {owner: alice, zone: battlefield, types: [creature]}\n"
-     "  shroud: {owner: alice, zone: battlefield, types: [enchantment], subtypes: [aura]}\n"
-     "steps:\n"
-     "  - attach: {card: shroud, to: elk}\n"
-     "  - phase: {card: shroud, with: [elk]}\n"
-     "    expect: {shroud: {phased_out: true}, elk: {phased_out: true}}\n"
-     "  - phase: {card: shroud, out: false}\n"
-     "    expect: {outcome: failed, error: phased_out}\n"},
-    /* a discard trigger finds a madness card put into the graveyard */
-    {"madness",
-     "id: smoke/madness\n"
-     "title: \"smoke: a trigger on a discard finds the madness card its trigger put into the graveyard\"\n"
-     "rulesets: [mtg-current]\n"
-     "rules: [\"CR 400.7k\"]\n"
-     "players: [alice, bob]\n"
-     "cards:\n"
-     "  imp: {owner: alice, zone: hand, types: [creature]}\n"
-     "steps:\n"
-     "  - replace: {as: m, card: imp, when: {from: hand, to: graveyard}, instead: {to: exile}}\n"
-     "  - watch: {as: d, card: imp, from: hand, cause: discard}\n"
-     "  - move: {card: imp, to: graveyard, cause: discard}\n"
-     "  - move: {card: imp, from: exile, to: graveyard, cause: madness}\n"
-     "  - resolve: {trigger: d, do: {move: {to: hand}}}\n"
-     "    expect: {outcome: moved, imp: {zone: alice.hand}}\n"},
-    {"madness",
-     "id: smoke/madness-2011\n"
-     "title: \"smoke: in 2011 a trigger on a discard finds no madness card moved on from exile\"\n"
-     "rulesets: [mtg-2011]\n"
-     "rules: [\"CR 400.7\"]\n"
-     "players: [alice, bob]\n"
-     "cards:\n"
-     "  imp: {owner: alice, zone: hand, types: [creature]}\n"
-     "steps:\n"
-     "  - replace: {as: m, card: imp, when: {from: hand, to: graveyard}, instead: {to: exile}}\n"
-     "  - watch: {as: d, card: imp, from: hand, cause: discard}\n"
-     "  - move: {card: imp, to: graveyard, cause: discard}\n"
-     "  - move: {card: imp, from: exile, to: graveyard, cause: madness}\n"
-     "  - resolve: {trigger: d, do: {move: {to: hand}}}\n"
-     "    expect: {outcome: not_found, imp: {zone: alice.graveyard}}\n"},
-    /* a token copy of a gone object; a copy made outside the game */
-    {"copies",
-     "id: smoke/copies\n"
-     "title: \"smoke: no token copy of a creature that died; a copy made outside the game is cast\"\n"
-     "rulesets: [mtg-current]\n"
-     "rules: [\"CR 111.12\", \"CR 707.13\"]\n"
-     "players: [alice, bob]\n"
-     "cards:\n"
-     "  ox: {owner: bob, zone: battlefield, types: [creature]}\n"
-     "steps:\n"
-     "  - remember: {as: r, card: ox}\n"
-     "  - move: {card: ox, to: graveyard, cause: destroy}\n"
-     "  - create: {as: t, owner: alice, zone: battlefield, copy_of: r, types: [creature]}\n"
-     "    expect: {outcome: not_found, t: {exists: false}}\n"
-     "  - create: {as: c, owner: alice, zone: outside, kind: copy, types: [sorcery]}\n"
-     "  - state_check: {}\n"
-     "    expect: {c: {zone: outside}}\n"
-     "  - move: {card: c, from: outside, to: stack, cause: cast}\n"
-     "    expect: {outcome: moved, c: {zone: stack, controller: alice}}\n"},
-    /* the new top card of a revealed library, hidden while a spell is cast */
-    {"casting",
-     "id: smoke/casting\n"
-     "title: \"smoke: a card on top of a revealed library only while a spell is cast is not revealed\"\n"
-     "rulesets: [mtg-current]\n"
-     "rules: [\"CR 401.5\"]\n"
-     "players: [alice, bob]\n"
-     "cards:\n"
-     "  top: {owner: alice, zone: library}\n"
-     "  next: {owner: alice, zone: library}\n"
-     "  kept: {owner: alice, zone: hand}\n"
-     "steps:\n"
-     "  - reveal: {top_of: alice}\n"
-     "  - move: {card: top, to: stack, cause: cast, costs: [{move: {card: kept, to: library}}]}\n"
-     "  - draw: {player: alice}\n"
-     "    expect: {outcome: moved, next: {visibility: public, new_object: false}}\n"},
-    /* a "can't" effect: the move fails, and only a self-replacement may
-       replace it (CR 614.17, 614.17c) */
-    {"cant",
-     "id: smoke/cant\n"
-     "title: \"smoke: a card that can't enter the battlefield stays, and an ordinary replacement leaves it alone\"\n"
-     "rulesets: [mtg-current]\n"
-     "rules: [\"CR 614.17\", \"CR 614.17c\"]\n"
-     "players: [alice, bob]\n"
-     "cards:\n"
-     "  ghoul: {owner: alice, zone: graveyard, types: [creature]}\n"
-     "  cairn: {owner: alice, zone: graveyard, types: [land]}\n"
-     "steps:\n"
-     "  - replace: {as: r, card: any, when: {to: battlefield}, instead: {to: exile}}\n"
-     "  - cant: {card: any, when: {from: graveyard, to: battlefield}, types: [creature]}\n"
-     "  - move: {card: ghoul, from: graveyard, to: battlefield}\n"
-     "    expect: {outcome: failed, error: forbidden, ghoul: {zone: alice.graveyard}}\n"
-     "  - move: {card: cairn, from: graveyard, to: battlefield}\n"
-     "    expect: {outcome: replaced, cairn: {zone: exile}}\n"},
-    /* a draw replaced although the library is empty (CR 614.11) */
-    {"draw_replacement",
-     "id: smoke/draw_replacement\n"
-     "title: \"smoke: a draw from an empty library replaced by returning a card from the graveyard loses nothing\"\n"
-     "rulesets: [mtg-current]\n"
-     "rules: [\"CR 614.11\"]\n"
-     "players: [alice, bob]\n"
-     "cards:\n"
-     "  troll: {owner: alice, zone: graveyard, types: [creature]}\n"
-     "steps:\n"
-     "  - replace_draw: {as: d, player: alice, once: true, instead: [{move: {card: troll, to: hand}}]}\n"
-     "  - draw: {player: alice}\n"
-     "    expect: {outcome: replaced, troll: {zone: alice.hand}}\n"
-     "  - state_check: {}\n"
-     "    expect: {players: {alice: {lost: false}}}\n"},
-    /* the untap step's phasing (CR 702.26a) */
-    {"untap_phasing",
-     "id: smoke/untap_phasing\n"
-     "title: \"smoke: in alice's untap step her permanent with phasing phases out and the one phased out under her phases in\"\n"
-     "rulesets: [mtg-current]\n"
-     "rules: [\"CR 702.26a\"]\n"
-     "players: [alice, bob]\n"
-     "cards:\n"
-     "  sliver: {owner: alice, zone: battlefield, types: [creature]}\n"
-     "  wall: {owner: alice, zone: battlefield, types: [creature]}\n"
-     "steps:\n"
-     "  - phase: {card: wall}\n"
-     "  - untap: {player: alice, phasing: [sliver]}\n"
-     "    expect: {sliver: {phased_out: true}, wall: {phased_out: false}}\n"},
-    /* a player leaving the game (CR 800.4a, 702.26k) */
-    {"leave_game",
-     "id: smoke/leave_game\n"
-     "title: \"smoke: carol leaves: what she owns leaves with her, what she put onto the battlefield is exiled\"\n"
-     "rulesets: [mtg-current]\n"
-     "rules: [\"CR 800.4a\"]\n"
-     "players: [alice, bob, carol]\n"
-     "cards:\n"
-     "  elk: {owner: carol, zone: battlefield, types: [creature]}\n"
-     "  ox: {owner: alice, zone: graveyard, types: [creature]}\n"
-     "steps:\n"
-     "  - move: {card: ox, to: battlefield, player: carol}\n"
-     "  - leave_game: {player: carol}\n"
-     "    expect: {elk: {exists: false}, ox: {zone: exile}}\n"},
-    /* a trigger on phasing out looks back in time (CR 603.10b) */
-    {"phasing_triggers",
-     "id: smoke/phasing_triggers\n"
-     "title: \"smoke: a trigger on a creature phasing out fires, and no zone-change trigger does\"\n"
-     "rulesets: [mtg-current]\n"
-     "rules: [\"CR 603.10b\"]\n"
-     "players: [alice, bob]\n"
-     "cards:\n"
-     "  bear: {owner: alice, zone: battlefield, types: [creature]}\n"
-     "steps:\n"
-     "  - watch: {as: out, card: bear, phase: out}\n"
-     "  - watch: {as: left, card: bear, from: battlefield}\n"
-     "  - phase: {card: bear}\n"
-     "    expect: {triggers: {out: {fired: true, controller: alice}, left: {fired: false}}}\n"},
-    /* an as-enters effect moving other objects, never what enters with it
-       (CR 614.13, 614.13a) */
-    {"as_enters",
-     "id: smoke/as_enters\n"
-     "title: \"smoke: as the ghoul enters, a creature card is exiled from the graveyard, not the bear entering with it\"\n"
-     "rulesets: [mtg-current]\n"
-     "rules: [\"CR 614.13a\"]\n"
-     "players: [alice, bob]\n"
-     "cards:\n"
-     "  ghoul: {owner: alice, zone: graveyard, types: [creature]}\n"
-     "  bear: {owner: alice, zone: graveyard, types: [creature]}\n"
-     "  imp: {owner: alice, zone: graveyard, types: [creature]}\n"
-     "steps:\n"
-     "  - as_enters: {card: ghoul, steps: [{move: {card: bear, to: exile}}, {move: {card: imp, to: exile}}]}\n"
-     "  - move_together: {moves: [{card: ghoul, to: battlefield}, {card: bear, to: battlefield}]}\n"
-     "    expect: {ghoul: {zone: battlefield}, bear: {zone: battlefield}, imp: {zone: exile}}\n"},
-    {"shuffle_order",
-     "id: smoke/shuffle_order\n"
-     "title: \"smoke: a shuffle leaves the library in the order the step gives\"\n"
-     "rulesets: [mtg-current, mtg-2011]\n"
-     "rules: [\"CR 401.4\"]\n"
-     "players: [alice, bob]\n"
-     "cards:\n"
-     "  a: {owner: alice, zone: library}\n"
-     "  b: {owner: alice, zone: library}\n"
-     "  c: {owner: alice, zone: library}\n"
-     "steps:\n"
-     "  - shuffle: {zone: alice.library, order: [c, a, b]}\n"
-     "    expect: {zones: {alice.library: [c, a, b]}}\n"},
-    {"draw_then",
-     "id: smoke/draw_then\n"
-     "title: \"smoke: the card a draw puts into the hand is then exiled\"\n"
-     "rulesets: [mtg-current]\n"
-     "rules: [\"CR 614.11b\"]\n"
-     "players: [alice, bob]\n"
-     "cards:\n"
-     "  a: {owner: alice, zone: library}\n"
-     "  b: {owner: alice, zone: library}\n"
-     "steps:\n"
-     "  - draw: {player: alice, then: {move: {to: exile}}}\n"
-     "    expect: {a: {zone: exile}, b: {zone: alice.library}}\n"},
-    {"created_owner",
-     "id: smoke/created_owner\n"
-     "title: \"smoke: a token created under bob's control is bob's\"\n"
-     "rulesets: [mtg-current, mtg-2011]\n"
-     "rules: [\"CR 111.2\"]\n"
-     "players: [alice, bob]\n"
-     "cards:\n"
-     "  bear: {owner: alice, zone: battlefield, types: [creature]}\n"
-     "steps:\n"
-     "  - create: {as: soldier, owner: alice, controller: bob, zone: battlefield, types: [creature]}\n"
-     "    expect: {soldier: {zone: battlefield, controller: bob, owner: bob}}\n"},
-    {"control_effects",
-     "id: smoke/control_effects\n"
-     "title: \"smoke: a control effect until end of turn on bob's creature spell goes on with the permanent and ends at the cleanup\"\n"
-     "rulesets: [mtg-current]\n"
-     "rules: [\"CR 400.7a\", \"CR 514.2\"]\n"
-     "players: [alice, bob]\n"
-     "cards:\n"
-     "  elk: {owner: bob, zone: hand, types: [creature]}\n"
-     "steps:\n"
-     "  - move: {card: elk, to: stack, cause: cast, player: bob}\n"
-     "  - control: {card: elk, player: alice, until: end_of_turn}\n"
-     "  - move: {card: elk, to: battlefield, cause: resolve}\n"
-     "    expect: {elk: {zone: battlefield, controller: alice}}\n"
-     "  - end_turn: {}\n"
-     "    expect: {elk: {zone: battlefield, controller: bob}}\n"},
-    {"together_order",
-     "id: smoke/together_order\n"
-     "title: \"smoke: of two cards put on a library together, the one that did not move keeps its place\"\n"
-     "rulesets: [mtg-current, mtg-2011]\n"
-     "rules: [\"CR 400.5\", \"CR 401.4\"]\n"
-     "players: [alice, bob]\n"
-     "cards:\n"
-     "  a: {owner: alice, zone: library}\n"
-     "  b: {owner: alice, zone: library}\n"
-     "  c: {owner: alice, zone: hand}\n"
-     "steps:\n"
-     "  - move_together: {moves: [{card: b, from: hand, to: library}, {card: c, from: hand, to: library}]}\n"
-     "    expect: {zones: {alice.library: [c, a, b]}}\n"},
-};
+typedef struct {
+  yd_doc doc;        /* checks.yaml */
+  builtin *cases;    /* in the manifest's order (owned) */
+  size_t n;
+} smoke_data;
+
+/* The cases of this run of smoke (smoke_data_load in zo_cli_cmd_smoke). */
+static smoke_data data;
+
+static void smoke_data_free(smoke_data *d) {
+  for (size_t i = 0; i < d->n; i++) free(d->cases[i].text);
+  free(d->cases);
+  yd_free(&d->doc);
+  memset(d, 0, sizeof *d);
+}
+
+/* "DIR/checks.yaml:LINE:COL: error: MESSAGE" on stderr; returns -1. */
+static int data_error(const char *file, int line, int col, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+static int data_error(const char *file, int line, int col, const char *fmt, ...) {
+  char what[1200];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(what, sizeof what, fmt, ap);
+  va_end(ap);
+  if (line) fprintf(stderr, "zoneoracle smoke: %s:%d:%d: error: %s\n", file, line, col, what);
+  else fprintf(stderr, "zoneoracle smoke: %s: error: %s\n", file, what);
+  return -1;
+}
+
+/* Read the smoke cases into d: checks.yaml (a map of check -> a
+ * non-empty list of file names in cases/; a check is "core" or a whole
+ * protocol feature, never twice), then every case file it names, each
+ * loaded once to be sure it is a valid case. 0, or -1 after a message on
+ * stderr naming the directory, file and line (d is then freed). */
+static int smoke_data_load(smoke_data *d) {
+  char dir[4096], path[4400];
+  memset(d, 0, sizeof *d);
+  if (zo_cli_data_path("smoke", dir, sizeof dir)) {
+    fprintf(stderr, "zoneoracle smoke: its cases are not found: no folder %s (reinstall zoneoracle, or "
+            "point $ZO_DATA_DIR at a copy of share/zoneoracle)\n", dir);
+    return -1;
+  }
+  snprintf(path, sizeof path, "%s/checks.yaml", dir);
+  zo_error err = {0};
+  if (yd_parse_file(path, &d->doc, &err)) {
+    data_error(path, err.line, err.column, "%s", err.message);
+    goto bad;
+  }
+  const yd_node *root = d->doc.root;
+  if (!root || root->kind != YD_MAP || !root->n) {
+    data_error(path, root ? root->line : 0, root ? root->col : 0, "expected a map of checks to case files");
+    goto bad;
+  }
+  int core = 0;
+  for (size_t i = 0; i < root->n; i++) {
+    const yd_node *k = YD_KEY(root, i), *v = YD_VAL(root, i);
+    zo_feature ft = zo_feature_parse(k->str);
+    if (strcmp(k->str, "core") && (ft == FT_NONE || zo_feature_whole(ft) != FT_NONE)) {
+      data_error(path, k->line, k->col, "'%s' is neither core nor a protocol feature (a whole one)", k->str);
+      goto bad;
+    }
+    core |= !strcmp(k->str, "core");
+    if (v->kind != YD_SEQ || !v->n) {
+      data_error(path, v->line, v->col, "check %s: expected a list of case files", k->str);
+      goto bad;
+    }
+    for (size_t j = 0; j < v->n; j++) {
+      const yd_node *f = v->kids[j];
+      if (f->kind != YD_SCALAR || !f->str[0] || strchr(f->str, '/')) {
+        data_error(path, f->line, f->col, "check %s: expected a file name in cases/", k->str);
+        goto bad;
+      }
+      char file[4400];
+      snprintf(file, sizeof file, "%s/cases/%s", dir, f->str);
+      size_t len = 0;
+      char *text = zo_cli_read_file(file, 0, &len); /* says why on stderr */
+      if (!text) {
+        data_error(path, f->line, f->col, "check %s: case file %s cannot be read", k->str, f->str);
+        goto bad;
+      }
+      d->cases = zo_xrealloc(d->cases, (d->n + 1) * sizeof *d->cases);
+      d->cases[d->n++] = (builtin){.check = k->str, .text = text, .len = len};
+      zo_case *c;
+      if (zo_case_load_mem(file, text, len, &c, &err)) {
+        data_error(err.file[0] ? err.file : file, err.line, err.column, "%s", err.message);
+        goto bad;
+      }
+      zo_case_free(c);
+    }
+  }
+  if (!core) {
+    data_error(path, 0, 0, "no core case (a check named core)");
+    goto bad;
+  }
+  return 0;
+bad:
+  fprintf(stderr, "zoneoracle smoke: the smoke cases in %s are broken: reinstall zoneoracle\n", dir);
+  smoke_data_free(d);
+  return -1;
+}
 
 /* ci/protocol/PROTOCOL.md, Features, in its order. */
 /* the features, as the case layer lists them (case/steps.def) */
@@ -812,13 +249,13 @@ static void check_case(tally *t, zo_engine *e, const char *check) {
   else snprintf(label, sizeof label, "%s case", check);
   zo_feature whole = zo_feature_whole(zo_feature_parse(check));
   const char *of = whole != FT_NONE ? zo_feature_name(whole) : check;
-  for (size_t i = 0; i < sizeof builtins / sizeof *builtins; i++) {
-    if (strcmp(builtins[i].check, of)) continue;
+  for (size_t i = 0; i < data.n; i++) {
+    if (strcmp(data.cases[i].check, of)) continue;
     zo_case *c;
     zo_error err = {0};
     char name[64];
     snprintf(name, sizeof name, "smoke/%s.yaml", of);
-    if (zo_case_load_mem(name, builtins[i].yaml, strlen(builtins[i].yaml), &c, &err)) {
+    if (zo_case_load_mem(name, data.cases[i].text, data.cases[i].len, &c, &err)) {
       say(t, "FAIL", label, "the built-in case does not load (a zoneoracle bug): %s", err.message);
       return;
     }
@@ -878,11 +315,11 @@ static void check_run(tally *t, zo_engine *e, int ahead) {
     say(t, "skip", label, "a plugin in process answers one request at a time");
     return;
   }
-  for (size_t i = 0; i < sizeof builtins / sizeof *builtins; i++) {
-    if (strcmp(builtins[i].check, "core")) continue;
+  for (size_t i = 0; i < data.n; i++) {
+    if (strcmp(data.cases[i].check, "core")) continue;
     zo_case *c;
     zo_error err = {0};
-    if (zo_case_load_mem("smoke/run.yaml", builtins[i].yaml, strlen(builtins[i].yaml), &c, &err)) {
+    if (zo_case_load_mem("smoke/run.yaml", data.cases[i].text, data.cases[i].len, &c, &err)) {
       say(t, "FAIL", label, "the built-in case does not load (a zoneoracle bug): %s", err.message);
       return;
     }
@@ -1044,6 +481,7 @@ int zo_cli_cmd_smoke(const zo_cli_command *cmd, int argc, char **argv) {
     return zo_cli_usage_error(cmd, engine ? "give --engine CMD or --engine-plugin LIB.so, not both"
                                           : "needs --engine CMD or --engine-plugin LIB.so");
   double timeout = o.timeout;
+  if (smoke_data_load(&data)) return ZO_EXIT_USAGE;
   double t0 = now_ms();
   tally t = {.started = t0};
   printf("smoke: %s\n", engine ? engine : plugin);
@@ -1081,6 +519,7 @@ int zo_cli_cmd_smoke(const zo_cli_command *cmd, int argc, char **argv) {
     else say(&t, "ok", "bye", plugin ? "answered ok: true" : "answered ok: true, then exited");
   }
   zo_engine_process_free(e);
+  smoke_data_free(&data);
   int n = t.ok + t.failed + t.skipped;
   printf("%d checks: %d ok, %d failed, %d skipped in %.2f s\n", n, t.ok, t.failed, t.skipped,
          (now_ms() - t0) / 1e3);

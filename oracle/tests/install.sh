@@ -5,7 +5,7 @@
 #   - the installed zoneoracle runs the installed suite from another
 #     directory with no PATH (every case passes), and `version`, `rules`
 #     and `check` work there too; `gate --help` names the installed
-#     documents;
+#     documents; `smoke` reads its installed cases;
 #   - a CMake project finds it with find_package(zoneoracle) and links the
 #     library; a plain cc command links it through pkg-config;
 #   - the tree holds the headers, the data and the documentation, whose
@@ -27,6 +27,7 @@ for f in bin/zoneoracle include/zoneoracle/zo.h include/zoneoracle/zo_engine.h \
          share/zoneoracle/protocol/badge.schema.json share/zoneoracle/protocol/known-gaps.schema.json \
          share/zoneoracle/rulesets/RULESETS.md share/zoneoracle/rulesets/schema.json \
          share/zoneoracle/cases/README.md share/zoneoracle/cases/schema.json \
+         share/zoneoracle/smoke/checks.yaml share/zoneoracle/smoke/cases/core.yaml \
          share/doc/zoneoracle/LICENSE share/doc/zoneoracle/CHANGELOG.md \
          share/doc/zoneoracle/INVARIANTS.md; do
   [ -e "$prefix/$f" ] || fail "the install has no $f"
@@ -63,6 +64,19 @@ n_inst=$(find "$prefix/share/zoneoracle/cases" -name '*.yaml' | wc -l)
 grep -q "^$n_src case files checked, 0 invalid" "$work/check.out" || fail "check: $(cat "$work/check.out")"
 [ -s "$work/reports/run.jsonl" ] || fail "no run record"
 grep -q '"suite_commit"' "$work/reports/run.jsonl" || fail "no suite commit in the run record"
+# smoke's cases are installed data: every one there, and the installed
+# smoke reads them (not the source tree's: one taken away is named there)
+n_src=$(find "$src/oracle/smoke" -name '*.yaml' | wc -l)
+n_inst=$(find "$prefix/share/zoneoracle/smoke" -name '*.yaml' | wc -l)
+[ "$n_src" = "$n_inst" ] || fail "installed $n_inst smoke files, the source has $n_src"
+"$zo" smoke --engine "$zo serve" > "$work/smoke.out" 2>&1 || { cat "$work/smoke.out"; fail "installed smoke"; }
+grep -Eq '^([0-9]+) checks: \1 ok, 0 failed, 0 skipped' "$work/smoke.out" || fail "installed smoke: $(tail -1 "$work/smoke.out")"
+mv "$prefix/share/zoneoracle/smoke/cases/core.yaml" "$work/core.yaml"
+rc=0; "$zo" smoke --engine "$zo serve" > "$work/smoke.out" 2>&1 || rc=$?
+[ "$rc" = 2 ] || fail "smoke without an installed case file: exit $rc, expected 2"
+grep -q "$prefix/share/zoneoracle/smoke/checks.yaml:[0-9]*:[0-9]*: error: check core: case file core.yaml cannot be read" \
+  "$work/smoke.out" || fail "smoke without an installed case file: $(cat "$work/smoke.out")"
+mv "$work/core.yaml" "$prefix/share/zoneoracle/smoke/cases/core.yaml"
 
 # find_package(zoneoracle)
 cmake -S "$src/oracle/tests/consumer" -B "$work/consumer" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null \

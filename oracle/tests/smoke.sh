@@ -5,7 +5,7 @@
 set -uo pipefail
 bin=$1 fake=$2 plugin=$3 src=$4 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cd "$work" # smoke needs no files: its cases are built in
+cd "$work" # smoke needs no files of yours: its cases are installed data
 fail() { echo "$1"; [ -f "$work/out" ] && tail -25 "$work/out"; exit 1; }
 
 # smoke ENGINE-ARGS...: run it (60 s at most: it must never hang); rc in $rc

@@ -1,6 +1,8 @@
 /* case_read.h: the case parser's state and the readers its files share
- * (case_parse.c: the file, its names, zones and cards; case_steps.c: the
- * steps; case_expect.c: the expectations). Private to the case layer:
+ * (case_parse.c: the file's keys and cards; case_steps.c: the steps;
+ * case_expect.c: the expectations; case_fields.c: the names, zones, types
+ * and words they are all written with, below the other three: parse ->
+ * steps -> expect -> fields, no call back up). Private to the case layer:
  * nothing outside case/ includes it. Every reader checks one node against
  * the case being built and the case's rule sets, and refuses it at its
  * file:line:column through yread (base/yread.h). */
@@ -33,6 +35,8 @@ int cr_index(const char *s, char *const *names, int n);
 int cr_add_name(char ***names, int *n, const char *s);
 /* The index of zone type `name` in c->ztypes, interned when new. */
 int cr_ztype(zo_case *c, const char *name);
+
+/* ---- case_fields.c ---------------------------------------------------- */
 
 /* A player of the case (by name) into *out. */
 zo_status cr_player(cr_parser *p, const yd_node *n, const char *what, int *out);

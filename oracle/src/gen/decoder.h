@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 #include "model.h"
+#include "obs_diff.h" /* zo_obs_difference, for zo_fuzz_print_yaml_ex */
 
 #define ZO_FUZZ_MAX_STEPS 48
 
@@ -171,6 +172,16 @@ int zo_fuzz_drop_card_field(zo_fuzz *f, int card, int k);
 int zo_fuzz_print_yaml(const zo_fuzz *f, const zo_outcome *outcomes,
                        const zo_step_error *errors, const char *id,
                        const char *rule, const char *note, FILE *out);
+
+/* zo_fuzz_print_yaml with one more expectation: d's
+ * reference value at step dstep (1-based; 0 = the final expect). d may be
+ * NULL; lines, when not NULL (ZO_FUZZ_MAX_STEPS + 1 entries), receives
+ * each step's line in the printed case (diff.h, zo_diff_finding_print). f->g must be the game after
+ * the last step. Returns 0, or -1 on a write error. */
+int zo_fuzz_print_yaml_ex(const zo_fuzz *f, const zo_outcome *outcomes,
+                          const zo_step_error *errors, const char *id, const char *rule,
+                          const char *note, const zo_obs_difference *d, int dstep,
+                          int *lines, FILE *out);
 
 /* Print one decoded step in the case language (one line, no newline). */
 void zo_fuzz_print_step(const zo_fuzz *f, const zo_step *s, FILE *out);

@@ -10,6 +10,15 @@
 
 #include "util.h"
 
+/* The owner handle h was given (decoder_int.h). */
+int zo_fuzz_owner_of(const zo_fuzz *f, int h) {
+  const zo_case *c = f->c;
+  if (h < c->nsetup) return c->cards[h].owner;
+  for (int i = 0; i < c->nsteps; i++)
+    if (c->steps[i].kind == ST_CREATE && c->steps[i].as == h) return c->steps[i].owner;
+  return -1;
+}
+
 /* A zone that can always hold an object of this kind (no capacity, no
  * owner conflict). */
 static int fallback_zone(const zo_ruleset *rs, zo_kind k) {

@@ -13,14 +13,6 @@
 
 /* ---- sequences: the steps a rare rule needs, on one object ----------- */
 
-int zo_fuzz_owner_of(const zo_fuzz *f, int h) {
-  const zo_case *c = f->c;
-  if (h < c->nsetup) return c->cards[h].owner;
-  for (int i = 0; i < c->nsteps; i++)
-    if (c->steps[i].kind == ST_CREATE && c->steps[i].as == h) return c->steps[i].owner;
-  return -1;
-}
-
 /* The types handle h was given: its setup card's, or those of the create
  * step that names it. */
 static uint64_t types_of(const zo_fuzz *f, int h) {

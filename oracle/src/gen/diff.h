@@ -166,13 +166,4 @@ const char *zo_diff_rule(const zo_fuzz *f, const zo_diff_result *r);
 int zo_diff_print_yaml(const uint8_t *data, size_t size, const zo_diff_result *res,
                        const char *id, FILE *out);
 
-/* zo_fuzz_print_yaml (decoder.h) with one more expectation: d's
- * reference value at step dstep (1-based; 0 = the final expect). d may be
- * NULL; lines as for zo_diff_finding_print. f->g must be the game after
- * the last step. Returns 0, or -1 on a write error. */
-int zo_fuzz_print_yaml_ex(const zo_fuzz *f, const zo_outcome *outcomes,
-                          const zo_step_error *errors, const char *id, const char *rule,
-                          const char *note, const zo_obs_difference *d, int dstep,
-                          int *lines, FILE *out);
-
 #endif

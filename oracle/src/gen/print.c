@@ -16,7 +16,6 @@
 #include <string.h>
 
 #include "decoder.h"
-#include "diff.h"
 #include "util.h"
 
 /* Text being written: YAML flow style (plain words) or JSON (quoted). */

@@ -347,6 +347,34 @@ void zo_record_free(zo_record *rec) {
   json_decref(rec->unknown_gaps);
 }
 
+/* ---- a report from the record, whole or not at all ------------------ */
+
+/* Write one report of rec at path through body, whole or not at all. */
+zo_status zo_report_render_rec(zo_record *rec, const char *path, zo_error *err,
+                           void (*body)(FILE *f, zo_record *rec)) {
+  size_t cap = strlen(path) + 64;
+  char *tmp = zo_xmalloc(cap);
+  FILE *f = zo_report_open(path, tmp, cap);
+  if (!f) {
+    free(tmp);
+    return zo_report_io_fail(err, path, "cannot create");
+  }
+  body(f, rec);
+  zo_status st = zo_report_commit(f, tmp, path, err);
+  free(tmp);
+  return st;
+}
+
+zo_status zo_report_render(const char *jsonl, const char *path, zo_error *err,
+                           void (*body)(FILE *f, zo_record *rec)) {
+  zo_record rec;
+  zo_status st = zo_record_read(jsonl, &rec, err);
+  if (st) return st;
+  st = zo_report_render_rec(&rec, path, err, body);
+  zo_record_free(&rec);
+  return st;
+}
+
 /* ---- verdicts ------------------------------------------------------ */
 
 int zo_run_empty(const zo_run *run, char *why, size_t cap) {

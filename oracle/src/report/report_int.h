@@ -48,9 +48,12 @@ void zo_report_md_cell(FILE *f, const char *s);
  * written by put (zo_report_xml_text or zo_report_md_cell). */
 void zo_report_rules(FILE *f, const struct json_t *c, void (*put)(FILE *f, const char *s));
 /* Read the record at jsonl and write the report at path through body,
- * whole or not at all. */
+ * whole or not at all (record.c). */
 zo_status zo_report_render(const char *jsonl, const char *path, zo_error *err,
                            void (*body)(FILE *f, zo_record *rec));
+/* The same from a record already read (rec borrowed). */
+zo_status zo_report_render_rec(zo_record *rec, const char *path, zo_error *err,
+                               void (*body)(FILE *f, zo_record *rec));
 
 /* The HTML page's body for rec (render_html.c). */
 void zo_report_html_body(FILE *f, zo_record *rec);
@@ -94,6 +97,9 @@ const char *zo_digest_verdict(const zo_digest *d);
  * 6 known gaps · 30 skipped" (parts that are zero left out, passed always
  * shown). */
 void zo_digest_counts(const zo_digest *d, char *buf, size_t cap);
+/* Whether a case's status word makes the run fail (fail, error, crash,
+ * timeout, xpass). */
+int zo_report_failing_status(const char *status);
 /* Why a skipped case was skipped: its message without the file:line and
  * "skipped: " (storage of c). */
 const char *zo_record_skip_reason(json_t *c);

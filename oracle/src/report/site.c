@@ -15,7 +15,8 @@
  * and the line itself only when the case did not pass. Everything after
  * the reading is linear in the cases (hash maps, dense per-row arrays).
  * The site is written in a private directory beside DIR and swapped in
- * whole (site_install). */
+ * whole (site_install). The pages are site_html.c's; the small reads both
+ * files make of a zo_site are site_data.c's, below them (site_int.h). */
 #define _GNU_SOURCE /* renameat2, RENAME_EXCHANGE */
 #include "report_int.h"
 
@@ -35,29 +36,14 @@
 
 /* ---- statuses -------------------------------------------------------- */
 
-static const char *const status_words[NSTATUS] = {"pass",  "fail",    "error", "skip",
-                                                  "crash", "timeout", "xfail", "xpass"};
-
-const char *zo_site_status_word(int st) { return st >= 0 && st < NSTATUS ? status_words[st] : "?"; }
-
 /* The status of a record's word, or -1. */
 static int status_of(const char *w) {
   for (int i = 0; i < NSTATUS; i++)
-    if (!strcmp(w, status_words[i])) return i;
+    if (!strcmp(w, zo_site_status_word(i))) return i;
   return -1;
 }
 
 /* ---- interning: rule sets and (rule set, case) keys -------------------- */
-
-/* "a\x1fb" in s's scratch buffer (valid until the next call). */
-const char *zo_site_pair(zo_site *s, const char *a, const char *b) {
-  size_t la = strlen(a), lb = strlen(b);
-  if (la + lb + 2 > s->kcap) s->kbuf = zo_xrealloc(s->kbuf, s->kcap = la + lb + 64);
-  memcpy(s->kbuf, a, la);
-  s->kbuf[la] = '\x1f';
-  memcpy(s->kbuf + la + 1, b, lb + 1);
-  return s->kbuf;
-}
 
 /* The index of rule set rs, added when new. */
 static int rs_index(zo_site *s, const char *rs) {
@@ -273,18 +259,6 @@ static void prepare(zo_site *s) {
   json_decref(used);
   s->engine_names = names; /* keeps the strings of s->engines */
 }
-
-int zo_site_status(const zo_site *s, int row, int key) {
-  int c = s->at[row][key];
-  return c < 0 ? -1 : s->rows[row]->cases[c].st;
-}
-
-json_t *zo_site_line(const zo_site *s, int row, int key) {
-  int c = s->at[row][key];
-  return c < 0 ? NULL : s->rows[row]->cases[c].line;
-}
-
-int zo_site_conforms(int st) { return st == ZO_SITE_PASS || st == ZO_SITE_XPASS; }
 
 static void site_free(zo_site *s) {
   for (int i = 0; i < s->nruns; i++) {

@@ -1,7 +1,8 @@
-/* site_int.h: what the results site's two files share (private to
+/* site_int.h: what the results site's three files share (private to
  * report/): site.c reads the run records into a zo_site and writes the
- * directory, site_html.c renders the pages from it. report.h declares
- * zo_report_site, the interface. */
+ * directory, site_html.c renders the pages from it, and site_data.c
+ * holds the small reads both make (site.c -> site_html.c -> site_data.c).
+ * report.h declares zo_report_site, the interface. */
 #ifndef ZO_SITE_INT_H
 #define ZO_SITE_INT_H
 
@@ -69,6 +70,8 @@ typedef struct {
   char *kbuf;          /* zo_site_pair's scratch */
   size_t kcap;
 } zo_site;
+
+/* ---- site_data.c ---- */
 
 /* The record's word for status st ("pass", "xfail"...); static storage. */
 const char *zo_site_status_word(int st);

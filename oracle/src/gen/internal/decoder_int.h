@@ -1,7 +1,9 @@
-/* decoder_int.h: what the decoder's three files share (internal to gen/;
- * the byte layout itself is layout.h): decoder.c (the header bytes, the
- * profiles, the dispatch), decoder_gen.c (one generator per opcode) and
- * decoder_seq.c (the sequences). The small readers of the bytes and of
+/* decoder_int.h: what the decoder's four files share (internal to gen/;
+ * the byte layout itself is layout.h), each calling only those below it:
+ * decoder_dispatch.c (an opcode to its generator) -> decoder_seq.c (the
+ * sequences) -> decoder_gen.c (one generator per opcode) -> decoder.c
+ * (the header bytes, the profiles, the palettes, what fits a profile).
+ * The small readers of the bytes and of
  * the game being built are `static inline` here; the generators the
  * dispatch calls, and the two helpers two files use, are declared below.
  * Every generator reads its opcode's bytes through next() (a missing byte
@@ -81,10 +83,6 @@ static inline int zone_of(const zo_fuzz *f, int h, int *player) {
 /* zone_of without the player. */
 static inline int zone_type_of(const zo_fuzz *f, int h) { return zone_of(f, h, NULL); }
 
-/* The owner handle h was given: its setup card's, or the create step's
- * (-1 if none names it yet). Reads only. */
-int zo_fuzz_owner_of(const zo_fuzz *f, int h);
-
 /* A new step appended to the case (its line the step's number), for a
  * generator to fill; the caller checks there is room (ZO_FUZZ_MAX_STEPS). */
 static inline zo_step *push(zo_fuzz *f) {
@@ -128,7 +126,21 @@ static inline zo_step *then_of(zo_step *s, zo_step_kind kind) {
  * Flesh and Blood's, layout.h); looked up once per process. Reads no byte. */
 uint64_t zo_fuzz_palette(const zo_fuzz *f, int i);
 
+/* Free what step s owns (its then:/do: step, moves, orders, JSON text),
+ * not s itself; s is left without them. */
+void zo_fuzz_free_step(zo_step *s);
+
+/* Whether step s (pushed by a generator) fits f's profile, after leaving
+ * out what it may go without (face: down, a given shuffle order, a
+ * then:/do: needing a feature the profile lacks); 0 when it still needs
+ * more, or names a zone or kind the profile does not allow. */
+int zo_fuzz_fit(zo_fuzz *f, zo_step *s);
+
 /* ---- decoder_gen.c ------------------------------------------------------ */
+
+/* The owner handle h was given: its setup card's, or the create step's
+ * (-1 if none names it yet). Reads only. */
+int zo_fuzz_owner_of(const zo_fuzz *f, int h);
 
 /* A move's options into s from 3 bytes (destination and its player,
  * position, face, by_rule, cause, choose); returns the third, whose bit 7

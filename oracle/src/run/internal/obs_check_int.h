@@ -1,11 +1,17 @@
 /* obs_check_int.h: what the observation checker's two files share
  * (private to run/): the checker's state and its indexes (obs_index.c),
- * which keep a check linear in the number of objects. */
+ * which keep a check linear in the number of objects. The checker
+ * (obs_check.c) calls the indexes, never the other way: so this header
+ * names the checker's type without including obs_check.h, and obs_index.c
+ * sees only the state it keeps. */
 #ifndef ZO_OBS_CHECK_INT_H
 #define ZO_OBS_CHECK_INT_H
 
-#include "obs_check.h"
+#include "model.h"
 #include "holds.h"
+
+/* The checker (obs_check.h declares it the same way). */
+typedef struct zo_obs_checker zo_obs_checker;
 
 typedef struct {
   uint64_t id;
