@@ -306,11 +306,13 @@ static void check_case(tally *t, zo_engine *e, const char *check) {
  * "requests ahead" (PROTOCOL.md 2): the case's setup, observe and run
  * written twice before any answer is read, as `gate --fuzz` writes the
  * next game, and both games' answers compared with the oracle's. */
-static void check_run(tally *t, zo_engine *e, int ahead) {
-  const char *label = ahead ? "requests ahead" : "run";
+static void check_run(tally *t, zo_engine *e, int ahead, const char *label) {
+  if (!label) label = ahead ? "requests ahead" : "run";
   const json_t *hello = zo_engine_process_hello(e);
   const char *proto = json_string_value(json_object_get(hello, "protocol"));
-  const char *mode = proto && !strcmp(proto, "zcp/2") ? "delta" : "each";
+  const char *mode = !proto || strcmp(proto, "zcp/2")                 ? "each"
+                     : e->ops->has(e->self, "visible_changes", 0) ? "delta, visible: changes"
+                                                                  : "delta";
   if (ahead && !zo_engine_process_can_send_ahead(e)) {
     say(t, "skip", label, "a plugin in process answers one request at a time");
     return;
@@ -492,14 +494,16 @@ int zo_cli_cmd_smoke(const zo_cli_command *cmd, int argc, char **argv) {
   if (!e) say(&t, "FAIL", "handshake", "no zcp/1 handshake: %s", err.message);
   if (e && check_hello(&t, e)) {
     check_case(&t, e, "core");
-    check_run(&t, e, 0);
-    check_run(&t, e, 1);
+    check_run(&t, e, 0, NULL);
+    check_run(&t, e, 1, NULL);
     for (size_t f = 0; f < NFEATURES; f++) {
       /* a part alone: its whole's case, when the engine has what it needs */
       zo_feature whole = zo_feature_whole((zo_feature)f);
       if (whole != FT_NONE && e->ops->has(e->self, zo_feature_name(whole), 0)) continue;
       if (!e->ops->has(e->self, zo_feature_names[f], 0)) continue;
-      check_case(&t, e, zo_feature_names[f]);
+      if (f == FT_VISIBLE_CHANGES) /* no step needs it: the run asks for it */
+        check_run(&t, e, 0, "feature visible_changes");
+      else check_case(&t, e, zo_feature_names[f]);
     }
     /* a rule set for the valid setups that follow each malformed line */
     const char *rs = json_string_value(json_array_get(json_object_get(zo_engine_process_hello(e), "rulesets"), 0));

@@ -73,6 +73,7 @@ typedef struct {
                               (ids next_id - inflight + 1 .. next_id) */
   zo_zcp_line line;        /* the request being sent ahead (reused) */
   int run_steps;           /* steps of the run being exchanged (its time limit), 0 */
+  int sight_changes;       /* it declared visible_changes (zcp/2): runs ask for them */
 } proc;
 
 static const char *or_text(const char *s, const char *dflt) { return s ? s : dflt; }
@@ -247,7 +248,7 @@ static zo_status shaped(proc *p, const json_t *res, zcp_answer kind, const char 
 
 /* The answer kind of a run in the version p speaks. */
 static zcp_answer run_kind_of(const proc *p) {
-  return p->protocol >= 2 ? ZCP_ANSWER_RUN_DELTA : ZCP_ANSWER_RUN_EACH;
+  return p->protocol < 2 ? ZCP_ANSWER_RUN_EACH : p->sight_changes ? ZCP_ANSWER_RUN_CHANGES : ZCP_ANSWER_RUN_DELTA;
 }
 
 /* exchange() p->line (request op), and check the answer is ok: true with
@@ -406,6 +407,7 @@ static zo_status shake_hands(proc *p, zo_error *err) {
   p->rulesets = json_incref(json_object_get(res, "rulesets"));
   p->hello = res;
   p->declared = zo_features_declared(pr_has, p, p->protocol);
+  p->sight_changes = p->protocol >= 2 && (p->declared >> FT_VISIBLE_CHANGES & 1);
   return ZO_OK;
 }
 
@@ -692,7 +694,9 @@ static json_t *setup_request(const zo_ruleset *rs, const zo_case *c) {
 static json_t *run_request(const proc *p, const zo_case *c, int first, int n) {
   json_t *steps = json_array();
   for (int i = first; i < first + n; i++) json_array_append_new(steps, zo_zcp_step_json(&c->steps[i]));
-  return json_pack("{s:s, s:o, s:s}", "op", "run", "steps", steps, "observe", p->protocol >= 2 ? "delta" : "each");
+  json_t *run = json_pack("{s:s, s:o, s:s}", "op", "run", "steps", steps, "observe", p->protocol >= 2 ? "delta" : "each");
+  if (p->sight_changes) json_object_set_new(run, "visible", json_string("changes"));
+  return run;
 }
 
 /* c's setup request with the next id, and its newline, written into
@@ -732,8 +736,9 @@ static int setup_request_line(proc *p, const zo_ruleset *rs, const zo_case *c) {
  * steps. */
 static void run_request_line(proc *p, const zo_case *c, int first, int n) {
   char head[] = "{\"op\":\"run\",\"steps\":[", tail[80];
-  int nt = snprintf(tail, sizeof tail, "],\"observe\":\"%s\",\"id\":%ld}\n",
-                    p->protocol >= 2 ? "delta" : "each", ++p->next_id);
+  int nt = snprintf(tail, sizeof tail, "],\"observe\":\"%s\",%s\"id\":%ld}\n",
+                    p->protocol >= 2 ? "delta" : "each", p->sight_changes ? "\"visible\":\"changes\"," : "",
+                    ++p->next_id);
   size_t len = sizeof head - 1 + (size_t)nt;
   for (int i = first; i < first + n; i++) len += strlen(c->steps[i].json ? c->steps[i].json : "null") + 1;
   if (len + 1 > p->line.cap) {

@@ -219,8 +219,24 @@ static int same_sight(const zo_observation *a, const zo_observation *b, int p) {
   return 1;
 }
 
+/* Player p's visible list as changes from a: {"add": [...], "remove":
+ * [...]}, each left out when empty (visible_changes). */
+static json_t *sight_changes_json(const zo_case *c, const zo_observation *a, const zo_observation *b, int p) {
+  json_t *add = json_array(), *remove = json_array();
+  for (int h = 0; h < b->nhandles; h++) {
+    int was = h < a->nhandles ? a->sees[p * a->nhandles + h] : 0, now = b->sees[p * b->nhandles + h];
+    if (was != now) json_array_append_new(now ? add : remove, json_string_nocheck(c->handles[h]));
+  }
+  json_t *x = json_object();
+  if (json_array_size(add)) json_object_set_new_nocheck(x, "add", add);
+  else json_decref(add);
+  if (json_array_size(remove)) json_object_set_new_nocheck(x, "remove", remove);
+  else json_decref(remove);
+  return x;
+}
+
 json_t *zo_zcp_observation_delta_json(const zo_case *c, const zo_observation *prev,
-                                      const zo_observation *ob, int compact) {
+                                      const zo_observation *ob, int compact, int sight_changes) {
   if (!prev || prev->nplayers != ob->nplayers) return zo_zcp_observation_json(c, ob, compact);
   json_t *objs = json_object();
   for (int h = 0; h < ob->nhandles; h++) {
@@ -248,7 +264,9 @@ json_t *zo_zcp_observation_delta_json(const zo_case *c, const zo_observation *pr
   for (int p = 0; p < ob->nplayers; p++) {
     if (prev->lost[p] != ob->lost[p])
       json_object_set_new_nocheck(players, c->players[p], player_obs_json(ob, p));
-    if (!same_sight(prev, ob, p)) json_object_set_new_nocheck(visible, c->players[p], sight_json(c, ob, p));
+    if (!same_sight(prev, ob, p))
+      json_object_set_new_nocheck(visible, c->players[p],
+                                  sight_changes ? sight_changes_json(c, prev, ob, p) : sight_json(c, ob, p));
   }
   /* objects: always in zcp/1's deltas; left out when empty in compact ones */
   json_t *x = json_object();
@@ -553,9 +571,20 @@ zo_status zo_zcp_observation_apply_delta(zo_zcp_names *names, const zo_case *c, 
     if (x) ob->lost[pl] = json_is_true(field(x, W_LOST));
     json_t *list = json_object_get(field(res, W_VISIBLE), c->players[pl]);
     if (!list) continue;
-    memset(ob->sees + pl * c->nhandles, 0, (size_t)c->nhandles);
     size_t i;
     json_t *h;
+    if (json_is_object(list)) { /* visible: changes (the shape was checked) */
+      json_array_foreach(json_object_get(list, "add"), i, h) {
+        int k = handle_of(names, c, json_string_value(h));
+        if (k >= 0) ob->sees[pl * c->nhandles + k] = 1;
+      }
+      json_array_foreach(json_object_get(list, "remove"), i, h) {
+        int k = handle_of(names, c, json_string_value(h));
+        if (k >= 0) ob->sees[pl * c->nhandles + k] = 0;
+      }
+      continue;
+    }
+    memset(ob->sees + pl * c->nhandles, 0, (size_t)c->nhandles);
     json_array_foreach(list, i, h) {
       int k = handle_of(names, c, json_string_value(h));
       if (k >= 0) ob->sees[pl * c->nhandles + k] = 1;

@@ -46,10 +46,12 @@ json_t *zo_zcp_observation_json(const zo_case *c, const zo_observation *ob, int 
  * new since prev whole), a trigger, reference or player whole, a player's
  * `visible` list whole. prev NULL (or of other players): the whole
  * observation. compact: `objects` left out when no object changed, and a
- * new object's fields at their default. A new reference (the caller
- * decrefs). */
+ * new object's fields at their default. sight_changes (visible_changes):
+ * a player's `visible` that changed is {"add": [...], "remove": [...]},
+ * the handles gained and lost, each list left out when empty. A new
+ * reference (the caller decrefs). */
 json_t *zo_zcp_observation_delta_json(const zo_case *c, const zo_observation *prev,
-                                      const zo_observation *ob, int compact);
+                                      const zo_observation *ob, int compact, int sight_changes);
 
 /* The result r of a step of case c as a step answer's body {outcome,
  * error, events}: the outcome and error words (error null for none) and

@@ -135,7 +135,7 @@ static void cut_to(zo_observation *ob, so_far k) {
  * introduce names is rebuilt once for the run, not once per such step.
  * The first step that gets an error answers the whole run with it; the
  * steps before it stay applied. */
-static json_t *do_run(served *s, json_t *steps, json_t *id, int each, int delta) {
+static json_t *do_run(served *s, json_t *steps, json_t *id, int each, int delta, int changes) {
   size_t n = json_array_size(steps);
   if (n && !s->g) return fail(id, "bad_request", "step before setup");
   json_t *results = json_array(), *obs = json_array(), *answer = NULL;
@@ -168,7 +168,7 @@ static json_t *do_run(served *s, json_t *steps, json_t *id, int each, int delta)
       zo_observation_free(&cur);
       continue;
     }
-    json_array_append_new(obs, zo_zcp_observation_delta_json(s->c, have ? &prev : NULL, &cur, s->compact));
+    json_array_append_new(obs, zo_zcp_observation_delta_json(s->c, have ? &prev : NULL, &cur, s->compact, changes));
     zo_observation_free(&prev);
     prev = cur;
     have = 1;
@@ -260,7 +260,12 @@ json_t *zo_serve_request(zo_served *sv, json_t *req) {
     if (!json_is_array(steps)) return fail(id, "bad_request", "run needs steps (a list)");
     if (when && !each && !delta && strcmp(when, "end"))
       return fail(id, "bad_request", "run: observe is each, delta or end");
-    return do_run(s, steps, id, each || delta, delta);
+    /* visible_changes: only a zcp/2 delta run may ask for them */
+    json_t *sight = json_object_get(req, "visible");
+    int changes = sight && json_is_string(sight) && !strcmp(json_string_value(sight), "changes");
+    if (sight && (!changes || !delta || !s->compact))
+      return fail(id, "bad_request", "run: visible is changes, with observe delta (zcp/2)");
+    return do_run(s, steps, id, each || delta, delta, changes);
   }
   if (!strcmp(op, "bye")) return json_pack("{s:O, s:b}", "id", id, "ok", 1);
   return fail(id, "bad_request", "unknown op (hello, setup, step, observe, run, bye)");

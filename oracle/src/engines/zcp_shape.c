@@ -89,8 +89,18 @@ static const field observation_fields[] = {OBSERVATION(1)};
 static const field delta_fields[] = {
     {"objects", T_OBJ, &object_deltas, 0, 2}, {"triggers", T_OBJ, &triggers, 0, 2},
     {"refs", T_OBJ, &refs, 0, 2}, {"players", T_OBJ, &players, 0, 2}, {"visible", T_OBJ, &visible, 0, 2}};
+/* visible: changes (feature visible_changes): a player's list as the
+   handles it gained and lost */
+static const field sight_change_fields[] = {{"add", T_ARR, &handle_list, 0, 2},
+                                            {"remove", T_ARR, &handle_list, 0, 2}};
+static const shape sight_change_shape = SHAPE(sight_change_fields);
+static const shape sight_changes = {.each = &sight_change_shape};
+static const field changes_fields[] = {
+    {"objects", T_OBJ, &object_deltas, 0, 2}, {"triggers", T_OBJ, &triggers, 0, 2},
+    {"refs", T_OBJ, &refs, 0, 2}, {"players", T_OBJ, &players, 0, 2}, {"visible", T_OBJ, &sight_changes, 0, 2}};
 static const shape observation_shape = SHAPE(observation_fields);
 static const shape delta_shape = SHAPE(delta_fields);
+static const shape changes_shape = SHAPE(changes_fields);
 
 /* ---- step results (PROTOCOL.md 7.3, 11) ---- */
 
@@ -105,6 +115,7 @@ static const shape result_shape = SHAPE(result_fields);
 static const shape results = {.items = T_OBJ, .item = &result_shape};
 static const shape observations = {.items = T_OBJ, .item = &observation_shape};
 static const shape deltas = {.items = T_OBJ, .item = &delta_shape};
+static const shape changes = {.items = T_OBJ, .item = &changes_shape};
 
 /* ---- the answers (PROTOCOL.md 5, 7) ---- */
 
@@ -129,6 +140,8 @@ static const field run_each_fields[] = {ENVELOPE, {"results", T_ARR, &results, 1
                                         {"observations", T_ARR, &observations, 1, 1}};
 static const field run_delta_fields[] = {ENVELOPE, {"results", T_ARR, &results, 1, 1},
                                          {"observations", T_ARR, &deltas, 1, 2}};
+static const field run_changes_fields[] = {ENVELOPE, {"results", T_ARR, &results, 1, 1},
+                                           {"observations", T_ARR, &changes, 1, 2}};
 static const field error_body_fields[] = {{"code", T_STR, NULL, 1, 1}, {"message", T_STR, NULL, 1, 1}};
 static const shape error_body = SHAPE(error_body_fields);
 static const field error_fields[] = {{"id", T_INT | T_NULL, NULL, 1, 1},
@@ -138,7 +151,8 @@ static const field error_fields[] = {{"id", T_INT | T_NULL, NULL, 1, 1},
 static const shape answers[ZCP_ANSWER_COUNT] = {
     [ZCP_ANSWER_HELLO] = SHAPE(hello_fields),       [ZCP_ANSWER_PLAIN] = SHAPE(plain_fields),
     [ZCP_ANSWER_STEP] = SHAPE(step_fields),         [ZCP_ANSWER_OBSERVE] = SHAPE(observe_fields),
-    [ZCP_ANSWER_RUN_EACH] = SHAPE(run_each_fields), [ZCP_ANSWER_RUN_DELTA] = SHAPE(run_delta_fields)};
+    [ZCP_ANSWER_RUN_EACH] = SHAPE(run_each_fields), [ZCP_ANSWER_RUN_DELTA] = SHAPE(run_delta_fields),
+    [ZCP_ANSWER_RUN_CHANGES] = SHAPE(run_changes_fields)};
 static const shape error_shape = SHAPE(error_fields);
 
 /* ---- the check ---- */
@@ -178,11 +192,28 @@ typedef struct {
 /* Append ".key" (key not NULL) or "[index]" to pt, cut at its end; the
  * length before, for path_pop. */
 static size_t path_push(path *pt, const char *key, size_t index) {
-  size_t at = pt->n;
-  int k = key ? snprintf(pt->p + at, sizeof pt->p - at, ".%s", key)
-              : snprintf(pt->p + at, sizeof pt->p - at, "[%zu]", index);
-  pt->n = k < 0 ? at : at + (size_t)k < sizeof pt->p ? at + (size_t)k : sizeof pt->p - 1;
-  return at;
+  size_t start = pt->n, at = start, room = sizeof pt->p - 1 - start;
+  char num[24], *d = num + sizeof num;
+  const char *add = key;
+  size_t len;
+  if (key) { /* every value of an answer passes here: no printf */
+    len = strlen(key);
+    if (room) {
+      pt->p[at++] = '.';
+      room--;
+    }
+  } else {
+    *--d = ']';
+    do *--d = (char)('0' + index % 10); while ((index /= 10) != 0);
+    *--d = '[';
+    add = d;
+    len = (size_t)(num + sizeof num - d);
+  }
+  if (len > room) len = room;
+  memcpy(pt->p + at, add, len);
+  pt->n = at + len;
+  pt->p[pt->n] = 0;
+  return start;
 }
 
 static void path_pop(path *pt, size_t at) {

@@ -54,6 +54,7 @@ typedef enum {
   ZCP_ANSWER_OBSERVE,
   ZCP_ANSWER_RUN_EACH,
   ZCP_ANSWER_RUN_DELTA,
+  ZCP_ANSWER_RUN_CHANGES, /* a delta run asked for visible changes */
   ZCP_ANSWER_COUNT
 } zcp_answer;
 
