@@ -359,6 +359,7 @@ static void map_types(zo_game *g) {
   for (int t = 0; t < rs->nzones; t++) {
     g->equip_types[t] = zo_type_bits_for_case(rs, c, rs->zones[t].equip_types);
     g->keep_types[t] = zo_type_bits_for_case(rs, c, rs->zones[t].keep_types);
+    g->only_types[t] = zo_type_bits_for_case(rs, c, rs->zones[t].only_types);
   }
 }
 

@@ -69,6 +69,10 @@ enum { ZO_HOLDS(ZO_HOLDS_INDEX) ZH_COUNT };
 #define ZO_HOLDS_BIT(id, name) id = 1u << id##_INDEX,
 enum { ZO_HOLDS(ZO_HOLDS_BIT) };
 #undef ZO_HOLDS_BIT
+/* Set in holds.value by the attribute `holds_types:` (not a word of
+ * `holds:`): the zone holds only objects with one of its type words
+ * (zo_zone_type.only_types), any game's "holds only these types". */
+#define ZH_TYPES (1u << ZH_COUNT)
 
 /* A cited value: every zone attribute and switch carries its rule. */
 typedef struct {
@@ -85,7 +89,8 @@ typedef enum {
   AV_VISIBILITY, /* public, hidden or private: the value is 1 for public */
   AV_HOLDS,      /* a list of holds words: ZH_* bits */
   AV_EQUIP,      /* a list of type words: equip_types */
-  AV_KEEPS       /* a list of type words: keep_types; the value is whether any */
+  AV_KEEPS,      /* a list of type words: keep_types; the value is whether any */
+  AV_TYPES       /* a list of type words: only_types; the value is whether any */
 } zo_attr_value;
 
 /* ZO_ZONE_ATTRS(X): X(id, field, key, value, mutant): every cited attribute
@@ -112,7 +117,9 @@ typedef enum {
   X(ZA_EFFECT_REORDER, effect_reorder, "effect_reorder", AV_BOOL, 10) /* 400.5 */       \
   /* issue 12, G3: who performs a step */                                             \
   X(ZA_OWNER_PUTS, owner_puts, "owner_puts", AV_BOOL, 11) /* 217.9d, 407.4: ante */   \
-  X(ZA_PUTTER_ORDERS, putter_orders, "putter_orders", AV_BOOL, 12) /* 217.2.Ruling.1 */
+  X(ZA_PUTTER_ORDERS, putter_orders, "putter_orders", AV_BOOL, 12) /* 217.2.Ruling.1 */ \
+  /* issue 31: "holds only these types", in any game */                               \
+  X(ZA_HOLDS_TYPES, holds_types, "holds_types", AV_TYPES, 0)
 
 /* The cited zone attributes (ZO_ZONE_ATTRS). */
 typedef enum { ZO_ZONE_ATTRS(ZO_ROW_ID) ZA_COUNT } zo_zone_attr;
@@ -145,6 +152,9 @@ typedef struct {
   uint64_t equip_types; /* ZH_EQUIP: types/subtypes that may be equipped
                            (rule set bits: vocabulary and zo_ruleset.xtypes) */
   uint64_t keep_types;  /* `keeps`: types that can't leave (rule set bits) */
+  zo_cited holds_types; /* the citation of `holds_types:` (its value: any) */
+  uint64_t only_types;  /* `holds_types`: the zone holds only objects with one
+                           of these types (rule set bits; ZH_TYPES in holds) */
 } zo_zone_type;
 
 /* The keys of the cited zone attributes, by zo_zone_attr; static storage. */

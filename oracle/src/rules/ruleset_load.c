@@ -179,7 +179,7 @@ static zo_status parse_holds(rparse *p, const yd_node *v, const char *what, zo_c
   zo_status st = cited(p, v, what, out, &val);
   if (st) return st;
   if (val->kind != YD_SEQ) return bad(p, val, "expected a list for %s", what);
-  out->value = 0;
+  out->value &= (int)ZH_TYPES; /* holds_types:'s, kept through extends: */
   for (size_t j = 0; j < val->n; j++) {
     const yd_node *h = val->kids[j];
     if ((st = want_str(p, h, what))) return st;
@@ -223,6 +223,13 @@ static zo_status parse_attr(rparse *p, zo_zone_type *z, zo_zone_attr a, const yd
     st = type_list(p, val, what, &z->keep_types);
     c->value = z->keep_types != 0;
     return st;
+  case AV_TYPES:
+    if ((st = cited(p, v, what, c, &val))) return st;
+    if ((st = type_list(p, val, what, &z->only_types))) return st;
+    c->value = z->only_types != 0;
+    if (c->value) z->holds.value |= (int)ZH_TYPES;
+    else z->holds.value &= ~(int)ZH_TYPES;
+    return ZO_OK;
   }
   return ZO_OK;
 }

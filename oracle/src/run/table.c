@@ -122,6 +122,7 @@ static void slot_set(builder *b, const zo_cited *c, const char *name, int decisi
  * controllers..., every move reads). */
 static int attr_decides(zo_zone_attr a) {
   return a == ZA_CAPACITY || a == ZA_OWNER_ONLY || a == ZA_HOLDS || a == ZA_EQUIP ||
+         a == ZA_HOLDS_TYPES ||
          a == ZA_SAME_ZONE_NEW || a == ZA_KEEPS || a == ZA_FACE_DOWN_NEW;
 }
 
@@ -254,6 +255,8 @@ static void card_rows(builder *b) {
   }
   for (int z = 0; z < rs->nzones; z++)
     if (rs->zones[z].keeps.value) word_cards(b, rs->zones[z].keep_types, &seen);
+  for (int z = 0; z < rs->nzones; z++)
+    if (rs->zones[z].holds.value & (int)ZH_TYPES) word_cards(b, rs->zones[z].only_types, &seen);
 }
 
 /* Every row: the cards, then the other kinds and the statuses. */
