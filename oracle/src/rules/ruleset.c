@@ -1,9 +1,10 @@
-/* ruleset.c: rule sets (ruleset.h) once loaded: the words of their
- * vocabularies (switches and values, roles, holds, cited zone attributes),
- * the type-word vocabulary, lookups and accessors, the registry of the
- * embedded rule sets (oracle/rulesets/<id>.yaml, parsed at first use by
- * ruleset_load.c) and of users' ones, and the registry swaps mutants
- * make. */
+/* ruleset.c: the registry of rule sets (ruleset.h): the embedded ones
+ * (oracle/rulesets/<id>.yaml, parsed at first use by ruleset_load.c) and
+ * users' ones, zo_ruleset_load_* (a file's `extends:` names a registered
+ * rule set), and the registry swaps mutants make. The top of the rules
+ * layer: it calls the parser (ruleset_load.c) and the names and lookups
+ * (ruleset_names.c); neither calls it (the parser is handed the registry's
+ * look-up). */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,126 +14,6 @@
 #include "ruleset.h"
 #include "util.h"
 #include "ydoc.h"
-
-/* ---- names ---------------------------------------------------------- */
-
-#define UNPAREN(...) __VA_ARGS__
-#define ROW_NAME(id, name, ...) name,
-#define ROW_VALUES(id, name, values) [id] = {UNPAREN values, -1},
-const char *const zo_switch_names[SW_COUNT] = {ZO_SWITCHES(ROW_NAME)};
-const char *const zo_switch_value_names[ZS_COUNT_] = {ZO_SWITCH_VALUES(ROW_NAME)};
-const signed char zo_switch_values[SW_COUNT][5] = {ZO_SWITCHES(ROW_VALUES)};
-const char *const zo_zone_role_names[ZR_COUNT] = {ZO_ZONE_ROLES(ROW_NAME)};
-const char *const zo_holds_names[ZH_COUNT] = {ZO_HOLDS(ROW_NAME)};
-#undef ROW_NAME
-#undef ROW_VALUES
-
-const char *zo_switch_name(zo_switch s) {
-  return (unsigned)s < SW_COUNT ? zo_switch_names[s] : "?";
-}
-
-const char *zo_switch_value_name(int v) {
-  return v >= 0 && v < ZS_COUNT_ ? zo_switch_value_names[v] : "?";
-}
-
-#define ROW_KEY(id, field, key, value, mutant) key,
-#define ROW_VALUE(id, field, key, value, mutant) value,
-#define ROW_OFFSET(id, field, key, value, mutant) offsetof(zo_zone_type, field),
-const char *const zo_zone_attr_keys[ZA_COUNT] = {ZO_ZONE_ATTRS(ROW_KEY)};
-const zo_attr_value zo_zone_attr_values[ZA_COUNT] = {ZO_ZONE_ATTRS(ROW_VALUE)};
-static const size_t attr_offsets[ZA_COUNT] = {ZO_ZONE_ATTRS(ROW_OFFSET)};
-#undef ROW_KEY
-#undef ROW_VALUE
-#undef ROW_OFFSET
-
-zo_cited *zo_zone_cited(zo_zone_type *t, zo_zone_attr a) {
-  return (zo_cited *)((char *)t + attr_offsets[a]);
-}
-
-/* ---- type words -> bits ---------------------------------------------- */
-
-/* The vocabulary (model.h): words with a meaning in the model (model/),
- * the invariant checker (obs_check.c) or the fuzzers' palettes, and the
- * words of the built-in rule sets' equip:/keeps: lists. Constant: bit i is
- * vocab[i] in every process. Append only (fuzz corpora encode bits). */
-#define VOCAB_WORD(id, word) word,
-static const char *const vocab[ZO_NVOCAB] = {ZO_VOCAB(VOCAB_WORD)};
-#undef VOCAB_WORD
-
-/* Vocabulary bit of word, or 0. Pure: reads the constant table only. */
-uint64_t zo_type_bit(const char *word) {
-  for (int i = 0; i < ZO_NVOCAB; i++)
-    if (strcmp(vocab[i], word) == 0) return (uint64_t)1 << i;
-  return 0;
-}
-
-const char *zo_type_word(int i) { return i >= 0 && i < ZO_NVOCAB ? vocab[i] : NULL; }
-
-/* A file's own table of words (model.h): the vocabulary bit, the word's
- * bit in the table, a new bit appended (the table grows; the caller owns
- * it), or 0 when the table is full. */
-uint64_t zo_type_intern(char ***words, int *n, const char *word) {
-  uint64_t b = zo_type_bit(word);
-  if (b) return b;
-  for (int i = 0; i < *n; i++)
-    if (strcmp((*words)[i], word) == 0) return (uint64_t)1 << (ZO_NVOCAB + i);
-  if (*n >= ZO_MAX_XTYPES) return 0;
-  *words = zo_xrealloc(*words, (size_t)(*n + 1) * sizeof **words);
-  (*words)[*n] = zo_xstrdup(word);
-  return (uint64_t)1 << (ZO_NVOCAB + (*n)++);
-}
-
-/* ---- lookup ---------------------------------------------------------- */
-
-int zo_ruleset_zone(const zo_ruleset *rs, const char *name) {
-  for (int i = 0; i < rs->nzones; i++)
-    if (strcmp(rs->zones[i].name, name) == 0) return i;
-  return -1;
-}
-
-int zo_ruleset_rule(const zo_ruleset *rs, const char *id) {
-  for (int i = 0; i < rs->nrules; i++)
-    if (strcmp(rs->rules[i].id, id) == 0) return i;
-  return -1;
-}
-
-const char *zo_ruleset_id(const zo_ruleset *rs) { return rs->id; }
-const char *zo_ruleset_title(const zo_ruleset *rs) { return rs->title; }
-size_t zo_ruleset_rule_count(const zo_ruleset *rs) { return (size_t)rs->nrules; }
-const char *zo_ruleset_rule_id(const zo_ruleset *rs, size_t i) {
-  return rs->rules[i].id;
-}
-const char *zo_ruleset_rule_text(const zo_ruleset *rs, size_t i) {
-  return rs->rules[i].text;
-}
-int zo_ruleset_rule_is_seed(const zo_ruleset *rs, size_t i) {
-  return rs->rules[i].seed;
-}
-const char *zo_ruleset_rule_out_of_scope(const zo_ruleset *rs, size_t i) {
-  return rs->rules[i].out_of_scope;
-}
-const char *zo_ruleset_rule_language_gap(const zo_ruleset *rs, size_t i) {
-  return rs->rules[i].language_gap;
-}
-
-void zo_ruleset_free(zo_ruleset *rs) {
-  if (!rs) return;
-  for (int i = 0; i < rs->nrules; i++) {
-    free(rs->rules[i].id);
-    free(rs->rules[i].text);
-    free(rs->rules[i].out_of_scope);
-    free(rs->rules[i].language_gap);
-  }
-  free(rs->rules);
-  for (int i = 0; i < rs->nxtypes; i++) free(rs->xtypes[i]);
-  free(rs->xtypes);
-  free(rs->id);
-  free(rs->title);
-  free(rs->game);
-  free(rs->extends);
-  free(rs->file);
-  free(rs);
-}
 
 /* ---- the embedded registry ------------------------------------------ */
 
@@ -170,7 +51,7 @@ static void registry_init(void) {
         continue;
       }
       zo_ruleset *rs;
-      if (zo_ruleset_parse_doc(&doc, &rs, &err)) {
+      if (zo_ruleset_parse_doc(&doc, find_any, &rs, &err)) {
         fprintf(stderr, "zoneoracle: embedded %s:%d:%d: %s\n", err.file,
                 err.line, err.column, err.message);
         abort();
@@ -242,10 +123,23 @@ zo_ruleset *zo_ruleset_swap(int i, zo_ruleset *rs) {
   return old;
 }
 
-/* A shallow copy that shares rule texts with its original (not to be freed
- * with zo_ruleset_free: free() it). */
-zo_ruleset *zo_ruleset_clone_shallow(const zo_ruleset *rs) {
-  zo_ruleset *m = zo_xmalloc(sizeof *m);
-  *m = *rs;
-  return m;
+/* ---- loading a file or a text: extends: names a registered rule set ---- */
+
+zo_status zo_ruleset_load_mem(const char *name, const char *text, size_t len, zo_ruleset **out,
+                              zo_error *err) {
+  yd_doc doc;
+  zo_status st = yd_parse(name, text, len, &doc, err);
+  if (st) return st;
+  st = zo_ruleset_parse_doc(&doc, zo_ruleset_find, out, err);
+  yd_free(&doc);
+  return st;
+}
+
+zo_status zo_ruleset_load_file(const char *path, zo_ruleset **out, zo_error *err) {
+  yd_doc doc;
+  zo_status st = yd_parse_file(path, &doc, err);
+  if (st) return st;
+  st = zo_ruleset_parse_doc(&doc, zo_ruleset_find, out, err);
+  yd_free(&doc);
+  return st;
 }

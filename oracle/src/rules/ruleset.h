@@ -349,12 +349,16 @@ zo_status zo_ruleset_register(zo_ruleset *rs, zo_error *err);
 /* The word of switch value v (ZS_*), or "?". */
 const char *zo_switch_value_name(int v);
 struct yd_doc;
+/* The rule set an `extends:` id names, or NULL: the registry's look-up
+ * (ruleset.c), handed to the parser so that it calls no file above it. */
+typedef const zo_ruleset *(*zo_ruleset_lookup)(const char *id);
 /* The rule set of a parsed rule set file (oracle/rulesets/RULESETS.md):
  * the rules layer's parser (ruleset_load.c), for the registry's embedded
- * files and zo_ruleset_load_*. `extends:` names a rule set already
- * registered. On success *out is the caller's (zo_ruleset_free); on error
- * nothing is returned and err names file:line:column. */
-zo_status zo_ruleset_parse_doc(const struct yd_doc *doc, zo_ruleset **out, zo_error *err);
+ * files and zo_ruleset_load_*. `extends:` names a rule set base_of finds
+ * (NULL: none). On success *out is the caller's (zo_ruleset_free); on
+ * error nothing is returned and err names file:line:column. */
+zo_status zo_ruleset_parse_doc(const struct yd_doc *doc, zo_ruleset_lookup base_of,
+                               zo_ruleset **out, zo_error *err);
 /* Mutants: the registry slot of an embedded rule set, swapping a slot,
  * and a shallow copy to change one switch in (free() it, not
  * zo_ruleset_free). */

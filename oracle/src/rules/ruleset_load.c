@@ -1,4 +1,6 @@
-/* ruleset_load.c: rule set files -> zo_ruleset (ruleset.h).
+/* ruleset_load.c: rule set files -> zo_ruleset (ruleset.h). It calls
+ * ruleset_names.c only; the registry (ruleset.c) calls it, handing it the
+ * look-up that resolves `extends:`.
  *
  * A rule set is data (oracle/rulesets/<id>.yaml, embedded at build time, or
  * a user's file): the zone types of one game and era, and the policy
@@ -31,6 +33,7 @@ typedef struct {
   /* where this file writes each zone type's role and count (NULL: not
      here), for the checks that need the whole file (check_zones) */
   const yd_node *role_at[ZO_MAX_ZONE_TYPES], *count_at[ZO_MAX_ZONE_TYPES];
+  zo_ruleset_lookup base_of; /* extends: the registry's look-up (ruleset.c) */
 } rparse;
 
 static zo_status bad(rparse *p, const yd_node *at, const char *fmt, ...)
@@ -542,7 +545,7 @@ static zo_status inherit(rparse *p, const yd_node *ext) {
   zo_ruleset *rs = p->rs;
   zo_status st = want_str(p, ext, "extends");
   if (st) return st;
-  const zo_ruleset *base = zo_ruleset_find(ext->str);
+  const zo_ruleset *base = p->base_of ? p->base_of(ext->str) : NULL;
   if (!base) return yr_fail(&p->r, ext, ZO_ERR_UNKNOWN, "extends unknown rule set '%s'", ext->str);
   memcpy(rs->zones, base->zones, sizeof rs->zones);
   rs->nzones = base->nzones;
@@ -669,8 +672,9 @@ static zo_status parse_file(rparse *p, const yd_node *root) {
   return ZO_OK;
 }
 
-zo_status zo_ruleset_parse_doc(const yd_doc *doc, zo_ruleset **out, zo_error *err) {
-  rparse p = {.r = {.doc = doc, .err = err}};
+zo_status zo_ruleset_parse_doc(const yd_doc *doc, zo_ruleset_lookup base_of, zo_ruleset **out,
+                               zo_error *err) {
+  rparse p = {.r = {.doc = doc, .err = err}, .base_of = base_of};
   zo_ruleset *rs = zo_xcalloc(1, sizeof *rs);
   p.rs = rs;
   rs->file = zo_xstrdup(doc->file);
@@ -682,23 +686,4 @@ zo_status zo_ruleset_parse_doc(const yd_doc *doc, zo_ruleset **out, zo_error *er
   }
   *out = rs;
   return ZO_OK;
-}
-
-zo_status zo_ruleset_load_mem(const char *name, const char *text, size_t len, zo_ruleset **out,
-                              zo_error *err) {
-  yd_doc doc;
-  zo_status st = yd_parse(name, text, len, &doc, err);
-  if (st) return st;
-  st = zo_ruleset_parse_doc(&doc, out, err);
-  yd_free(&doc);
-  return st;
-}
-
-zo_status zo_ruleset_load_file(const char *path, zo_ruleset **out, zo_error *err) {
-  yd_doc doc;
-  zo_status st = yd_parse_file(path, &doc, err);
-  if (st) return st;
-  st = zo_ruleset_parse_doc(&doc, out, err);
-  yd_free(&doc);
-  return st;
 }
