@@ -369,6 +369,15 @@ zo_ruleset *zo_ruleset_clone_shallow(const zo_ruleset *rs);
 int zo_ruleset_zone(const zo_ruleset *rs, const char *name);
 /* Rule index by id, or -1. */
 int zo_ruleset_rule(const zo_ruleset *rs, const char *id);
+/* The rules of citation list `rules` ("CR 303.4, 301.5; FaB 3.0.14", as
+ * the invariants and the model's messages cite them) that rule set rs can
+ * stand behind, into buf (cap bytes): those its rules: list holds, and
+ * those of its own game's rule book (CR and Z. numbers under game mtg, FaB
+ * numbers under fab). Another game's numbers are dropped, so a message
+ * under a user's game cites its rules or none (issue 31). Returns buf: the
+ * list as written when nothing is dropped, else the kept ids "; "-joined,
+ * "" when none is left. Pure. */
+const char *zo_ruleset_cite(const zo_ruleset *rs, const char *rules, char *buf, size_t cap);
 
 /* ------------------------------------------------------------------ */
 /* Types and subtypes: words -> bits                                   */

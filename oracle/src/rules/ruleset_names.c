@@ -140,3 +140,57 @@ zo_ruleset *zo_ruleset_clone_shallow(const zo_ruleset *rs) {
   *m = *rs;
   return m;
 }
+
+/* ---- citing rules in messages ----------------------------------------- */
+
+/* Is rule id `id` one of the rule book of rs's own game: Magic's CR and
+ * Zones of Play numbers under mtg, FaB's numbers under fab? */
+static int own_book(const zo_ruleset *rs, const char *id) {
+  const char *g = rs->game ? rs->game : "";
+  if (!strcmp(g, "fab")) return !strncmp(id, "FaB ", 4);
+  if (!strcmp(g, "mtg")) return !strncmp(id, "CR ", 3) || !strncmp(id, "Z.", 2);
+  return 0;
+}
+
+const char *zo_ruleset_cite(const zo_ruleset *rs, const char *rules, char *buf, size_t cap) {
+  if (!cap) return buf;
+  buf[0] = 0;
+  if (!rules) return buf;
+  size_t used = 0;
+  int all = 1;
+  char group[160];
+  for (const char *g = rules; *g;) {
+    size_t n = strcspn(g, ";");
+    snprintf(group, sizeof group, "%.*s", (int)(n < sizeof group ? n : sizeof group - 1), g);
+    g += n + (g[n] == ';');
+    char prefix[32] = "";
+    int first = 1;
+    for (char *save = NULL, *t = strtok_r(group, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+      while (*t == ' ') t++;
+      size_t tl = strlen(t);
+      while (tl && t[tl - 1] == ' ') t[--tl] = 0;
+      if (!tl) continue;
+      char id[64];
+      if (first || strchr(t, ' ')) { /* a whole id: its book's prefix ("CR ") */
+        snprintf(id, sizeof id, "%s", t);
+        const char *sp = strrchr(t, ' ');
+        snprintf(prefix, sizeof prefix, "%.*s", sp ? (int)(sp - t + 1) : 0, t);
+      } else { /* "301.5" after "CR 303.4," */
+        snprintf(id, sizeof id, "%s%s", prefix, t);
+      }
+      first = 0;
+      if (zo_ruleset_rule(rs, id) < 0 && !own_book(rs, id)) {
+        all = 0;
+        continue;
+      }
+      int w = snprintf(buf + used, cap - used, "%s%s", used ? "; " : "", id);
+      if (w < 0 || (size_t)w >= cap - used) {
+        buf[used] = 0;
+        return buf;
+      }
+      used += (size_t)w;
+    }
+  }
+  if (all) snprintf(buf, cap, "%s", rules); /* nothing dropped: as written */
+  return buf;
+}

@@ -490,8 +490,8 @@ static int check_identity(zo_obs_checker *k, const zo_step *s, const zo_step_res
                  (k->per_object && p->visibility && !o->visibility);
       if (want != changed)
         return viol(v, "identity-rule", "FaB 3.0.9", c, h,
-                    "moved %s -> %s and %s; FaB 3.0.9 makes it new only leaving the arena and "
-                    "stack, or turning private",
+                    "moved %s -> %s and %s; new_object: leave_arena makes it new only leaving "
+                    "the arena and stack, or turning private",
                     p->zone, o->zone, changed ? "became a new object" : "stayed the same object");
     }
   }
