@@ -56,3 +56,14 @@ T=$dir/ruleset-file/tools.yaml
   > "$work/ti.out" 2>&1 || { cat "$work/ti.out"; exit 1; }
 grep -q ' 0 failed, 0 skipped$' "$work/ti.out" || { cat "$work/ti.out"; exit 1; }
 echo "ruleset_file: run --invariants with a rule set's own equip: words: ok"
+
+# issue 31: a case naming a rule set that is not loaded says to load its
+# file with --ruleset-file, at the rule set's position
+set +e
+err=$("$bin" run --report-dir "$work/nr" "$dir/ruleset-file/tools-cases/holds-types.yaml" 2>&1)
+rc=$?
+set -e
+[ "$rc" -ne 0 ] || { echo "$err"; echo "a case of an unloaded rule set ran"; exit 1; }
+grep -q "holds-types.yaml:5:12: error: unknown rule set 'tool-game'" <<<"$err" || { echo "$err"; exit 1; }
+grep -q "note: a rule set of your own? load its file with --ruleset-file FILE" <<<"$err" || { echo "$err"; exit 1; }
+echo "ruleset_file: an unknown rule set hints at --ruleset-file: ok"
