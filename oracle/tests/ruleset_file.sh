@@ -67,3 +67,12 @@ set -e
 grep -q "holds-types.yaml:5:12: error: unknown rule set 'tool-game'" <<<"$err" || { echo "$err"; exit 1; }
 grep -q "note: a rule set of your own? load its file with --ruleset-file FILE" <<<"$err" || { echo "$err"; exit 1; }
 echo "ruleset_file: an unknown rule set hints at --ruleset-file: ok"
+
+# issue 31: a game of its own (game: stackers) with sub-cards: a top-card
+# turned face down is a new object and its sub-card is cleared, as
+# RULESETS.md says (it stayed under the new object before)
+S=$dir/ruleset-file/stack-game.yaml
+"$bin" run --invariants --ruleset-file "$S" --report-dir "$work/st" "$dir/ruleset-file/stack-cases" \
+  > "$work/st.out" 2>&1 || { cat "$work/st.out"; exit 1; }
+grep -q ' 0 failed, 0 skipped$' "$work/st.out" || { cat "$work/st.out"; exit 1; }
+echo "ruleset_file: a flip that makes a new object clears its sub-cards: ok"
