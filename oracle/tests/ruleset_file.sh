@@ -76,3 +76,12 @@ S=$dir/ruleset-file/stack-game.yaml
   > "$work/st.out" 2>&1 || { cat "$work/st.out"; exit 1; }
 grep -q ' 0 failed, 0 skipped$' "$work/st.out" || { cat "$work/st.out"; exit 1; }
 echo "ruleset_file: a flip that makes a new object clears its sub-cards: ok"
+
+# issue 31: clear decides only a rule's move that a zone refuses (under
+# cannot_hold: fail_or_clear); stack-game writes clear without it, so its
+# table cites clear nowhere and shows no by-rule part, while its sub-card
+# rows still cite sub_cards
+"$bin" table --ruleset-file "$S" --ruleset stack-game > "$work/st-table.txt"
+grep -q 'sub_cards' "$work/st-table.txt" || { echo "no sub_cards cell"; exit 1; }
+if grep -nE 'clear[],]|by a rule' "$work/st-table.txt"; then echo "the table cites clear where it decides nothing"; exit 1; fi
+echo "ruleset_file: table cites clear only where it decides: ok"
