@@ -85,3 +85,5 @@ echo "ruleset_file: a flip that makes a new object clears its sub-cards: ok"
 grep -q 'sub_cards' "$work/st-table.txt" || { echo "no sub_cards cell"; exit 1; }
 if grep -nE 'clear[],]|by a rule' "$work/st-table.txt"; then echo "the table cites clear where it decides nothing"; exit 1; fi
 echo "ruleset_file: table cites clear only where it decides: ok"
+# ... and cites no FaB rule in a game that isn't FaB (it did for sub-cards)
+if grep -n 'FaB' "$work/st-table.txt"; then echo "FaB cited in stack-game's table"; exit 1; fi
