@@ -102,6 +102,7 @@ zo_status zo_ruleset_register(zo_ruleset *rs, zo_error *err) {
     return ZO_ERR_USAGE;
   }
   registry = zo_xrealloc(registry, (nregistry + 2) * sizeof *registry);
+  rs->user = 1;
   registry[nregistry++] = rs;
   return ZO_OK;
 }

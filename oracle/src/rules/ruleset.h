@@ -332,6 +332,12 @@ struct zo_ruleset {
   char **xtypes; int nxtypes; /* its own type words (not in the vocabulary):
                                  bit ZO_NVOCAB + i; owned */
   int id_line, id_col;        /* where `id:` is written (0 for a copy) */
+  /* "sha256:" and the SHA-256 of the file's bytes in hex; under extends:,
+     the SHA-256 of the base's digest, a space and the file's own
+     "sha256:HEX" (so a change in the base changes it). Sent to engines that
+     declare the feature ruleset_digest (PROTOCOL.md, setup). */
+  char digest[72];
+  int user;                   /* loaded from a user's file (--ruleset-file) */
 };
 
 /* The words of the switches (by zo_switch), of their values (by ZS_*),

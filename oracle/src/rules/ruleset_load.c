@@ -34,6 +34,7 @@ typedef struct {
      here), for the checks that need the whole file (check_zones) */
   const yd_node *role_at[ZO_MAX_ZONE_TYPES], *count_at[ZO_MAX_ZONE_TYPES];
   zo_ruleset_lookup base_of; /* extends: the registry's look-up (ruleset.c) */
+  const zo_ruleset *base;    /* the rule set extends: names, once found */
 } rparse;
 
 static zo_status bad(rparse *p, const yd_node *at, const char *fmt, ...)
@@ -547,6 +548,7 @@ static zo_status inherit(rparse *p, const yd_node *ext) {
   if (st) return st;
   const zo_ruleset *base = p->base_of ? p->base_of(ext->str) : NULL;
   if (!base) return yr_fail(&p->r, ext, ZO_ERR_UNKNOWN, "extends unknown rule set '%s'", ext->str);
+  p->base = base;
   memcpy(rs->zones, base->zones, sizeof rs->zones);
   rs->nzones = base->nzones;
   memcpy(rs->sw, base->sw, sizeof rs->sw);
@@ -683,6 +685,13 @@ zo_status zo_ruleset_parse_doc(const yd_doc *doc, zo_ruleset_lookup base_of, zo_
   if (st) {
     zo_ruleset_free(rs);
     return st;
+  }
+  snprintf(rs->digest, sizeof rs->digest, "sha256:%s", doc->sha256);
+  if (p.base) { /* chained with the base's: the file means nothing without it */
+    char chain[160], hex[65];
+    int n = snprintf(chain, sizeof chain, "%s %s", p.base->digest, rs->digest);
+    zo_sha256_hex(chain, (size_t)n, hex);
+    snprintf(rs->digest, sizeof rs->digest, "sha256:%s", hex);
   }
   *out = rs;
   return ZO_OK;
