@@ -103,7 +103,7 @@ static zo_status setup_contradictions(zo_game *g, const zo_card_setup *cs,
   const zo_case *c = g->c;
   const zo_ruleset *rs = g->rs;
   const char *hn = c->handles[cs->handle];
-  char zname[64] = "", why[64];
+  char zname[64] = "", why[64], bk[128];
   zone_label(g, zone, err, zname, sizeof zname);
   if (cs->position >= 0 && !zt->ordered.value)
     return setup_fail(err, c, cs, CK_POSITION, rs->id, "card '%s': position: is for ordered "
@@ -121,7 +121,7 @@ static zo_status setup_contradictions(zo_game *g, const zo_card_setup *cs,
     int vis = cs->visibility == 1;
     return setup_fail(err, c, cs, vis ? CK_VISIBILITY : CK_FACE, rs->id, "'%s' is in %s, a "
                       "deck: objects in a deck are private and face down%s: leave "
-                      "out %s", hn, zname, book(rs, "FaB 3.7.5", " (", ")", why, sizeof why),
+                      "out %s", hn, zname, book(rs, "FaB 3.7.5", " (", ")", bk, sizeof bk),
                       vis ? "visibility: public" : "face: up");
   }
   if (face_written && cs->visibility >= 0 && cs->face_down == cs->visibility)
@@ -129,7 +129,7 @@ static zo_status setup_contradictions(zo_game *g, const zo_card_setup *cs,
                       "contradict each other: here a face-down object is private and a "
                       "face-up one public (visibility per object%s)", hn,
                       cs->face_down ? "down" : "up", cs->visibility ? "public" : "private",
-                      book(rs, "FaB 3.0.3", ", ", "", why, sizeof why));
+                      book(rs, "FaB 3.0.3", ", ", "", bk, sizeof bk));
   return ZO_OK;
 }
 
@@ -142,7 +142,7 @@ static zo_status place_sub_card(zo_game *g, const zo_card_setup *cs, zo_error *e
   zo_obj *o = &g->objs[cs->handle];
   const zo_obj *t = &g->objs[cs->under];
   const char *hn = c->handles[cs->handle];
-  char fab[40];
+  char fab[128]; /* room for every rule book() keeps */
   book(rs, "FaB 3.0.14", " (", ")", fab, sizeof fab);
   if (rs->sw[SW_SUB_CARDS].value != ZS_YES)
     return setup_fail(err, c, cs, -1, rs->id, "card '%s': sub-cards (under:) "
