@@ -6,11 +6,12 @@ that a rule set given as a file gates an engine of any game (issue 31).
 
     pile_engine.py RULESET_FILE [RULESET_ID]
 
-It declares the one rule set RULESET_ID (default pile-game) and the feature
-ruleset_digest: every setup then carries the digest of the runner's rule set
-file, which it compares with the SHA-256 of RULESET_FILE and refuses, as
-`unsupported` with the reason, when they differ (another file under the
-same id). Steps it plays: move and draw (the game has nothing else); any
+It declares the one rule set RULESET_ID (default pile-game) and the
+features ruleset_zones and ruleset_digest: every setup then carries the
+rule set's zone types, which must be the pile game's (below), and the
+digest of the runner's rule set file, which must be the SHA-256 of
+RULESET_FILE; otherwise it refuses the setup, as `unsupported` with the
+reason (another game, or another file under the same id). Steps it plays: move and draw (the game has nothing else); any
 other step is `unsupported`. The protocol helpers (the zcp/2 observation
 delta, error answers) are the reference Python adapter's
 (ci/adapters/python/engine.py).
@@ -42,6 +43,23 @@ PER_PLAYER = ("deck", "hand", "discard")     # PG 1, all owner-only (PG 4)
 SHARED = ("table",)                          # PG 2
 ORDERED = ("deck", "discard")                # PG 1
 PUBLIC = ("table", "discard")                # PG 1, PG 2
+# the attributes its game has, as ruleset_zones gives them (the others are
+# false, 0 or empty in the pile game)
+ZONES = {z: {"per_player": z in PER_PLAYER, "ordered": z in ORDERED,
+             "visibility": "public" if z in PUBLIC else "hidden", "owner_only": z in PER_PLAYER,
+             "arena": z == "table", "controller": z == "table", "count": 1, "capacity": 0}
+         for z in PER_PLAYER + SHARED}
+
+
+def zones_differ(given):
+    """Why the zone types a setup gives are not the pile game's, or None."""
+    if not isinstance(given, dict) or set(given) != set(ZONES):
+        return f"zone types {sorted(given) if isinstance(given, dict) else given}, not {sorted(ZONES)}"
+    for z, want in ZONES.items():
+        for k, v in want.items():
+            if given[z].get(k) != v:
+                return f"zone {z}: {k} is {given[z].get(k)!r}, not {v!r}"
+    return None
 
 
 class Unsupported(Exception):
@@ -164,13 +182,16 @@ class Server:
             raise Unsupported("this engine speaks zcp/1 and zcp/2")
         self.protocol = "zcp/2" if "zcp/2" in offered else "zcp/1"
         return {"protocol": self.protocol, "engine": "pile-engine", "version": "1.0",
-                "rulesets": [RULESET], "features": ["ruleset_digest"]}
+                "rulesets": [RULESET], "features": ["ruleset_zones", "ruleset_digest"]}
 
     def op_setup(self, req):
         self.game = None
         if req.get("ruleset") != RULESET:
             raise Unsupported(f"unknown rule set {req.get('ruleset')!r}; this engine plays {RULESET}")
-        if req.get("ruleset_digest", DIGEST) != DIGEST:
+        why = zones_differ(req.get("ruleset_zones"))
+        if why:
+            raise Unsupported(f"rule set {RULESET} is not the pile game here: {why}")
+        if req.get("ruleset_digest") != DIGEST:
             raise Unsupported(f"rule set {RULESET} is another file here: digest {DIGEST}, "
                               f"the runner's {req['ruleset_digest']}")
         self.game = Game(req.get("players"), req.get("cards"))
