@@ -49,9 +49,10 @@ expect_caught lyingtoken tokens-in-arena 2 "goblin: a token in alice.graveyard a
 expect_caught sameid identity-rule 1 "bear: moved (battlefield -> alice.graveyard) and stayed the same object"
 
 # an object reported in a zone that does not exist (the `lie` engine of
-# gate.sh): in-a-zone, with the step and the zone named
+# gate.sh): in-a-zone, with the step and the zone named, citing only the
+# Magic rule (the rule sets are mtg ones: FaB 3.0.1 is dropped, issue 31)
 "$bin" gate --invariants --engine "$fake lie" --quiet --report-dir "$work/lie" cases/mtg/eras > "$work/lie.txt" 2>&1
 rc=$?
-[ "$rc" -eq 1 ] && grep -q "invariant in-a-zone (CR 400.1; FaB 3.0.1) broken after step 1 (.*): .*in 'nowhere', not a zone of rule set" "$work/lie.txt" \
+[ "$rc" -eq 1 ] && grep -q "invariant in-a-zone (CR 400.1) broken after step 1 (.*): .*in 'nowhere', not a zone of rule set" "$work/lie.txt" \
   || { head -5 "$work/lie.txt"; die "lie: exit $rc, or no in-a-zone failure"; }
 echo "lie: an object in no zone of the rule set is 'invariant in-a-zone'"

@@ -216,6 +216,29 @@ static void write_file(const char *path, const char *text) {
   fclose(f);
 }
 
+/* Messages cite only what the rule set stands behind: its own rules and
+ * its game's rule book; another game's numbers are dropped (issue 31). */
+static void test_cite_keeps_the_rule_sets_own_rules(void **state) {
+  (void)state;
+  static const char text[] = "id: pocket\ntitle: t\ngame: pocket\nzones:\n  deck: {role: library}\n"
+                             "rules:\n  - {id: \"P 1\", text: a}\n";
+  zo_ruleset *rs = NULL;
+  zo_error err;
+  memset(&err, 0, sizeof err);
+  if (zo_ruleset_load_mem("pocket.yaml", text, sizeof text - 1, &rs, &err)) fail_msg("%s", err.message);
+  char buf[96];
+  assert_string_equal(zo_ruleset_cite(rs, "CR 400.1; FaB 3.0.1", buf, sizeof buf), "");
+  assert_string_equal(zo_ruleset_cite(rs, "FaB 3.0.11; P 1", buf, sizeof buf), "P 1");
+  zo_ruleset_free(rs);
+  const zo_ruleset *mtg = zo_ruleset_find("mtg-2011"), *fab = zo_ruleset_find("fab");
+  assert_non_null(mtg);
+  assert_non_null(fab);
+  assert_string_equal(zo_ruleset_cite(mtg, "CR 303.4, 301.5; FaB 3.0.14", buf, sizeof buf),
+                      "CR 303.4; CR 301.5");
+  assert_string_equal(zo_ruleset_cite(fab, "CR 400.1; FaB 3.0.1", buf, sizeof buf), "FaB 3.0.1");
+  assert_string_equal(zo_ruleset_cite(mtg, "CR 704.5d", buf, sizeof buf), "CR 704.5d");
+}
+
 static void test_ruleset_file_extends_and_errors(void **state) {
   (void)state;
   char dir[] = "/tmp/zo-rs-XXXXXX";
@@ -241,10 +264,14 @@ static void test_ruleset_file_extends_and_errors(void **state) {
   write_file(path, "id: g\ntitle: t\ngame: mtg\nzones:\n  deck:\n    ordered: {value: true, rule: \"X 1\"}\n");
   assert_int_equal(zo_ruleset_load_file(path, &rs, &err), ZO_ERR_SCHEMA);
   assert_non_null(strstr(err.message, "not listed under rules"));
-  /* only the games the model knows */
-  write_file(path, "id: g\ntitle: t\ngame: x\nzones:\n  deck: {role: library}\n");
+  /* any game named by a word (issue 31); a slip of mtg or fab is refused */
+  write_file(path, "id: g\ntitle: t\ngame: pokemon\nzones:\n  deck: {role: library}\n");
+  if (zo_ruleset_load_file(path, &rs, &err)) fail_msg("%s", err.message);
+  assert_string_equal(rs->game, "pokemon");
+  zo_ruleset_free(rs);
+  write_file(path, "id: g\ntitle: t\ngame: mgt\nzones:\n  deck: {role: library}\n");
   assert_int_equal(zo_ruleset_load_file(path, &rs, &err), ZO_ERR_SCHEMA);
-  assert_string_equal(err.message, "unknown game 'x' (expected one of: mtg, fab)");
+  assert_non_null(strstr(err.message, "did you mean 'mtg'?"));
   assert_int_equal(err.line, 3);
   assert_int_equal(err.column, 7);
   /* an equip: citation is resolved into the zone type (it was written
@@ -910,6 +937,7 @@ int main(void) {
       cmocka_unit_test(test_shuffle_is_repeatable),
       cmocka_unit_test(test_check_catches_broken_states),
       cmocka_unit_test(test_ruleset_file_extends_and_errors),
+      cmocka_unit_test(test_cite_keeps_the_rule_sets_own_rules),
       cmocka_unit_test(test_embedded_rulesets_cite_only_listed_rules),
       cmocka_unit_test(test_watch_and_replace_honour_the_player),
       cmocka_unit_test(test_final_expect_without_steps_is_compared),

@@ -138,4 +138,10 @@ const char *zo_nearest(const char *word, const char *const *cands, size_t n);
  * inside a character). */
 void zo_join(char *buf, size_t cap, const char *const *names, size_t n);
 
+/* The SHA-256 digest (FIPS 180-4) of len bytes at data, as 64 lower-case
+ * hex digits and a NUL in hex[65]. Pure; never fails. A rule set's digest
+ * (zo_ruleset.digest) is made of it, so engines in any language can
+ * compute the same (Python: hashlib.sha256). */
+void zo_sha256_hex(const void *data, size_t len, char hex[65]);
+
 #endif

@@ -249,6 +249,7 @@ zo_status yd_parse(const char *file, const char *text, size_t len, yd_doc *out,
                    zo_error *err) {
   memset(out, 0, sizeof *out);
   out->file = zo_xstrdup(file ? file : "<input>");
+  zo_sha256_hex(text, len, out->sha256);
   zo_status enc = check_encoding(text, len, out, err);
   if (enc) {
     free(out->file);

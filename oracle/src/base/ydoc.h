@@ -30,6 +30,8 @@ typedef struct yd_node {
 typedef struct yd_doc {
   yd_node *root;
   char *file;          /* name used in messages (copied) */
+  char sha256[65];     /* the SHA-256 of the bytes parsed, in hex (a rule
+                          set's digest is made of it) */
 } yd_doc;
 
 /* Parse `len` bytes of YAML text. `file` names it in errors. Returns ZO_OK and

@@ -448,7 +448,7 @@ static void explicit_positions(const zo_ruleset *rs, const zo_case *c, json_t *c
   zo_game_free(g);
 }
 
-static json_t *setup_request(const zo_ruleset *rs, const zo_case *c);
+static json_t *setup_request(const proc *p, const zo_ruleset *rs, const zo_case *c);
 static int setup_request_line(proc *p, const zo_ruleset *rs, const zo_case *c);
 
 /* c's setup request in p->line with the next id: its cards as written when
@@ -458,7 +458,7 @@ static int setup_request_line(proc *p, const zo_ruleset *rs, const zo_case *c);
 static int setup_line(proc *p, const zo_ruleset *rs, const zo_case *c) {
   if (c->cards_json && c->cards_json_placed && !p->tap) return setup_request_line(p, rs, c);
   char op[32];
-  return request_line(p, setup_request(rs, c), op);
+  return request_line(p, setup_request(p, rs, c), op);
 }
 
 static zo_status pr_setup(void *self, const zo_ruleset *rs, const zo_case *c, zo_error *err) {
@@ -680,14 +680,25 @@ zo_status zo_engine_process_bye(zo_engine *e, zo_error *err) {
   return zcp_child_await_exit(&p->child, err);
 }
 
+/* Does p's engine take the rule set's digest in setup (the feature
+ * ruleset_digest, PROTOCOL.md 7.2)? Never sent to one that did not
+ * declare it: the field is not in its version of the protocol. */
+static int wants_digest(const proc *p, const zo_ruleset *rs) {
+  return (p->declared >> FT_RULESET_DIGEST & 1u) && rs->digest[0];
+}
+
 /* The cards of c as the setup request sends them: positions explicit. */
-static json_t *setup_request(const zo_ruleset *rs, const zo_case *c) {
+static json_t *setup_request(const proc *p, const zo_ruleset *rs, const zo_case *c) {
   json_error_t je;
   json_t *cards = json_loads(c->cards_json ? c->cards_json : "{}", 0, &je), *players = json_array();
   if (cards) explicit_positions(rs, c, cards);
   for (int i = 0; i < c->nplayers; i++) json_array_append_new(players, json_string(c->players[i]));
-  return json_pack("{s:s, s:s, s:o, s:o}", "op", "setup", "ruleset", rs->id, "players", players, "cards",
-                   cards ? cards : json_object());
+  json_t *req = json_pack("{s:s, s:s, s:o, s:o}", "op", "setup", "ruleset", rs->id, "players", players,
+                          "cards", cards ? cards : json_object());
+  if (req && wants_digest(p, rs)) json_object_set_new(req, "ruleset_digest", json_string(rs->digest));
+  if (req && (p->declared >> FT_RULESET_ZONES & 1u))
+    json_object_set_new(req, "ruleset_zones", zo_zcp_ruleset_zones_json(rs));
+  return req;
 }
 
 /* The run request of c's steps (observe: delta on zcp/2, each on zcp/1). */
@@ -709,6 +720,9 @@ static int setup_request_line(proc *p, const zo_ruleset *rs, const zo_case *c) {
   json_t *players = json_array();
   for (int i = 0; i < c->nplayers; i++) json_array_append_new(players, json_string(c->players[i]));
   json_t *head = json_pack("{s:s, s:s, s:o}", "op", "setup", "ruleset", rs->id, "players", players);
+  if (head && wants_digest(p, rs)) json_object_set_new(head, "ruleset_digest", json_string(rs->digest));
+  if (head && (p->declared >> FT_RULESET_ZONES & 1u))
+    json_object_set_new(head, "ruleset_zones", zo_zcp_ruleset_zones_json(rs));
   int bad = zo_zcp_line_write(&p->line, head); /* {...}\n */
   json_decref(head);
   if (bad) return -1;

@@ -598,3 +598,47 @@ json_t *zo_zcp_step_json(const zo_step *s) {
   json_t *step = json_loads(s->json ? s->json : "null", JSON_DECODE_ANY, &je);
   return step ? step : json_null();
 }
+
+/* ---- a rule set's zone types (feature ruleset_zones) --------------------- */
+
+/* The words of type bits `bits` of rule set rs (its vocabulary and own
+ * words), as a JSON list. */
+static json_t *type_words(const zo_ruleset *rs, uint64_t bits) {
+  json_t *a = json_array();
+  for (int i = 0; i < 64; i++) {
+    if (!(bits >> i & 1u)) continue;
+    const char *w = i < ZO_NVOCAB ? zo_type_word(i)
+                    : i - ZO_NVOCAB < rs->nxtypes ? rs->xtypes[i - ZO_NVOCAB] : NULL;
+    if (w) json_array_append_new(a, json_string(w));
+  }
+  return a;
+}
+
+json_t *zo_zcp_ruleset_zones_json(const zo_ruleset *rs) {
+  json_t *zones = json_object();
+  for (int z = 0; z < rs->nzones; z++) {
+    zo_zone_type *t = (zo_zone_type *)&rs->zones[z];
+    json_t *o = json_object();
+    json_object_set_new(o, "role", json_string(zo_zone_role_names[t->role]));
+    for (int a = 0; a < ZA_COUNT; a++) {
+      const zo_cited *c = zo_zone_cited(t, (zo_zone_attr)a);
+      json_t *v = NULL;
+      switch (zo_zone_attr_values[a]) {
+      case AV_BOOL: v = json_boolean(c->value); break;
+      case AV_INT: v = json_integer(c->value); break;
+      case AV_VISIBILITY: v = json_string(c->value ? "public" : "hidden"); break;
+      case AV_HOLDS:
+        v = json_array();
+        for (int b = 0; b < ZH_COUNT; b++)
+          if (c->value >> b & 1) json_array_append_new(v, json_string(zo_holds_names[b]));
+        break;
+      case AV_EQUIP: v = type_words(rs, t->equip_types); break;
+      case AV_KEEPS: v = type_words(rs, t->keep_types); break;
+      case AV_TYPES: v = type_words(rs, t->only_types); break;
+      }
+      json_object_set_new(o, zo_zone_attr_keys[a], v);
+    }
+    json_object_set_new(zones, t->name, o);
+  }
+  return zones;
+}

@@ -83,6 +83,13 @@ void zo_zcp_names_free(zo_zcp_names *names);
  * none or it does not parse. A new reference (the caller decrefs). */
 json_t *zo_zcp_step_json(const zo_step *s);
 
+/* The zone types of rule set rs as the setup's `ruleset_zones` gives them
+ * (feature ruleset_zones, PROTOCOL.md 7.2): an object from each zone type's
+ * name to its attributes' values as a rule set file writes them (role, and
+ * every key of ZO_ZONE_ATTRS: true/false, numbers, public or hidden, lists
+ * of words), without their rules. A new reference, never NULL. */
+json_t *zo_zcp_ruleset_zones_json(const zo_ruleset *rs);
+
 /* A step answer (or one of a run's results) res into r (zeroed by the
  * caller; its events buffer grown with zo_xrealloc, freed by
  * zo_step_result_free), in the terms of case c (handles looked up through

@@ -192,6 +192,18 @@ static json_t *do_setup(served *s, json_t *req, json_t *id) {
     return fail(id, "bad_request", "setup needs ruleset (text), players (list), cards (object)");
   s->rs = zo_ruleset_find(rsid);
   if (!s->rs) return fail(id, "unsupported", "unknown rule set");
+  /* ruleset_digest (declared with a user's rule set loaded): the runner's
+     file must be the one served, else this is another game under the same
+     id and the case is skipped with the reason */
+  json_t *dg = json_object_get(req, "ruleset_digest");
+  if (dg && !json_is_string(dg)) return fail(id, "bad_request", "setup: ruleset_digest is text");
+  if (dg && strcmp(json_string_value(dg), s->rs->digest)) {
+    char msg[300];
+    snprintf(msg, sizeof msg, "rule set %s is served from another file: its digest here is %s, "
+             "the runner's %.80s", rsid, s->rs->digest, json_string_value(dg));
+    s->rs = NULL;
+    return fail(id, "unsupported", msg);
+  }
   /* the setup as a case document (JSON is YAML): validated like a file */
   json_t *doc = json_pack("{s:s, s:s, s:[s], s:[s], s:O, s:O, s:[]}", "id", "served/game", "title",
                           "served game", "rulesets", rsid, "rules", s->rs->rules[0].id, "players",
@@ -232,8 +244,12 @@ json_t *zo_serve_request(zo_served *sv, json_t *req) {
     json_t *rss = json_array(), *fs = json_array();
     for (size_t i = 0; i < zo_ruleset_count(); i++)
       json_array_append_new(rss, json_string(zo_ruleset_id(zo_ruleset_at(i))));
-    for (int i = 0; i < FT_COUNT; i++) /* every feature the case language has */
-      json_array_append_new(fs, json_string(zo_feature_names[i]));
+    int user = 0; /* a user's rule set is served (serve --ruleset-file) */
+    for (size_t i = 0; i < zo_ruleset_count(); i++) user |= zo_ruleset_at(i)->user;
+    for (int i = 0; i < FT_COUNT; i++) /* every feature the case language has, */
+      if ((i != FT_RULESET_DIGEST || (user && two)) && /* the digest with a user's file; */
+          i != FT_RULESET_ZONES)                        /* its zones: it has the file */
+        json_array_append_new(fs, json_string(zo_feature_names[i]));
     return json_pack("{s:O, s:b, s:s, s:s, s:s, s:o, s:o}", "id", id, "ok", 1, "protocol",
                      two ? "zcp/2" : "zcp/1", "engine", "zoneoracle", "version", ZO_VERSION,
                      "rulesets", rss, "features", fs);

@@ -43,12 +43,14 @@ static inline int zo_holds_is_fab_permanent(const zo_type_classes *t, int kind, 
 /* The first `holds:` limit of zone type zt that an object of this kind and
  * types does not meet, as its ZH_* bit, in the order deck-cards (FaB
  * 1.3.2c), cards, permanents (1.3.3), hero (3.11.2), equipment of its
- * kind; 0 when zt can hold it (FaB 3.0.11), whoever owns it. `equip`: the
- * types zt equips, in the object's bits. ZH_NO_INSTANTS (CR 400.4a) is not
+ * kind, its `holds_types:` (ZH_TYPES); 0 when zt can hold it (FaB 3.0.11),
+ * whoever owns it. `equip` and `only`: the types zt equips and the types of
+ * its holds_types:, in the object's bits. ZH_NO_INSTANTS (CR 400.4a) is not
  * decided here: an instant that would enter stays where it is, which the
  * caller tells apart from a zone that can't hold it. */
 static inline unsigned zo_holds_refusal(const zo_type_classes *t, const zo_zone_type *zt,
-                                        int kind, uint64_t types, uint64_t equip) {
+                                        int kind, uint64_t types, uint64_t equip,
+                                        uint64_t only) {
   unsigned holds = (unsigned)zt->holds.value;
   if ((holds & ZH_DECK_CARDS) && !zo_holds_is_deck_card(t, kind, types)) return ZH_DECK_CARDS;
   if ((holds & ZH_CARDS) &&
@@ -59,6 +61,7 @@ static inline unsigned zo_holds_refusal(const zo_type_classes *t, const zo_zone_
     return ZH_PERMANENTS;
   if ((holds & ZH_HERO) && !(types & t->hero)) return ZH_HERO;
   if ((holds & ZH_EQUIP) && !(types & equip)) return ZH_EQUIP;
+  if ((holds & ZH_TYPES) && !(types & only)) return ZH_TYPES;
   return 0;
 }
 

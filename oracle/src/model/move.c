@@ -322,7 +322,10 @@ ZO_COLD static zo_outcome refused_by_zone(zo_game *g, int obj, int dest, int by_
     if (refuse == ZO_E_CANNOT_HOLD && SW(g, SW_WRONG_OWNER) == ZS_CANNOT_HOLD &&
         ZT(g, dest)->owner_only.value && g->zones[dest].player != g->objs[obj].owner)
       HITSW(g, SW_WRONG_OWNER);
-    if (by_rule && SW(g, SW_CLEAR) != ZS_NONE) return zo_obj_clear(g, obj, r); /* 3.0.12 */
+    if (by_rule && SW(g, SW_CLEAR) != ZS_NONE) {
+      HITSW(g, SW_CLEAR); /* 3.0.12: the switch decided this clear */
+      return zo_obj_clear(g, obj, r);
+    }
     return ZO_OUTCOME_FAILED;
   }
   return ZO_OUTCOME_FAILED;
@@ -341,7 +344,10 @@ static ZO_ALWAYS_INLINE zo_outcome refused(move *m) {
     *m->err = m->e;
     if (SW(g, SW_CANNOT_HOLD) == ZS_FAIL_OR_CLEAR) {
       HITSW(g, SW_CANNOT_HOLD);
-      if (m->mv->by_rule && SW(g, SW_CLEAR) != ZS_NONE) return zo_obj_clear(g, m->obj, m->r);
+      if (m->mv->by_rule && SW(g, SW_CLEAR) != ZS_NONE) {
+        HITSW(g, SW_CLEAR); /* 3.0.12: the switch decided this clear */
+        return zo_obj_clear(g, m->obj, m->r);
+      }
     }
     return ZO_OUTCOME_FAILED;
   }

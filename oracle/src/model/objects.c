@@ -83,7 +83,10 @@ static int moves_with_properties(zo_game *g, int pub, int dest_pub) {
  * does not. */
 zo_outcome zo_obj_clear(zo_game *g, int obj, zo_step_result *r) {
   zo_obj *o = &g->objs[obj];
-  HITSW(g, SW_CLEAR);
+  /* no hit on the switch clear here: it decides only a rule's move that a
+     zone refuses (move.c counts it there); sub-cards (sub_cards) and a
+     removed zone's objects (zone_lifecycle) are cleared whatever it says,
+     so a table cell of theirs does not cite it (issue 31) */
   int gy = zo_zone_of_role(g, ZR_GRAVEYARD, o->owner);
   int origin = o->zone, ctrl = o->controller;
   if (o->kind != ZK_CARD || is_token(g, o)) {

@@ -58,6 +58,17 @@ static const char *cite(const zo_ruleset *rs, const zo_cited *ci, const char *pr
   return buf;
 }
 
+/* pre + the rules of `rules` (another game's dropped: zo_ruleset_cite) +
+ * post in buf, or "" when rs stands behind none of them (issue 31: a
+ * user's game is not told FaB's numbers). */
+static const char *book(const zo_ruleset *rs, const char *rules, const char *pre,
+                        const char *post, char *buf, size_t cap) {
+  char kept[96];
+  if (zo_ruleset_cite(rs, rules, kept, sizeof kept)[0]) snprintf(buf, cap, "%s%s%s", pre, kept, post);
+  else buf[0] = 0;
+  return buf;
+}
+
 /* The full name of zone instance `zone` in buf (cap bytes), made only when
  * there is an error to write it into (err); buf is returned. */
 static const char *zone_label(const zo_game *g, int zone, const zo_error *err, char *buf,
@@ -92,7 +103,7 @@ static zo_status setup_contradictions(zo_game *g, const zo_card_setup *cs,
   const zo_case *c = g->c;
   const zo_ruleset *rs = g->rs;
   const char *hn = c->handles[cs->handle];
-  char zname[64] = "", why[64];
+  char zname[64] = "", why[64], bk[128];
   zone_label(g, zone, err, zname, sizeof zname);
   if (cs->position >= 0 && !zt->ordered.value)
     return setup_fail(err, c, cs, CK_POSITION, rs->id, "card '%s': position: is for ordered "
@@ -109,14 +120,16 @@ static zo_status setup_contradictions(zo_game *g, const zo_card_setup *cs,
   if (zt->role == ZR_LIBRARY && (cs->visibility == 1 || (face_written && !cs->face_down))) {
     int vis = cs->visibility == 1;
     return setup_fail(err, c, cs, vis ? CK_VISIBILITY : CK_FACE, rs->id, "'%s' is in %s, a "
-                      "deck: objects in a deck are private and face down (FaB 3.7.5): leave "
-                      "out %s", hn, zname, vis ? "visibility: public" : "face: up");
+                      "deck: objects in a deck are private and face down%s: leave "
+                      "out %s", hn, zname, book(rs, "FaB 3.7.5", " (", ")", bk, sizeof bk),
+                      vis ? "visibility: public" : "face: up");
   }
   if (face_written && cs->visibility >= 0 && cs->face_down == cs->visibility)
     return setup_fail(err, c, cs, CK_VISIBILITY, rs->id, "'%s': face: %s and visibility: %s "
                       "contradict each other: here a face-down object is private and a "
-                      "face-up one public (visibility per object, FaB 3.0.3)", hn,
-                      cs->face_down ? "down" : "up", cs->visibility ? "public" : "private");
+                      "face-up one public (visibility per object%s)", hn,
+                      cs->face_down ? "down" : "up", cs->visibility ? "public" : "private",
+                      book(rs, "FaB 3.0.3", ", ", "", bk, sizeof bk));
   return ZO_OK;
 }
 
@@ -129,6 +142,8 @@ static zo_status place_sub_card(zo_game *g, const zo_card_setup *cs, zo_error *e
   zo_obj *o = &g->objs[cs->handle];
   const zo_obj *t = &g->objs[cs->under];
   const char *hn = c->handles[cs->handle];
+  char fab[128]; /* room for every rule book() keeps */
+  book(rs, "FaB 3.0.14", " (", ")", fab, sizeof fab);
   if (rs->sw[SW_SUB_CARDS].value != ZS_YES)
     return setup_fail(err, c, cs, -1, rs->id, "card '%s': sub-cards (under:) "
                       "are not part of this rule set", hn);
@@ -136,14 +151,14 @@ static zo_status place_sub_card(zo_game *g, const zo_card_setup *cs, zo_error *e
      only under a permanent in the arena or a card on the stack */
   if (o->kind != ZK_CARD && o->kind != ZK_TOKEN)
     return setup_fail(err, c, cs, CK_KIND, rs->id, "'%s' is of kind %s: only cards and "
-                      "tokens can be sub-cards (FaB 3.0.14)", hn, zo_kind_name(o->kind));
+                      "tokens can be sub-cards%s", hn, zo_kind_name(o->kind), fab);
   if (!t->exists || t->under >= 0 ||
       !((is_arena(g, t->zone) &&
          zo_holds_is_fab_permanent(&g->classes, (int)t->kind, t->types, ZT(g, t->zone))) ||
         (is_stack(g, t->zone) && (t->kind == ZK_CARD || t->kind == ZK_TOKEN))))
     return setup_fail(err, c, cs, CK_UNDER, rs->id, "card '%s' is under '%s', which "
                       "is not a permanent in the arena or a card on the "
-                      "stack (FaB 3.0.14)", hn, c->handles[cs->under]);
+                      "stack%s", hn, c->handles[cs->under], fab);
   if (cs->zone.type != ZO_ZT_UNSET) { /* written: it must be the top-card's zone */
     int red;
     zo_step_error e;
@@ -153,8 +168,8 @@ static zo_status place_sub_card(zo_game *g, const zo_card_setup *cs, zo_error *e
       char tz[64] = "";
       zone_label(g, t->zone, err, tz, sizeof tz);
       return setup_fail(err, c, cs, CK_ZONE, rs->id, "card '%s' is under '%s', which is in "
-                        "%s: a sub-card is in its top-card's zone (FaB 3.0.14), so zone: must "
-                        "say %s or be left out", hn, c->handles[cs->under], tz, tz);
+                        "%s: a sub-card is in its top-card's zone%s, so zone: must "
+                        "say %s or be left out", hn, c->handles[cs->under], tz, fab, tz);
     }
   }
   o->under = cs->under;
@@ -359,6 +374,7 @@ static void map_types(zo_game *g) {
   for (int t = 0; t < rs->nzones; t++) {
     g->equip_types[t] = zo_type_bits_for_case(rs, c, rs->zones[t].equip_types);
     g->keep_types[t] = zo_type_bits_for_case(rs, c, rs->zones[t].keep_types);
+    g->only_types[t] = zo_type_bits_for_case(rs, c, rs->zones[t].only_types);
   }
 }
 

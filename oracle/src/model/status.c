@@ -299,6 +299,13 @@ void zo_step_turn_face(zo_game *g, const zo_step *s, int obj, zo_step_result *r)
     new_identity(g, o);
     zo_obj_drop_marks(g, o, 0);
     r->outcome = ZO_OUTCOME_NEW_OBJECT_IN_PLACE;
+    event(r, o, r->outcome);
+    /* its sub-cards don't follow a new object: they are cleared (FaB
+       3.0.14c-e as RULESETS.md gives them to every game: a top-card that
+       becomes new leaves them; issue 31). Attachments end by themselves:
+       they name the identity they were made with (attached.c). */
+    zo_subs_clear(g, o, r, 1);
+    return;
   }
   event(r, o, r->outcome);
 }

@@ -152,7 +152,10 @@ zo_step_error zo_zone_refuses(zo_game *g, int zone, int obj, int flags) {
   }
   unsigned holds = (unsigned)zt->holds.value;
   if (holds && cannot_hold(g, zt, o)) {
-    if (counting) hit(g, &zt->holds);
+    /* the refusal's own citation: holds_types: when only it refuses */
+    if (counting)
+      hit(g, zo_holds_refusal(&g->classes, zt, (int)o->kind, o->types, g->equip_types[z->type],
+                              g->only_types[z->type]) == ZH_TYPES ? &zt->holds_types : &zt->holds);
     return ZO_E_CANNOT_HOLD;
   }
   if (zt->capacity.value > 0) {

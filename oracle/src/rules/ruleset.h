@@ -69,6 +69,10 @@ enum { ZO_HOLDS(ZO_HOLDS_INDEX) ZH_COUNT };
 #define ZO_HOLDS_BIT(id, name) id = 1u << id##_INDEX,
 enum { ZO_HOLDS(ZO_HOLDS_BIT) };
 #undef ZO_HOLDS_BIT
+/* Set in holds.value by the attribute `holds_types:` (not a word of
+ * `holds:`): the zone holds only objects with one of its type words
+ * (zo_zone_type.only_types), any game's "holds only these types". */
+#define ZH_TYPES (1u << ZH_COUNT)
 
 /* A cited value: every zone attribute and switch carries its rule. */
 typedef struct {
@@ -85,7 +89,8 @@ typedef enum {
   AV_VISIBILITY, /* public, hidden or private: the value is 1 for public */
   AV_HOLDS,      /* a list of holds words: ZH_* bits */
   AV_EQUIP,      /* a list of type words: equip_types */
-  AV_KEEPS       /* a list of type words: keep_types; the value is whether any */
+  AV_KEEPS,      /* a list of type words: keep_types; the value is whether any */
+  AV_TYPES       /* a list of type words: only_types; the value is whether any */
 } zo_attr_value;
 
 /* ZO_ZONE_ATTRS(X): X(id, field, key, value, mutant): every cited attribute
@@ -112,7 +117,9 @@ typedef enum {
   X(ZA_EFFECT_REORDER, effect_reorder, "effect_reorder", AV_BOOL, 10) /* 400.5 */       \
   /* issue 12, G3: who performs a step */                                             \
   X(ZA_OWNER_PUTS, owner_puts, "owner_puts", AV_BOOL, 11) /* 217.9d, 407.4: ante */   \
-  X(ZA_PUTTER_ORDERS, putter_orders, "putter_orders", AV_BOOL, 12) /* 217.2.Ruling.1 */
+  X(ZA_PUTTER_ORDERS, putter_orders, "putter_orders", AV_BOOL, 12) /* 217.2.Ruling.1 */ \
+  /* issue 31: "holds only these types", in any game */                               \
+  X(ZA_HOLDS_TYPES, holds_types, "holds_types", AV_TYPES, 0)
 
 /* The cited zone attributes (ZO_ZONE_ATTRS). */
 typedef enum { ZO_ZONE_ATTRS(ZO_ROW_ID) ZA_COUNT } zo_zone_attr;
@@ -145,6 +152,9 @@ typedef struct {
   uint64_t equip_types; /* ZH_EQUIP: types/subtypes that may be equipped
                            (rule set bits: vocabulary and zo_ruleset.xtypes) */
   uint64_t keep_types;  /* `keeps`: types that can't leave (rule set bits) */
+  zo_cited holds_types; /* the citation of `holds_types:` (its value: any) */
+  uint64_t only_types;  /* `holds_types`: the zone holds only objects with one
+                           of these types (rule set bits; ZH_TYPES in holds) */
 } zo_zone_type;
 
 /* The keys of the cited zone attributes, by zo_zone_attr; static storage. */
@@ -326,6 +336,12 @@ struct zo_ruleset {
   char **xtypes; int nxtypes; /* its own type words (not in the vocabulary):
                                  bit ZO_NVOCAB + i; owned */
   int id_line, id_col;        /* where `id:` is written (0 for a copy) */
+  /* "sha256:" and the SHA-256 of the file's bytes in hex; under extends:,
+     the SHA-256 of the base's digest, a space and the file's own
+     "sha256:HEX" (so a change in the base changes it). Sent to engines that
+     declare the feature ruleset_digest (PROTOCOL.md, setup). */
+  char digest[72];
+  int user;                   /* loaded from a user's file (--ruleset-file) */
 };
 
 /* The words of the switches (by zo_switch), of their values (by ZS_*),
@@ -343,12 +359,16 @@ zo_status zo_ruleset_register(zo_ruleset *rs, zo_error *err);
 /* The word of switch value v (ZS_*), or "?". */
 const char *zo_switch_value_name(int v);
 struct yd_doc;
+/* The rule set an `extends:` id names, or NULL: the registry's look-up
+ * (registry.c), handed to the parser so that it calls no file above it. */
+typedef const zo_ruleset *(*zo_ruleset_lookup)(const char *id);
 /* The rule set of a parsed rule set file (oracle/rulesets/RULESETS.md):
  * the rules layer's parser (ruleset_load.c), for the registry's embedded
- * files and zo_ruleset_load_*. `extends:` names a rule set already
- * registered. On success *out is the caller's (zo_ruleset_free); on error
- * nothing is returned and err names file:line:column. */
-zo_status zo_ruleset_parse_doc(const struct yd_doc *doc, zo_ruleset **out, zo_error *err);
+ * files and zo_ruleset_load_*. `extends:` names a rule set base_of finds
+ * (NULL: none). On success *out is the caller's (zo_ruleset_free); on
+ * error nothing is returned and err names file:line:column. */
+zo_status zo_ruleset_parse_doc(const struct yd_doc *doc, zo_ruleset_lookup base_of,
+                               zo_ruleset **out, zo_error *err);
 /* Mutants: the registry slot of an embedded rule set, swapping a slot,
  * and a shallow copy to change one switch in (free() it, not
  * zo_ruleset_free). */
@@ -359,6 +379,15 @@ zo_ruleset *zo_ruleset_clone_shallow(const zo_ruleset *rs);
 int zo_ruleset_zone(const zo_ruleset *rs, const char *name);
 /* Rule index by id, or -1. */
 int zo_ruleset_rule(const zo_ruleset *rs, const char *id);
+/* The rules of citation list `rules` ("CR 303.4, 301.5; FaB 3.0.14", as
+ * the invariants and the model's messages cite them) that rule set rs can
+ * stand behind, into buf (cap bytes): those its rules: list holds, and
+ * those of its own game's rule book (CR and Z. numbers under game mtg, FaB
+ * numbers under fab). Another game's numbers are dropped, so a message
+ * under a user's game cites its rules or none (issue 31). Returns buf: the
+ * list as written when nothing is dropped, else the kept ids "; "-joined,
+ * "" when none is left. Pure. */
+const char *zo_ruleset_cite(const zo_ruleset *rs, const char *rules, char *buf, size_t cap);
 
 /* ------------------------------------------------------------------ */
 /* Types and subtypes: words -> bits                                   */

@@ -1,4 +1,6 @@
-/* ruleset_load.c: rule set files -> zo_ruleset (ruleset.h).
+/* ruleset_load.c: rule set files -> zo_ruleset (ruleset.h). It calls
+ * ruleset_names.c only; the registry (registry.c) calls it, handing it the
+ * look-up that resolves `extends:`.
  *
  * A rule set is data (oracle/rulesets/<id>.yaml, embedded at build time, or
  * a user's file): the zone types of one game and era, and the policy
@@ -28,6 +30,11 @@ typedef struct {
     const yd_node *node;
   } *pend;
   int npend, cappend;
+  /* where this file writes each zone type's role and count (NULL: not
+     here), for the checks that need the whole file (check_zones) */
+  const yd_node *role_at[ZO_MAX_ZONE_TYPES], *count_at[ZO_MAX_ZONE_TYPES];
+  zo_ruleset_lookup base_of; /* extends: the registry's look-up (registry.c) */
+  const zo_ruleset *base;    /* the rule set extends: names, once found */
 } rparse;
 
 static zo_status bad(rparse *p, const yd_node *at, const char *fmt, ...)
@@ -143,6 +150,12 @@ static zo_status type_list(rparse *p, const yd_node *v, const char *what,
       if (*c == ' ' || (*c >= 'A' && *c <= 'Z'))
         return bad(p, w, "type words are lower case with _ for spaces (got '%s') for %s",
                    w->str, what);
+    /* a word for "everything" would be read as a type of its own that no
+       object has: say so rather than load a rule that never applies */
+    static const char *const quantifiers[] = {"all", "any", "every", "everything", "none"};
+    if (yr_index(w->str, quantifiers, 5) >= 0)
+      return bad(p, w, "'%s' is not a type word: %s lists the types (or subtypes) it applies "
+                 "to, one by one", w->str, what);
     uint64_t b = zo_type_intern(&p->rs->xtypes, &p->rs->nxtypes, w->str);
     if (!b)
       return bad(p, w, "type word '%s': a rule set may use at most %d type words the model "
@@ -159,11 +172,7 @@ static zo_status parse_role(rparse *p, const yd_node *v, const char *what, zo_zo
   zo_status st = want_str(p, v, what);
   if (st) return st;
   int r = yr_index(v->str, zo_zone_role_names, ZR_COUNT);
-  if (r < 0) {
-    const char *near = zo_nearest(v->str, zo_zone_role_names, ZR_COUNT);
-    return bad(p, v, "unknown role '%s'%s%s%s", v->str, near ? " (did you mean '" : "",
-               near ? near : "", near ? "'?)" : "");
-  }
+  if (r < 0) return yr_unknown(&p->r, v, ZO_ERR_SCHEMA, "role", v->str, NULL, zo_zone_role_names, ZR_COUNT);
   z->role = (zo_zone_role)r;
   return ZO_OK;
 }
@@ -174,7 +183,7 @@ static zo_status parse_holds(rparse *p, const yd_node *v, const char *what, zo_c
   zo_status st = cited(p, v, what, out, &val);
   if (st) return st;
   if (val->kind != YD_SEQ) return bad(p, val, "expected a list for %s", what);
-  out->value = 0;
+  out->value &= (int)ZH_TYPES; /* holds_types:'s, kept through extends: */
   for (size_t j = 0; j < val->n; j++) {
     const yd_node *h = val->kids[j];
     if ((st = want_str(p, h, what))) return st;
@@ -218,6 +227,13 @@ static zo_status parse_attr(rparse *p, zo_zone_type *z, zo_zone_attr a, const yd
     st = type_list(p, val, what, &z->keep_types);
     c->value = z->keep_types != 0;
     return st;
+  case AV_TYPES:
+    if ((st = cited(p, v, what, c, &val))) return st;
+    if ((st = type_list(p, val, what, &z->only_types))) return st;
+    c->value = z->only_types != 0;
+    if (c->value) z->holds.value |= (int)ZH_TYPES;
+    else z->holds.value &= ~(int)ZH_TYPES;
+    return ZO_OK;
   }
   return ZO_OK;
 }
@@ -238,6 +254,9 @@ static zo_status parse_zone(rparse *p, const yd_node *key, const yd_node *m) {
       return bad(p, key, "more than %d zone types", ZO_MAX_ZONE_TYPES);
     if (strchr(key->str, '.'))
       return bad(p, key, "zone name '%s' must be a short word without '.'", key->str);
+    if (!key->str[0] || strspn(key->str, "abcdefghijklmnopqrstuvwxyz_") != strlen(key->str))
+      return bad(p, key, "zone name '%s' may hold only lower-case letters a-z and '_' (cases "
+                 "name zones as player.type.index)", key->str);
     if (strlen(key->str) >= ZO_NAME)
       return bad(p, key, "zone name '%s' is longer than %d characters", key->str, ZO_NAME - 1);
     zi = rs->nzones++;
@@ -251,11 +270,45 @@ static zo_status parse_zone(rparse *p, const yd_node *key, const yd_node *m) {
     char what[80];
     snprintf(what, sizeof what, "zone %s, %s", z->name, k->str);
     int a = yr_index(k->str, zo_zone_attr_keys, ZA_COUNT);
-    if (!strcmp(k->str, "role")) st = parse_role(p, v, what, z);
-    else if (a >= 0) st = parse_attr(p, z, (zo_zone_attr)a, v, what);
+    if (!strcmp(k->str, "role")) {
+      st = parse_role(p, v, what, z);
+      p->role_at[zi] = v;
+    } else if (a >= 0) {
+      st = parse_attr(p, z, (zo_zone_attr)a, v, what);
+      if (a == ZA_ZONE_COUNT) p->count_at[zi] = v;
+    }
     else return yr_unknown(&p->r, k, ZO_ERR_SCHEMA, "key", k->str, "a zone", zone_keys,
                            1 + ZA_COUNT);
     if (st) return st;
+  }
+  return ZO_OK;
+}
+
+/* What needs every zone of the file and its base: a `count` written for a
+ * shared zone type (it would be ignored) or below 1 (no zone of the type
+ * at all), and a role the model looks a zone up by given to two zone
+ * types (RULESETS.md, Roles: the model would use the first only). */
+static zo_status check_zones(rparse *p) {
+  zo_ruleset *rs = p->rs;
+  for (int i = 0; i < rs->nzones; i++) {
+    const zo_zone_type *z = &rs->zones[i];
+    const yd_node *c = p->count_at[i];
+    if (c && !z->per_player.value)
+      return bad(p, c, "count is for per-player zone types: zone %s is shared (per_player: "
+                 "false), so there is one of it; write per_player: true or leave count out",
+                 z->name);
+    if (c && z->count.value < 1)
+      return bad(p, c->kind == YD_MAP && yd_get(c, "value") ? yd_get(c, "value") : c,
+                 "count must be 1..64 for zone %s: each player has at least one zone of a "
+                 "per-player type (leave the zone type out if a player has none)", z->name);
+    if (z->role == ZR_NONE || z->role == ZR_OTHER || z->role == ZR_COMMAND) continue;
+    for (int j = 0; j < i; j++)
+      if (rs->zones[j].role == z->role) {
+        const yd_node *at = p->role_at[i] ? p->role_at[i] : p->role_at[j];
+        return bad(p, at, "role %s is given to zone types %s and %s: the model finds the %s "
+                   "by its role, so give it to one zone type", zo_zone_role_names[z->role],
+                   rs->zones[j].name, z->name, zo_zone_role_names[z->role]);
+      }
   }
   return ZO_OK;
 }
@@ -493,8 +546,9 @@ static zo_status inherit(rparse *p, const yd_node *ext) {
   zo_ruleset *rs = p->rs;
   zo_status st = want_str(p, ext, "extends");
   if (st) return st;
-  const zo_ruleset *base = zo_ruleset_find(ext->str);
+  const zo_ruleset *base = p->base_of ? p->base_of(ext->str) : NULL;
   if (!base) return yr_fail(&p->r, ext, ZO_ERR_UNKNOWN, "extends unknown rule set '%s'", ext->str);
+  p->base = base;
   memcpy(rs->zones, base->zones, sizeof rs->zones);
   rs->nzones = base->nzones;
   memcpy(rs->sw, base->sw, sizeof rs->sw);
@@ -515,6 +569,22 @@ static zo_status inherit(rparse *p, const yd_node *ext) {
   return ZO_OK;
 }
 
+/* Is game name g a slip of the special name w (three letters): one letter
+ * changed, or the same letters in another order ("fba")? */
+static int slip_of(const char *g, const char *w) {
+  if (strlen(g) != 3 || !strcmp(g, w)) return 0;
+  int diff = (g[0] != w[0]) + (g[1] != w[1]) + (g[2] != w[2]);
+  char a[4], b[4];
+  memcpy(a, g, 4);
+  memcpy(b, w, 4);
+  for (int i = 0; i < 3; i++) /* sort both: anagrams compare equal */
+    for (int j = i + 1; j < 3; j++) {
+      if (a[j] < a[i]) { char t = a[i]; a[i] = a[j]; a[j] = t; }
+      if (b[j] < b[i]) { char t = b[i]; b[i] = b[j]; b[j] = t; }
+    }
+  return diff == 1 || !strcmp(a, b);
+}
+
 /* id:, title: and game: (which an extending file may leave to its base). */
 static zo_status parse_names(rparse *p, const yd_node *root) {
   zo_ruleset *rs = p->rs;
@@ -531,15 +601,26 @@ static zo_status parse_names(rparse *p, const yd_node *root) {
   rs->id_col = id->col;
   rs->title = zo_xstrdup(title->str);
   if (game) {
-    /* the games the model knows: only fab changes it (FaB deck-cards) */
-    static const char *const games[] = {"mtg", "fab"};
+    /* any game, named by a word; only fab changes the model (FaB
+       deck-cards), mtg and every other name leave it as it is */
     if ((st = want_str(p, game, "game"))) return st;
-    if (yr_index(game->str, games, 2) < 0)
-      return yr_unknown(&p->r, game, ZO_ERR_SCHEMA, "game", game->str, NULL, games, 2);
+    size_t gl = strlen(game->str);
+    if (gl == 0 || gl >= ZO_NAME || !(game->str[0] >= 'a' && game->str[0] <= 'z') ||
+        strspn(game->str, "abcdefghijklmnopqrstuvwxyz0123456789_-") != gl)
+      return bad(p, game, "game '%s' must be a word of lower-case letters, digits, '_' and '-', "
+                 "starting with a letter, at most %d characters (mtg and fab have a meaning "
+                 "in the model; any other names a game of your own)", game->str, ZO_NAME - 1);
+    static const char *const special[] = {"mtg", "fab"};
+    for (int i = 0; i < 2; i++)
+      if (slip_of(game->str, special[i]))
+        return bad(p, game, "game '%s': did you mean '%s'? (mtg and fab are the built-in games; "
+                   "name a game of your own by a word further from them)", game->str, special[i]);
     free(rs->game);
     rs->game = zo_xstrdup(game->str);
   }
-  if (!rs->game) return bad(p, root, "missing 'game' (mtg or fab, or extends: a rule set)");
+  if (!rs->game)
+    return bad(p, root, "missing 'game' (the game's name: mtg, fab or one of your own; or "
+               "extends: a rule set)");
   return ZO_OK;
 }
 
@@ -579,6 +660,7 @@ static zo_status parse_file(rparse *p, const yd_node *root) {
     for (size_t i = 0; i < v->n; i++)
       if ((st = parse_zone(p, YD_KEY(v, i), YD_VAL(v, i)))) return st;
   }
+  if ((st = check_zones(p))) return st;
   if ((v = yd_get(root, "switches")) && (st = parse_switches(p, v))) return st;
   if ((st = resolve_citations(p))) return st;
   if ((v = yd_get(root, "drop_rules")) && (st = drop_rules(p, v))) return st;
@@ -592,8 +674,9 @@ static zo_status parse_file(rparse *p, const yd_node *root) {
   return ZO_OK;
 }
 
-zo_status zo_ruleset_parse_doc(const yd_doc *doc, zo_ruleset **out, zo_error *err) {
-  rparse p = {.r = {.doc = doc, .err = err}};
+zo_status zo_ruleset_parse_doc(const yd_doc *doc, zo_ruleset_lookup base_of, zo_ruleset **out,
+                               zo_error *err) {
+  rparse p = {.r = {.doc = doc, .err = err}, .base_of = base_of};
   zo_ruleset *rs = zo_xcalloc(1, sizeof *rs);
   p.rs = rs;
   rs->file = zo_xstrdup(doc->file);
@@ -603,25 +686,13 @@ zo_status zo_ruleset_parse_doc(const yd_doc *doc, zo_ruleset **out, zo_error *er
     zo_ruleset_free(rs);
     return st;
   }
+  snprintf(rs->digest, sizeof rs->digest, "sha256:%s", doc->sha256);
+  if (p.base) { /* chained with the base's: the file means nothing without it */
+    char chain[160], hex[65];
+    int n = snprintf(chain, sizeof chain, "%s %s", p.base->digest, rs->digest);
+    zo_sha256_hex(chain, (size_t)n, hex);
+    snprintf(rs->digest, sizeof rs->digest, "sha256:%s", hex);
+  }
   *out = rs;
   return ZO_OK;
-}
-
-zo_status zo_ruleset_load_mem(const char *name, const char *text, size_t len, zo_ruleset **out,
-                              zo_error *err) {
-  yd_doc doc;
-  zo_status st = yd_parse(name, text, len, &doc, err);
-  if (st) return st;
-  st = zo_ruleset_parse_doc(&doc, out, err);
-  yd_free(&doc);
-  return st;
-}
-
-zo_status zo_ruleset_load_file(const char *path, zo_ruleset **out, zo_error *err) {
-  yd_doc doc;
-  zo_status st = yd_parse_file(path, &doc, err);
-  if (st) return st;
-  st = zo_ruleset_parse_doc(&doc, out, err);
-  yd_free(&doc);
-  return st;
 }

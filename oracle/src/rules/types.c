@@ -1,5 +1,5 @@
 /* types.c: the type classes of the zone rules (types.h), from the
- * vocabulary words (ruleset.c) that name them. */
+ * vocabulary words (ruleset_names.c) that name them. */
 #include "types.h"
 
 #include <string.h>

@@ -109,6 +109,10 @@ zo_obs_checker *zo_obs_checker_new(const zo_ruleset *rs, const zo_case *c) {
   k->per_object = SWV(k, SW_VISIBILITY) == ZS_PER_OBJECT;
   /* the type classes the model reads (CR 400.4a; FaB 1.3.2, 1.3.3, 3.11.2) */
   zo_type_classes_init(&k->classes, rs);
+  for (int z = 0; z < rs->nzones; z++) {
+    k->equip[z] = zo_type_bits_for_case(rs, c, rs->zones[z].equip_types);
+    k->only[z] = zo_type_bits_for_case(rs, c, rs->zones[z].only_types);
+  }
   return k;
 }
 
@@ -328,14 +332,15 @@ static int check_object(zo_obs_checker *k, const zo_observation *ob, int h, int 
     if ((holds & ZH_NO_INSTANTS) && (k->types[h] & k->classes.instant_sorcery) && !o->face_down)
       return viol(v, "can-hold", "CR 400.4a", c, h, "an instant or sorcery in %s", o->zone);
     if (kind >= 0) {
-      /* what zt holds (holds.h); equip: the rule set's own bits, as this
-         checker has always compared them */
-      unsigned refusal = zo_holds_refusal(&k->classes, zt, kind, k->types[h], zt->equip_types);
+      /* what zt holds (holds.h); equip: its words as the case's bits, the
+         way the model compares them (setup.c) */
+      unsigned refusal = zo_holds_refusal(&k->classes, zt, kind, k->types[h], k->equip[t], k->only[t]);
       const char *why = refusal == ZH_DECK_CARDS ? "holds only deck-cards (FaB 1.3.2c)"
                         : refusal == ZH_CARDS    ? "holds only cards"
                         : refusal == ZH_PERMANENTS ? "holds only permanents (FaB 1.3.3)"
                         : refusal == ZH_HERO     ? "holds only a hero"
                         : refusal == ZH_EQUIP    ? "holds only equipment of its kind"
+                        : refusal == ZH_TYPES    ? "holds only the types of its holds_types:"
                                                  : NULL;
       if (why)
         return viol(v, "can-hold", "FaB 3.0.11; CR 400.4a", c, h, "a %s in %s, which %s", kname(kind),
@@ -485,8 +490,8 @@ static int check_identity(zo_obs_checker *k, const zo_step *s, const zo_step_res
                  (k->per_object && p->visibility && !o->visibility);
       if (want != changed)
         return viol(v, "identity-rule", "FaB 3.0.9", c, h,
-                    "moved %s -> %s and %s; FaB 3.0.9 makes it new only leaving the arena and "
-                    "stack, or turning private",
+                    "moved %s -> %s and %s; new_object: leave_arena makes it new only leaving "
+                    "the arena and stack, or turning private",
                     p->zone, o->zone, changed ? "became a new object" : "stayed the same object");
     }
   }

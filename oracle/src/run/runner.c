@@ -530,8 +530,10 @@ static void engine_error(zo_case_result *res, const zo_case *c, int step,
 
 /* --invariants: a violation on the engine's observation fails the case
  * at that step (0 = the setup), named like the oracle's own check. */
-static void obs_violation(zo_case_result *res, const zo_case *c, int step,
+static void obs_violation(zo_case_result *res, const zo_case *c, const zo_ruleset *rs, int step,
                           const zo_obs_violation *v) {
+  char cite[160], rules[168] = "";
+  if (zo_ruleset_cite(rs, v->rule, cite, sizeof cite)[0]) snprintf(rules, sizeof rules, " (%s)", cite);
   res->status = RS_FAIL;
   res->step = step;
   res->line = step > 0 ? c->steps[step - 1].line : 1;
@@ -540,12 +542,12 @@ static void obs_violation(zo_case_result *res, const zo_case *c, int step,
       if (c->cards[i].handle == v->handle) res->line = c->cards[i].line;
   res->what = fmt("invariant %s", v->invariant);
   if (step > 0)
-    res->message = fmt("%s:%d: invariant %s (%s) broken after step %d (%s): %s", c->file, res->line,
-                       v->invariant, v->rule, step, zo_step_kind_name(c->steps[step - 1].kind),
+    res->message = fmt("%s:%d: invariant %s%s broken after step %d (%s): %s", c->file, res->line,
+                       v->invariant, rules, step, zo_step_kind_name(c->steps[step - 1].kind),
                        v->detail);
   else
-    res->message = fmt("%s:%d: invariant %s (%s) broken after the setup: %s", c->file, res->line,
-                       v->invariant, v->rule, v->detail);
+    res->message = fmt("%s:%d: invariant %s%s broken after the setup: %s", c->file, res->line,
+                       v->invariant, rules, v->detail);
 }
 
 /* The features e declares, as bits 1 << zo_feature (engine.h: its
@@ -714,7 +716,7 @@ static void play(zo_engine *e, const zo_case *c, const zo_ruleset *rs, const zo_
   if (opt->obs_invariants) ock = zo_obs_checker_new(rs, c);
   zo_obs_violation ov;
   if (ock && zo_observation_check(ock, NULL, NULL, &prev, &ov)) {
-    obs_violation(res, c, 0, &ov);
+    obs_violation(res, c, rs, 0, &ov);
     goto done;
   }
   if (c->nsteps == 0 && c->expect) {
@@ -744,8 +746,10 @@ static void play(zo_engine *e, const zo_case *c, const zo_ruleset *rs, const zo_
       res->step = i + 1;
       res->line = s->line;
       res->what = fmt("invariant %s", v.invariant);
-      res->message = fmt("%s:%d: invariant %s (%s) broken after step %d (%s): %s", c->file,
-                         s->line, v.invariant, v.rule, i + 1, zo_step_kind_name(s->kind), v.detail);
+      char cite[160], rules[168] = "";
+      if (zo_ruleset_cite(rs, v.rule, cite, sizeof cite)[0]) snprintf(rules, sizeof rules, " (%s)", cite);
+      res->message = fmt("%s:%d: invariant %s%s broken after step %d (%s): %s", c->file,
+                         s->line, v.invariant, rules, i + 1, zo_step_kind_name(s->kind), v.detail);
       zo_step_result_free(&r);
       break;
     }
@@ -756,7 +760,7 @@ static void play(zo_engine *e, const zo_case *c, const zo_ruleset *rs, const zo_
     }
     int bad = 0;
     if (ock && zo_observation_check(ock, s, &r, &cur, &ov)) {
-      obs_violation(res, c, i + 1, &ov);
+      obs_violation(res, c, rs, i + 1, &ov);
       bad = 1;
     }
     if (ref && !bad) {

@@ -122,6 +122,7 @@ static void slot_set(builder *b, const zo_cited *c, const char *name, int decisi
  * controllers..., every move reads). */
 static int attr_decides(zo_zone_attr a) {
   return a == ZA_CAPACITY || a == ZA_OWNER_ONLY || a == ZA_HOLDS || a == ZA_EQUIP ||
+         a == ZA_HOLDS_TYPES ||
          a == ZA_SAME_ZONE_NEW || a == ZA_KEEPS || a == ZA_FACE_DOWN_NEW;
 }
 
@@ -254,6 +255,8 @@ static void card_rows(builder *b) {
   }
   for (int z = 0; z < rs->nzones; z++)
     if (rs->zones[z].keeps.value) word_cards(b, rs->zones[z].keep_types, &seen);
+  for (int z = 0; z < rs->nzones; z++)
+    if (rs->zones[z].holds.value & (int)ZH_TYPES) word_cards(b, rs->zones[z].only_types, &seen);
 }
 
 /* Every row: the cards, then the other kinds and the statuses. */
@@ -623,6 +626,19 @@ static json_t *cell_both(builder *b, const zo_case *c, const tzone *d) {
   const char *out = json_string_value(json_object_get(cell, "outcome"));
   if (b->rs->sw[SW_CLEAR].value == ZS_NONE || !out || strcmp(out, "failed")) return cell;
   json_t *r = cell_run(b, c, d, 1), *br = json_object();
+  /* the same move by a rule does the same: clear decided nothing here (a
+     zone refusal that cannot_hold: fail_or_clear does not turn into a
+     clear), so the cell shows and cites no by-rule part (issue 31) */
+  static const char *const same[] = {"outcome", "error", "new_object", "ends_in"};
+  int differs = 0;
+  for (size_t k = 0; k < sizeof same / sizeof *same; k++)
+    differs |= !json_equal(json_object_get(r, same[k]), json_object_get(cell, same[k])) &&
+                (json_object_get(r, same[k]) || json_object_get(cell, same[k]));
+  if (!differs) {
+    json_decref(r);
+    json_decref(br);
+    return cell;
+  }
   const char *keys[] = {"outcome", "error", "new_object", "ends_in", "rules", "by"};
   for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
     if (json_object_get(r, keys[k])) json_object_set(br, keys[k], json_object_get(r, keys[k]));

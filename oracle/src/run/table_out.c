@@ -37,15 +37,14 @@ static void outcome(FILE *f, const json_t *row) {
   if (*str(br, "error")) fprintf(f, " (%s)", str(br, "error"));
   if (*str(br, "ends_in")) fprintf(f, " to %s", str(br, "ends_in"));
   if (json_is_true(json_object_get(br, "new_object"))) fputs(" as a new object", f);
-  fputs(" (also ", f); /* the rules the effect's move did not apply */
-  size_t i, j, n = 0;
+  size_t i, j, n = 0; /* the rules the effect's move did not apply */
   json_t *r, *q;
   json_array_foreach(json_object_get(br, "rules"), i, r) {
     int seen = 0;
     json_array_foreach(json_object_get(row, "rules"), j, q) seen |= json_equal(q, r);
-    if (!seen) fprintf(f, "%s%s", n++ ? ", " : "", json_string_value(r));
+    if (!seen) fprintf(f, "%s%s", n++ ? ", " : " (also ", json_string_value(r));
   }
-  fputs(")", f);
+  if (n) fputs(")", f);
 }
 
 /* Where it ends up: "there (top)", "gone". */

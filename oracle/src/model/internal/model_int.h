@@ -3,7 +3,7 @@
  * what others may call.
  *
  * The reference model of the zone rules (the oracle): a game is a rule set
- * (zone types + switches, ruleset.c) applied to a case's starting position.
+ * (zone types + switches, rules/) applied to a case's starting position.
  * Objects are the case's handles: a handle names one physical card, token
  * or ability through its successive existences; each existence has a fresh
  * identity (`id`), so "became a new object" is an id change (CR 400.7, FaB
@@ -239,6 +239,7 @@ struct zo_game {
   /* per zone type of rs: its equip:/keeps: words as the case's type bits
      (the rule set's own words mapped onto the case's, set-up) */
   uint64_t equip_types[ZO_MAX_ZONE_TYPES], keep_types[ZO_MAX_ZONE_TYPES];
+  uint64_t only_types[ZO_MAX_ZONE_TYPES]; /* holds_types:, in the case's bits */
   /* scratch sized from the game, so that no count has a fixed limit and a
      step allocates nothing (owned by g): repl_used[nrepl] marks the
      replacement effects one move has used (replace.c) or one choice has
@@ -325,7 +326,7 @@ static inline int is_token(const zo_game *g, const zo_obj *o) {
  * 3.0.11: deck-cards, permanents, heroes, equipment of its kind)? */
 static inline int cannot_hold(const zo_game *g, const zo_zone_type *zt, const zo_obj *o) {
   return zo_holds_refusal(&g->classes, zt, (int)o->kind, o->types,
-                          g->equip_types[zt - g->rs->zones]) != 0;
+                          g->equip_types[zt - g->rs->zones], g->only_types[zt - g->rs->zones]) != 0;
 }
 
 /* The object becomes a new object: a fresh identity, never reused (CR

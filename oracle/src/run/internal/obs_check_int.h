@@ -97,6 +97,10 @@ struct zo_obs_checker {
   uint64_t *ref_id;
   int *ztype, *zplayer; /* [n] scratch: each handle's parsed zone */
   zo_type_classes classes; /* the type classes the zone rules read (rules/types.h) */
+  uint64_t equip[ZO_MAX_ZONE_TYPES]; /* each zone type's equip: words as the case's
+                                        bits (a rule set's own words are numbered
+                                        per file: zo_type_bits_for_case) */
+  uint64_t only[ZO_MAX_ZONE_TYPES];  /* holds_types: words, the same way */
   /* indexes that keep a check linear in objects (not quadratic) */
   idmap id_index;    /* identity -> its ids[] record (ids are unique there);
                         mark/mval: the observation (nobs) that last showed it

@@ -1,9 +1,9 @@
-/* ruleset.c: rule sets (ruleset.h) once loaded: the words of their
- * vocabularies (switches and values, roles, holds, cited zone attributes),
- * the type-word vocabulary, lookups and accessors, the registry of the
- * embedded rule sets (oracle/rulesets/<id>.yaml, parsed at first use by
- * ruleset_load.c) and of users' ones, and the registry swaps mutants
- * make. */
+/* ruleset_names.c: rule sets (ruleset.h) once loaded, below the parser
+ * and the registry: the words of their vocabularies (switches and values,
+ * roles, holds, cited zone attributes), the type-word vocabulary, lookups
+ * and accessors, freeing, and the shallow copies mutants make. It calls no
+ * other file of the rules layer: ruleset_load.c (the parser) and
+ * registry.c (the registry) call it, never the other way round. */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +12,6 @@
 #include "error.h"
 #include "ruleset.h"
 #include "util.h"
-#include "ydoc.h"
 
 /* ---- names ---------------------------------------------------------- */
 
@@ -134,118 +133,64 @@ void zo_ruleset_free(zo_ruleset *rs) {
   free(rs);
 }
 
-/* ---- the embedded registry ------------------------------------------ */
-
-extern const size_t zo_embedded_count;
-extern const char *const zo_embedded_names[];
-extern const char *const zo_embedded_texts[];
-extern const size_t zo_embedded_lens[];
-
-static zo_ruleset **registry;
-static size_t nregistry;
-
-static const zo_ruleset *find_any(const char *id);
-
-static void registry_init(void) {
-  if (registry) return;
-  registry = zo_xcalloc(zo_embedded_count + 1, sizeof *registry);
-  /* parse in dependency order: a file whose base is not loaded yet waits */
-  int progress = 1;
-  char *done = zo_xcalloc(zo_embedded_count + 1, 1);
-  while (progress) {
-    progress = 0;
-    for (size_t i = 0; i < zo_embedded_count; i++) {
-      if (done[i]) continue;
-      yd_doc doc;
-      zo_error err = {0};
-      if (yd_parse(zo_embedded_names[i], zo_embedded_texts[i],
-                   zo_embedded_lens[i], &doc, &err)) {
-        fprintf(stderr, "zoneoracle: embedded %s:%d:%d: %s\n", err.file,
-                err.line, err.column, err.message);
-        abort();
-      }
-      const yd_node *ext = yd_get(doc.root, "extends");
-      if (ext && ext->kind == YD_SCALAR && !find_any(ext->str)) {
-        yd_free(&doc);
-        continue;
-      }
-      zo_ruleset *rs;
-      if (zo_ruleset_parse_doc(&doc, &rs, &err)) {
-        fprintf(stderr, "zoneoracle: embedded %s:%d:%d: %s\n", err.file,
-                err.line, err.column, err.message);
-        abort();
-      }
-      yd_free(&doc);
-      registry[nregistry++] = rs;
-      done[i] = 1;
-      progress = 1;
-    }
-  }
-  free(done);
-  if (nregistry != zo_embedded_count) {
-    fprintf(stderr, "zoneoracle: an embedded rule set extends a missing one\n");
-    abort();
-  }
-}
-
-static const zo_ruleset *find_any(const char *id) {
-  for (size_t i = 0; i < nregistry; i++)
-    if (strcmp(registry[i]->id, id) == 0) return registry[i];
-  return NULL;
-}
-
-size_t zo_ruleset_count(void) {
-  registry_init();
-  return nregistry;
-}
-
-const zo_ruleset *zo_ruleset_at(size_t i) {
-  registry_init();
-  return i < nregistry ? registry[i] : NULL;
-}
-
-const zo_ruleset *zo_ruleset_find(const char *id) {
-  registry_init();
-  return find_any(id);
-}
-
-/* Takes rs in every case: on ZO_ERR_USAGE (its id is taken) rs is freed,
- * with err at the file's `id:`. */
-zo_status zo_ruleset_register(zo_ruleset *rs, zo_error *err) {
-  registry_init();
-  if (find_any(rs->id)) {
-    zo_error_set(err, ZO_ERR_USAGE, rs->file, rs->id_line > 0 ? rs->id_line : 1,
-                 rs->id_col > 0 ? rs->id_col : 1, "a rule set with id '%s' is already loaded",
-                 rs->id);
-    zo_ruleset_free(rs);
-    return ZO_ERR_USAGE;
-  }
-  registry = zo_xrealloc(registry, (nregistry + 2) * sizeof *registry);
-  registry[nregistry++] = rs;
-  return ZO_OK;
-}
-
-/* ---- mutants (zoneoracle mutants): one switch or attribute changed ---- */
-
-int zo_ruleset_index(const zo_ruleset *rs) {
-  for (size_t i = 0; i < nregistry; i++)
-    if (registry[i] == rs) return (int)i;
-  return -1;
-}
-
-/* Swap the registry entry at i for rs; returns the one it held (the caller
- * keeps both and swaps back). */
-zo_ruleset *zo_ruleset_swap(int i, zo_ruleset *rs) {
-  registry_init();
-  zo_ruleset *old = registry[i];
-  registry[i] = rs;
-  return old;
-}
-
 /* A shallow copy that shares rule texts with its original (not to be freed
  * with zo_ruleset_free: free() it). */
 zo_ruleset *zo_ruleset_clone_shallow(const zo_ruleset *rs) {
   zo_ruleset *m = zo_xmalloc(sizeof *m);
   *m = *rs;
   return m;
+}
+
+/* ---- citing rules in messages ----------------------------------------- */
+
+/* Is rule id `id` one of the rule book of rs's own game: Magic's CR and
+ * Zones of Play numbers under mtg, FaB's numbers under fab? */
+static int own_book(const zo_ruleset *rs, const char *id) {
+  const char *g = rs->game ? rs->game : "";
+  if (!strcmp(g, "fab")) return !strncmp(id, "FaB ", 4);
+  if (!strcmp(g, "mtg")) return !strncmp(id, "CR ", 3) || !strncmp(id, "Z.", 2);
+  return 0;
+}
+
+const char *zo_ruleset_cite(const zo_ruleset *rs, const char *rules, char *buf, size_t cap) {
+  if (!cap) return buf;
+  buf[0] = 0;
+  if (!rules) return buf;
+  size_t used = 0;
+  int all = 1;
+  char group[160];
+  for (const char *g = rules; *g;) {
+    size_t n = strcspn(g, ";");
+    snprintf(group, sizeof group, "%.*s", (int)(n < sizeof group ? n : sizeof group - 1), g);
+    g += n + (g[n] == ';');
+    char prefix[32] = "";
+    int first = 1;
+    for (char *save = NULL, *t = strtok_r(group, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+      while (*t == ' ') t++;
+      size_t tl = strlen(t);
+      while (tl && t[tl - 1] == ' ') t[--tl] = 0;
+      if (!tl) continue;
+      char id[64];
+      if (first || strchr(t, ' ')) { /* a whole id: its book's prefix ("CR ") */
+        snprintf(id, sizeof id, "%s", t);
+        const char *sp = strrchr(t, ' ');
+        snprintf(prefix, sizeof prefix, "%.*s", sp ? (int)(sp - t + 1) : 0, t);
+      } else { /* "301.5" after "CR 303.4," */
+        snprintf(id, sizeof id, "%s%s", prefix, t);
+      }
+      first = 0;
+      if (zo_ruleset_rule(rs, id) < 0 && !own_book(rs, id)) {
+        all = 0;
+        continue;
+      }
+      int w = snprintf(buf + used, cap - used, "%s%s", used ? "; " : "", id);
+      if (w < 0 || (size_t)w >= cap - used) {
+        buf[used] = 0;
+        return buf;
+      }
+      used += (size_t)w;
+    }
+  }
+  if (all) snprintf(buf, cap, "%s", rules); /* nothing dropped: as written */
+  return buf;
 }
