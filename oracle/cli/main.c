@@ -397,8 +397,8 @@ static void cli_oom(const char *activity) {
 static void *json_alloc(size_t n) { return zo_xmalloc(n); }
 
 /* zoneoracle COMMAND [ARGS...]: the command's exit code; 2 for no or an
- * unknown command, 0 for --help (the full usage on stdout). */
-int main(int argc, char **argv) {
+ * unknown command, 0 for --help (the full usage on stdout) (cli.h). */
+int zo_cli_main(int argc, char **argv) {
   zo_set_oom_handler(cli_oom);
   json_set_alloc_funcs(json_alloc, free);
   zo_activity_set("reading the command line");
