@@ -36,7 +36,12 @@
  *   there: the first run's commit then fails (its old set stays aside,
  *   recovered as above) rather than mixing two sets. The environment
  *   variable ZO_REPORT_NO_EXCHANGE=1 takes this way where renameat2
- *   exists too (the tests: oracle/tests/report_fallback.sh).
+ *   exists too (the tests: oracle/tests/report_fallback.sh). Where no
+ *   hard link can be made either (Node's file system under WebAssembly),
+ *   DIR's own files and the lock file are renamed over after the two
+ *   renames, as its folders are: they are absent from DIR for that
+ *   moment too, and a run starting then is not kept out by the lock
+ *   (under WebAssembly flock locks nothing anyway).
  *
  *   Every file of a set names its run: run.jsonl's header and footer
  *   ("run_id"), a comment in junit.xml and summary.md, a meta element in

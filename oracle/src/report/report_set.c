@@ -440,6 +440,17 @@ static int cannot(zo_report_set *s, const char *fmt, ...) {
   return 1;
 }
 
+/* Whether this build exchanges directories in one step (renameat2), unless
+ * ZO_REPORT_NO_EXCHANGE=1 takes the fallback (the tests' way to it). */
+static int exchange_possible(void) {
+#ifdef ZO_HAVE_RENAMEAT2
+  const char *no = getenv("ZO_REPORT_NO_EXCHANGE");
+  return !(no && *no && strcmp(no, "0"));
+#else
+  return 0;
+#endif
+}
+
 /* The staging directory put in DIR's place, DIR's old directory then at
  * s->staging: exchanged in one step (renameat2 RENAME_EXCHANGE, where the
  * system has it: ZO_HAVE_RENAMEAT2); where the system or the file system
@@ -450,8 +461,7 @@ static int cannot(zo_report_set *s, const char *fmt, ...) {
  * (DIR as it was). */
 static int swap_in(zo_report_set *s) {
 #ifdef ZO_HAVE_RENAMEAT2
-  const char *no = getenv("ZO_REPORT_NO_EXCHANGE"); /* the tests' way to the fallback */
-  if (!(no && *no && strcmp(no, "0"))) {
+  if (exchange_possible()) {
     if (!renameat2(AT_FDCWD, s->staging, AT_FDCWD, s->real, RENAME_EXCHANGE)) return 0;
     if (errno != EINVAL && errno != ENOSYS)
       return cannot(s, "the file system cannot exchange directories: %s", strerror(errno));
@@ -487,12 +497,23 @@ static int exchange_dirs(zo_report_set *s) {
   if (stat(s->real, &st) || chmod(s->staging, st.st_mode & 07777))
     bad = cannot(s, "the staging directory cannot take the mode of %s: %s", s->real, strerror(errno));
   char *lock_from = zo_report_join_path(s->real, LOCK_NAME), *lock_to = zo_report_join_path(s->staging, LOCK_NAME);
-  if (!bad && link(lock_from, lock_to))
-    bad = cannot(s, "no hard link can be made in %s: %s", s->parent, strerror(errno));
+  /* without hard links (WebAssembly's file systems), where DIR is moved
+     aside rather than exchanged, its files and the lock move over after
+     the renames like its folders (report.h) */
+  int links = 1;
+  if (!bad && link(lock_from, lock_to)) {
+    if (exchange_possible()) bad = cannot(s, "no hard link can be made in %s: %s", s->parent, strerror(errno));
+    else links = 0;
+  }
   free(lock_from);
   free(lock_to);
-  char **later = NULL; /* foreign entries that are neither files nor symlinks */
+  char **later = NULL; /* foreign entries moved over after the swap: not files nor symlinks, or
+                          (no links) all of them and the lock */
   size_t nlater = 0;
+  if (!links) {
+    later = zo_xrealloc(later, sizeof *later);
+    later[nlater++] = zo_xstrdup(LOCK_NAME);
+  }
   DIR *d = bad ? NULL : opendir(s->real);
   if (!bad && !d) bad = cannot(s, "%s cannot be listed: %s", s->real, strerror(errno));
   struct dirent *de;
@@ -505,9 +526,9 @@ static int exchange_dirs(zo_report_set *s) {
     struct stat sb;
     if (lstat(from, &sb)) {
       /* gone since readdir */
-    } else if (S_ISREG(sb.st_mode)) {
+    } else if (S_ISREG(sb.st_mode) && links) {
       if (link(from, to)) bad = cannot(s, "%s cannot be hard-linked: %s", from, strerror(errno));
-    } else if (S_ISLNK(sb.st_mode)) {
+    } else if (S_ISLNK(sb.st_mode) && links) {
       char target[PATH_MAX];
       ssize_t len = readlink(from, target, sizeof target - 1);
       if (len >= 0) target[len] = 0;
