@@ -24,6 +24,10 @@ mkdir -p "$build" "$out"
 cd "$build"
 export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 jobs=$(nproc)
+# emcmake and cmake talk on stderr too: into a log, shown when a step fails
+log=$PWD/build.log
+: > "$log"
+quiet() { "$@" >>"$log" 2>&1 || { tail -30 "$log" >&2; echo "packaging/npm/build.sh: failed: $*" >&2; exit 1; }; }
 
 # ---- 1. the dependencies, from Debian's sources ------------------------------
 if [ ! -f deps/lib/libjansson.a ] || [ ! -f deps/lib/libyaml.a ]; then
@@ -32,25 +36,25 @@ if [ ! -f deps/lib/libjansson.a ] || [ ! -f deps/lib/libyaml.a ]; then
   echo "deb-src http://deb.debian.org/debian ${VERSION_CODENAME:-bookworm} main" > apt/sources.list
   A=(-o "Dir::Etc::SourceList=$PWD/apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
      -o "Dir::State::Lists=$PWD/apt/lists" -o "Dir::Cache=$PWD/apt/cache")
-  apt-get "${A[@]}" update -qq
+  quiet apt-get "${A[@]}" update -qq
   for pair in jansson:libjansson-dev libyaml:libyaml-dev; do
     pkg=${pair%%:*} dev=${pair#*:}
     v=$(dpkg-query -W -f='${source:Version}' "$dev")
     rm -rf "sources/$pkg"
-    (cd sources && apt-get "${A[@]}" source --download-only "$pkg=$v" >/dev/null 2>&1 &&
-       dpkg-source -x --no-check "${pkg}_${v#*:}.dsc" "$pkg" >/dev/null)
+    (cd sources && quiet apt-get "${A[@]}" source --download-only "$pkg=$v" &&
+       quiet dpkg-source -x --no-check "${pkg}_${v#*:}.dsc" "$pkg")
   done
   rm -rf deps deps-build
-  emcmake cmake -S sources/jansson -B deps-build/jansson -DCMAKE_BUILD_TYPE=Release \
+  quiet emcmake cmake -S sources/jansson -B deps-build/jansson -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_INSTALL_PREFIX="$PWD/deps" -DJANSSON_BUILD_DOCS=OFF -DJANSSON_WITHOUT_TESTS=ON \
-    -DJANSSON_EXAMPLES=OFF -DJANSSON_BUILD_SHARED_LIBS=OFF >/dev/null
-  cmake --build deps-build/jansson -j"$jobs" >/dev/null
-  cmake --install deps-build/jansson >/dev/null
-  emcmake cmake -S sources/libyaml -B deps-build/libyaml -DCMAKE_BUILD_TYPE=Release \
+    -DJANSSON_EXAMPLES=OFF -DJANSSON_BUILD_SHARED_LIBS=OFF
+  quiet cmake --build deps-build/jansson -j"$jobs"
+  quiet cmake --install deps-build/jansson
+  quiet emcmake cmake -S sources/libyaml -B deps-build/libyaml -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_INSTALL_PREFIX="$PWD/deps" -DBUILD_TESTING=OFF -DBUILD_SHARED_LIBS=OFF \
-    -DINSTALL_CMAKE_DIR=lib/cmake/yaml >/dev/null
-  cmake --build deps-build/libyaml -j"$jobs" >/dev/null
-  cmake --install deps-build/libyaml >/dev/null
+    -DINSTALL_CMAKE_DIR=lib/cmake/yaml
+  quiet cmake --build deps-build/libyaml -j"$jobs"
+  quiet cmake --install deps-build/libyaml
 fi
 if [ ! -f deps/lib/pkgconfig/yaml-0.1.pc ]; then
   # libyaml's CMake build installs no pkg-config file (its autotools
@@ -68,9 +72,9 @@ link=(-L"$PWD/deps/lib" -sNODERAWFS=1 -sENVIRONMENT=node -sALLOW_MEMORY_GROWTH=1
       -sEXPORTED_FUNCTIONS=_main,_zo_cli_main,_zo_engine_register,_malloc,_free,_fflush
       -sEXPORTED_RUNTIME_METHODS=addFunction,removeFunction,UTF8ToString,stringToUTF8,lengthBytesUTF8,ENV)
 PKG_CONFIG_LIBDIR="$PWD/deps/lib/pkgconfig" PKG_CONFIG_PATH="" \
-  emcmake cmake -S "$src" -B zo -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF -DZO_BUILD_FUZZERS=OFF \
-    -DZO_MIMALLOC=OFF -DZO_WERROR=ON -DZO_SOURCE_TREE_DATA=OFF "-DCMAKE_EXE_LINKER_FLAGS=${link[*]}" >/dev/null
-cmake --build zo -j"$jobs" --target zoneoracle >/dev/null
+  quiet emcmake cmake -S "$src" -B zo -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF -DZO_BUILD_FUZZERS=OFF \
+    -DZO_MIMALLOC=OFF -DZO_WERROR=ON -DZO_SOURCE_TREE_DATA=OFF "-DCMAKE_EXE_LINKER_FLAGS=${link[*]}"
+quiet cmake --build zo -j"$jobs" --target zoneoracle
 
 # ---- 3. the package ---------------------------------------------------------------
 pkg=$PWD/package
@@ -86,5 +90,5 @@ cp -r "$src/oracle/rulesets" "$pkg/share/zoneoracle/rulesets"
 cp "$src"/ci/protocol/*.json "$src"/ci/protocol/*.md "$src"/ci/protocol/*.py "$pkg/share/zoneoracle/protocol/"
 cp sources/libyaml/License "$pkg/licenses/libyaml"
 cp sources/jansson/LICENSE "$pkg/licenses/jansson"
-(cd "$out" && npm pack --silent "$pkg" >/dev/null)
+(cd "$out" && quiet npm pack --silent "$pkg")
 ls "$out/zoneoracle-$version.tgz"
