@@ -19,7 +19,7 @@ from typing import List, Optional
 from . import _native
 from ._version import __version__
 
-__all__ = ["run", "gate", "cli", "Gate", "CaseResult", "cases", "data_dir", "cli_path",
+__all__ = ["run", "gate", "smoke", "cli", "Gate", "CaseResult", "cases", "data_dir", "cli_path",
            "__version__"]
 
 
@@ -57,6 +57,13 @@ def gate(engine, *args: str) -> int:
     and exit code. No time limit and no isolation: an engine that hangs
     hangs the call."""
     return _native.cli_main(["gate", *args], engine=engine)
+
+
+def smoke(engine, *args: str) -> int:
+    """`zoneoracle smoke ARGS...` against the Python object engine, in this
+    process: the handshake, one small case per declared feature, malformed
+    requests, bye. Its exit code (0 when every check passes)."""
+    return _native.cli_main(["smoke", *args], engine=engine)
 
 
 @dataclass
