@@ -13,7 +13,8 @@ const ctl = new Int32Array(workerData.sab, 0, 4); // [0] ready flag, [1] answer 
 const buf = new Uint8Array(workerData.sab, 16);
 let child = null;
 let pending = '';
-let waitingId; // the id of the request being answered; undefined: none
+let waiting = false; // a request is being answered
+let waitingId = null; // its id, for an error answer
 let skip = 0; // answers to drop (a replayed hello)
 let hello = null;
 let tail = []; // the child's last stderr lines
@@ -22,7 +23,7 @@ function reply(text) {
   let b = Buffer.from(text, 'utf8');
   if (b.length > buf.length) b = Buffer.from(errorLine(waitingId, `an answer of ${b.length} bytes: too long`));
   buf.set(b);
-  waitingId = undefined;
+  waiting = false;
   Atomics.store(ctl, 1, b.length);
   Atomics.store(ctl, 0, 1);
   Atomics.notify(ctl, 0);
@@ -30,7 +31,7 @@ function reply(text) {
 
 function errorLine(id, message) {
   const why = tail.length ? `${message}; stderr: ${tail.join(' | ')}` : message;
-  return JSON.stringify({ id: id === undefined ? null : id, ok: false, error: { code: 'internal', message: why } });
+  return JSON.stringify({ id: Number.isSafeInteger(id) ? id : null, ok: false, error: { code: 'internal', message: why } });
 }
 
 function drain() {
@@ -40,14 +41,15 @@ function drain() {
     const line = pending.slice(0, i);
     pending = pending.slice(i + 1);
     if (skip > 0) { skip--; continue; }
-    if (waitingId !== undefined) reply(line);
+    if (waiting) reply(line);
   }
 }
 
 function start() {
   pending = '';
   tail = [];
-  const c = spawn('/bin/sh', ['-c', workerData.cmd], { stdio: ['pipe', 'pipe', 'pipe'] });
+  // a process group of its own, killed whole (as the native runner does)
+  const c = spawn('/bin/sh', ['-c', workerData.cmd], { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
   child = c;
   c.stdout.setEncoding('utf8');
   c.stdout.on('data', (d) => { if (child === c) { pending += d; drain(); } });
@@ -57,11 +59,12 @@ function start() {
     tail = tail.slice(-8);
   });
   c.stdin.on('error', () => {});
-  c.on('error', (e) => { if (child === c) { child = null; if (waitingId !== undefined) reply(errorLine(waitingId, `crash: the engine could not be started: ${e.message}`)); } });
+  c.on('error', (e) => { if (child === c) { child = null; if (waiting) reply(errorLine(waitingId, `crash: the engine could not be started: ${e.message}`)); } });
   c.on('exit', (code, signal) => {
+    try { process.kill(-c.pid, 'SIGKILL'); } catch (e) { /* the group is gone */ }
     if (child !== c) return;
     child = null;
-    if (waitingId !== undefined) reply(errorLine(waitingId, `crash: the engine exited (${signal ? `signal ${signal}` : `code ${code}`})`));
+    if (waiting) reply(errorLine(waitingId, `crash: the engine exited (${signal ? `signal ${signal}` : `code ${code}`})`));
   });
 }
 
@@ -69,7 +72,7 @@ function stop() {
   if (child) {
     const c = child;
     child = null;
-    c.kill('SIGKILL');
+    try { process.kill(-c.pid, 'SIGKILL'); } catch (e) { c.kill('SIGKILL'); }
   }
 }
 
@@ -90,6 +93,7 @@ parentPort.on('message', (msg) => {
     if (hello && op !== 'hello') { skip++; child.stdin.write(hello + '\n'); }
   }
   if (op === 'hello') hello = line;
+  waiting = true;
   waitingId = id;
   child.stdin.write(line + '\n');
   drain();
