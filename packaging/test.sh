@@ -54,6 +54,12 @@ PY
   "$work/venv/bin/python" -m zoneoracle gate --engine "/usr/bin/python3 $src/ci/adapters/python/engine.py" \
     --report-dir pipe > ../py-pipe.log 2>&1
   green "wheel: the Python adapter gated through the pipe" "$work/py-pipe.log" $?
+  PYTHONPATH=$src/ci/adapters/python "$work/venv/bin/python" - > ../py-smoke.log 2>&1 <<'PY' ||
+import sys, engine, zoneoracle
+sys.exit(zoneoracle.smoke(engine.Server()))
+PY
+    fail "wheel: zoneoracle.smoke: $(grep -v '^ok' ../py-smoke.log | tail -5)"
+  echo "ok  wheel: zoneoracle.smoke(engine) in process: $(tail -1 ../py-smoke.log)"
   if /usr/bin/python3 -c 'import pytest' 2>/dev/null; then
     /usr/bin/python3 -m venv --system-site-packages "$work/venv-pytest" || fail "venv"
     "$work/venv-pytest/bin/pip" install -q --no-index "$whl" > "$work/pip2.log" 2>&1 || fail "pip install (pytest venv)"
@@ -83,6 +89,9 @@ JS
   green "npm: the Node adapter gated in process (require('zoneoracle').gate)" "$work/npm-gate.log" $?
   npx --offline zoneoracle gate --engine "node $src/ci/adapters/node/engine.js" --report-dir pipe > ../npm-pipe.log 2>&1
   green "npm: the Node adapter gated as a process (npx zoneoracle gate --engine)" "$work/npm-pipe.log" $?
+  npx --offline zoneoracle smoke --engine "node $src/ci/adapters/node/engine.js" > ../npm-smoke.log 2>&1 ||
+    fail "npm: npx zoneoracle smoke --engine: $(grep -v '^ok' ../npm-smoke.log | tail -5)"
+  echo "ok  npm: npx zoneoracle smoke --engine: $(tail -1 ../npm-smoke.log)"
   cd "$src"
 fi
 echo "package test: every package installed offline into an empty place and green"
