@@ -360,4 +360,12 @@ int zo_cli_mkdirs(const char *dir);
  * that could not be written. */
 int zo_cli_gate_fuzz(zo_engine *e, const char *engine_name, const zo_cli_opts *o);
 
+/* The whole command line: zoneoracle COMMAND [ARGS...] as argv (argv[0]
+ * the program's name), run in this process; the exit code of the command
+ * (the enum above). main (entry.c) is this; the shared library and the
+ * WebAssembly build export it for the Python and npm packages, which
+ * call it any number of times in one process (every call parses its
+ * options anew). Out of memory ends the process, as in the command. */
+int zo_cli_main(int argc, char **argv);
+
 #endif

@@ -51,7 +51,9 @@ static int cmd_version(const zo_cli_command *cmd, int argc, char **argv);
   "                      (PROTOCOL.md), run directly, or by /bin/sh when it needs\n"      \
   "                      a shell (quotes, $, pipes, redirections...)\n"                    \
   "  --engine-plugin LIB.so  the engine: a zo_engine_v1 shared object, run in a\n"         \
-  "                      forked worker process (a crash or hang costs one case)\n"        \
+  "                      forked worker process (a crash or hang costs one case);\n"      \
+  "                      @NAME: an engine the host process registered (the Python\n"      \
+  "                      and npm packages' gate(engine)), in process\n"                   \
   "  --timeout S         limit per request, seconds > 0 (default 5, at most 86400)\n"         \
   "  --expect-failures FILE  YAML list of {id, reason[, ruleset]}: known gaps (xfail;\n"     \
   "                      one that passes is xpass and fails the gate); checked\n"              \
@@ -397,8 +399,8 @@ static void cli_oom(const char *activity) {
 static void *json_alloc(size_t n) { return zo_xmalloc(n); }
 
 /* zoneoracle COMMAND [ARGS...]: the command's exit code; 2 for no or an
- * unknown command, 0 for --help (the full usage on stdout). */
-int main(int argc, char **argv) {
+ * unknown command, 0 for --help (the full usage on stdout) (cli.h). */
+int zo_cli_main(int argc, char **argv) {
   zo_set_oom_handler(cli_oom);
   json_set_alloc_funcs(json_alloc, free);
   zo_activity_set("reading the command line");

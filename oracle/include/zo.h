@@ -197,6 +197,33 @@ int zo_game_check(const zo_game *g, int at_rest, zo_violation *v);
  * implements). */
 typedef struct zo_engine zo_engine;
 
+/* An engine living in this process, behind the plugin ABI's table of
+ * calls (zo_engine.h) but made by the host rather than loaded from a
+ * shared object: how the Python and npm packages gate an engine object
+ * of their language in process (a ctypes callback, a JavaScript function
+ * behind WebAssembly). Driven like a plugin loaded in process: the same
+ * messages, no pipes, no time limit, no isolation (a crash of the engine
+ * is the host's). */
+struct zo_engine_ops;
+
+/* Open an engine from ops (borrowed: it must outlive the engine): its
+ * open(), then the handshake. name (copied; may be NULL) names it in
+ * messages. NULL with err filled (ZO_ERR_ENGINE, name as the file) when
+ * the ABI version is not ZO_ENGINE_ABI_VERSION, open() returns NULL or
+ * hello is not answered right. The caller frees it with
+ * zo_engine_ops_free, which calls close(). */
+zo_engine *zo_engine_ops_open(const struct zo_engine_ops *ops, const char *name, zo_error *err);
+void zo_engine_ops_free(zo_engine *e);
+
+/* Register ops under name ('@' and 1 to 62 characters) for this process,
+ * so that the CLI run in this process (zo_cli_main, in the shared library
+ * and the WebAssembly build) opens it for `--engine-plugin @NAME`, in
+ * process, as zo_engine_ops_open does. ops NULL removes the name; a name
+ * registered again is replaced. ops is borrowed until it is removed.
+ * ZO_ERR_USAGE with err filled for a bad name or ABI version, or when
+ * 16 names are registered already. */
+zo_status zo_engine_register(const char *name, const struct zo_engine_ops *ops, zo_error *err);
+
 /* ---- The oracle as a zcp/1 engine (ci/protocol/PROTOCOL.md) ---- */
 
 /* One zcp/1 session with the oracle: what `zoneoracle serve` and the

@@ -185,4 +185,12 @@ rc=$?
 ok
 echo "version ok; run without PATH finds the suite from another directory"
 
+# --engine-plugin @NAME names an engine a host process registered
+# (zo_engine_register): none is, in the command, and no file is looked for
+(cd "$work" && "$bin" gate --engine-plugin @nobody --report-dir "$work/r-at" "$src/cases" > "$work/out" 2>&1)
+rc=$?
+[ "$rc" -eq 4 ] && grep -q "engine '@nobody' could not be started or driven: no engine is registered under this name" "$work/out" \
+  || fail "--engine-plugin @nobody: exit $rc, expected 4 with the reason"
+ok
+
 echo "cli: $passed checks passed"

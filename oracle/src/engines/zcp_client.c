@@ -588,8 +588,80 @@ static zo_engine *plugin_in_process(const char *path, const zo_engine_process_op
   return finish(p);
 }
 
+/* ---- engines living in this process (zo.h: zo_engine_register) ------------- */
+
+#define REGISTRY_MAX 16
+static struct {
+  char name[64];
+  const struct zo_engine_ops *ops;
+} registry[REGISTRY_MAX];
+
+/* The ops registered under name, or NULL. */
+static const struct zo_engine_ops *registered(const char *name) {
+  for (int i = 0; i < REGISTRY_MAX; i++)
+    if (registry[i].ops && !strcmp(registry[i].name, name)) return registry[i].ops;
+  return NULL;
+}
+
+zo_status zo_engine_register(const char *name, const struct zo_engine_ops *ops, zo_error *err) {
+  if (!name || name[0] != '@' || !name[1] || strlen(name) >= sizeof registry[0].name)
+    return zo_error_set(err, ZO_ERR_USAGE, "", 0, 0, "an engine's name is '@' and 1 to 62 characters, not '%s'",
+                        name ? name : "(null)");
+  if (ops && ops->abi_version != ZO_ENGINE_ABI_VERSION)
+    return zo_error_set(err, ZO_ERR_USAGE, "", 0, 0, "engine %s: abi_version %u is not %u", name,
+                        (unsigned)ops->abi_version, ZO_ENGINE_ABI_VERSION);
+  int free_slot = -1;
+  for (int i = 0; i < REGISTRY_MAX; i++) {
+    if (registry[i].ops && !strcmp(registry[i].name, name)) {
+      registry[i].ops = ops; /* replaced, or removed with NULL */
+      return ZO_OK;
+    }
+    if (!registry[i].ops && free_slot < 0) free_slot = i;
+  }
+  if (!ops) return ZO_OK;
+  if (free_slot < 0)
+    return zo_error_set(err, ZO_ERR_USAGE, "", 0, 0, "no room for engine %s: %d are registered", name,
+                        REGISTRY_MAX);
+  snprintf(registry[free_slot].name, sizeof registry[free_slot].name, "%s", name);
+  registry[free_slot].ops = ops;
+  return ZO_OK;
+}
+
+/* An engine from ops in this process, past its handshake, or NULL with err
+ * filled (no kind); name (copied) names it in messages. */
+static zo_engine *ops_open(const struct zo_engine_ops *ops, const char *name, const zo_engine_process_options *o,
+                           zo_error *err) {
+  proc *p = proc_new(name ? name : "(engine)", RUN_IN_PROCESS, o);
+  char why[300] = "";
+  p->plugin.ops = ops;
+  if (!ops || ops->abi_version != ZO_ENGINE_ABI_VERSION)
+    snprintf(why, sizeof why, "the engine's abi_version is not %u", ZO_ENGINE_ABI_VERSION);
+  else if (!(p->plugin.session = ops->open()))
+    snprintf(why, sizeof why, "the engine's open() failed");
+  else {
+    zo_error herr = {0};
+    if (shake_hands(p, &herr)) snprintf(why, sizeof why, "no zcp/1 handshake: %.200s", herr.message);
+  }
+  if (why[0]) {
+    zcp_fault(err, ZO_ENGINE_FAULT_NONE, p->cmd, why);
+    if (!ops || ops->abi_version != ZO_ENGINE_ABI_VERSION) p->plugin.ops = NULL;
+    zcp_plugin_unload(&p->plugin, 0);
+    proc_free(p);
+    return NULL;
+  }
+  return finish(p);
+}
+
 zo_engine *zo_engine_plugin_open(const char *path, const zo_engine_process_options *o,
                                  zo_error *err) {
+  if (path[0] == '@') { /* an engine of this process (zo_engine_register), never a file */
+    const struct zo_engine_ops *ops = registered(path);
+    if (!ops) {
+      zcp_fault(err, ZO_ENGINE_FAULT_NONE, path, "no engine is registered under this name in this process");
+      return NULL;
+    }
+    return ops_open(ops, path, o, err);
+  }
   if (o && o->in_process) return plugin_in_process(path, o, err);
   proc *p = proc_new(path, RUN_WORKER, o);
   if (start(p, err)) {
@@ -598,6 +670,12 @@ zo_engine *zo_engine_plugin_open(const char *path, const zo_engine_process_optio
   }
   return finish(p);
 }
+
+zo_engine *zo_engine_ops_open(const struct zo_engine_ops *ops, const char *name, zo_error *err) {
+  return ops_open(ops, name, NULL, err);
+}
+
+void zo_engine_ops_free(zo_engine *e) { zo_engine_process_free(e); }
 
 zo_engine *zo_engine_plugin_new(const char *path, zo_error *err) {
   return zo_engine_plugin_open(path, NULL, err);

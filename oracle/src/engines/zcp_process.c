@@ -39,7 +39,7 @@
  *     bounded in a private file (zcp_stderr.c). A failure's message ends
  *     with its last lines (up to 8, joined with " | ").
  */
-#define _GNU_SOURCE /* pipe2, close_range */
+#define _GNU_SOURCE /* pipe2 (where ZO_HAVE_PIPE2), close_range */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -469,9 +469,30 @@ static void child_common(pid_t parent) {
   sigprocmask(SIG_SETMASK, &none, NULL);
 }
 
+/* A pipe whose two ends are close-on-exec: pipe2 where the system has it
+ * (ZO_HAVE_PIPE2, oracle/src/CMakeLists.txt), else pipe() and fcntl: the
+ * runner forks no engine between the two calls (it is single-threaded).
+ * 0, or -1 with errno set and nothing left open. */
+static int cloexec_pipe(int fd[2]) {
+#ifdef ZO_HAVE_PIPE2
+  return pipe2(fd, O_CLOEXEC);
+#else
+  if (pipe(fd)) return -1;
+  if (fcntl(fd[0], F_SETFD, FD_CLOEXEC) || fcntl(fd[1], F_SETFD, FD_CLOEXEC)) {
+    int e = errno;
+    close(fd[0]);
+    close(fd[1]);
+    fd[0] = fd[1] = -1;
+    errno = e;
+    return -1;
+  }
+  return 0;
+#endif
+}
+
 zo_status zcp_child_start(zcp_child *ch, zo_error *err) {
   int in[2] = {-1, -1}, out[2] = {-1, -1}, er[2] = {-1, -1};
-  if (pipe2(in, O_CLOEXEC) || pipe2(out, O_CLOEXEC) || pipe2(er, O_CLOEXEC)) {
+  if (cloexec_pipe(in) || cloexec_pipe(out) || cloexec_pipe(er)) {
     int fds[6] = {in[0], in[1], out[0], out[1], er[0], er[1]};
     for (int i = 0; i < 6; i++)
       if (fds[i] >= 0) close(fds[i]);

@@ -18,6 +18,31 @@
  *   the foreign subdirectories are moved back into DIR (renamed, never
  *   copied) and the old directory is removed.
  *
+ *   Where the system has no renameat2 (ZO_HAVE_RENAMEAT2 unset: macOS,
+ *   the BSDs, WebAssembly) or the file system refuses the exchange, the
+ *   same staging directory is put in place with two renames: DIR to
+ *   PARENT/.NAME.zoneoracle-old.RUNID, then the staging directory to DIR
+ *   (the old one renamed back when the second fails). The guarantee is
+ *   the same for whoever opens DIR/x (the whole previous set or the whole
+ *   new one, never files of two runs), with one difference: between the
+ *   two renames DIR is absent, so an open there fails with ENOENT. A run
+ *   killed between them leaves DIR absent and the old set aside, whole;
+ *   the next zo_report_set_begin on DIR renames it back (unless its lock
+ *   is held: a run committing at that moment) before anything else; when
+ *   DIR was made again meanwhile (the CLI makes a missing report
+ *   directory), the entries of the old DIR that are not report files go
+ *   back into it and the old set is dropped. A second run that makes DIR
+ *   again in the moment between the two renames takes a lock of its own
+ *   there: the first run's commit then fails (its old set stays aside,
+ *   recovered as above) rather than mixing two sets. The environment
+ *   variable ZO_REPORT_NO_EXCHANGE=1 takes this way where renameat2
+ *   exists too (the tests: oracle/tests/report_fallback.sh). Where no
+ *   hard link can be made either (Node's file system under WebAssembly),
+ *   DIR's own files and the lock file are renamed over after the two
+ *   renames, as its folders are: they are absent from DIR for that
+ *   moment too, and a run starting then is not kept out by the lock
+ *   (under WebAssembly flock locks nothing anyway).
+ *
  *   Every file of a set names its run: run.jsonl's header and footer
  *   ("run_id"), a comment in junit.xml and summary.md, a meta element in
  *   index.html (badge.json is a shields.io endpoint and takes no other
@@ -39,7 +64,7 @@
  *
  *   Where DIR cannot be exchanged as a whole (it is or contains the
  *   current directory, it is a mount point, its parent is not writable,
- *   or the file system has no RENAME_EXCHANGE or hard links), the set is
+ *   or the file system has no hard links), the set is
  *   written in DIR/.zoneoracle-tmp.RUNID and its files renamed into DIR
  *   one by one: each file whole, the set not atomic, and
  *   zo_report_set_note says why. Power loss is not covered (no fsync).

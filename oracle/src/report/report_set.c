@@ -3,7 +3,7 @@
  * (zo_report_open / zo_report_commit), and the report set, a staging
  * directory swapped in for the old set in one step, under a lock, with the
  * leftovers of killed runs cleaned up (report.h). */
-#define _GNU_SOURCE /* renameat2, RENAME_EXCHANGE */
+#define _GNU_SOURCE /* renameat2, RENAME_EXCHANGE (where ZO_HAVE_RENAMEAT2) */
 #include "report_int.h"
 
 #include "model.h"
@@ -103,6 +103,7 @@ const char *const zo_report_set_names[] = {"run.jsonl",  "junit.xml",  "summary.
 
 #define LOCK_NAME ".zoneoracle.lock"
 #define TMP_PREFIX ".zoneoracle-tmp." /* in-place staging, inside DIR */
+#define OLD_INFIX ".zoneoracle-old."  /* PARENT/.NAME.zoneoracle-old.RUNID: DIR moved aside */
 
 struct zo_report_set {
   char *real;    /* DIR, resolved (realpath) */
@@ -157,8 +158,10 @@ static void remove_files_and_dir(const char *dir) {
  * files, the lock) or copies of real's (hard links, recreated symlinks):
  * removed. Anything else (a folder, a FIFO) is real's own, caught by a
  * kill between the exchange and its move back: it goes back into real
- * when real lacks that name, else it stays (never deleted). */
-static void recover_stale(const char *t, const char *real) {
+ * when real lacks that name, else it stays (never deleted). With old, t
+ * is a previous DIR moved aside (OLD_INFIX): its files are the originals,
+ * so every entry but the set's own goes back where real lacks it. */
+static void recover_stale(const char *t, const char *real, int old) {
   DIR *d = opendir(t);
   if (!d) return;
   struct dirent *de;
@@ -167,8 +170,9 @@ static void recover_stale(const char *t, const char *real) {
     if (!strcmp(n, ".") || !strcmp(n, "..")) continue;
     char *in_real = zo_report_join_path(real, n), *in_t = zo_report_join_path(t, n);
     struct stat st, rst;
-    if (!lstat(in_t, &st) && !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode) && lstat(in_real, &rst) &&
-        errno == ENOENT)
+    int own = is_report_name(n) || !strcmp(n, LOCK_NAME) || strstr(n, ".tmp.");
+    if (!lstat(in_t, &st) && (old ? !own : !S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) &&
+        lstat(in_real, &rst) && errno == ENOENT)
       rename(in_t, in_real);
     free(in_real);
     free(in_t);
@@ -189,7 +193,7 @@ static void clean_stale(const char *real, const char *parent, const char *base) 
       char *p = zo_report_join_path(real, n);
       struct stat st;
       if (!lstat(p, &st)) {
-        if (S_ISDIR(st.st_mode) && !strncmp(n, TMP_PREFIX, strlen(TMP_PREFIX))) recover_stale(p, real);
+        if (S_ISDIR(st.st_mode) && !strncmp(n, TMP_PREFIX, strlen(TMP_PREFIX))) recover_stale(p, real, 0);
         else if (S_ISREG(st.st_mode) && dead_tmp_file(n)) unlink(p);
       }
       free(p);
@@ -197,20 +201,23 @@ static void clean_stale(const char *real, const char *parent, const char *base) 
     closedir(d);
   }
   if (!parent) return;
-  char *prefix = zo_xmalloc(strlen(base) + 32);
+  char *prefix = zo_xmalloc(strlen(base) + 32), *old = zo_xmalloc(strlen(base) + 32);
   sprintf(prefix, ".%s.zoneoracle-tmp.", base);
+  sprintf(old, ".%s" OLD_INFIX, base);
   if ((d = opendir(parent))) {
     struct dirent *de;
     while ((de = readdir(d))) {
-      if (strncmp(de->d_name, prefix, strlen(prefix))) continue;
+      int is_old = !strncmp(de->d_name, old, strlen(old));
+      if (!is_old && strncmp(de->d_name, prefix, strlen(prefix))) continue;
       char *p = zo_report_join_path(parent, de->d_name);
       struct stat st;
-      if (!lstat(p, &st) && S_ISDIR(st.st_mode)) recover_stale(p, real);
+      if (!lstat(p, &st) && S_ISDIR(st.st_mode)) recover_stale(p, real, is_old);
       free(p);
     }
     closedir(d);
   }
   free(prefix);
+  free(old);
 }
 
 /* Take the exclusive lock on real/.zoneoracle.lock: its descriptor, or -1
@@ -292,10 +299,48 @@ static int make_staging(zo_report_set *s, const char *dir, const char *prefix, c
   return 0;
 }
 
+/* DIR absent because a run was killed between moving it aside and
+ * renaming its new set in (the fallback of exchange_dirs): the directory
+ * moved aside, PARENT/.NAME.zoneoracle-old.RUNID, renamed back to dir.
+ * One whose lock is held belongs to a run committing right now: left
+ * alone (dir then stays absent for the moment, and the caller fails as
+ * for any absent directory). */
+static void restore_aside(const char *dir) {
+  size_t l = strlen(dir);
+  while (l > 1 && dir[l - 1] == '/') l--;
+  char *path = zo_xmalloc(l + 1);
+  memcpy(path, dir, l);
+  path[l] = 0;
+  char *slash = strrchr(path, '/');
+  const char *base = slash ? slash + 1 : path;
+  char *parent = slash ? (slash == path ? zo_xstrdup("/") : zo_xstrdup(path)) : zo_xstrdup(".");
+  if (slash && slash != path) parent[slash - path] = 0;
+  char *prefix = zo_xmalloc(strlen(base) + 32);
+  sprintf(prefix, ".%s" OLD_INFIX, base);
+  DIR *d = *base ? opendir(parent) : NULL;
+  struct dirent *de;
+  int done = 0;
+  while (d && !done && (de = readdir(d))) {
+    if (strncmp(de->d_name, prefix, strlen(prefix))) continue;
+    char *aside = zo_report_join_path(parent, de->d_name), *lock = zo_report_join_path(aside, LOCK_NAME);
+    int fd = open(lock, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+    if (fd >= 0 && !flock(fd, LOCK_EX | LOCK_NB)) done = !rename(aside, path);
+    if (fd >= 0) close(fd);
+    free(aside);
+    free(lock);
+  }
+  if (d) closedir(d);
+  free(prefix);
+  free(parent);
+  free(path);
+}
+
 zo_status zo_report_set_begin(const char *dir, zo_report_set **out, zo_error *err) {
   *out = NULL;
   zo_report_set *s = zo_xcalloc(1, sizeof *s);
   s->lockfd = -1;
+  struct stat dst;
+  if (lstat(dir, &dst) && errno == ENOENT) restore_aside(dir);
   if (!(s->real = realpath(dir, NULL))) {
     set_free(s);
     return zo_report_io_fail(err, dir, "cannot resolve");
@@ -395,6 +440,51 @@ static int cannot(zo_report_set *s, const char *fmt, ...) {
   return 1;
 }
 
+/* Whether this build exchanges directories in one step (renameat2), unless
+ * ZO_REPORT_NO_EXCHANGE=1 takes the fallback (the tests' way to it). */
+static int exchange_possible(void) {
+#ifdef ZO_HAVE_RENAMEAT2
+  const char *no = getenv("ZO_REPORT_NO_EXCHANGE");
+  return !(no && *no && strcmp(no, "0"));
+#else
+  return 0;
+#endif
+}
+
+/* The staging directory put in DIR's place, DIR's old directory then at
+ * s->staging: exchanged in one step (renameat2 RENAME_EXCHANGE, where the
+ * system has it: ZO_HAVE_RENAMEAT2); where the system or the file system
+ * cannot, DIR is renamed aside to PARENT/.NAME.zoneoracle-old.RUNID and
+ * the staging directory renamed to DIR (report.h: for the moment between
+ * the two, DIR is absent; a kill there leaves the old set aside, put back
+ * by the next zo_report_set_begin). 0, or 1 with s->note saying why
+ * (DIR as it was). */
+static int swap_in(zo_report_set *s) {
+#ifdef ZO_HAVE_RENAMEAT2
+  if (exchange_possible()) {
+    if (!renameat2(AT_FDCWD, s->staging, AT_FDCWD, s->real, RENAME_EXCHANGE)) return 0;
+    if (errno != EINVAL && errno != ENOSYS)
+      return cannot(s, "the file system cannot exchange directories: %s", strerror(errno));
+  }
+#endif
+  char *aside = zo_xmalloc(strlen(s->parent) + strlen(s->base) + strlen(s->run_id) + 32);
+  sprintf(aside, "%s/.%s" OLD_INFIX "%s", s->parent, s->base, s->run_id);
+  int bad = 0;
+  if (rename(s->real, aside)) {
+    bad = cannot(s, "%s cannot be moved aside: %s", s->real, strerror(errno));
+  } else if (rename(s->staging, s->real)) {
+    bad = cannot(s, "the new set cannot be renamed to %s: %s", s->real, strerror(errno));
+    rename(aside, s->real);
+  }
+  if (bad) {
+    free(aside);
+    return 1;
+  }
+  free(s->staging);
+  s->staging = aside;
+  return 0;
+}
+
 /* The whole-directory exchange: the staging directory takes DIR's mode,
  * the lock file and DIR's foreign files (hard links) and symlinks
  * (copies), then the two are exchanged and DIR's other foreign entries
@@ -407,12 +497,23 @@ static int exchange_dirs(zo_report_set *s) {
   if (stat(s->real, &st) || chmod(s->staging, st.st_mode & 07777))
     bad = cannot(s, "the staging directory cannot take the mode of %s: %s", s->real, strerror(errno));
   char *lock_from = zo_report_join_path(s->real, LOCK_NAME), *lock_to = zo_report_join_path(s->staging, LOCK_NAME);
-  if (!bad && link(lock_from, lock_to))
-    bad = cannot(s, "no hard link can be made in %s: %s", s->parent, strerror(errno));
+  /* without hard links (WebAssembly's file systems), where DIR is moved
+     aside rather than exchanged, its files and the lock move over after
+     the renames like its folders (report.h) */
+  int links = 1;
+  if (!bad && link(lock_from, lock_to)) {
+    if (exchange_possible()) bad = cannot(s, "no hard link can be made in %s: %s", s->parent, strerror(errno));
+    else links = 0;
+  }
   free(lock_from);
   free(lock_to);
-  char **later = NULL; /* foreign entries that are neither files nor symlinks */
+  char **later = NULL; /* foreign entries moved over after the swap: not files nor symlinks, or
+                          (no links) all of them and the lock */
   size_t nlater = 0;
+  if (!links) {
+    later = zo_xrealloc(later, sizeof *later);
+    later[nlater++] = zo_xstrdup(LOCK_NAME);
+  }
   DIR *d = bad ? NULL : opendir(s->real);
   if (!bad && !d) bad = cannot(s, "%s cannot be listed: %s", s->real, strerror(errno));
   struct dirent *de;
@@ -425,9 +526,9 @@ static int exchange_dirs(zo_report_set *s) {
     struct stat sb;
     if (lstat(from, &sb)) {
       /* gone since readdir */
-    } else if (S_ISREG(sb.st_mode)) {
+    } else if (S_ISREG(sb.st_mode) && links) {
       if (link(from, to)) bad = cannot(s, "%s cannot be hard-linked: %s", from, strerror(errno));
-    } else if (S_ISLNK(sb.st_mode)) {
+    } else if (S_ISLNK(sb.st_mode) && links) {
       char target[PATH_MAX];
       ssize_t len = readlink(from, target, sizeof target - 1);
       if (len >= 0) target[len] = 0;
@@ -441,12 +542,14 @@ static int exchange_dirs(zo_report_set *s) {
     free(to);
   }
   if (d) closedir(d);
-  if (!bad && renameat2(AT_FDCWD, s->staging, AT_FDCWD, s->real, RENAME_EXCHANGE))
-    bad = cannot(s, "the file system cannot exchange directories: %s", strerror(errno));
+  if (!bad) bad = swap_in(s);
   if (!bad) /* the old directory is at s->staging now */
     for (size_t i = 0; i < nlater; i++) {
       char *from = zo_report_join_path(s->staging, later[i]), *to = zo_report_join_path(s->real, later[i]);
-      if (renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE) && errno == EINVAL) {
+#ifdef ZO_HAVE_RENAMEAT2
+      if (renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE) && errno == EINVAL)
+#endif
+      {
         struct stat sb; /* no RENAME_NOREPLACE here: look, then rename */
         if (lstat(to, &sb) && errno == ENOENT) rename(from, to);
       }

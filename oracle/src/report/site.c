@@ -17,7 +17,7 @@
  * The site is written in a private directory beside DIR and swapped in
  * whole (site_install). The pages are site_html.c's; the small reads both
  * files make of a zo_site are site_data.c's, below them (site_int.h). */
-#define _GNU_SOURCE /* renameat2, RENAME_EXCHANGE */
+#define _GNU_SOURCE /* renameat2, RENAME_EXCHANGE (where ZO_HAVE_RENAMEAT2) */
 #include "report_int.h"
 
 #include "error.h"
@@ -332,21 +332,26 @@ static zo_status check_out(const char *out, zo_error *err) {
 }
 
 /* Swap the complete site stage (inside the private directory tmp) in as
- * out: exchanged with an existing out in one step (renameat2), or renamed
- * when out is absent; where the file system cannot exchange, out is moved
- * aside and back on failure. The old site is removed. */
+ * out: exchanged with an existing out in one step (renameat2, where the
+ * system has it: ZO_HAVE_RENAMEAT2), or renamed when out is absent; where
+ * the system or file system cannot exchange, out is moved aside, the new
+ * site renamed in and the old one moved back on failure (for the moment
+ * between the two renames, out is absent). The old site is removed. */
 static zo_status site_install(const char *tmp, const char *stage, const char *out, zo_error *err) {
   struct stat st;
   if (lstat(out, &st) && errno == ENOENT) {
     if (!rename(stage, out)) return ZO_OK;
     return zo_error_set(err, ZO_ERR_IO, out, 0, 0, "cannot move the site into place: %s", strerror(errno));
   }
+#ifdef ZO_HAVE_RENAMEAT2
   if (!renameat2(AT_FDCWD, stage, AT_FDCWD, out, RENAME_EXCHANGE)) {
     remove_site(stage); /* the old site */
     return ZO_OK;
   }
   if (errno != EINVAL && errno != ENOSYS)
     return zo_error_set(err, ZO_ERR_IO, out, 0, 0, "cannot swap the site in: %s", strerror(errno));
+#endif
+  /* no exchange on this system or file system: aside, then in */
   char *old = zo_report_join_path(tmp, "old");
   zo_status rc = ZO_OK;
   if (rename(out, old)) {
