@@ -129,7 +129,7 @@ int zo_cli_gate(const zo_cli_command *cmd, zo_cli_opts *o) {
   printf("%d passed, %d failed, %d skipped%s\n", run.passed, run.failed + run.errors + run.xpassed,
          run.skipped, protocol);
   rc = zo_cli_verdict(o, &run, bad, io_bad);
-  zo_run_free(&run);
+  zo_run_clear(&run);
 out:
   zo_report_set_abandon(set); /* NULL once committed */
   zo_engine_process_free(e);

@@ -49,7 +49,7 @@ static void run_suite(zo_cli_opts *o, int check_invariants, suite *s) {
 
 /* Free what collect_suite and run_suite made. */
 static void finish_suite(suite *s) {
-  zo_run_free(&s->run);
+  zo_run_clear(&s->run);
   if (s->engine) zo_engine_oracle_free(s->engine);
   zo_paths_free(s->files, s->nfiles);
 }

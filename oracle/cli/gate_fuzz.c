@@ -29,13 +29,6 @@
 #include "ydoc.h"
 #include "cli.h"
 
-/* A monotonic clock, in seconds. */
-static double now_s(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
 /* splitmix64: a seeded stream of bytes, the same on every machine. */
 static uint64_t next_u64(uint64_t *s) {
   uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
@@ -180,7 +173,7 @@ static int reproduces(zo_engine *e, const char *path, const zo_diff_finding *fd,
     snprintf(why, cap, "under gate it is %s%s%s", zo_result_status_name(run.results[0].status),
              run.results[0].message ? ": " : "", run.results[0].message ? run.results[0].message : "");
   else if (!ok) snprintf(why, cap, "under gate it did not run");
-  zo_run_free(&run);
+  zo_run_clear(&run);
   return ok;
 }
 
@@ -420,7 +413,7 @@ int zo_cli_gate_fuzz(zo_engine *e, const char *engine_name, const zo_cli_opts *o
   uint64_t state = o->seed;
   met *seen = NULL;
   int nseen = 0, io_bad = 0;
-  double t = fr.t0 = fr.last_shown = now_s();
+  double t = fr.t0 = fr.last_shown = zo_now();
   /* each game's bytes, and those of the games after it, so that they can
      go to the engine before this one's answers are read
      (zo_diff_run_ahead): a ring of games, ring[at] this one */
@@ -429,7 +422,7 @@ int zo_cli_gate_fuzz(zo_engine *e, const char *engine_name, const zo_cli_opts *o
   size_t lens[RING];
   for (int k = 0; k < RING; k++) lens[k] = game_bytes(&state, ring[k]);
   int at = 0;
-  while ((t = now_s()) - fr.t0 < o->fuzz) {
+  while ((t = zo_now()) - fr.t0 < o->fuzz) {
     const uint8_t *next[ZO_DIFF_AHEAD];
     size_t next_len[ZO_DIFF_AHEAD];
     for (int k = 0; k < ZO_DIFF_AHEAD; k++) {

@@ -35,12 +35,6 @@
 #include "util.h"
 #include "cli.h"
 
-static double now_s(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
 /* ANSI colour of a status tag: red for what fails the run, green for a
  * pass, yellow for skips and known gaps. */
 static const char *colour_of(zo_result_status s) {
@@ -121,7 +115,7 @@ static void on_progress(const zo_run *run, int file, int nfiles, void *ctx) {
     fprintf(stderr, "%s\n", run->invalid[p->invalid_done].message);
   }
   for (; p->results_done < run->n; p->results_done++) print_result(p, &run->results[p->results_done]);
-  double t = now_s();
+  double t = zo_now();
   if (p->tty) { /* redrawn at most 20 times a second, and after each line */
     if (!p->counter_shown || t - p->last_line >= 0.05 || file + 1 == nfiles) {
       counter(p, run, file, nfiles);
@@ -143,7 +137,7 @@ void zo_cli_progress_attach(zo_cli_progress *p, const zo_cli_opts *o, zo_run_opt
   p->tty = isatty(STDOUT_FILENO);
   const char *no_colour = getenv("NO_COLOR");
   p->colour = p->tty && !(no_colour && *no_colour);
-  p->t0 = p->last_line = now_s();
+  p->t0 = p->last_line = zo_now();
   opt->progress = on_progress;
   opt->progress_ctx = p;
   opt->max_fail = o->max_fail;

@@ -158,13 +158,6 @@ typedef struct {
   double started; /* ms, of the current check */
 } tally;
 
-/* A monotonic clock, in milliseconds. */
-static double now_ms(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
-}
-
 /* One check's line: verdict is "ok", "FAIL" or "skip". */
 static void say(tally *t, const char *verdict, const char *check, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -180,9 +173,9 @@ static void say(tally *t, const char *verdict, const char *check, const char *fm
   if (!strcmp(verdict, "ok")) t->ok++;
   else if (!strcmp(verdict, "FAIL")) t->failed++;
   else t->skipped++;
-  printf("%-4s %s: %s (%.0f ms)\n", verdict, check, what, now_ms() - t->started);
+  printf("%-4s %s: %s (%.0f ms)\n", verdict, check, what, (zo_now() * 1e3) - t->started);
   fflush(stdout);
-  t->started = now_ms();
+  t->started = (zo_now() * 1e3);
 }
 
 /* Whether e declares feature (or, with ruleset, rule set) what. */
@@ -292,7 +285,7 @@ static void check_case(tally *t, zo_engine *e, const char *check) {
     else
       say(t, "FAIL", label, "case %s [%s]: %s: %s", c->id, rs->id, zo_result_status_name(res->status),
           res->message ? res->message : "");
-    zo_run_free(&run);
+    zo_run_clear(&run);
     zo_case_free(c);
     return;
   }
@@ -484,7 +477,7 @@ int zo_cli_cmd_smoke(const zo_cli_command *cmd, int argc, char **argv) {
                                           : "needs --engine CMD or --engine-plugin LIB.so");
   double timeout = o.timeout;
   if (smoke_data_load(&data)) return ZO_EXIT_USAGE;
-  double t0 = now_ms();
+  double t0 = (zo_now() * 1e3);
   tally t = {.started = t0};
   printf("smoke: %s\n", engine ? engine : plugin);
   zo_error err = {0};
@@ -526,7 +519,7 @@ int zo_cli_cmd_smoke(const zo_cli_command *cmd, int argc, char **argv) {
   smoke_data_free(&data);
   int n = t.ok + t.failed + t.skipped;
   printf("%d checks: %d ok, %d failed, %d skipped in %.2f s\n", n, t.ok, t.failed, t.skipped,
-         (now_ms() - t0) / 1e3);
+         ((zo_now() * 1e3) - t0) / 1e3);
   if (!started) {
     fprintf(stderr, "zoneoracle: engine '%s' could not be started or driven: %s\n", engine ? engine : plugin,
             err.message);

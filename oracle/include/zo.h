@@ -2,9 +2,23 @@
  * trading card games (Magic: the Gathering, Flesh and Blood) and a runner of
  * YAML rule cases against it.
  *
+ * What it offers: rule sets and cases loaded and inspected; a game set up
+ * in a case's starting position and checked against the invariants; the
+ * oracle as a zcp engine in process (zo_server_answer: every request of
+ * ci/protocol/PROTOCOL.md, so a game is stepped and observed in JSON
+ * there, not through C calls); engines living in this process
+ * (zo_engine_ops_open, zo_engine_register); runs of case files against
+ * an engine with their reports (zo_run_files, zo_report_*); mutants. What
+ * it does not: a process engine (`--engine CMD`) is opened by the CLI,
+ * which the shared library carries as zo_cli_main; stepping a zo_game
+ * in C is the library's internal model API, not this header's.
+ *
  * Conventions: every fallible call returns a zo_status (ZO_OK == 0) and fills
  * an optional zo_error; the library never prints and never exits. Names are
- * zo_<noun>_<verb>. Enum values are append-only.
+ * zo_<noun>_<verb>; zo_<noun>_free frees an object the library made, and
+ * zo_<noun>_clear empties storage the caller owns. Enum values are
+ * append-only. Unless a call says otherwise, what it is given is borrowed
+ * for the call, and what it returns through a `**out` is the caller's.
  */
 #ifndef ZO_H
 #define ZO_H
@@ -178,8 +192,10 @@ typedef struct zo_violation {
   char detail[256];
 } zo_violation;
 
-/* Set up a game for case c under rule set rs (the case's starting position).
- * ZO_ERR_SETUP if the rule set forbids the position. */
+/* Set up a game for case c under rule set rs (the case's starting position)
+ * into *out, the caller's (zo_game_free). The game borrows c and rs: both
+ * must outlive it. ZO_ERR_SETUP with err filled if the rule set forbids
+ * the position (file:line:column of the card in c's file). */
 zo_status zo_game_new(const zo_ruleset *rs, const zo_case *c, zo_game **out,
                       zo_error *err);
 void zo_game_free(zo_game *g);
@@ -364,10 +380,12 @@ void zo_run_case(zo_engine *e, const zo_case *c, const zo_ruleset *rs,
                  const zo_run_options *opt, zo_case_result *res);
 
 /* Free the strings and arrays of one result and leave it zeroed (a
- * result of zo_run_case; one inside a zo_run is zo_run_free's). */
+ * result of zo_run_case; one inside a zo_run is zo_run_clear's). */
 void zo_case_result_clear(zo_case_result *res);
 
-/* Free everything run holds and leave it empty (reusable). */
+/* Free everything run holds and leave it empty (reusable): run itself is
+ * the caller's storage. zo_run_free is its name of 0.1, kept. */
+void zo_run_clear(zo_run *run);
 void zo_run_free(zo_run *run);
 
 /* ---- Reports: the run record and what is rendered from it ---- */

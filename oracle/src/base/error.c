@@ -42,6 +42,10 @@ zo_status zo_error_set(zo_error *err, zo_status code, const char *file, int line
   return code;
 }
 
+void zo_error_fault(zo_error *err, int fault) {
+  if (err) err->engine_fault = fault;
+}
+
 void zo_error_note(zo_error *err, const char *fmt, ...) {
   if (!err) return;
   va_list ap;

@@ -1,7 +1,9 @@
 /* error.h: the library's one error convention. A fallible call returns a
  * zo_status (ZO_OK == 0) and fills the caller's optional zo_error (zo.h)
- * through zo_error_set, and adds what it was doing through zo_error_note;
- * nothing else writes a zo_error. The library never prints. Running out of
+ * through zo_error_set, adds what it was doing through zo_error_note, and,
+ * in the engines layer, the kind of an engine's failure through
+ * zo_error_fault; nothing else writes a zo_error. A call that does not
+ * apply says so by its status and a message, never by an empty one. The library never prints. Running out of
  * memory is not an error a caller handles: util.h's zo_x* allocators call
  * the one out-of-memory handler (zo_oom), which does not return. */
 #ifndef ZO_ERROR_H
@@ -37,5 +39,9 @@ void zo_error_note(zo_error *err, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+
+/* Set err's engine fault kind (a zo_engine_fault of engine.h, 0 none),
+ * when err is not NULL, after zo_error_set (which clears it). */
+void zo_error_fault(zo_error *err, int fault);
 
 #endif

@@ -39,6 +39,9 @@
  * call zo_oom(NULL). zo_xcalloc also fails (rather than wrapping) when
  * n * size overflows. */
 void *zo_xmalloc(size_t n);
+/* A monotonic clock, in seconds (CLOCK_MONOTONIC: only differences mean
+ * anything): the one clock of the library and the CLI. */
+double zo_now(void);
 void *zo_xcalloc(size_t n, size_t size);
 void *zo_xrealloc(void *p, size_t n);
 char *zo_xstrdup(const char *s);

@@ -159,9 +159,9 @@ zo_status zo_engine_process_bye(zo_engine *e, zo_error *err);
  * set up with case c: obs[0] is an observation before the steps, then
  * results[i] and obs[i] after step i (1..nsteps). Arrays of nsteps+1
  * zeroed entries owned by the caller, who frees every entry whatever the
- * status; complete only on ZO_OK. ZO_ERR_USAGE with an empty err->message
- * when e is not a zcp/1 engine (the caller steps instead); other errors
- * are the engine's, as for a step. */
+ * status; complete only on ZO_OK. ZO_ERR_USAGE when e is not a zcp/1
+ * engine (nothing was sent: the caller steps instead); other errors are
+ * the engine's, as for a step (ZO_ERR_ENGINE). */
 zo_status zo_engine_process_run(zo_engine *e, const zo_case *c, zo_step_result *results,
                                 zo_observation *obs, zo_error *err);
 

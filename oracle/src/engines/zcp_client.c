@@ -169,7 +169,7 @@ static zo_status exchange(proc *p, const char *op, json_t **out, zo_error *err) 
     return zcp_fault(err, ZO_ENGINE_FAULT_CRASH, p->cmd, "the engine is not running (it failed on an earlier request)");
   /* a run of n steps has the limits of 1 + n / 16 requests: time and
      answer size (PROTOCOL.md 1, 3) */
-  double deadline = zcp_now() + p->child.timeout * (1.0 + p->run_steps / 16.0);
+  double deadline = zo_now() + p->child.timeout * (1.0 + p->run_steps / 16.0);
   p->child.line_max = (size_t)(ZCP_LINE_MAX * (1.0 + p->run_steps / 16.0));
   zo_status st = zcp_child_send(&p->child, p->line.p, p->line.n, deadline, err);
   json_t *res;
@@ -271,7 +271,7 @@ static zo_status exchange_ok(proc *p, const char *op, zo_error *err) {
  * filled and nothing in flight (the child stopped). Not for a plugin in
  * process nor with a tap. */
 static zo_status send_ahead_text(proc *p, const char *text, size_t n, zo_error *err) {
-  zo_status st = zcp_child_send(&p->child, text, n, zcp_now() + p->child.timeout, err);
+  zo_status st = zcp_child_send(&p->child, text, n, zo_now() + p->child.timeout, err);
   if (st) {
     p->inflight = 0; /* the child is stopped */
     return st;
@@ -294,7 +294,7 @@ static zo_status receive_ahead(proc *p, json_t **out, zo_error *err) {
   *out = NULL;
   long id = p->next_id - p->inflight + 1;
   json_t *res;
-  zo_status st = read_answer(p, NULL, zcp_now() + p->child.timeout, &res, err);
+  zo_status st = read_answer(p, NULL, zo_now() + p->child.timeout, &res, err);
   if (st) {
     p->inflight = 0;
     return st;
@@ -729,7 +729,7 @@ zo_status zo_engine_process_exchange(zo_engine *e, const char *line, json_t **an
   }
   zo_status st = ensure_started(p, err);
   if (st) return st;
-  double deadline = zcp_now() + p->child.timeout;
+  double deadline = zo_now() + p->child.timeout;
   size_t n = strlen(line);
   char *text = zo_xmalloc(n + 2);
   memcpy(text, line, n);
@@ -888,7 +888,8 @@ static zo_status run_read(proc *p, const zo_case *c, json_t *res, zo_step_result
 zo_status zo_engine_process_run(zo_engine *e, const zo_case *c, zo_step_result *results,
                                 zo_observation *obs, zo_error *err) {
   if (e->ops->setup != pr_setup) /* not a zcp/1 engine: no batch */
-    return zo_error_set(err, ZO_ERR_USAGE, NULL, 0, 0, "%s", "");
+    return zo_error_set(err, ZO_ERR_USAGE, NULL, 0, 0, "%s",
+                        "not a process or plug-in engine: it plays no run, only steps");
   proc *p = e->self;
   zo_status st = pr_observe(p, &obs[0], err);
   if (st) return st;

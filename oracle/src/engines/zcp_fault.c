@@ -56,7 +56,7 @@ zo_status zcp_fault(zo_error *err, zo_engine_fault fault, const char *who, const
   zcp_text_set(message, sizeof message, what);
   zo_error_set(err, ZO_ERR_ENGINE, file, 0, 0, "%s", message);
   if (fault != ZO_ENGINE_FAULT_NONE) zo_error_note(err, "%s", zo_engine_fault_name(fault));
-  err->engine_fault = (int)fault;
+  zo_error_fault(err, (int)fault);
   return ZO_ERR_ENGINE;
 }
 

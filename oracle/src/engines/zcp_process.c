@@ -59,12 +59,6 @@
 #include "zcp_int.h"
 #include "util.h"
 
-double zcp_now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
 /* ---- live children, for the runner's own exit paths ------------------- */
 
 /* A slot per engine: its process group while a child runs (0 none) and its
@@ -238,7 +232,7 @@ static int sweep_root(const proc_row *r, pid_t root, int strays, pid_t me, pid_t
  * adopted processes in no engine's group. */
 static void sweep(pid_t root, int strays, int in_signal) {
   pid_t me = getpid(), mygrp = getpgrp();
-  double until = zcp_now() + 1.0;
+  double until = zo_now() + 1.0;
   for (;;) {
     proc_row *rows = in_signal ? sig_rows : run_rows;
     size_t cap = in_signal ? SIG_ROWS : run_cap;
@@ -270,7 +264,7 @@ static void sweep(pid_t root, int strays, int in_signal) {
       else if (r->ppid != me) pending++; /* its parent dies: adopted, then reaped */
       else waitpid(r->pid, NULL, WNOHANG);
     }
-    if (!pending || zcp_now() >= until) return;
+    if (!pending || zo_now() >= until) return;
     struct timespec pause = {0, 2000000};
     nanosleep(&pause, NULL);
   }
@@ -618,7 +612,7 @@ static int pump(zcp_child *ch, double deadline, int want_write) {
     iw = n;
     pf[n++] = (struct pollfd){.fd = ch->to, .events = POLLOUT};
   }
-  double left = deadline - zcp_now();
+  double left = deadline - zo_now();
   int ms = left <= 0 ? 0 : left > 1e8 ? 100000000 : (int)(left * 1000) + 1;
   if (poll(pf, (nfds_t)n, ms) <= 0) return 0;
   if (ie >= 0 && pf[ie].revents) drain_stderr(ch);
@@ -654,9 +648,9 @@ void zcp_child_stop(zcp_child *ch) {
   if (ch->to >= 0) close(ch->to);
   if (ch->from >= 0) close(ch->from);
   ch->to = ch->from = -1;
-  double until = zcp_now() + 0.1;
+  double until = zo_now() + 0.1;
   while (ch->errfd >= 0) {
-    double left = until - zcp_now();
+    double left = until - zo_now();
     struct pollfd pf = {.fd = ch->errfd, .events = POLLIN};
     if (left <= 0 || poll(&pf, 1, (int)(left * 1000) + 1) <= 0) break;
     drain_stderr(ch);
@@ -680,11 +674,11 @@ static void describe_status(int status, char *out, size_t cap, const char *exite
  * to exit, so the message can say how it ended, then stop it (its group
  * killed either way). Returns ZO_ERR_ENGINE, kind crash, err filled. */
 static zo_status gone(zcp_child *ch, zo_error *err, double deadline, int input_closed) {
-  double t = zcp_now(), until = deadline < t + 1.0 ? deadline : t + 1.0;
+  double t = zo_now(), until = deadline < t + 1.0 ? deadline : t + 1.0;
   if (until < t + 0.05) until = t + 0.05;
   int status = 0, done;
-  while (!(done = exited(ch, &status)) && zcp_now() < until) {
-    double next = zcp_now() + 0.01;
+  while (!(done = exited(ch, &status)) && zo_now() < until) {
+    double next = zo_now() + 0.01;
     pump(ch, next < until ? next : until, 0);
     ch->len = ch->scanned = 0; /* what it writes now answers nothing */
   }
@@ -704,7 +698,7 @@ zo_status zcp_child_send(zcp_child *ch, const char *text, size_t n, double deadl
     }
     if (w < 0 && errno == EINTR) continue;
     if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-      if (zcp_now() >= deadline) {
+      if (zo_now() >= deadline) {
         char what[160];
         snprintf(what, sizeof what, "the engine did not read the request within %g s", ch->timeout);
         return zcp_child_fail(ch, err, ZO_ENGINE_FAULT_TIMEOUT, what);
@@ -737,7 +731,7 @@ zo_status zcp_child_read_line(zcp_child *ch, double deadline, size_t *len, zo_er
     ch->scanned = ch->len;
     if (ch->len > line_max(ch)) return too_long(ch, err);
     if (ch->out_eof) return gone(ch, err, deadline, 0);
-    if (zcp_now() >= deadline) {
+    if (zo_now() >= deadline) {
       char what[160];
       if (input_closed(ch)) /* it closed its stdin: no request can reach it */
         return zcp_child_fail(ch, err, ZO_ENGINE_FAULT_CRASH, "the engine closed its input and kept running (killed)");
@@ -774,15 +768,15 @@ zo_status zcp_child_fail(zcp_child *ch, zo_error *err, zo_engine_fault fault, co
 zo_status zcp_child_await_exit(zcp_child *ch, zo_error *err) {
   close(ch->to);
   ch->to = -1;
-  double deadline = zcp_now() + ch->timeout;
+  double deadline = zo_now() + ch->timeout;
   int status;
   while (!exited(ch, &status)) {
-    if (zcp_now() >= deadline) {
+    if (zo_now() >= deadline) {
       char what[120];
       snprintf(what, sizeof what, "still running %g s after answering bye", ch->timeout);
       return zcp_child_fail(ch, err, ZO_ENGINE_FAULT_TIMEOUT, what);
     }
-    double next = zcp_now() + 0.02;
+    double next = zo_now() + 0.02;
     pump(ch, next < deadline ? next : deadline, 0);
     ch->len = ch->scanned = 0; /* output after bye answers nothing */
   }

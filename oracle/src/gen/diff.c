@@ -157,14 +157,16 @@ static int engine_play(zo_diff_engine *x, played *p, zo_observation *ea, zo_step
   const zo_case *c = p->f.c;
   int n = c->nsteps;
   if (!x->batch) return step_by_step(e, c, ea, ra, failed, ferr);
-  if (zo_engine_process_run(e, c, ra, ea, batch_err) == ZO_OK) return n + 1;
+  zo_status st = zo_engine_process_run(e, c, ra, ea, batch_err);
+  if (st == ZO_OK) return n + 1;
   for (int i = 0; i <= n; i++) {
     zo_observation_free(&ea[i]);
     zo_step_result_free(&ra[i]);
     memset(&ea[i], 0, sizeof ea[i]);
     memset(&ra[i], 0, sizeof ra[i]);
   }
-  if (!batch_err->message[0]) { /* not a zcp/1 engine: nothing was sent */
+  if (st == ZO_ERR_USAGE) { /* not a zcp/1 engine: nothing was sent */
+    memset(batch_err, 0, sizeof *batch_err);
     x->batch = 0;
     return step_by_step(e, c, ea, ra, failed, ferr);
   }
@@ -304,11 +306,13 @@ static zo_diff_status compare(zo_diff_engine *x, played *p, zo_diff_result *out)
       skip(out, 1, "unsupported at step %d (%s): %s", failed,
            failed ? zo_step_kind_name(c->steps[failed - 1].kind) : "setup", err.message);
     else engine_failed(out, c, failed, &err);
-  } else if (out->status == ZO_DIFF_SAME && berr.message[0] && x->batch) {
+  } else if (out->status == ZO_DIFF_SAME && berr.code != ZO_OK && x->batch) {
     /* the run failed, the same steps one at a time did not */
-    zo_error e2 = berr;
-    snprintf(e2.message, sizeof e2.message, "%.400s (answering run; the steps one at a time agree)",
-             berr.message);
+    zo_error e2;
+    zo_error_set(&e2, berr.code, berr.file, berr.line, berr.column,
+                 "%.400s (answering run; the steps one at a time agree)", berr.message);
+    if (berr.context[0]) zo_error_note(&e2, "%s", berr.context);
+    zo_error_fault(&e2, berr.engine_fault);
     engine_failed(out, c, 0, &e2);
   }
   engine_done(e, ea, ra, n);
@@ -501,13 +505,6 @@ zo_diff_status zo_diff_input(zo_engine *e, const uint8_t *data, size_t size, int
   return st;
 }
 
-/* A monotonic clock, in seconds. */
-static double now_s(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
 /* ---- findings ------------------------------------------------------------- */
 
 /* Keep steps [0, n) of f. */
@@ -546,7 +543,7 @@ enum { CUT_CARD, CUT_STEP, CUT_FIELD, CUT_CARD_FIELD };
  * when the changed game still shows the same difference (and is kept,
  * cut after that step), else 0. */
 static int attempt(zo_diff_engine *x, zo_diff_finding *fd, int how, int i, int k) {
-  if (fd->deadline > 0 && now_s() > fd->deadline) fd->cut_short = 1;
+  if (fd->deadline > 0 && zo_now() > fd->deadline) fd->cut_short = 1;
   if (fd->cut_short) return -1;
   played *p = zo_xcalloc(1, sizeof *p);
   zo_fuzz_copy(&p->f, &fd->game);
@@ -595,7 +592,7 @@ static int drop_fields(zo_diff_engine *x, zo_diff_finding *fd, int how) {
 }
 
 void zo_diff_minimize(zo_diff_engine *x, zo_diff_finding *fd, double seconds) {
-  fd->deadline = seconds > 0 ? now_s() + seconds : 0;
+  fd->deadline = seconds > 0 ? zo_now() + seconds : 0;
   for (int again = 1; again && !fd->cut_short;) {
     again = 0;
     for (int k = fd->game.c->ncards - 1; k >= 0; k--)

@@ -27,13 +27,7 @@
 /* Fill err as an I/O error on path: "what: strerror(errno)". */
 zo_status zo_report_io_fail(zo_error *err, const char *path, const char *what) {
   int e = errno;
-  if (err) {
-    err->code = ZO_ERR_IO;
-    zo_utf8_copy(err->file, sizeof err->file, path);
-    err->line = err->column = 0;
-    zo_snprintf_utf8(err->message, sizeof err->message, "%s: %s", what, strerror(e));
-  }
-  return ZO_ERR_IO;
+  return zo_error_set(err, ZO_ERR_IO, path, 0, 0, "%s: %s", what, strerror(e));
 }
 
 /* Fill err as an I/O error on path with a message of its own. */
@@ -43,15 +37,10 @@ zo_status zo_report_io_msg(zo_error *err, const char *path, const char *fmt, ...
 #endif
     ;
 zo_status zo_report_io_msg(zo_error *err, const char *path, const char *fmt, ...) {
-  if (err) {
-    err->code = ZO_ERR_IO;
-    zo_utf8_copy(err->file, sizeof err->file, path);
-    err->line = err->column = 0;
-    va_list ap;
-    va_start(ap, fmt);
-    zo_vsnprintf_utf8(err->message, sizeof err->message, fmt, ap);
-    va_end(ap);
-  }
+  va_list ap;
+  va_start(ap, fmt);
+  zo_error_setv(err, ZO_ERR_IO, path, 0, 0, fmt, ap);
+  va_end(ap);
   return ZO_ERR_IO;
 }
 

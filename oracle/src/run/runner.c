@@ -508,12 +508,6 @@ static int strict_diff(const zo_case *c, const zo_observation *a, const zo_obser
 
 /* ---- running ---------------------------------------------------------- */
 
-static double now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 static void engine_error(zo_case_result *res, const zo_case *c, int step,
                          const zo_error *err) {
   /* the process engine says what kind of failure it was */
@@ -843,7 +837,7 @@ static void result_reset(zo_case_result *res) {
 void zo_run_case(zo_engine *e, const zo_case *c, const zo_ruleset *rs,
                  const zo_run_options *opt, zo_case_result *res) {
   memset(res, 0, sizeof *res);
-  double t0 = now_ms();
+  double t0 = (zo_now() * 1e3);
   res->case_id = zo_xstrdup(c->id);
   res->title = zo_xstrdup(c->title);
   res->file = zo_xstrdup(c->file);
@@ -885,7 +879,7 @@ out:
   /* what the engine said on stderr during a case that did not pass */
   if (res->status != RS_PASS && res->status != RS_SKIP && e->ops->stderr_text)
     res->stderr_text = e->ops->stderr_text(e->self);
-  res->ms = now_ms() - t0;
+  res->ms = (zo_now() * 1e3) - t0;
 }
 
 static void push_result(zo_run *run, zo_case_result *r) {
@@ -921,7 +915,7 @@ static int stop_here(zo_run *run, const zo_run_options *opt, int left) {
 
 void zo_run_files(zo_engine *e, char **files, int nfiles,
                   const zo_run_options *opt, zo_run *run) {
-  double t0 = now_ms();
+  double t0 = (zo_now() * 1e3);
   for (int i = 0; i < nfiles; i++) {
     if (opt->nshards > 1 && i % opt->nshards != opt->shard) continue; /* --shard I/N */
     zo_case *c;
@@ -963,7 +957,7 @@ void zo_run_files(zo_engine *e, char **files, int nfiles,
     zo_case_free(c);
     if (stop_here(run, opt, files_left(opt, i, nfiles))) break;
   }
-  run->ms += now_ms() - t0;
+  run->ms += (zo_now() * 1e3) - t0;
 }
 
 void zo_case_result_clear(zo_case_result *r) {
@@ -984,7 +978,9 @@ void zo_case_result_clear(zo_case_result *r) {
   memset(r, 0, sizeof *r);
 }
 
-void zo_run_free(zo_run *run) {
+void zo_run_free(zo_run *run) { zo_run_clear(run); }
+
+void zo_run_clear(zo_run *run) {
   for (int i = 0; i < run->n; i++) zo_case_result_clear(&run->results[i]);
   free(run->results);
   for (int i = 0; i < run->ninvalid; i++) {

@@ -144,8 +144,7 @@ typedef struct zcp_child {
   zcp_capture errs;
 } zcp_child;
 
-/* Monotonic time in seconds, for deadlines. */
-double zcp_now(void);
+/* Deadlines are zo_now() (util.h), in seconds. */
 
 /* Make ch for cmd (borrowed: it must outlive ch), nothing started: the
  * command split when it needs no shell, the capture opened, a slot taken
@@ -176,7 +175,7 @@ void zcp_child_stop(zcp_child *ch);
 zo_status zcp_child_fail(zcp_child *ch, zo_error *err, zo_engine_fault fault, const char *what);
 
 /* Write n bytes (one line with its newline) to the child's stdin by the
- * deadline (zcp_now() seconds), taking its output meanwhile (so neither
+ * deadline (zo_now() seconds), taking its output meanwhile (so neither
  * side can block the other). ZO_OK, or ZO_ERR_ENGINE with the child
  * stopped and err filled: timeout when it does not take the line in time,
  * crash when its input is closed or its output ends, error when it
