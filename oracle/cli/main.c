@@ -213,12 +213,16 @@ const zo_cli_command zo_cli_commands[] = {
      "                      hello beside the built-in ones, so that gate\n"
      "                      --ruleset-file FILE runs its cases against serve\n"
      "  -h, --help          this help\n"},
-    {"smoke", zo_cli_cmd_smoke, ZO_OPT_ENGINE | ZO_OPT_ENGINE_PLUGIN | ZO_OPT_TIMEOUT, 0, 0,
-     "smoke --engine CMD | --engine-plugin LIB.so [--timeout S]", "check an adapter in seconds",
+    {"smoke", zo_cli_cmd_smoke, ZO_OPT_ENGINE | ZO_OPT_ENGINE_PLUGIN | ZO_OPT_TIMEOUT | ZO_OPT_RULESET_FILE, 0, -1,
+     "smoke --engine CMD | --engine-plugin LIB.so [--timeout S] [--ruleset-file FILE] [CASE...]",
+     "check an adapter in seconds",
      "Checks a zcp/1 adapter in seconds: the handshake, one built-in case per\n"
      "declared feature, malformed requests, bye; one line per check.\n"
+     "A game of your own: --ruleset-file FILE, and CASE files of that rule set,\n"
+     "the first the engine can run being the core case (and the run checks').\n"
      "\n"
      "options:\n"
+     "  --ruleset-file FILE load a rule set of your own (repeatable)\n"
      "  --engine CMD        the engine, a zcp/1 command\n"
      "  --engine-plugin LIB.so  the engine, a zo_engine_v1 shared object (in a forked\n"
      "                      worker process)\n"

@@ -42,6 +42,7 @@ typedef struct {
   const char *check; /* the manifest's key (storage of smoke_data.doc) */
   char *text;        /* the case file's text (owned) */
   size_t len;
+  const char *file;  /* a user's CASE (borrowed from argv), else NULL */
 } builtin;
 
 typedef struct {
@@ -236,9 +237,10 @@ static int check_hello(tally *t, zo_engine *e) {
 
 /* The built-in case for `check`, run under the first rule set of it the
  * engine declares. */
-static void check_case(tally *t, zo_engine *e, const char *check) {
+static void check_case_as(tally *t, zo_engine *e, const char *check, const char *as) {
   char label[64];
-  if (strcmp(check, "core")) snprintf(label, sizeof label, "feature %s", check);
+  if (as) snprintf(label, sizeof label, "%s", as);
+  else if (strcmp(check, "core")) snprintf(label, sizeof label, "feature %s", check);
   else snprintf(label, sizeof label, "%s case", check);
   zo_feature whole = zo_feature_whole(zo_feature_parse(check));
   const char *of = whole != FT_NONE ? zo_feature_name(whole) : check;
@@ -248,7 +250,8 @@ static void check_case(tally *t, zo_engine *e, const char *check) {
     zo_error err = {0};
     char name[64];
     snprintf(name, sizeof name, "smoke/%s.yaml", of);
-    if (zo_case_load_mem(name, data.cases[i].text, data.cases[i].len, &c, &err)) {
+    if (zo_case_load_mem(data.cases[i].file ? data.cases[i].file : name, data.cases[i].text, data.cases[i].len,
+                         &c, &err)) {
       say(t, "FAIL", label, "the built-in case does not load (a zoneoracle bug): %s", err.message);
       return;
     }
@@ -292,6 +295,9 @@ static void check_case(tally *t, zo_engine *e, const char *check) {
   say(t, "skip", label, "no built-in case for the rule sets the engine declares");
 }
 
+/* A check's case (check: "core" or a feature) under its own label. */
+static void check_case(tally *t, zo_engine *e, const char *check) { check_case_as(t, e, check, NULL); }
+
 /* `run` (PROTOCOL.md 7.5): the core case sent as one run request, as
  * `gate --fuzz` sends games (observe: delta when the engine chose zcp/2,
  * else each), and each step's answer and observation compared with the
@@ -314,7 +320,8 @@ static void check_run(tally *t, zo_engine *e, int ahead, const char *label) {
     if (strcmp(data.cases[i].check, "core")) continue;
     zo_case *c;
     zo_error err = {0};
-    if (zo_case_load_mem("smoke/run.yaml", data.cases[i].text, data.cases[i].len, &c, &err)) {
+    if (zo_case_load_mem(data.cases[i].file ? data.cases[i].file : "smoke/run.yaml", data.cases[i].text,
+                         data.cases[i].len, &c, &err)) {
       say(t, "FAIL", label, "the built-in case does not load (a zoneoracle bug): %s", err.message);
       return;
     }
@@ -401,6 +408,61 @@ static void check_run(tally *t, zo_engine *e, int ahead, const char *label) {
   say(t, "skip", label, "no built-in case for the rule sets the engine declares");
 }
 
+/* A valid setup after a malformed line: an empty game of rule set rsid,
+ * set up as every case is (with the digest and zones the engine's
+ * features ask for), then torn down. ZO_OK, or the engine's error. */
+static zo_status probe_setup(zo_engine *e, const char *rsid, zo_error *err) {
+  const zo_ruleset *rs = zo_ruleset_find(rsid);
+  if (!rs) return zo_error_set(err, ZO_ERR_UNKNOWN, NULL, 0, 0, "no rule set %s here", rsid);
+  char text[600];
+  int n = snprintf(text, sizeof text,
+                   "{id: smoke/probe, title: \"an empty game\", rulesets: [\"%s\"], rules: [\"%s\"], "
+                   "players: [alice, bob], cards: {}, steps: []}\n",
+                   rsid, zo_ruleset_rule_count(rs) ? zo_ruleset_rule_id(rs, 0) : "");
+  zo_case *c;
+  zo_status st = zo_case_load_mem("smoke/probe.yaml", text, (size_t)n, &c, err);
+  if (st) return st;
+  st = e->ops->setup(e->self, rs, c, err);
+  if (!st) e->ops->teardown(e->self);
+  zo_case_free(c);
+  return st;
+}
+
+/* The CASE files of the command line, first in data as "core" cases (the
+ * first the engine can run is the core case): each loaded first, so that
+ * a broken one is the user's error (FILE:LINE:COL on stderr, 1), never
+ * the engine's; 0 when all load. */
+static int user_cases(const zo_cli_opts *o) {
+  if (!o->nargs) return 0;
+  builtin *all = zo_xcalloc(data.n + (size_t)o->nargs + 1, sizeof *all);
+  int bad = 0;
+  size_t k = 0;
+  for (int i = 0; i < o->nargs; i++) {
+    zo_case *c;
+    zo_error err = {0};
+    char *text;
+    size_t len = 0;
+    if (zo_case_load_file(o->args[i], &c, &err) == ZO_OK) {
+      zo_case_free(c);
+      if ((text = zo_cli_read_file(o->args[i], 0, &len))) { /* says why on stderr */
+        all[k++] = (builtin){"core", text, len, o->args[i]};
+        continue;
+      }
+      bad = 1;
+      continue;
+    }
+    char buf[2048];
+    zo_error_format(&err, buf, sizeof buf);
+    fprintf(stderr, "%s\n", buf);
+    bad = 1;
+  }
+  for (size_t i = 0; i < data.n; i++) all[k++] = data.cases[i];
+  free(data.cases);
+  data.cases = all;
+  data.n = k;
+  return bad;
+}
+
 /* Why `a` is not a well-formed error answer with id `id` (NULL: id null),
  * or NULL when it is. */
 static const char *not_an_error_answer(json_t *a, const json_t *id, char *buf, size_t cap) {
@@ -445,20 +507,10 @@ static void check_malformed(tally *t, zo_engine *e, const char *what, const char
     say(t, "FAIL", label, "%s", why);
     return;
   }
-  /* it goes on: a valid request after it is answered */
-  char probe[300];
-  snprintf(probe, sizeof probe,
-           "{\"op\":\"setup\",\"id\":%ld,\"ruleset\":\"%s\",\"players\":[\"alice\",\"bob\"],\"cards\":{}}",
-           probe_id, ruleset);
-  if (zo_engine_process_exchange(e, probe, &a, &err)) {
-    say(t, "FAIL", label, "answered %s, then did not answer a valid setup: %s", code, err.message);
-    return;
-  }
-  int ok = json_is_true(json_object_get(a, "ok")) &&
-           json_integer_value(json_object_get(a, "id")) == probe_id;
-  json_decref(a);
-  if (ok) say(t, "ok", label, "error answer %s, and the engine goes on", code);
-  else say(t, "FAIL", label, "answered %s, then a valid setup (id %ld) got no ok: true answer with its id", code, probe_id);
+  /* it goes on: a valid setup after it is answered */
+  if (probe_setup(e, ruleset, &err))
+    say(t, "FAIL", label, "answered %s, then a valid setup got no ok: true answer: %s", code, err.message);
+  else say(t, "ok", label, "error answer %s, and the engine goes on", code);
 }
 
 /* zoneoracle smoke --engine CMD | --engine-plugin PATH [--timeout S]:
@@ -477,6 +529,10 @@ int zo_cli_cmd_smoke(const zo_cli_command *cmd, int argc, char **argv) {
                                           : "needs --engine CMD or --engine-plugin LIB.so");
   double timeout = o.timeout;
   if (smoke_data_load(&data)) return ZO_EXIT_USAGE;
+  if (user_cases(&o)) {
+    smoke_data_free(&data);
+    return ZO_EXIT_INVALID;
+  }
   double t0 = (zo_now() * 1e3);
   tally t = {.started = t0};
   printf("smoke: %s\n", engine ? engine : plugin);
@@ -494,8 +550,11 @@ int zo_cli_cmd_smoke(const zo_cli_command *cmd, int argc, char **argv) {
       zo_feature whole = zo_feature_whole((zo_feature)f);
       if (whole != FT_NONE && e->ops->has(e->self, zo_feature_name(whole), 0)) continue;
       if (!e->ops->has(e->self, zo_feature_names[f], 0)) continue;
-      if (f == FT_VISIBLE_CHANGES) /* no step needs it: the run asks for it */
-        check_run(&t, e, 0, "feature visible_changes");
+      /* no step needs these: the run asks for visible changes, every
+         setup carries the rule set's digest and zones */
+      if (f == FT_VISIBLE_CHANGES) check_run(&t, e, 0, "feature visible_changes");
+      else if (f == FT_RULESET_DIGEST) check_case_as(&t, e, "core", "feature ruleset_digest");
+      else if (f == FT_RULESET_ZONES) check_case_as(&t, e, "core", "feature ruleset_zones");
       else check_case(&t, e, zo_feature_names[f]);
     }
     /* a rule set for the valid setups that follow each malformed line */

@@ -55,3 +55,18 @@ grep -q '^0 passed, 0 failed, 3 skipped$' "$work/out" || fail "cases of other zo
 grep -q "rule set pile-game is not the pile game here: zone table: ordered is True, not False" "$work/out" \
   || fail "the skip does not say which zone differs"
 echo "own game: the zones it is sent (ruleset_zones) tell it the rule set is not its game"
+
+# smoke with the game's file and its cases: the core case is the user's,
+# the run checks play it, and the malformed requests' valid setups carry
+# the digest and zones the engine asks for (11 checks, none skipped)
+"$bin" smoke --ruleset-file "$P" --engine "$engine" "$dir"/pile-cases/*.yaml > "$work/out" 2>&1 \
+  || fail "smoke of the own game: exit $? ($(tail -1 "$work/out"))"
+grep -q '^11 checks: 11 ok, 0 failed, 0 skipped' "$work/out" || fail "smoke of the own game: $(tail -1 "$work/out")"
+grep -q '^ok   core case: case pile-game/' "$work/out" || fail "smoke's core case is not the user's"
+# a CASE that does not load is the user's error, before any engine starts
+printf 'id: x\n' > "$work/broken.yaml"
+rc=0
+"$bin" smoke --ruleset-file "$P" --engine "$engine" "$work/broken.yaml" > "$work/out" 2>&1 || rc=$?
+[ "$rc" -eq 3 ] || fail "smoke with a broken CASE: exit $rc, expected 3"
+grep -q "broken.yaml:1:1: error" "$work/out" || fail "smoke with a broken CASE does not say where ($(head -1 "$work/out"))"
+echo "own game: smoke --ruleset-file with its cases: 11 checks ok; a broken CASE is exit 3 at FILE:LINE:COL"
