@@ -22,8 +22,6 @@
 // of the interface between the halves are in engine.d.ts beside this file.
 'use strict';
 
-const readline = require('node:readline');
-
 // ===========================================================================
 // 1. The protocol
 // ===========================================================================
@@ -223,13 +221,13 @@ function observationDelta(prev, cur) {
 function objectChanges(before, now) {
   /** @type {Record<string, any> | null} */
   let changed = null;
-  for (const field of Object.keys(now)) {
+  for (const field in now) { // descriptions are plain records: no inherited fields
     const value = now[field];
     // most fields are scalars, and most do not change from one step to the next
     if (value === before[field] || (typeof value === 'object' && sameJson(before[field], value))) continue;
     (changed || (changed = {}))[field] = value;
   }
-  for (const field of Object.keys(before)) if (!(field in now)) (changed || (changed = {}))[field] = null;
+  for (const field in before) if (!(field in now)) (changed || (changed = {}))[field] = null;
   return changed;
 }
 
@@ -359,11 +357,15 @@ class Server {
     // them, may reorder keys): each card of an ordered zone has a position
     /** @type {Array<[string, any]>} */
     const entries = Object.entries(cards);
-    for (const f of featuresOfSetup(entries)) {
-      if (this.withheld.has(f)) throw unsupported(`the setup needs feature '${f}', which this engine does not declare`);
+    if (this.withheld.size) { // only an engine declaring less than it has refuses a setup
+      for (const f of featuresOfSetup(entries)) {
+        if (this.withheld.has(f)) throw unsupported(`the setup needs feature '${f}', which this engine does not declare`);
+      }
     }
+    // newGame does not change the cards (engine.d.ts), so they are kept as
+    // they are, to build the game again should a step have to be undone so
     this.setupArgs = [ruleset, [...players], entries];
-    this.game = this.engine.newGame(ruleset, [...players], structuredClone(entries));
+    this.game = this.engine.newGame(ruleset, [...players], entries);
     return {};
   }
 
@@ -469,20 +471,41 @@ class Server {
   }
 }
 
-/** Serve requests from stdin until bye or the end of input. */
+/** Serve requests from stdin until bye or the end of input. The lines that
+ * arrive together are answered together, in one write: a runner that waits
+ * for each answer gets it at once, one that writes ahead (a fuzzer, a
+ * recorded session) costs one write per read, not one per line. */
 function main(engine = mtgCurrent) {
   const server = new Server(engine);
-  const input = readline.createInterface({ input: process.stdin, crlfDelay: Infinity, terminal: false });
   process.stdout.on('error', () => process.exit(0)); // the runner has gone: nobody to answer
-  input.on('line', (line) => {
-    if (server.finished) return;
-    const text = server.answerLine(line);
-    if (text === null) return;
-    process.stdout.write(`${text}\n`);
-    if (server.finished) { // bye: read no more; node exits once the answer is written
-      input.close();
-      process.stdin.destroy();
+  /** @type {string[]} the pieces of a line not yet ended (a long setup spans many reads) */
+  let pending = [];
+  /** @param {string} line @returns {string} its answer line, or '' */
+  const answer = (line) => {
+    const text = server.answerLine(line); // JSON.parse takes the \r of a CRLF line as space
+    return text === null ? '' : `${text}\n`;
+  };
+  const stop = () => { // bye: read no more; node exits once the answers are written
+    process.stdin.removeAllListeners('data');
+    process.stdin.destroy();
+  };
+  process.stdin.setEncoding('utf8');
+  process.stdin.on('data', (/** @type {string} */ chunk) => {
+    let out = '';
+    let start = 0;
+    for (let nl = chunk.indexOf('\n'); nl !== -1 && !server.finished; nl = chunk.indexOf('\n', start)) {
+      pending.push(chunk.slice(start, nl));
+      const line = pending.length === 1 ? pending[0] : pending.join('');
+      pending = [];
+      out += answer(line);
+      start = nl + 1;
     }
+    if (start < chunk.length && !server.finished) pending.push(chunk.slice(start));
+    if (out !== '') process.stdout.write(out);
+    if (server.finished) stop();
+  });
+  process.stdin.on('end', () => { // a last line without its newline
+    if (!server.finished && pending.length) process.stdout.write(answer(pending.join('')));
   });
 }
 
@@ -650,6 +673,8 @@ class MtgGame {
     };
     /** the undo log of the step under way, or null (begin()) */
     this.log = null;
+    /** the records w() logged since the last begin(): logged once is enough */
+    this.logged = new Set();
     /** what the last observation said (observe(), observeDelta()), to
      * answer the next delta from: each object's description and who sees
      * it, the other four parts; null before the first */
@@ -694,6 +719,7 @@ class MtgGame {
   /** Start logging (or nest in the log under way): the mark to give to
    * commit() or rollback(). */
   begin() {
+    this.logged.clear(); // a record written after this mark is logged again
     if (this.log === null) {
       this.log = [];
       return -1;
@@ -712,15 +738,18 @@ class MtgGame {
     const from = Math.max(mark, 0);
     for (let i = log.length - 3; i >= from; i -= 3) log[i](log[i + 1], log[i + 2]);
     log.length = from;
+    this.logged.clear();
     if (mark === -1) this.log = null;
   }
 
   /** About to write to record `rec`: log a copy of it (its marks and what a
-   * look or reveal shows copied too). An object's record is touched.
-   * Returns rec. */
+   * look or reveal shows copied too), the first time since the last mark
+   * (begin()): rolled back, that copy is what it was at the mark, whatever
+   * was written after it. An object's record is touched. Returns rec. */
   w(rec) {
     if (this.s.objects.get(rec.handle) === rec) this.touched.add(rec.handle);
-    if (this.log !== null) {
+    if (this.log !== null && !this.logged.has(rec)) {
+      this.logged.add(rec);
       const saved = { ...rec };
       if (rec.marks instanceof Map) saved.marks = new Map(rec.marks);
       if (rec.shown) saved.shown = { ...rec.shown, players: new Set(rec.shown.players) };
@@ -983,6 +1012,8 @@ class MtgGame {
       // it into a public zone, and the identity it got there (0: never)
       madnessFrom: 0,
       madnessId: 0,
+      // what a look or reveal shows (MtgGame.shown): {id, zone, players, all}
+      shown: null,
     };
   }
 
@@ -1078,8 +1109,9 @@ class MtgGame {
     if (kind === undefined) throw badRequest(`unknown step ${show(name)} (${[...STEP_KINDS.keys()].join(', ')})`);
     const opts = given === null ? {} : given;
     if (!isObject(opts)) throw badRequest(`${name}: expected an object of options`);
-    const unknown = Object.keys(opts).filter((k) => !kind.options.includes(k));
-    if (unknown.length) throw badRequest(`${name}: unknown option ${unknown[0]} (${kind.options.join(', ')})`);
+    for (const k of Object.keys(opts)) {
+      if (!kind.options.includes(k)) throw badRequest(`${name}: unknown option ${k} (${kind.options.join(', ')})`);
+    }
     if (followed !== null) {
       if (UNNESTABLE.includes(name)) throw badRequest(`${name} can't be a then:/do: step`);
       if (opts.card !== undefined || opts.ref !== undefined) throw badRequest(`${name}: a then:/do: step acts on the object followed, without card: or ref:`);
@@ -2476,7 +2508,8 @@ class MtgGame {
       };
     }
     const pile = this.s.zones.get(o.zone);
-    return {
+    /** @type {Record<string, any>} */
+    const d = {
       exists: true,
       zone: o.zone,
       object: o.id,
@@ -2493,14 +2526,19 @@ class MtgGame {
       // has no memory of the old one): null in every Magic rule set, also
       // right after a move
       came_from: null,
-      // feature attachments: only while attached (CR 301.5, 303.4)
-      ...(this.attachedTo(o) === null ? {} : { attached_to: this.attachedTo(o) }),
     };
+    // feature attachments: only while attached (CR 301.5, 303.4)
+    const host = this.attachedTo(o);
+    if (host !== null) d.attached_to = host;
+    return d;
   }
 
-  /** Who sees `o`: one boolean per player, in this.s.players' order. */
+  /** Who sees `o`: bit i set when this.s.players[i] does (8 players at most). */
   seenBy(o, isPublic) {
-    return this.s.players.map((p) => this.sees(p, o, isPublic));
+    const { players } = this.s;
+    let bits = 0;
+    for (let i = 0; i < players.length; i++) if (this.sees(players[i], o, isPublic)) bits |= 1 << i;
+    return bits;
   }
 
   /** The triggers, refs and players parts of an observation, whole: each
@@ -2532,10 +2570,13 @@ class MtgGame {
     }
     const { triggers, refs, players } = this.smallParts();
     const visible = table();
-    this.s.players.forEach((p, i) => { visible[p] = born.filter((o) => sees[o.handle][i]).map((o) => o.handle); });
+    this.s.players.forEach((p, i) => { visible[p] = born.filter((o) => sees[o.handle] & (1 << i)).map((o) => o.handle); });
     // what the runner now knows; copies of the tables, as observeDelta()
     // updates them in place while this answer may not be written yet
-    this.told = { objects: Object.assign(table(), objects), sees, triggers, refs, players };
+    this.told = {
+      objects: Object.assign(table(), objects), sees,
+      triggers: Object.assign(table(), triggers), refs: Object.assign(table(), refs), players: Object.assign(table(), players),
+    };
     this.touched.clear();
     this.attachers = new Set(born.filter((o) => o.attached !== null).map((o) => o.handle));
     return { objects, triggers, refs, players, visible };
@@ -2547,28 +2588,32 @@ class MtgGame {
    * observationDelta gives the same from two whole observations). Only the
    * touched objects are described again, with the objects attached to one
    * of them and the libraries' shown tops; the triggers, refs and players
-   * are compared whole (an entry each); a player's visible list is made
-   * again only when an object described again changed who sees it. */
+   * are compared entry by entry (each costs a comparison, an object only
+   * when it changed); a player's visible list is made again only when an
+   * object described again changed who sees it. */
   observeDelta() {
     if (this.told === null) {
       this.observe();
       return { objects: table() };
     }
     const { told, touched } = this;
-    for (const h of this.s.topShown.values()) if (h !== null) touched.add(h); // CR 401.5: public while on top
-    for (const h of this.attachers) { // attached_to ends when its host changes (attachedTo)
-      const a = this.s.objects.get(h);
-      if (a !== undefined && a.attached !== null && touched.has(a.attached)) touched.add(h);
+    if (this.s.topShown.size) this.s.topShown.forEach((h) => { if (h !== null) touched.add(h); }); // CR 401.5: public while on top
+    if (this.attachers.size) { // attached_to ends when its host changes (attachedTo)
+      for (const h of this.attachers) {
+        const a = this.s.objects.get(h);
+        if (a !== undefined && a.attached !== null && touched.has(a.attached)) touched.add(h);
+      }
     }
+    /** @type {any[]} */
     const again = [];
     for (const h of touched) {
       const o = this.s.objects.get(h);
       if (o !== undefined && o.born) again.push(o); // not one a failed step made, then dropped
     }
     touched.clear();
-    again.sort((a, b) => a.seq - b.seq); // the order of a whole observation
+    if (again.length > 1) again.sort((a, b) => a.seq - b.seq); // the order of a whole observation
     const objects = table();
-    const lists = new Set(); // the players whose visible list changed
+    let lists = 0; // bit i: the visible list of player i changed
     for (const o of again) {
       const h = o.handle;
       const isPublic = this.isPublic(o);
@@ -2578,31 +2623,43 @@ class MtgGame {
       if (changed !== null) objects[h] = changed;
       told.objects[h] = now;
       const sees = this.seenBy(o, isPublic);
-      const saw = told.sees[h];
-      sees.forEach((yes, i) => { if (yes !== (saw === undefined ? false : saw[i])) lists.add(i); });
+      lists |= sees ^ (told.sees[h] === undefined ? 0 : told.sees[h]);
       told.sees[h] = sees;
       if (o.attached !== null) this.attachers.add(h);
       else this.attachers.delete(h);
     }
     /** @type {Record<string, any>} */
     const out = { objects };
-    const small = this.smallParts();
-    for (const part of ['triggers', 'refs', 'players']) {
-      /** @type {Record<string, any> | null} */
-      let changed = null;
-      for (const name of Object.keys(small[part])) {
-        if (!sameJson(told[part][name], small[part][name])) (changed || (changed = {}))[name] = small[part][name];
-      }
-      if (changed !== null) out[part] = changed;
-      told[part] = small[part];
+    // the other parts entry by entry, making an entry only when it changed
+    this.s.triggers.forEach((t, name) => {
+      const was = told.triggers[name];
+      if (was !== undefined && was.fired === t.fired && was.found === t.found && was.controller === t.controller) return;
+      (out.triggers || (out.triggers = {}))[name] = { fired: t.fired, found: t.found, controller: t.controller };
+      told.triggers[name] = out.triggers[name];
+    });
+    this.s.refs.forEach((_ref, name) => {
+      const o = this.referenced(name, 'observe');
+      const handle = o === null ? null : o.handle;
+      const was = told.refs[name];
+      if (was !== undefined && was.handle === handle) return; // found follows from handle
+      (out.refs || (out.refs = {}))[name] = { found: o !== null, handle };
+      told.refs[name] = out.refs[name];
+    });
+    for (const p of this.s.players) {
+      const lost = this.s.lost.has(p);
+      if (told.players[p] !== undefined && told.players[p].lost === lost) continue;
+      (out.players || (out.players = {}))[p] = { lost };
+      told.players[p] = out.players[p];
     }
-    if (lists.size) {
-      const born = [...this.s.objects.values()].filter((o) => o.born);
-      out.visible = table();
-      for (const i of [...lists].sort((a, b) => a - b)) {
-        const p = this.s.players[i];
-        out.visible[p] = born.filter((o) => told.sees[o.handle][i]).map((o) => o.handle);
+    if (lists !== 0) { // those lists again, in the order of this.s.objects
+      /** @type {string[][]} */
+      const shown = this.s.players.map(() => []);
+      for (const o of this.s.objects.values()) {
+        const bits = o.born ? told.sees[o.handle] & lists : 0;
+        if (bits !== 0) for (let i = 0; i < shown.length; i++) if (bits & (1 << i)) shown[i].push(o.handle);
       }
+      out.visible = table();
+      this.s.players.forEach((p, i) => { if (lists & (1 << i)) out.visible[p] = shown[i]; });
     }
     return /** @type {any} */ (out);
   }
