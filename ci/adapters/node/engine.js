@@ -2596,13 +2596,27 @@ class MtgGame {
       this.observe();
       return { objects: table() };
     }
-    const { told, touched } = this;
-    if (this.s.topShown.size) this.s.topShown.forEach((h) => { if (h !== null) touched.add(h); }); // CR 401.5: public while on top
-    if (this.attachers.size) { // attached_to ends when its host changes (attachedTo)
-      for (const h of this.attachers) {
-        const a = this.s.objects.get(h);
-        if (a !== undefined && a.attached !== null && touched.has(a.attached)) touched.add(h);
-      }
+    const objects = table();
+    let lists = 0; // bit i: the visible list of player i changed
+    for (const o of this.touchedObjects()) lists |= this.tellObject(o, objects);
+    /** @type {Record<string, any>} */
+    const out = { objects };
+    this.tellParts(out);
+    if (lists !== 0) out.visible = this.visibleLists(lists);
+    return /** @type {any} */ (out);
+  }
+
+  /** The objects to describe again for observeDelta(), in the order of
+   * this.s.objects (a whole observation's): the touched ones, the shown
+   * tops of libraries (CR 401.5: public while on top) and the objects
+   * attached to a touched one (attached_to ends with its host). Clears
+   * `touched`. */
+  touchedObjects() {
+    const { touched } = this;
+    if (this.s.topShown.size) this.s.topShown.forEach((h) => { if (h !== null) touched.add(h); });
+    for (const h of this.attachers) {
+      const a = this.s.objects.get(h);
+      if (a !== undefined && a.attached !== null && touched.has(a.attached)) touched.add(h);
     }
     /** @type {any[]} */
     const again = [];
@@ -2611,26 +2625,35 @@ class MtgGame {
       if (o !== undefined && o.born) again.push(o); // not one a failed step made, then dropped
     }
     touched.clear();
-    if (again.length > 1) again.sort((a, b) => a.seq - b.seq); // the order of a whole observation
-    const objects = table();
-    let lists = 0; // bit i: the visible list of player i changed
-    for (const o of again) {
-      const h = o.handle;
-      const isPublic = this.isPublic(o);
-      const now = this.describe(o, isPublic);
-      const before = told.objects[h];
-      const changed = before === undefined ? now : objectChanges(before, now);
-      if (changed !== null) objects[h] = changed;
-      told.objects[h] = now;
-      const sees = this.seenBy(o, isPublic);
-      lists |= sees ^ (told.sees[h] === undefined ? 0 : told.sees[h]);
-      told.sees[h] = sees;
-      if (o.attached !== null) this.attachers.add(h);
-      else this.attachers.delete(h);
-    }
-    /** @type {Record<string, any>} */
-    const out = { objects };
-    // the other parts entry by entry, making an entry only when it changed
+    if (again.length > 1) again.sort((a, b) => a.seq - b.seq);
+    return again;
+  }
+
+  /** Describe `o` again: into `objects` (the delta) the fields that changed
+   * since `told`, all of them for an object new to it; `told` updated.
+   * Returns the players (bits) for whom it appeared or disappeared. */
+  tellObject(o, objects) {
+    const { told } = this;
+    const h = o.handle;
+    const isPublic = this.isPublic(o);
+    const now = this.describe(o, isPublic);
+    const before = told.objects[h];
+    const changed = before === undefined ? now : objectChanges(before, now);
+    if (changed !== null) objects[h] = changed;
+    told.objects[h] = now;
+    const sees = this.seenBy(o, isPublic);
+    const was = told.sees[h] === undefined ? 0 : told.sees[h];
+    told.sees[h] = sees;
+    if (o.attached !== null) this.attachers.add(h);
+    else this.attachers.delete(h);
+    return sees ^ was;
+  }
+
+  /** Into `out`, the entries of triggers, refs and players that changed
+   * since `told` (each part only when one did); `told` updated. Each entry
+   * costs a comparison, and an object only when it changed. */
+  tellParts(out) {
+    const { told } = this;
     this.s.triggers.forEach((t, name) => {
       const was = told.triggers[name];
       if (was !== undefined && was.fired === t.fired && was.found === t.found && was.controller === t.controller) return;
@@ -2651,17 +2674,20 @@ class MtgGame {
       (out.players || (out.players = {}))[p] = { lost };
       told.players[p] = out.players[p];
     }
-    if (lists !== 0) { // those lists again, in the order of this.s.objects
-      /** @type {string[][]} */
-      const shown = this.s.players.map(() => []);
-      for (const o of this.s.objects.values()) {
-        const bits = o.born ? told.sees[o.handle] & lists : 0;
-        if (bits !== 0) for (let i = 0; i < shown.length; i++) if (bits & (1 << i)) shown[i].push(o.handle);
-      }
-      out.visible = table();
-      this.s.players.forEach((p, i) => { if (lists & (1 << i)) out.visible[p] = shown[i]; });
+  }
+
+  /** The visible lists of the players in `lists` (bits), whole, in the
+   * order of this.s.objects, from who sees each object in `told`. */
+  visibleLists(lists) {
+    /** @type {string[][]} */
+    const shown = this.s.players.map(() => []);
+    for (const o of this.s.objects.values()) {
+      const bits = o.born ? this.told.sees[o.handle] & lists : 0;
+      if (bits !== 0) for (let i = 0; i < shown.length; i++) if (bits & (1 << i)) shown[i].push(o.handle);
     }
-    return /** @type {any} */ (out);
+    const visible = table();
+    this.s.players.forEach((p, i) => { if (lists & (1 << i)) visible[p] = shown[i]; });
+    return visible;
   }
 }
 
