@@ -2561,22 +2561,24 @@ class MtgGame {
    * what the next observeDelta() starts from. */
   observe() {
     const objects = table();
-    const sees = table();
+    // what the runner now knows, by name, for observeDelta() (Maps of its
+    // own: it updates them while this answer may not be written yet)
+    const told = { objects: new Map(), sees: new Map(), triggers: new Map(), refs: new Map(), players: new Map() };
     const born = [...this.s.objects.values()].filter((o) => o.born);
     for (const o of born) {
       const isPublic = this.isPublic(o); // once per object: it costs most of an observation
-      objects[o.handle] = this.describe(o, isPublic);
-      sees[o.handle] = this.seenBy(o, isPublic);
+      const d = this.describe(o, isPublic);
+      objects[o.handle] = d;
+      told.objects.set(o.handle, d);
+      told.sees.set(o.handle, this.seenBy(o, isPublic));
     }
     const { triggers, refs, players } = this.smallParts();
+    for (const name in triggers) told.triggers.set(name, triggers[name]);
+    for (const name in refs) told.refs.set(name, refs[name]);
+    for (const name in players) told.players.set(name, players[name]);
     const visible = table();
-    this.s.players.forEach((p, i) => { visible[p] = born.filter((o) => sees[o.handle] & (1 << i)).map((o) => o.handle); });
-    // what the runner now knows; copies of the tables, as observeDelta()
-    // updates them in place while this answer may not be written yet
-    this.told = {
-      objects: Object.assign(table(), objects), sees,
-      triggers: Object.assign(table(), triggers), refs: Object.assign(table(), refs), players: Object.assign(table(), players),
-    };
+    this.s.players.forEach((p, i) => { visible[p] = born.filter((o) => told.sees.get(o.handle) & (1 << i)).map((o) => o.handle); });
+    this.told = told;
     this.touched.clear();
     this.attachers = new Set(born.filter((o) => o.attached !== null).map((o) => o.handle));
     return { objects, triggers, refs, players, visible };
@@ -2637,13 +2639,13 @@ class MtgGame {
     const h = o.handle;
     const isPublic = this.isPublic(o);
     const now = this.describe(o, isPublic);
-    const before = told.objects[h];
+    const before = told.objects.get(h);
     const changed = before === undefined ? now : objectChanges(before, now);
     if (changed !== null) objects[h] = changed;
-    told.objects[h] = now;
+    told.objects.set(h, now);
     const sees = this.seenBy(o, isPublic);
-    const was = told.sees[h] === undefined ? 0 : told.sees[h];
-    told.sees[h] = sees;
+    const was = told.sees.has(h) ? told.sees.get(h) : 0;
+    told.sees.set(h, sees);
     if (o.attached !== null) this.attachers.add(h);
     else this.attachers.delete(h);
     return sees ^ was;
@@ -2655,24 +2657,28 @@ class MtgGame {
   tellParts(out) {
     const { told } = this;
     this.s.triggers.forEach((t, name) => {
-      const was = told.triggers[name];
+      const was = told.triggers.get(name);
       if (was !== undefined && was.fired === t.fired && was.found === t.found && was.controller === t.controller) return;
-      (out.triggers || (out.triggers = {}))[name] = { fired: t.fired, found: t.found, controller: t.controller };
-      told.triggers[name] = out.triggers[name];
+      const now = { fired: t.fired, found: t.found, controller: t.controller };
+      (out.triggers || (out.triggers = table()))[name] = now;
+      told.triggers.set(name, now);
     });
     this.s.refs.forEach((_ref, name) => {
       const o = this.referenced(name, 'observe');
       const handle = o === null ? null : o.handle;
-      const was = told.refs[name];
+      const was = told.refs.get(name);
       if (was !== undefined && was.handle === handle) return; // found follows from handle
-      (out.refs || (out.refs = {}))[name] = { found: o !== null, handle };
-      told.refs[name] = out.refs[name];
+      const now = { found: o !== null, handle };
+      (out.refs || (out.refs = table()))[name] = now;
+      told.refs.set(name, now);
     });
     for (const p of this.s.players) {
       const lost = this.s.lost.has(p);
-      if (told.players[p] !== undefined && told.players[p].lost === lost) continue;
-      (out.players || (out.players = {}))[p] = { lost };
-      told.players[p] = out.players[p];
+      const was = told.players.get(p);
+      if (was !== undefined && was.lost === lost) continue;
+      const now = { lost };
+      (out.players || (out.players = table()))[p] = now;
+      told.players.set(p, now);
     }
   }
 
@@ -2682,7 +2688,7 @@ class MtgGame {
     /** @type {string[][]} */
     const shown = this.s.players.map(() => []);
     for (const o of this.s.objects.values()) {
-      const bits = o.born ? this.told.sees[o.handle] & lists : 0;
+      const bits = o.born ? this.told.sees.get(o.handle) & lists : 0;
       if (bits !== 0) for (let i = 0; i < shown.length; i++) if (bits & (1 << i)) shown[i].push(o.handle);
     }
     const visible = table();
