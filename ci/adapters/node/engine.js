@@ -535,12 +535,32 @@ const MOVE_OPTIONS = ['card', 'ref', 'to', 'from', 'position', 'face', 'by', 'ca
 const UNNESTABLE = ['move_together', 'create', 'end_turn', 'cant', 'replace_draw', 'untap', 'leave_game', 'as_enters'];
 const CARD_KEYS = ['owner', 'zone', 'kind', 'types', 'subtypes', 'controller', 'face', 'position', 'visibility', 'under'];
 
+/** The zone names seen so far -> their types (5 shared, 3 a player): the
+ * rules ask a zone's type all the time, and a slice is a new string. */
+const ZONE_TYPES = new Map();
 /** 'alice.hand' -> 'hand'; 'exile' -> 'exile'. */
-const zoneType = (zone) => zone.slice(zone.indexOf('.') + 1);
+function zoneType(zone) {
+  let type = ZONE_TYPES.get(zone);
+  if (type === undefined) {
+    type = zone.slice(zone.indexOf('.') + 1);
+    if (ZONE_TYPES.size < 4096) ZONE_TYPES.set(zone, type); // bounded, whatever the names
+  }
+  return type;
+}
 /** 'alice.hand' -> 'alice'; a shared zone -> null. */
 const zonePlayer = (zone) => (zone.includes('.') ? zone.slice(0, zone.indexOf('.')) : null);
 /** A zone whose objects any effect can find again: public (CR 400.2), in the game. */
 const isPublicZone = (zone) => zone !== OUTSIDE && !HIDDEN_ZONES.has(zoneType(zone));
+
+/** A copy of a JSON value (a step's options an effect keeps), which a
+ * structuredClone would make several times slower. @param {any} v @returns {any} */
+function copyJson(v) {
+  if (Array.isArray(v)) return v.map(copyJson);
+  if (v === null || typeof v !== 'object') return v;
+  const copy = table();
+  for (const k of Object.keys(v)) copy[k] = copyJson(v[k]);
+  return copy;
+}
 
 /** An object whose keys are handles or names: no inherited keys, so a
  * handle such as "constructor" or "__proto__" is just a name. */
@@ -1643,7 +1663,7 @@ class MtgGame {
     const card = this.object(opts.card).handle;
     if (!Array.isArray(opts.steps) || opts.steps.length === 0) throw badRequest('as_enters: steps: is a list of at least one step');
     MtgGame.checkStepList(opts.steps, 'as_enters: steps');
-    this.wc(this.s.asEnters).push({ card, steps: structuredClone(opts.steps) });
+    this.wc(this.s.asEnters).push({ card, steps: copyJson(opts.steps) });
   }
 
   /** o is about to enter the battlefield (move(), after every check that
@@ -2412,7 +2432,7 @@ class MtgGame {
     if (opts.controller !== undefined) this.player(opts.controller, 'replace: controller'); // recorded by the case, unused
     const category = opts.category === undefined ? 'other' : opts.category;
     if (category !== 'self' && category !== 'other') throw badRequest('replace: category is self or other');
-    this.wk(this.s.replacements, name).set(name, { card, when, instead: structuredClone(instead), category });
+    this.wk(this.s.replacements, name).set(name, { card, when, instead: copyJson(instead), category });
   }
 
   /** A draw replacement (CR 614.11), in force from this step on: each
@@ -2427,7 +2447,7 @@ class MtgGame {
     MtgGame.checkStepList(instead, 'replace_draw: instead');
     if (opts.once !== undefined && typeof opts.once !== 'boolean') throw badRequest('replace_draw: once is true or false');
     this.wk(this.s.replacements, name).set(name, {
-      draw: true, player, instead: structuredClone(instead), once: opts.once === true, active: true, running: false,
+      draw: true, player, instead: copyJson(instead), once: opts.once === true, active: true, running: false,
     });
   }
 
