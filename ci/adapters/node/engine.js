@@ -535,18 +535,8 @@ const MOVE_OPTIONS = ['card', 'ref', 'to', 'from', 'position', 'face', 'by', 'ca
 const UNNESTABLE = ['move_together', 'create', 'end_turn', 'cant', 'replace_draw', 'untap', 'leave_game', 'as_enters'];
 const CARD_KEYS = ['owner', 'zone', 'kind', 'types', 'subtypes', 'controller', 'face', 'position', 'visibility', 'under'];
 
-/** The zone names seen so far -> their types (5 shared, 3 a player): the
- * rules ask a zone's type all the time, and a slice is a new string. */
-const ZONE_TYPES = new Map();
 /** 'alice.hand' -> 'hand'; 'exile' -> 'exile'. */
-function zoneType(zone) {
-  let type = ZONE_TYPES.get(zone);
-  if (type === undefined) {
-    type = zone.slice(zone.indexOf('.') + 1);
-    if (ZONE_TYPES.size < 4096) ZONE_TYPES.set(zone, type); // bounded, whatever the names
-  }
-  return type;
-}
+const zoneType = (zone) => zone.slice(zone.indexOf('.') + 1);
 /** 'alice.hand' -> 'alice'; a shared zone -> null. */
 const zonePlayer = (zone) => (zone.includes('.') ? zone.slice(0, zone.indexOf('.')) : null);
 /** A zone whose objects any effect can find again: public (CR 400.2), in the game. */
