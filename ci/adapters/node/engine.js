@@ -10,7 +10,8 @@
 //   1. THE PROTOCOL (keep it): Server turns request lines into answer lines,
 //      echoes ids, answers every problem with an error object and never
 //      exits on bad input; negotiates the version in hello; answers run
-//      with deltas (observationDelta) in zcp/2; a step that throws is
+//      with deltas in zcp/2 (the game's observeDelta(), else
+//      observationDelta of whole observations); a step that throws is
 //      undone; bye or the end of input ends the process. ZO_NODE_FEATURES
 //      can withhold features.
 //   2. THE RULES (replace it): MtgGame, an independent model of the zones of
@@ -686,8 +687,9 @@ class MtgGame {
     /** the records w() logged since the last begin(): logged once is enough */
     this.logged = new Set();
     /** what the last observation said (observe(), observeDelta()), to
-     * answer the next delta from: each object's description and who sees
-     * it, the other four parts; null before the first */
+     * answer the next delta from: Maps of each object's description and who
+     * sees it, and of the triggers', refs' and players' entries; null
+     * before the first */
     this.told = null;
     /** handles of the objects that may look different since `told` (w, wz,
      * wk, wc): observeDelta() describes only these again */
