@@ -451,16 +451,18 @@ class Server {
     if (mode !== 'each' && mode !== 'delta' && mode !== 'end') throw badRequest('run: observe is each, delta or end');
     const results = [];
     const observations = [];
-    const own = mode === 'delta' && this.game !== null && typeof this.game.observeDelta === 'function';
+    const start = this.game;
+    const own = mode === 'delta' && start !== null && typeof start.observeDelta === 'function'
+      ? start.observeDelta.bind(start) : null;
     // the game as it was before the run: what the first delta starts from
-    if (own) this.game.observeDelta();
-    let prev = mode === 'delta' && this.game !== null && !own ? observationOf(this.game.observe()) : null;
+    if (own !== null) own();
+    let prev = mode === 'delta' && start !== null && own === null ? observationOf(start.observe()) : null;
     for (const step of steps) {
       const game = this.needGame('run');
       results.push(this.applyStep(game, step));
       if (mode === 'end') continue;
-      if (own) {
-        observations.push(game.observeDelta());
+      if (own !== null) { // a step that throws ends the run, so the game is still `start`
+        observations.push(own());
         continue;
       }
       const cur = observationOf(game.observe());
@@ -747,6 +749,7 @@ class MtgGame {
   /** Undo everything written since begin() returned `mark`. */
   rollback(mark) {
     const { log } = this;
+    if (log === null) return; // nothing was logged
     const from = Math.max(mark, 0);
     for (let i = log.length - 3; i >= from; i -= 3) log[i](log[i + 1], log[i + 2]);
     log.length = from;
@@ -2610,13 +2613,14 @@ class MtgGame {
       this.observe();
       return { objects: table() };
     }
+    const { told } = this;
     const objects = table();
     let lists = 0; // bit i: the visible list of player i changed
-    for (const o of this.touchedObjects()) lists |= this.tellObject(o, objects);
+    for (const o of this.touchedObjects()) lists |= this.tellObject(o, objects, told);
     /** @type {Record<string, any>} */
     const out = { objects };
-    this.tellParts(out);
-    if (lists !== 0) out.visible = this.visibleLists(lists);
+    this.tellParts(out, told);
+    if (lists !== 0) out.visible = this.visibleLists(lists, told);
     return /** @type {any} */ (out);
   }
 
@@ -2646,8 +2650,7 @@ class MtgGame {
   /** Describe `o` again: into `objects` (the delta) the fields that changed
    * since `told`, all of them for an object new to it; `told` updated.
    * Returns the players (bits) for whom it appeared or disappeared. */
-  tellObject(o, objects) {
-    const { told } = this;
+  tellObject(o, objects, told) {
     const h = o.handle;
     const isPublic = this.isPublic(o);
     const now = this.describe(o, isPublic);
@@ -2666,8 +2669,7 @@ class MtgGame {
   /** Into `out`, the entries of triggers, refs and players that changed
    * since `told` (each part only when one did); `told` updated. Each entry
    * costs a comparison, and an object only when it changed. */
-  tellParts(out) {
-    const { told } = this;
+  tellParts(out, told) {
     this.s.triggers.forEach((t, name) => {
       const was = told.triggers.get(name);
       if (was !== undefined && was.fired === t.fired && was.found === t.found && was.controller === t.controller) return;
@@ -2696,11 +2698,11 @@ class MtgGame {
 
   /** The visible lists of the players in `lists` (bits), whole, in the
    * order of this.s.objects, from who sees each object in `told`. */
-  visibleLists(lists) {
+  visibleLists(lists, told) {
     /** @type {string[][]} */
     const shown = this.s.players.map(() => []);
     for (const o of this.s.objects.values()) {
-      const bits = o.born ? this.told.sees.get(o.handle) & lists : 0;
+      const bits = o.born ? told.sees.get(o.handle) & lists : 0;
       if (bits !== 0) for (let i = 0; i < shown.length; i++) if (bits & (1 << i)) shown[i].push(o.handle);
     }
     const visible = table();
