@@ -9,16 +9,20 @@
 //    is first run and rolled back, and the whole state (MtgGame's `s`) must
 //    then be exactly what it was (a write that bypassed the log shows
 //    here); then it is run for real, so the session goes on as the runner
-//    played it.
+//    played it, and what the game's observeDelta() says it changed must be
+//    exactly the difference of whole observations before and after it
+//    (observationDelta): an object the step changed without touching it
+//    shows here.
 // 2. The session is played in process three ways, best of ROUNDS (default
 //    5): with the undo log, with a structuredClone of the state before
 //    every step (snapshot()/restore(), the old way), and unprotected; the
 //    differences are what protecting a step costs, in microseconds.
-// Exit 1 when a step is not undone exactly. Node 18+, standard library only.
+// Exit 1 when a step is not undone exactly or its delta is wrong. Node 18+,
+// standard library only.
 'use strict';
 
 const fs = require('node:fs');
-const { Server, mtgCurrent } = require('./engine');
+const { Server, mtgCurrent, observationDelta } = require('./engine');
 
 /** The whole state under x, canonical: Maps and arrays in order, Sets
  * sorted, record fields by name. */
@@ -36,6 +40,7 @@ function check(requests) {
   const server = new Server(mtgCurrent, [...mtgCurrent.features]);
   let n = 0;
   let bad = 0;
+  let wrongDeltas = 0;
   const quiet = process.stderr.write;
   process.stderr.write = () => true; // internal errors are part of some sessions
   try {
@@ -47,6 +52,8 @@ function check(requests) {
       }
       for (const step of steps) {
         const game = server.game;
+        if (game === null) break; // a step could not be undone: the runner would set up again
+        const seen = game.observe(); // also what observeDelta() answers from
         const before = JSON.stringify(dump(game.s));
         const mark = game.begin();
         try {
@@ -64,20 +71,33 @@ function check(requests) {
           server.applyStep(server.game, step);
         } catch (e) { // answered with an error, as the runner saw it
         }
+        if (server.game !== game) continue;
+        const own = JSON.stringify(game.observeDelta());
+        const whole = JSON.stringify(observationDelta(seen, game.observe()));
+        if (own !== whole) {
+          wrongDeltas += 1;
+          if (wrongDeltas <= 5) console.log(`wrong delta after ${JSON.stringify(step)}:\n  said ${own}\n  not  ${whole}`);
+        }
       }
     }
   } finally {
     process.stderr.write = quiet;
   }
-  return [n, bad];
+  return [n, bad, wrongDeltas];
 }
 
 function costs(lines, rounds) {
   const steps = lines.reduce((k, l) => k + (stepsOf(JSON.parse(l)) || []).length, 0);
   const ways = {
     'undo log': (g) => g,
-    copy: (g) => ({ step: (s) => g.step(s), observe: () => g.observe(), snapshot: () => g.snapshot(), restore: (x) => g.restore(x) }),
-    none: (g) => ({ step: (s) => g.step(s), observe: () => g.observe(), begin: () => -2, commit() {}, rollback() {} }),
+    copy: (g) => ({
+      step: (s) => g.step(s), observe: () => g.observe(), observeDelta: () => g.observeDelta(),
+      snapshot: () => g.snapshot(), restore: (x) => g.restore(x),
+    }),
+    none: (g) => ({
+      step: (s) => g.step(s), observe: () => g.observe(), observeDelta: () => g.observeDelta(),
+      begin: () => -2, commit() {}, rollback() {},
+    }),
   };
   const best = {};
   for (let i = 0; i < rounds; i++) {
@@ -101,10 +121,10 @@ function main(argv) {
     return 2;
   }
   const lines = fs.readFileSync(argv[0], 'utf8').split('\n').filter((l) => l.trim() !== '');
-  const [n, bad] = check(lines.map((l) => JSON.parse(l)));
-  console.log(`${n} steps run and rolled back: ${bad} not undone exactly`);
+  const [n, bad, wrongDeltas] = check(lines.map((l) => JSON.parse(l)));
+  console.log(`${n} steps run and rolled back: ${bad} not undone exactly; ${wrongDeltas} wrong deltas`);
   costs(lines, argv[1] === undefined ? 5 : Number(argv[1]));
-  return bad ? 1 : 0;
+  return bad || wrongDeltas ? 1 : 0;
 }
 
 module.exports = { dump };

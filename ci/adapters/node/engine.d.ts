@@ -293,6 +293,13 @@ export interface Game {
   step(step: Step): StepResult;
   /** Everything the runner compares, now. */
   observe(): Observation;
+  /** Optional, preferred: what changed since the observation this game
+   * last returned (observe() or observeDelta()), for run with observe:
+   * delta. Before any observation it makes one and returns no change. A
+   * game that knows what its steps wrote (its undo log does) answers at
+   * the cost of what changed; without it the protocol half compares two
+   * whole observations after every step, which costs the whole game. */
+  observeDelta?(): ObservationDelta;
   /** Optional, preferred: an undo log. begin() before each step starts
    * logging what the step writes (or nests in the log under way) and
    * returns a mark; commit(mark) keeps the step, rollback(mark) undoes
@@ -320,7 +327,9 @@ export interface RulesEngine {
   features: readonly Feature[];
   /** A new game. The order of `cards` means nothing: place each card of
    * an ordered zone at its `position`. Throw badRequest(...) for a
-   * position the rules forbid. */
+   * position the rules forbid. `cards` is read only: the protocol half
+   * keeps it to build the game again (a game with neither begin() nor
+   * snapshot()). */
   newGame(ruleset: string, players: Player[], cards: Array<[Handle, Card]>): Game;
 }
 

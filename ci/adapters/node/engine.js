@@ -10,7 +10,8 @@
 //   1. THE PROTOCOL (keep it): Server turns request lines into answer lines,
 //      echoes ids, answers every problem with an error object and never
 //      exits on bad input; negotiates the version in hello; answers run
-//      with deltas (observationDelta) in zcp/2; a step that throws is
+//      with deltas in zcp/2 (the game's observeDelta(), else
+//      observationDelta of whole observations); a step that throws is
 //      undone; bye or the end of input ends the process. ZO_NODE_FEATURES
 //      can withhold features.
 //   2. THE RULES (replace it): MtgGame, an independent model of the zones of
@@ -21,8 +22,6 @@
 // Node 18 or later, standard library only. The types of every message and
 // of the interface between the halves are in engine.d.ts beside this file.
 'use strict';
-
-const readline = require('node:readline');
 
 // ===========================================================================
 // 1. The protocol
@@ -201,16 +200,7 @@ function observationDelta(prev, cur) {
       objects[handle] = o;
       continue;
     }
-    /** @type {Record<string, any> | null} */
-    let changed = null;
-    for (const field of Object.keys(o)) {
-      const value = o[field];
-      // most fields are scalars, and most do not change from one step to the next
-      if (value === before[field] || (typeof value === 'object' && sameJson(before[field], value))) continue;
-      (changed || (changed = {}))[field] = value;
-    }
-    // an optional field that went away (attached_to) is null now
-    for (const field of Object.keys(before)) if (!(field in o)) (changed || (changed = {}))[field] = null;
+    const changed = objectChanges(before, o);
     if (changed !== null) objects[handle] = changed;
   }
   /** @type {Record<string, any>} */
@@ -224,6 +214,22 @@ function observationDelta(prev, cur) {
     if (changed !== null) out[part] = changed;
   }
   return /** @type {any} */ (out);
+}
+
+/** The fields of object description `now` that differ from `before` (an
+ * optional field that went away, attached_to, is null), or null when none
+ * does. @param {Record<string, any>} before @param {Record<string, any>} now */
+function objectChanges(before, now) {
+  /** @type {Record<string, any> | null} */
+  let changed = null;
+  for (const field in now) { // descriptions are plain records: no inherited fields
+    const value = now[field];
+    // most fields are scalars, and most do not change from one step to the next
+    if (value === before[field] || (typeof value === 'object' && sameJson(before[field], value))) continue;
+    (changed || (changed = {}))[field] = value;
+  }
+  for (const field in before) if (!(field in now)) (changed || (changed = {}))[field] = null;
+  return changed;
 }
 
 /** A step's result with exactly its three fields, checked (PROTOCOL.md,
@@ -352,11 +358,15 @@ class Server {
     // them, may reorder keys): each card of an ordered zone has a position
     /** @type {Array<[string, any]>} */
     const entries = Object.entries(cards);
-    for (const f of featuresOfSetup(entries)) {
-      if (this.withheld.has(f)) throw unsupported(`the setup needs feature '${f}', which this engine does not declare`);
+    if (this.withheld.size) { // only an engine declaring less than it has refuses a setup
+      for (const f of featuresOfSetup(entries)) {
+        if (this.withheld.has(f)) throw unsupported(`the setup needs feature '${f}', which this engine does not declare`);
+      }
     }
+    // newGame does not change the cards (engine.d.ts), so they are kept as
+    // they are, to build the game again should a step have to be undone so
     this.setupArgs = [ruleset, [...players], entries];
-    this.game = this.engine.newGame(ruleset, [...players], structuredClone(entries));
+    this.game = this.engine.newGame(ruleset, [...players], entries);
     return {};
   }
 
@@ -427,7 +437,13 @@ class Server {
    * observe "each", a whole observation after every step; "delta" (zcp/2),
    * only what changed since the one before (for the first step, since the
    * game as it was before the run); "end" (the default), one whole
-   * observation after the last step. */
+   * observation after the last step.
+   *
+   * A delta is what costs: a whole observation after each step, compared
+   * with the one before, costs the whole game at every step. A game that
+   * knows what its steps wrote says what changed itself (observeDelta(),
+   * engine.d.ts), at the cost of what changed; for a game without it the
+   * two whole observations are compared here (observationDelta). */
   run(request) {
     const { steps } = request;
     const mode = request.observe === undefined ? 'end' : request.observe;
@@ -435,11 +451,21 @@ class Server {
     if (mode !== 'each' && mode !== 'delta' && mode !== 'end') throw badRequest('run: observe is each, delta or end');
     const results = [];
     const observations = [];
-    let prev = mode === 'delta' && this.game !== null ? observationOf(this.game.observe()) : null;
+    const start = this.game;
+    const own = mode === 'delta' && start !== null && typeof start.observeDelta === 'function'
+      ? start.observeDelta.bind(start) : null;
+    // the game as it was before the run: what the first delta starts from
+    if (own !== null) own();
+    let prev = mode === 'delta' && start !== null && own === null ? observationOf(start.observe()) : null;
     for (const step of steps) {
-      results.push(this.applyStep(this.needGame('run'), step));
+      const game = this.needGame('run');
+      results.push(this.applyStep(game, step));
       if (mode === 'end') continue;
-      const cur = observationOf(this.needGame('run').observe());
+      if (own !== null) { // a step that throws ends the run, so the game is still `start`
+        observations.push(own());
+        continue;
+      }
+      const cur = observationOf(game.observe());
       observations.push(mode === 'delta' && prev !== null ? observationDelta(prev, cur) : cur);
       prev = cur;
     }
@@ -448,20 +474,41 @@ class Server {
   }
 }
 
-/** Serve requests from stdin until bye or the end of input. */
+/** Serve requests from stdin until bye or the end of input. The lines that
+ * arrive together are answered together, in one write: a runner that waits
+ * for each answer gets it at once, one that writes ahead (a fuzzer, a
+ * recorded session) costs one write per read, not one per line. */
 function main(engine = mtgCurrent) {
   const server = new Server(engine);
-  const input = readline.createInterface({ input: process.stdin, crlfDelay: Infinity, terminal: false });
   process.stdout.on('error', () => process.exit(0)); // the runner has gone: nobody to answer
-  input.on('line', (line) => {
-    if (server.finished) return;
-    const text = server.answerLine(line);
-    if (text === null) return;
-    process.stdout.write(`${text}\n`);
-    if (server.finished) { // bye: read no more; node exits once the answer is written
-      input.close();
-      process.stdin.destroy();
+  /** @type {string[]} the pieces of a line not yet ended (a long setup spans many reads) */
+  let pending = [];
+  /** @param {string} line @returns {string} its answer line, or '' */
+  const answer = (line) => {
+    const text = server.answerLine(line); // JSON.parse takes the \r of a CRLF line as space
+    return text === null ? '' : `${text}\n`;
+  };
+  const stop = () => { // bye: read no more; node exits once the answers are written
+    process.stdin.removeAllListeners('data');
+    process.stdin.destroy();
+  };
+  process.stdin.setEncoding('utf8');
+  process.stdin.on('data', (/** @type {string} */ chunk) => {
+    let out = '';
+    let start = 0;
+    for (let nl = chunk.indexOf('\n'); nl !== -1 && !server.finished; nl = chunk.indexOf('\n', start)) {
+      pending.push(chunk.slice(start, nl));
+      const line = pending.length === 1 ? pending[0] : pending.join('');
+      pending = [];
+      out += answer(line);
+      start = nl + 1;
     }
+    if (start < chunk.length && !server.finished) pending.push(chunk.slice(start));
+    if (out !== '') process.stdout.write(out);
+    if (server.finished) stop();
+  });
+  process.stdin.on('end', () => { // a last line without its newline
+    if (!server.finished && pending.length) process.stdout.write(answer(pending.join('')));
   });
 }
 
@@ -497,6 +544,16 @@ const zoneType = (zone) => zone.slice(zone.indexOf('.') + 1);
 const zonePlayer = (zone) => (zone.includes('.') ? zone.slice(0, zone.indexOf('.')) : null);
 /** A zone whose objects any effect can find again: public (CR 400.2), in the game. */
 const isPublicZone = (zone) => zone !== OUTSIDE && !HIDDEN_ZONES.has(zoneType(zone));
+
+/** A copy of a JSON value (a step's options an effect keeps), which a
+ * structuredClone would make several times slower. @param {any} v @returns {any} */
+function copyJson(v) {
+  if (Array.isArray(v)) return v.map(copyJson);
+  if (v === null || typeof v !== 'object') return v;
+  const copy = table();
+  for (const k of Object.keys(v)) copy[k] = copyJson(v[k]);
+  return copy;
+}
 
 /** An object whose keys are handles or names: no inherited keys, so a
  * handle such as "constructor" or "__proto__" is just a name. */
@@ -562,6 +619,10 @@ function restoreContainer(c, saved) {
   } else c.splice(0, c.length, ...saved);
 }
 function restoreField(s, [key, value]) { s[key] = value; }
+function restoreKey(c, [key, had, value]) {
+  if (!had) c.delete(key);
+  else if (c instanceof Map) c.set(key, value);
+}
 
 /**
  * One game of mtg-current. All its state is plain data in `this.s` (maps,
@@ -625,23 +686,54 @@ class MtgGame {
     };
     /** the undo log of the step under way, or null (begin()) */
     this.log = null;
+    /** the records w() logged since the last begin(): logged once is enough */
+    this.logged = new Set();
+    /** what the last observation said (observe(), observeDelta()), to
+     * answer the next delta from: Maps of each object's description and who
+     * sees it, and of the triggers', refs' and players' entries; null
+     * before the first */
+    this.told = null;
+    /** handles of the objects that may look different since `told` (w, wz,
+     * wk, wc): observeDelta() describes only these again */
+    this.touched = new Set();
+    /** handles of the objects attached to something as `told` saw them:
+     * one shows its attached_to only while its host stays (attachedTo) */
+    this.attachers = new Set();
+    /** objects made so far: each record's `seq`, the order of this.s.objects */
+    this.made = 0;
     for (const z of SHARED_ZONES) this.s.zones.set(z, []);
     for (const p of players) for (const t of PLAYER_ZONES) this.s.zones.set(`${p}.${t}`, []);
     this.placeAll(cards);
   }
 
   // ---- undoing a step (PROTOCOL.md section 6) ------------------------------------
-  // A step that throws must leave the game as it was. Instead of copying the
-  // whole state before every step, a step keeps an undo log: before the
-  // rules write to a record (an object, a trigger, a replacement), to a
-  // container of the state (a zone's pile, a Map or Set of this.s) or to a
-  // field of this.s, they save what is there (w, wc, ws), and rollback()
-  // puts back what the step wrote, newest first; commit() drops the log. A
-  // step costs what it writes, whatever the size of the game.
+  // A step that throws must leave the game as it was. Copying the whole
+  // state before every step would make each step cost the whole game (the
+  // first version of this adapter spent half its time so). Instead a step
+  // keeps an undo log: before the rules write to the state they save what is
+  // there, and rollback() puts it back, newest first; commit() drops the
+  // log. Each kind of write logs only what it can change:
+  //   w(rec)        a record (an object, a trigger, a replacement) about to
+  //                 have fields written: a shallow copy of it
+  //   wz(zone)      a zone's pile about to change in place: a copy of the pile
+  //   wk(c, key)    a Map about to have key set, a Set about to have key
+  //                 added: that key's old value, or that it was absent (so a
+  //                 new object or trigger costs one entry, not a copy of all)
+  //   wc(c)         any other change of a container (delete, clear, push):
+  //                 a copy of it (they are small: cants, the players' sets)
+  //   ws(key)       this.s[key] about to be assigned: its value
+  // A step costs what it writes, whatever the size of the game. A write
+  // that bypasses the log is a bug that check_undo.js finds.
+  //
+  // The same calls tell the observation what to describe again
+  // (observeDelta(), run with observe: delta): an object record written,
+  // an object put into this.s.objects, and the objects of an ordered pile
+  // that changed (their positions) are `touched`.
 
   /** Start logging (or nest in the log under way): the mark to give to
    * commit() or rollback(). */
   begin() {
+    this.logged.clear(); // a record written after this mark is logged again
     if (this.log === null) {
       this.log = [];
       return -1;
@@ -657,16 +749,22 @@ class MtgGame {
   /** Undo everything written since begin() returned `mark`. */
   rollback(mark) {
     const { log } = this;
+    if (log === null) return; // nothing was logged
     const from = Math.max(mark, 0);
     for (let i = log.length - 3; i >= from; i -= 3) log[i](log[i + 1], log[i + 2]);
     log.length = from;
+    this.logged.clear();
     if (mark === -1) this.log = null;
   }
 
   /** About to write to record `rec`: log a copy of it (its marks and what a
-   * look or reveal shows copied too). Returns rec. */
+   * look or reveal shows copied too), the first time since the last mark
+   * (begin()): rolled back, that copy is what it was at the mark, whatever
+   * was written after it. An object's record is touched. Returns rec. */
   w(rec) {
-    if (this.log !== null) {
+    if (this.s.objects.get(rec.handle) === rec) this.touched.add(rec.handle);
+    if (this.log !== null && !this.logged.has(rec)) {
+      this.logged.add(rec);
       const saved = { ...rec };
       if (rec.marks instanceof Map) saved.marks = new Map(rec.marks);
       if (rec.shown) saved.shown = { ...rec.shown, players: new Set(rec.shown.players) };
@@ -675,9 +773,32 @@ class MtgGame {
     return rec;
   }
 
+  /** About to change the pile of `zone` in place: log a copy of it. In an
+   * ordered zone every object in it may be at another position afterwards,
+   * so each is touched (one arriving is written anyway). Returns the pile,
+   * or a new empty list for outside the game (no pile). */
+  wz(zone) {
+    const pile = this.s.zones.get(zone);
+    if (pile === undefined) return [];
+    if (ORDERED_ZONES.has(zoneType(zone))) for (const h of pile) this.touched.add(h);
+    return this.wc(pile);
+  }
+
+  /** About to set `key` of Map `c`, or add `key` to Set `c`: log its old
+   * value, or that it was absent (rolled back, it is deleted again, which
+   * keeps the order of the others). A key put into this.s.objects is
+   * touched. Returns c. */
+  wk(c, key) {
+    if (c === this.s.objects) this.touched.add(key);
+    if (this.log !== null) this.log.push(restoreKey, c, [key, c.has(key), c instanceof Map ? c.get(key) : key]);
+    return c;
+  }
+
   /** About to change container `c` (an array, Map or Set of the state) in
-   * place: log a copy of it. Returns c. */
+   * place otherwise: log a copy of it. The libraries' shown tops (CR 401.5)
+   * decide what is public: the ones it holds are touched. Returns c. */
   wc(c) {
+    if (c === this.s.topShown) for (const h of c.values()) if (h !== null) this.touched.add(h);
     if (this.log !== null) this.log.push(restoreContainer, c, c instanceof Map ? new Map(c) : c instanceof Set ? new Set(c) : c.slice());
     return c;
   }
@@ -871,6 +992,7 @@ class MtgGame {
   newObject(handle, kind, owner, spec, what) {
     return {
       handle,
+      seq: ++this.made, // its place in this.s.objects, where it is put next
       kind,
       owner,
       words: [...MtgGame.words(spec.types, `${what}: types`), ...MtgGame.words(spec.subtypes, `${what}: subtypes`)],
@@ -905,6 +1027,8 @@ class MtgGame {
       // it into a public zone, and the identity it got there (0: never)
       madnessFrom: 0,
       madnessId: 0,
+      // what a look or reveal shows (MtgGame.shown): {id, zone, players, all}
+      shown: null,
     };
   }
 
@@ -923,7 +1047,7 @@ class MtgGame {
 
   takeOut(o) {
     const pile = this.s.zones.get(o.zone);
-    if (pile) this.wc(pile).splice(pile.indexOf(o.handle), 1);
+    if (pile) this.wz(o.zone).splice(pile.indexOf(o.handle), 1);
   }
 
   /** Into `zone`: ordered zones at the position asked (top by default; an
@@ -933,7 +1057,7 @@ class MtgGame {
     this.w(o).zone = zone;
     const pile = this.s.zones.get(zone);
     if (!pile) return; // outside the game
-    this.wc(pile);
+    this.wz(zone);
     if (!ORDERED_ZONES.has(zoneType(zone)) || position === 'bottom') pile.push(o.handle);
     else pile.splice(position === 'top' ? 0 : Math.min(position, pile.length), 0, o.handle);
   }
@@ -1000,8 +1124,9 @@ class MtgGame {
     if (kind === undefined) throw badRequest(`unknown step ${show(name)} (${[...STEP_KINDS.keys()].join(', ')})`);
     const opts = given === null ? {} : given;
     if (!isObject(opts)) throw badRequest(`${name}: expected an object of options`);
-    const unknown = Object.keys(opts).filter((k) => !kind.options.includes(k));
-    if (unknown.length) throw badRequest(`${name}: unknown option ${unknown[0]} (${kind.options.join(', ')})`);
+    for (const k of Object.keys(opts)) {
+      if (!kind.options.includes(k)) throw badRequest(`${name}: unknown option ${k} (${kind.options.join(', ')})`);
+    }
     if (followed !== null) {
       if (UNNESTABLE.includes(name)) throw badRequest(`${name} can't be a then:/do: step`);
       if (opts.card !== undefined || opts.ref !== undefined) throw badRequest(`${name}: a then:/do: step acts on the object followed, without card: or ref:`);
@@ -1017,9 +1142,9 @@ class MtgGame {
       if (name === 'create') {
         const o = this.newObject(opts.as, opts.kind === undefined ? 'token' : opts.kind, opts.owner, opts, 'create');
         o.exists = false;
-        this.wc(this.s.objects).set(opts.as, o);
+        this.wk(this.s.objects, opts.as).set(opts.as, o);
       } else if (name === 'replace_draw') {
-        this.wc(this.s.replacements).set(opts.as, {
+        this.wk(this.s.replacements, opts.as).set(opts.as, {
           draw: true, player: opts.player, instead: [], once: false, active: false, running: false,
         });
       }
@@ -1191,7 +1316,7 @@ class MtgGame {
     if (this.s.asEnters.length && dest === 'battlefield' && origin !== 'battlefield' && how.face !== 'down') {
       this.applyAsEnters(o, result);
     }
-    if (this.s.inEtb) this.wc(this.s.etbChosen).add(o.handle); // 614.13b: an as-enters step moved it
+    if (this.s.inEtb) this.wk(this.s.etbChosen, o.handle).add(o.handle); // 614.13b: an as-enters step moved it
     const controller = o.controller;
     this.w(o);
     this.takeOut(o);
@@ -1245,11 +1370,11 @@ class MtgGame {
       const pile = this.s.zones.get(dest) || [];
       const order = how.shuffle.map((h) => this.object(h).handle);
       if (MtgGame.namesExactly(order, pile)) {
-        this.wc(pile).splice(0, pile.length, ...order);
+        this.wz(dest).splice(0, pile.length, ...order);
         this.forgetShown(dest, result);
       }
     } else if (how.shuffle === true) {
-      seededShuffle(this.wc(this.s.zones.get(dest) || []), how.seed === undefined ? 0 : how.seed);
+      seededShuffle(this.wz(dest), how.seed === undefined ? 0 : how.seed);
       this.forgetShown(dest, result);
     }
     // G8: the event's cause is the replacement's own, else the move's
@@ -1436,7 +1561,7 @@ class MtgGame {
         };
         ranked.sort((a, b) => rank(b) - rank(a));
       }
-      const pile = this.wc(this.s.zones.get(zone));
+      const pile = this.wz(zone);
       const slots = handles.map((h) => pile.indexOf(h)).sort((a, b) => a - b);
       slots.forEach((slot, k) => { pile[slot] = ranked[k]; });
     }
@@ -1533,7 +1658,7 @@ class MtgGame {
     const card = this.object(opts.card).handle;
     if (!Array.isArray(opts.steps) || opts.steps.length === 0) throw badRequest('as_enters: steps: is a list of at least one step');
     MtgGame.checkStepList(opts.steps, 'as_enters: steps');
-    this.wc(this.s.asEnters).push({ card, steps: structuredClone(opts.steps) });
+    this.wc(this.s.asEnters).push({ card, steps: copyJson(opts.steps) });
   }
 
   /** o is about to enter the battlefield (move(), after every check that
@@ -1547,7 +1672,7 @@ class MtgGame {
     const effects = this.s.asEnters.filter((e) => e.card === o.handle);
     if (effects.length === 0) return;
     const own = !this.s.entering.has(o.handle);
-    this.wc(this.s.entering).add(o.handle);
+    this.wk(this.s.entering, o.handle).add(o.handle);
     this.ws('inEtb');
     this.s.inEtb += 1;
     try {
@@ -1575,7 +1700,7 @@ class MtgGame {
       if (!o.exists || !o.born || o.phasedOut) return;
       const asked = this.zoneFor(this.zoneRef(moves[i].to, 'to', [OUTSIDE]), o.owner).zone; // CR 400.3
       const { zone } = this.replaceMove(o, o.zone, asked, moves[i]);
-      if (zone === 'battlefield' && o.zone !== 'battlefield') this.wc(this.s.entering).add(o.handle);
+      if (zone === 'battlefield' && o.zone !== 'battlefield') this.wk(this.s.entering, o.handle).add(o.handle);
     });
   }
 
@@ -1599,7 +1724,7 @@ class MtgGame {
     const taken = this.takeFromLibrary(player, count, 'hand', 'draw', result, then);
     // CR 121.3, 704.5b: drawing from an empty library loses the game at the
     // next state-based check (a replaced draw is no such draw, 614.11)
-    if (taken.empty) this.wc(this.s.drewFromEmpty).add(player);
+    if (taken.empty) this.wk(this.s.drewFromEmpty, player).add(player);
     MtgGame.takenOutcome(result, taken, null);
   }
 
@@ -1648,7 +1773,7 @@ class MtgGame {
       throw badRequest(`create: objects in ${zone} have no controller (CR 109.4)`);
     }
     if (o.kind === 'copy' && zone === 'battlefield') o.kind = 'token'; // CR 111.13
-    this.wc(this.s.objects).set(handle, o); // o itself is new: nothing of it to log
+    this.wk(this.s.objects, handle).set(handle, o); // o itself is new: nothing of it to log
     if ((copied === null || (copied && copied.phasedOut)) && opts.lki !== true) { // CR 111.12 (702.26b: phased out): nothing to copy, no token
       o.exists = false;
       result.set('not_found', 'not_found');
@@ -1910,8 +2035,8 @@ class MtgGame {
    * phases in once their turn would have come round (702.26n, stepUntap). */
   stepLeaveGame(opts, result) {
     const p = this.player(opts.player, 'leave_game: player');
-    this.wc(this.s.departed).add(p);
-    this.wc(this.s.leftDue).add(p);
+    this.wk(this.s.departed, p).add(p);
+    this.wk(this.s.leftDue, p).add(p);
     const objects = [...this.s.objects.values()];
     for (const o of objects) {
       if (!o.exists || !o.born || o.owner !== p || o.zone === null || o.zone === OUTSIDE || o.zone === 'ante') continue;
@@ -2011,7 +2136,7 @@ class MtgGame {
       result.set('rejected', 'ordered'); // CR 400.5: a face-down pile keeps its order
     } else {
       const changed = order.some((h, i) => pile[i] !== h);
-      this.wc(pile).splice(0, pile.length, ...order);
+      this.wz(zone).splice(0, pile.length, ...order);
       if (changed) this.renewRevealed(zone, result); // CR 701.20d
     }
   }
@@ -2107,7 +2232,7 @@ class MtgGame {
     }
     const pile = this.s.zones.get(zone);
     if (opts.order === undefined || opts.order === null) {
-      seededShuffle(this.wc(pile), opts.seed === undefined ? 0 : opts.seed);
+      seededShuffle(this.wz(zone), opts.seed === undefined ? 0 : opts.seed);
       this.forgetShown(zone, result);
       return;
     }
@@ -2115,7 +2240,7 @@ class MtgGame {
     const order = opts.order.map((h) => this.object(h).handle);
     if (!MtgGame.namesExactly(order, pile)) result.set('failed', 'not_in_zone');
     else {
-      this.wc(pile).splice(0, pile.length, ...order);
+      this.wz(zone).splice(0, pile.length, ...order);
       this.forgetShown(zone, result);
     }
   }
@@ -2181,7 +2306,7 @@ class MtgGame {
         }
       }
     }
-    for (const p of this.s.drewFromEmpty) this.wc(this.s.lost).add(p); // CR 704.5b
+    for (const p of this.s.drewFromEmpty) this.wk(this.s.lost, p).add(p); // CR 704.5b
     if (this.s.drewFromEmpty.size) this.wc(this.s.drewFromEmpty).clear();
     const arrived = result.events.length > 0 && result.events.every((e) => ['moved', 'replaced', 'redirected'].includes(e.outcome));
     result.set(arrived ? 'moved' : result.events.length ? 'ceased' : 'no_move');
@@ -2215,7 +2340,7 @@ class MtgGame {
     const words = MtgGame.words(opts.types, 'watch: types');
     if (opts.cause !== undefined && typeof opts.cause !== 'string') throw badRequest('watch: cause is a word');
     const aura = opts.aura === undefined ? null : this.object(opts.aura).handle; // CR 400.7f
-    this.wc(this.s.triggers).set(name, {
+    this.wk(this.s.triggers, name).set(name, {
       handle: o.handle, from, to, words, cause: opts.cause, aura, fired: false, found: null, controller: null, id: 0, firedStep: -1,
       onPhase: opts.phase === 'out',
     });
@@ -2269,7 +2394,7 @@ class MtgGame {
   stepRemember(opts, result, followed) {
     const name = this.newName(opts.as, this.s.refs, 'remember');
     const o = this.target(opts, result, followed, 'remember');
-    this.wc(this.s.refs).set(name, o === null ? { handle: null, id: 0 } : { handle: o.handle, id: o.id });
+    this.wk(this.s.refs, name).set(name, o === null ? { handle: null, id: 0 } : { handle: o.handle, id: o.id });
   }
 
   /** The moves a replace or cant step names (when:): zones to and from
@@ -2302,7 +2427,7 @@ class MtgGame {
     if (opts.controller !== undefined) this.player(opts.controller, 'replace: controller'); // recorded by the case, unused
     const category = opts.category === undefined ? 'other' : opts.category;
     if (category !== 'self' && category !== 'other') throw badRequest('replace: category is self or other');
-    this.wc(this.s.replacements).set(name, { card, when, instead: structuredClone(instead), category });
+    this.wk(this.s.replacements, name).set(name, { card, when, instead: copyJson(instead), category });
   }
 
   /** A draw replacement (CR 614.11), in force from this step on: each
@@ -2316,8 +2441,8 @@ class MtgGame {
     if (!Array.isArray(instead)) throw badRequest('replace_draw: instead: is a list of steps ([] for none)');
     MtgGame.checkStepList(instead, 'replace_draw: instead');
     if (opts.once !== undefined && typeof opts.once !== 'boolean') throw badRequest('replace_draw: once is true or false');
-    this.wc(this.s.replacements).set(name, {
-      draw: true, player, instead: structuredClone(instead), once: opts.once === true, active: true, running: false,
+    this.wk(this.s.replacements, name).set(name, {
+      draw: true, player, instead: copyJson(instead), once: opts.once === true, active: true, running: false,
     });
   }
 
@@ -2360,8 +2485,8 @@ class MtgGame {
       throw badRequest('mark: until is end_of_turn, on a mark of kind effect');
     }
     const o = this.target(opts, result, followed, 'mark');
-    this.wc(this.s.markNames).add(opts.as);
-    if (opts.until !== undefined) this.wc(this.s.untilMarks).add(opts.as);
+    this.wk(this.s.markNames, opts.as).add(opts.as);
+    if (opts.until !== undefined) this.wk(this.s.untilMarks, opts.as).add(opts.as);
     if (o !== null && o.phasedOut) result.set('failed', 'phased_out'); // CR 702.26b, 702.26e: unaffected
     else if (o !== null && o.zone === OUTSIDE) result.set('rejected', 'unsupported'); // CR 400.11c
     else if (o !== null) this.w(o).marks.set(opts.as, opts.kind);
@@ -2398,7 +2523,8 @@ class MtgGame {
       };
     }
     const pile = this.s.zones.get(o.zone);
-    return {
+    /** @type {Record<string, any>} */
+    const d = {
       exists: true,
       zone: o.zone,
       object: o.id,
@@ -2415,17 +2541,24 @@ class MtgGame {
       // has no memory of the old one): null in every Magic rule set, also
       // right after a move
       came_from: null,
-      // feature attachments: only while attached (CR 301.5, 303.4)
-      ...(this.attachedTo(o) === null ? {} : { attached_to: this.attachedTo(o) }),
     };
+    // feature attachments: only while attached (CR 301.5, 303.4)
+    const host = this.attachedTo(o);
+    if (host !== null) d.attached_to = host;
+    return d;
   }
 
-  observe() {
-    const objects = table();
-    const born = [...this.s.objects.values()].filter((o) => o.born);
-    // what is public, once per object (it costs most of an observation)
-    const isPublic = born.map((o) => this.isPublic(o));
-    born.forEach((o, i) => { objects[o.handle] = this.describe(o, isPublic[i]); });
+  /** Who sees `o`: bit i set when this.s.players[i] does (8 players at most). */
+  seenBy(o, isPublic) {
+    const { players } = this.s;
+    let bits = 0;
+    for (let i = 0; i < players.length; i++) if (this.sees(players[i], o, isPublic)) bits |= 1 << i;
+    return bits;
+  }
+
+  /** The triggers, refs and players parts of an observation, whole: each
+   * costs one entry per trigger, reference or player. */
+  smallParts() {
     const triggers = table();
     for (const [name, t] of this.s.triggers) triggers[name] = { fired: t.fired, found: t.found, controller: t.controller };
     const refs = table();
@@ -2435,12 +2568,146 @@ class MtgGame {
       refs[name] = { found: o !== null, handle: o === null ? null : o.handle };
     }
     const players = table();
-    const visible = table();
-    for (const p of this.s.players) {
-      players[p] = { lost: this.s.lost.has(p) };
-      visible[p] = born.filter((o, i) => this.sees(p, o, isPublic[i])).map((o) => o.handle);
+    for (const p of this.s.players) players[p] = { lost: this.s.lost.has(p) };
+    return { triggers, refs, players };
+  }
+
+  /** The whole observation (PROTOCOL.md, "The observation"); it is also
+   * what the next observeDelta() starts from. */
+  observe() {
+    const objects = table();
+    // what the runner now knows, by name, for observeDelta() (Maps of its
+    // own: it updates them while this answer may not be written yet)
+    const told = { objects: new Map(), sees: new Map(), triggers: new Map(), refs: new Map(), players: new Map() };
+    const born = [...this.s.objects.values()].filter((o) => o.born);
+    for (const o of born) {
+      const isPublic = this.isPublic(o); // once per object: it costs most of an observation
+      const d = this.describe(o, isPublic);
+      objects[o.handle] = d;
+      told.objects.set(o.handle, d);
+      told.sees.set(o.handle, this.seenBy(o, isPublic));
     }
+    const { triggers, refs, players } = this.smallParts();
+    for (const name in triggers) told.triggers.set(name, triggers[name]);
+    for (const name in refs) told.refs.set(name, refs[name]);
+    for (const name in players) told.players.set(name, players[name]);
+    const visible = table();
+    this.s.players.forEach((p, i) => { visible[p] = born.filter((o) => told.sees.get(o.handle) & (1 << i)).map((o) => o.handle); });
+    this.told = told;
+    this.touched.clear();
+    this.attachers = new Set(born.filter((o) => o.attached !== null).map((o) => o.handle));
     return { objects, triggers, refs, players, visible };
+  }
+
+  /** What changed since the observation this game last gave (observe() or
+   * observeDelta(); before any, a whole one is made and nothing is said to
+   * have changed), as run with observe: delta answers it (zcp/2;
+   * observationDelta gives the same from two whole observations). Only the
+   * touched objects are described again, with the objects attached to one
+   * of them and the libraries' shown tops; the triggers, refs and players
+   * are compared entry by entry (each costs a comparison, an object only
+   * when it changed); a player's visible list is made again only when an
+   * object described again changed who sees it. */
+  observeDelta() {
+    if (this.told === null) {
+      this.observe();
+      return { objects: table() };
+    }
+    const { told } = this;
+    const objects = table();
+    let lists = 0; // bit i: the visible list of player i changed
+    for (const o of this.touchedObjects()) lists |= this.tellObject(o, objects, told);
+    /** @type {Record<string, any>} */
+    const out = { objects };
+    this.tellParts(out, told);
+    if (lists !== 0) out.visible = this.visibleLists(lists, told);
+    return /** @type {any} */ (out);
+  }
+
+  /** The objects to describe again for observeDelta(), in the order of
+   * this.s.objects (a whole observation's): the touched ones, the shown
+   * tops of libraries (CR 401.5: public while on top) and the objects
+   * attached to a touched one (attached_to ends with its host). Clears
+   * `touched`. */
+  touchedObjects() {
+    const { touched } = this;
+    if (this.s.topShown.size) this.s.topShown.forEach((h) => { if (h !== null) touched.add(h); });
+    for (const h of this.attachers) {
+      const a = this.s.objects.get(h);
+      if (a !== undefined && a.attached !== null && touched.has(a.attached)) touched.add(h);
+    }
+    /** @type {any[]} */
+    const again = [];
+    for (const h of touched) {
+      const o = this.s.objects.get(h);
+      if (o !== undefined && o.born) again.push(o); // not one a failed step made, then dropped
+    }
+    touched.clear();
+    if (again.length > 1) again.sort((a, b) => a.seq - b.seq);
+    return again;
+  }
+
+  /** Describe `o` again: into `objects` (the delta) the fields that changed
+   * since `told`, all of them for an object new to it; `told` updated.
+   * Returns the players (bits) for whom it appeared or disappeared. */
+  tellObject(o, objects, told) {
+    const h = o.handle;
+    const isPublic = this.isPublic(o);
+    const now = this.describe(o, isPublic);
+    const before = told.objects.get(h);
+    const changed = before === undefined ? now : objectChanges(before, now);
+    if (changed !== null) objects[h] = changed;
+    told.objects.set(h, now);
+    const sees = this.seenBy(o, isPublic);
+    const was = told.sees.has(h) ? told.sees.get(h) : 0;
+    told.sees.set(h, sees);
+    if (o.attached !== null) this.attachers.add(h);
+    else this.attachers.delete(h);
+    return sees ^ was;
+  }
+
+  /** Into `out`, the entries of triggers, refs and players that changed
+   * since `told` (each part only when one did); `told` updated. Each entry
+   * costs a comparison, and an object only when it changed. */
+  tellParts(out, told) {
+    this.s.triggers.forEach((t, name) => {
+      const was = told.triggers.get(name);
+      if (was !== undefined && was.fired === t.fired && was.found === t.found && was.controller === t.controller) return;
+      const now = { fired: t.fired, found: t.found, controller: t.controller };
+      (out.triggers || (out.triggers = table()))[name] = now;
+      told.triggers.set(name, now);
+    });
+    this.s.refs.forEach((_ref, name) => {
+      const o = this.referenced(name, 'observe');
+      const handle = o === null ? null : o.handle;
+      const was = told.refs.get(name);
+      if (was !== undefined && was.handle === handle) return; // found follows from handle
+      const now = { found: o !== null, handle };
+      (out.refs || (out.refs = table()))[name] = now;
+      told.refs.set(name, now);
+    });
+    for (const p of this.s.players) {
+      const lost = this.s.lost.has(p);
+      const was = told.players.get(p);
+      if (was !== undefined && was.lost === lost) continue;
+      const now = { lost };
+      (out.players || (out.players = table()))[p] = now;
+      told.players.set(p, now);
+    }
+  }
+
+  /** The visible lists of the players in `lists` (bits), whole, in the
+   * order of this.s.objects, from who sees each object in `told`. */
+  visibleLists(lists, told) {
+    /** @type {string[][]} */
+    const shown = this.s.players.map(() => []);
+    for (const o of this.s.objects.values()) {
+      const bits = o.born ? told.sees.get(o.handle) & lists : 0;
+      if (bits !== 0) for (let i = 0; i < shown.length; i++) if (bits & (1 << i)) shown[i].push(o.handle);
+    }
+    const visible = table();
+    this.s.players.forEach((p, i) => { if (lists & (1 << i)) visible[p] = shown[i]; });
+    return visible;
   }
 }
 

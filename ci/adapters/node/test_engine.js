@@ -18,7 +18,10 @@ const PROGRAM = path.join(__dirname, 'engine.js');
 
 /** One game through Server.answerLine, as the gate drives it. Each step is
  * first run and rolled back from the game's undo log, which must leave the
- * state exactly as it was (every write a step makes is logged). */
+ * state exactly as it was (every write a step makes is logged); then run for
+ * real, and what the game's observeDelta() says it changed must be the
+ * difference of the whole observations before and after it (every object
+ * whose description changed was touched). */
 class Session {
   constructor(cards, { players = ['alice', 'bob'], rules = mtgCurrent, features } = {}) {
     this.server = new Server(rules, features || [...rules.features]);
@@ -29,6 +32,7 @@ class Session {
 
   call(op, fields = {}) {
     const game = this.server.game;
+    const seen = op === 'step' && game instanceof MtgGame ? game.observe() : null;
     if (op === 'step' && game instanceof MtgGame) {
       const before = JSON.stringify(dump(game.s));
       const mark = game.begin();
@@ -41,7 +45,12 @@ class Session {
       assert.equal(game.log, null);
     }
     this.id += 1;
-    return JSON.parse(this.server.answerLine(JSON.stringify({ op, id: this.id, ...fields })));
+    const answer = JSON.parse(this.server.answerLine(JSON.stringify({ op, id: this.id, ...fields })));
+    if (seen !== null && this.server.game === game) {
+      assert.equal(JSON.stringify(game.observeDelta()), JSON.stringify(engine.observationDelta(seen, game.observe())),
+        `observeDelta() after ${JSON.stringify(fields)}`);
+    }
+    return answer;
   }
 
   /** A step that must be answered ok: [outcome, error]. */
@@ -236,6 +245,42 @@ test('run with observe: delta answers only what changed, and the deltas add up t
   for (const x of [state, after]) { delete x.id; delete x.ok; }
   assert.deepEqual(state, after);
   assert.deepEqual(JSON.parse(JSON.stringify(engine.observationDelta(after, after))), { objects: {} });
+  // a game without observeDelta() gets the same deltas from whole observations
+  const plain = { ...mtgCurrent, newGame: (r, p, c) => {
+    const g = mtgCurrent.newGame(r, p, c);
+    return { step: (x) => g.step(x), observe: () => g.observe(), begin: () => g.begin(), commit: (m) => g.commit(m), rollback: (m) => g.rollback(m) };
+  } };
+  const t = new Session({ bear: bear(), elk: { owner: 'bob', zone: 'hand' } }, { rules: plain });
+  t.observe();
+  const again = t.call('run', { observe: 'delta', steps: answer.observations.map((_, i) => JSON.parse(JSON.stringify(
+    [{ watch: { as: 'w', card: 'bear', to: 'graveyard' } }, { move: { card: 'bear', to: 'graveyard' } },
+      { create: { as: 't', owner: 'bob', zone: 'battlefield' } }, { remember: { as: 'r', card: 't' } },
+      { mark: { card: 'elk', as: 'm', kind: 'counter' } }][i]))) });
+  assert.deepEqual(again.observations, answer.observations);
+});
+
+test('observeDelta: a library\'s positions, its shown top, an attachment ending with its host, several steps between observations', () => {
+  const s = new Session({
+    a: { owner: 'alice', zone: 'library', position: 0 }, b: { owner: 'alice', zone: 'library', position: 1 },
+    c: { owner: 'alice', zone: 'library', position: 2 }, bear: bear(), aura: bear({ types: ['enchantment'], subtypes: ['aura'] }),
+  });
+  const game = s.server.game;
+  const seen = game.observe();
+  // several steps without an observation between them: the delta covers them all
+  for (const step of [{ reveal: { top_of: 'alice' } }, { attach: { card: 'aura', to: 'bear' } }, { draw: { player: 'alice' } }]) {
+    assert.equal(s.server.answer({ op: 'step', id: 1, step }).ok, true);
+  }
+  const delta = game.observeDelta();
+  assert.equal(JSON.stringify(delta), JSON.stringify(engine.observationDelta(seen, game.observe())));
+  assert.deepEqual(delta.objects.b, { position: 0, visibility: 'public' }, 'the new top: moved up, and shown (CR 401.5)');
+  assert.deepEqual(delta.objects.c, { position: 1 });
+  assert.equal(delta.objects.aura.attached_to, 'bear');
+  // the host leaves: the Aura's attached_to goes, though the step wrote only the host
+  const before = game.observe();
+  assert.equal(s.server.answer({ op: 'step', id: 2, step: { move: { card: 'bear', to: 'exile' } } }).ok, true);
+  const after = game.observeDelta();
+  assert.equal(after.objects.aura.attached_to, null);
+  assert.equal(JSON.stringify(after), JSON.stringify(engine.observationDelta(before, game.observe())));
 });
 
 test('ordered zones start in the order of their positions, never of the keys', () => {
