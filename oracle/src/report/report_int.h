@@ -38,6 +38,10 @@ zo_status zo_report_io_msg(zo_error *err, const char *path, const char *fmt, ...
     ;
 /* "a/b" in a new string (the caller frees). */
 char *zo_report_join_path(const char *a, const char *b);
+/* Path out without trailing slashes split into its parent ("." for none)
+ * and last component, both new strings the caller frees; -1 (nothing
+ * made) when out names no directory one can make ("", "/", ".", ".."). */
+int zo_report_split_path(const char *out, char **parent, char **base);
 
 /* s as XML (and HTML) text or attribute value (valid UTF-8 in, markup
  * escaped, characters XML forbids dropped or replaced). */

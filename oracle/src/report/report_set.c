@@ -288,6 +288,32 @@ static int make_staging(zo_report_set *s, const char *dir, const char *prefix, c
   return 0;
 }
 
+/* out without trailing slashes split into its parent ("." for none) and
+ * last component, both new strings; -1 when out names no directory one can
+ * make ("", "/", ".", ".."). */
+int zo_report_split_path(const char *out, char **parent, char **base) {
+  size_t l = strlen(out);
+  while (l > 1 && out[l - 1] == '/') l--;
+  char *o = zo_xmalloc(l + 1);
+  memcpy(o, out, l);
+  o[l] = 0;
+  char *slash = strrchr(o, '/');
+  const char *b = slash ? slash + 1 : o;
+  if (!*b || !strcmp(b, ".") || !strcmp(b, "..")) {
+    free(o);
+    return -1;
+  }
+  *base = zo_xstrdup(b);
+  if (!slash) *parent = zo_xstrdup(".");
+  else if (slash == o) *parent = zo_xstrdup("/");
+  else {
+    *slash = 0;
+    *parent = zo_xstrdup(o);
+  }
+  free(o);
+  return 0;
+}
+
 /* DIR absent because a run was killed between moving it aside and
  * renaming its new set in (the fallback of exchange_dirs): the directory
  * moved aside, PARENT/.NAME.zoneoracle-old.RUNID, renamed back to dir.
@@ -295,18 +321,13 @@ static int make_staging(zo_report_set *s, const char *dir, const char *prefix, c
  * alone (dir then stays absent for the moment, and the caller fails as
  * for any absent directory). */
 static void restore_aside(const char *dir) {
-  size_t l = strlen(dir);
-  while (l > 1 && dir[l - 1] == '/') l--;
-  char *path = zo_xmalloc(l + 1);
-  memcpy(path, dir, l);
-  path[l] = 0;
-  char *slash = strrchr(path, '/');
-  const char *base = slash ? slash + 1 : path;
-  char *parent = slash ? (slash == path ? zo_xstrdup("/") : zo_xstrdup(path)) : zo_xstrdup(".");
-  if (slash && slash != path) parent[slash - path] = 0;
+  char *parent, *base;
+  if (zo_report_split_path(dir, &parent, &base)) return;
+  char *path = zo_report_join_path(parent, base);
   char *prefix = zo_xmalloc(strlen(base) + 32);
   sprintf(prefix, ".%s" OLD_INFIX, base);
-  DIR *d = *base ? opendir(parent) : NULL;
+  free(base);
+  DIR *d = opendir(parent);
   struct dirent *de;
   int done = 0;
   while (d && !done && (de = readdir(d))) {

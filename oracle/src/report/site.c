@@ -384,36 +384,10 @@ static zo_status write_page(const char *dir, const char *name, zo_site *s, zo_si
   return rc;
 }
 
-/* out without trailing slashes split into its parent ("." for none) and
- * last component, both new strings; -1 when out names no directory one can
- * make ("", "/", ".", ".."). */
-static int split_out(const char *out, char **parent, char **base) {
-  size_t l = strlen(out);
-  while (l > 1 && out[l - 1] == '/') l--;
-  char *o = zo_xmalloc(l + 1);
-  memcpy(o, out, l);
-  o[l] = 0;
-  char *slash = strrchr(o, '/');
-  const char *b = slash ? slash + 1 : o;
-  if (!*b || !strcmp(b, ".") || !strcmp(b, "..")) {
-    free(o);
-    return -1;
-  }
-  *base = zo_xstrdup(b);
-  if (!slash) *parent = zo_xstrdup(".");
-  else if (slash == o) *parent = zo_xstrdup("/");
-  else {
-    *slash = 0;
-    *parent = zo_xstrdup(o);
-  }
-  free(o);
-  return 0;
-}
-
 /* Write every page into the private directory tmp/site and install it. */
 static zo_status build(zo_site *s, const char *out, zo_error *err) {
   char *parent, *base;
-  if (split_out(out, &parent, &base))
+  if (zo_report_split_path(out, &parent, &base))
     return zo_error_set(err, ZO_ERR_USAGE, out, 0, 0, "not a directory the site can be written to");
   char *tmp = zo_xmalloc(strlen(parent) + strlen(base) + 40);
   sprintf(tmp, "%s/.%s.zoneoracle-site.XXXXXX", parent, base);
