@@ -2,6 +2,7 @@
  * vocabularies (statuses, outcomes, step error codes, object kinds, step
  * kinds, features, marks; cases/README.md), a step's defaults and the
  * feature it needs, type words as the case's bits, and freeing. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,10 +57,61 @@ const char *const zo_repl_category_names[RC_COUNT] = {ZO_REPL_CATEGORIES(ROW_NAM
 const char *const zo_obj_expect_keys[OX_COUNT] = {ZO_OBJ_EXPECT_KEYS(ROW_NAME)};
 const char *const zo_step_kind_names[ST_COUNT] = {ZO_STEP_KINDS(ROW_WORD)};
 static const zo_feature step_features[ST_COUNT] = {ZO_STEP_KINDS(ROW_FEATURE)};
+const char *const zo_option_type_names[OT_COUNT] = {ZO_OPTION_TYPES(ROW_NAME)};
 #undef ROW_NAME
 #undef ROW_SINCE
 #undef ROW_WORD
 #undef ROW_FEATURE
+
+/* ---- the step table (steps.def) --------------------------------------- */
+
+#define UNPAREN(...) __VA_ARGS__
+#define O(key, type, field, flags, hint) {#key, OT_##type, offsetof(zo_step, field), flags, hint},
+#define ROW_OPTIONS(id, name, feature, nestable, generated, check, rule, opts) \
+  static const zo_step_option options_##name[] = {UNPAREN opts{NULL, OT_COUNT, 0, 0, NULL}};
+ZO_STEP_KINDS(ROW_OPTIONS)
+#define ROW_KIND(id, name, feature, nestable, generated, check, rule, opts) \
+  [id] = {options_##name, sizeof options_##name / sizeof *options_##name - 1, nestable, \
+          generated, rule},
+/* Each kind's row. */
+static const struct {
+  const zo_step_option *options;
+  size_t noptions;
+  int nestable, generated;
+  const char *rule;
+} step_rows[ST_COUNT] = {ZO_STEP_KINDS(ROW_KIND)};
+#undef O
+#undef ROW_OPTIONS
+#undef ROW_KIND
+
+const zo_step_option *zo_step_options(zo_step_kind k, size_t *n) {
+  if ((unsigned)k >= ST_COUNT) {
+    *n = 0;
+    return NULL;
+  }
+  *n = step_rows[k].noptions;
+  return step_rows[k].options;
+}
+
+const zo_step_option *zo_step_option_find(zo_step_kind k, const char *key) {
+  size_t n;
+  const zo_step_option *o = zo_step_options(k, &n);
+  for (size_t i = 0; i < n; i++)
+    if (!strcmp(o[i].key, key)) return &o[i];
+  return NULL;
+}
+
+int zo_step_kind_nestable(zo_step_kind k) {
+  return (unsigned)k < ST_COUNT && step_rows[k].nestable;
+}
+
+const char *zo_step_kind_rule(zo_step_kind k) {
+  return (unsigned)k < ST_COUNT ? step_rows[k].rule : "?";
+}
+
+int zo_step_kind_generated(zo_step_kind k) {
+  return (unsigned)k < ST_COUNT && step_rows[k].generated;
+}
 
 const char *zo_kind_name(zo_kind k) {
   return (unsigned)k < ZK_COUNT ? zo_kind_names[k] : "?";
@@ -311,6 +363,18 @@ void zo_step_init(zo_step *s) {
   s->when_to.type = s->when_from.type = ZO_ZT_UNSET;
   s->order_zone.type = ZO_ZT_UNSET;
   s->kind_of = ZK_TOKEN;
+}
+
+void zo_step_defaults(zo_step *s, zo_step_kind k) {
+  size_t n;
+  const zo_step_option *o = zo_step_options(k, &n);
+  zo_step_init(s);
+  s->kind = k;
+  for (size_t i = 0; i < n; i++) {
+    if (o[i].type == OT_WHEN) s->when_to.type = s->when_from.type = ZO_ZT_ANY;
+    if (o[i].type == OT_ZONE && (o[i].flags & OPT_ANY))
+      ((zo_zone_spec *)((char *)s + o[i].offset))->type = ZO_ZT_ANY;
+  }
 }
 
 /* ---- names and type words of a case ---------------------------------- */

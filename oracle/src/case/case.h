@@ -95,6 +95,90 @@ int zo_step_kind_parse(const char *name);
 /* The protocol feature every step of kind k needs, or FT_NONE. */
 zo_feature zo_step_kind_feature(zo_step_kind k);
 
+/* Whether a step of kind k may be a then:/do: step (steps.def). */
+int zo_step_kind_nestable(zo_step_kind k);
+/* The rule a step of kind k carries out, as the docs cite it (steps.def);
+ * static storage. */
+const char *zo_step_kind_rule(zo_step_kind k);
+/* 1 when the fuzz generator makes steps of kind k from their options alone
+ * (steps.def, generated; gen/decoder_gen.c). */
+int zo_step_kind_generated(zo_step_kind k);
+
+/* ZO_OPTION_TYPES(X): X(id, word, what): the types of a step's options
+ * (steps.def, the O(...) of each row): how the loader reads one, the
+ * printer writes it, the generator makes it; `word` is its name in
+ * `zoneoracle steps`, `what` how errors and docs call it. Several fill
+ * more than the one field their row names (the list's count, a pair's
+ * second half): said here. */
+#define ZO_OPTION_TYPES(X)                                                                    \
+  X(OT_CARD, "card", "a handle")              /* card: of card:/ref:; int */                 \
+  X(OT_REF, "ref", "a reference")             /* a remember: name; int */                    \
+  X(OT_HANDLE, "handle", "a handle")          /* int */                                      \
+  X(OT_CARD_OR_ANY, "handle_or_any", "a handle or any") /* card, and replace_any */          \
+  X(OT_HANDLES, "handles", "a list of handles") /* order_zone_handles and norder */          \
+  X(OT_PLAYER, "player", "a player")          /* int */                                      \
+  X(OT_ZONE, "zone", "a zone")                /* zo_zone_spec */                             \
+  X(OT_POSITION, "position", "top, bottom or an index from the top") /* int, ZO_POS_* */    \
+  X(OT_FACE, "face", "up or down")            /* int: 0 up, 1 down */                        \
+  X(OT_BOOL, "bool", "true or false")         /* int */                                      \
+  X(OT_CHOOSE, "choose", "1..16")             /* int */                                      \
+  X(OT_AMOUNT, "count", "0..1000")            /* int */                                      \
+  X(OT_SEED, "seed", "0..2147483647")         /* uint64_t */                                 \
+  X(OT_CAUSE, "cause", "a word")              /* char[ZO_NAME] */                            \
+  X(OT_TYPES, "types", "a list of type words") /* uint64_t bits, or'ed */                    \
+  X(OT_KIND, "kind", "an object kind")        /* zo_kind */                                  \
+  X(OT_MARK_KIND, "mark_kind", "a kind of mark") /* zo_mark_kind */                          \
+  X(OT_CATEGORY, "category", "a replacement category") /* zo_repl_category */                \
+  X(OT_UNTIL, "until", "end_of_turn")         /* int, ZO_UNTIL_* */                          \
+  X(OT_NEW_HANDLE, "new_handle", "a new handle") /* as: int */                               \
+  X(OT_NEW_TRIGGER, "new_trigger", "a new trigger name")                                     \
+  X(OT_NEW_REF, "new_ref", "a new reference name")                                           \
+  X(OT_NEW_REPLACEMENT, "new_replacement", "a new replacement name")                         \
+  X(OT_NEW_MARK, "new_mark", "a new mark name")                                              \
+  X(OT_TRIGGER, "trigger", "a trigger name")  /* int */                                      \
+  X(OT_REPLACEMENTS, "replacements", "a list of replacement names") /* as OT_HANDLES */      \
+  X(OT_BY_RULE, "by_rule", "effect or rule")  /* int: 1 rule */                              \
+  X(OT_BY_EFFECT, "by_effect", "player or effect") /* int: 1 effect */                       \
+  X(OT_SHUFFLE, "shuffle", "true, false or the resulting order") /* int; a list: as HANDLES */ \
+  X(OT_PHASE_OUT, "phase", "out")             /* int: 1 out */                               \
+  X(OT_STEP, "step", "one step")              /* zo_step *, owned */                         \
+  X(OT_STEPS, "steps", "a list of steps")     /* zo_step * and ncosts, owned */              \
+  X(OT_MOVES, "moves", "a list of moves")     /* zo_step * and nmoves, owned */              \
+  X(OT_ORDER, "order", "{zone: [handles]}")   /* order_zone; its handles as HANDLES */      \
+  X(OT_WHEN, "when", "{to, from, cause}")     /* when_to, when_from, when_cause */          \
+  X(OT_INSTEAD, "instead", "move options")    /* then: a move, owned */
+typedef enum { ZO_OPTION_TYPES(ZO_ROW_ID) OT_COUNT } zo_option_type;
+/* The words of the option types, by zo_option_type; static storage. */
+extern const char *const zo_option_type_names[OT_COUNT];
+
+/* An option's flags (steps.def, O(...)). */
+enum {
+  OPT_REQ = 1,      /* required (a "needs key:" error without it) */
+  OPT_TOP = 2,      /* not in a then:/do: step (nor instead:, moves:) */
+  OPT_NONEMPTY = 4, /* a list with at least one item */
+  OPT_UNIQUE = 8,   /* a list naming each handle once (and not card:) */
+  OPT_OUTSIDE = 16, /* a zone that may be `outside` */
+  OPT_ANY = 32,     /* a zone that may be `any`, which it is when left out */
+  OPT_ARENA = 64,   /* a zone that may be `arena` (FaB) */
+  OPT_OBJECT = 128  /* card: of a card:/ref: pair, one of which is required
+                       unless the step is nested (then neither is allowed) */
+};
+
+/* One option of a step kind (steps.def): static storage. */
+typedef struct {
+  const char *key;      /* its word in a case file */
+  zo_option_type type;
+  size_t offset;        /* of the zo_step field it fills */
+  unsigned flags;       /* OPT_* */
+  const char *hint;     /* after "needs key:" in errors, "" or " (...)" */
+} zo_step_option;
+
+/* The options of step kind k, in its row's order; *n of them (0: none).
+ * Static storage. */
+const zo_step_option *zo_step_options(zo_step_kind k, size_t *n);
+/* The option of kind k written key, or NULL. */
+const zo_step_option *zo_step_option_find(zo_step_kind k, const char *key);
+
 /* zo_step.shuffle when the step gives the shuffle's result (top first). */
 #define ZO_SHUFFLE_ORDER 2
 
@@ -283,6 +367,10 @@ struct zo_case {
 
 /* Set every field of s to its "not given" value (card -1, position top...). */
 void zo_step_init(zo_step *s);
+/* zo_step_init, then the defaults of kind k's options: the kind set, and a
+ * zone that may be `any` (OPT_ANY, when:) `any` (what the loader starts a
+ * step from, and the printer leaves out). */
+void zo_step_defaults(zo_step *s, zo_step_kind k);
 /* The protocol features step s of case c needs (ci/protocol/PROTOCOL.md,
  * Features), as bits 1 << zo_feature, the finest that apply: its kind's
  * (a mark: its kind's part of marks; a phase: phasing.tokens for a token,

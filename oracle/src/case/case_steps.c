@@ -1,10 +1,14 @@
 /* case_steps.c: a case's steps (cases/README.md, Steps): the `steps:` list
  * of a file, and one step appended later (`serve`, ci/protocol/PROTOCOL.md).
- * Every step kind is a row of ZO_STEP_KINDS (steps.def) with its options;
+ * Every step kind is a row of ZO_STEP_KINDS (steps.def): its options, each
+ * with a type (ZO_OPTION_TYPES, case.h), the field it fills and its flags.
  * parse_step checks what the row says (a map of those options, or none;
- * whether it may be a then:/do: step) and calls the kind's parse_<name>,
- * which reads the options into a zo_step (case.h). */
+ * whether it may be a then:/do: step), reads every option by its type
+ * (read_option), and runs the kind's check_<name> where the row has one,
+ * for what no single option can say ("costs: needs cause: cast"). A new
+ * step kind needs nothing here unless it has such a rule. */
 #include <jansson.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,25 +19,31 @@
 
 /* ---- the table ------------------------------------------------------- */
 
-typedef zo_status step_parser(cr_parser *p, const yd_node *opts, const yd_node *at, int nested,
-                              zo_step *s);
+typedef zo_status step_check(cr_parser *p, const yd_node *opts, const yd_node *at, int nested,
+                             zo_step *s);
 
 #define UNPAREN(...) __VA_ARGS__
-#define ROW_KEYS(id, name, feature, nestable, keys) \
-  static const char *const keys_##name[] = {UNPAREN keys, NULL};
-#define ROW_PARSER(id, name, ...) static step_parser parse_##name;
-#define ROW_KIND(id, name, feature, nestable, keys) [id] = {keys_##name, nestable, parse_##name},
+#define O(key, ...) #key,
+#define ROW_KEYS(id, name, feature, nestable, generated, check, rule, opts) \
+  static const char *const keys_##name[] = {UNPAREN opts NULL};
 ZO_STEP_KINDS(ROW_KEYS)
-ZO_STEP_KINDS(ROW_PARSER)
-/* Each kind's options (NULL-terminated), whether it may be nested, and its
- * parser. */
+#undef O
+#define CHECK_0(name) NULL
+#define CHECK_1(name) check_##name
+#define DECLARE_0(name)
+#define DECLARE_1(name) static step_check check_##name;
+#define ROW_DECLARE(id, name, feature, nestable, generated, check, ...) DECLARE_##check(name)
+ZO_STEP_KINDS(ROW_DECLARE)
+#define ROW_KIND(id, name, feature, nestable, generated, check, rule, opts) \
+  [id] = {keys_##name, CHECK_##check(name)},
+/* Each kind's option words (NULL-terminated, for "expected one of") and
+ * its check, or NULL. */
 static const struct {
   const char *const *keys;
-  int nestable;
-  step_parser *parse;
+  step_check *check;
 } kinds[ST_COUNT] = {ZO_STEP_KINDS(ROW_KIND)};
 #undef ROW_KEYS
-#undef ROW_PARSER
+#undef ROW_DECLARE
 #undef ROW_KIND
 
 static size_t count_keys(const char *const *keys) {
@@ -42,6 +52,9 @@ static size_t count_keys(const char *const *keys) {
   return n;
 }
 
+static zo_status read_options(cr_parser *p, zo_step_kind kind, const yd_node *opts,
+                              const yd_node *at, int nested, zo_step *s);
+
 /* Step `kind` with options opts, written at key at, into s; nested: it is
  * a then:/do: step (acting on the moved or tracked object). */
 static zo_status parse_step(cr_parser *p, zo_step_kind kind, const yd_node *opts,
@@ -49,22 +62,22 @@ static zo_status parse_step(cr_parser *p, zo_step_kind kind, const yd_node *opts
   zo_status st;
   const char *name = zo_step_kind_names[kind];
   size_t nkeys = count_keys(kinds[kind].keys);
-  zo_step_init(s);
-  s->kind = kind;
+  zo_step_defaults(s, kind);
   s->line = at->line;
   s->col = at->col;
   if (nkeys == 0) {
     if (!yd_is_null(opts) && !(opts->kind == YD_MAP && opts->n == 0))
       return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "%s takes no options (write '- %s: {}')", name,
                      name);
-    return kinds[kind].parse(p, opts, at, nested, s);
+  } else {
+    if (opts->kind != YD_MAP)
+      return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "expected a map of options for %s", name);
+    if ((st = yr_keys(&p->r, opts, ZO_ERR_UNKNOWN, kinds[kind].keys, nkeys, name))) return st;
   }
-  if (opts->kind != YD_MAP)
-    return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "expected a map of options for %s", name);
-  if ((st = yr_keys(&p->r, opts, ZO_ERR_UNKNOWN, kinds[kind].keys, nkeys, name))) return st;
-  if (nested && !kinds[kind].nestable)
+  if (nested && !zo_step_kind_nestable(kind))
     return yr_fail(&p->r, at, ZO_ERR_SCHEMA, "%s can't be a then:/do: step", name);
-  return kinds[kind].parse(p, opts, at, nested, s);
+  if (nkeys && (st = read_options(p, kind, opts, at, nested, s))) return st;
+  return kinds[kind].check ? kinds[kind].check(p, opts, at, nested, s) : ZO_OK;
 }
 
 /* The one step of a then: or do: map v (`key` names it) into a new *out. */
@@ -83,11 +96,53 @@ static zo_status nested_step(cr_parser *p, const yd_node *v, const char *key, zo
   return parse_step(p, (zo_step_kind)kk, YD_VAL(v, 0), tk, 1, *out);
 }
 
-/* ---- options several kinds share ---------------------------------------- */
+/* A list of steps (sequence v) into s->costs: each a step of a nestable
+ * kind naming its own object, without expect: and without a list of its
+ * own; `key` names the list in errors (costs, instead, steps). */
+static zo_status step_list(cr_parser *p, const yd_node *v, const char *key, zo_step *s) {
+  zo_status st;
+  s->costs = zo_xcalloc(v->n ? v->n : 1, sizeof *s->costs);
+  for (size_t i = 0; i < v->n; i++) {
+    const yd_node *m = v->kids[i];
+    if ((st = yr_want(&p->r, m, YD_MAP, "a step"))) return st;
+    if (m->n != 1) return yr_fail(&p->r, m, ZO_ERR_SCHEMA, "a step of %s: is a map of one step", key);
+    const yd_node *tk = YD_KEY(m, 0);
+    int kk = zo_step_kind_parse(tk->str);
+    if (kk < 0)
+      return yr_unknown(&p->r, tk, ZO_ERR_UNKNOWN, "step", tk->str, NULL, zo_step_kind_names,
+                        ST_COUNT);
+    if (!zo_step_kind_nestable((zo_step_kind)kk))
+      return yr_fail(&p->r, tk, ZO_ERR_SCHEMA, "%s can't be a step of %s:", tk->str, key);
+    s->ncosts++; /* counted first so a half-parsed step is freed too */
+    if ((st = parse_step(p, (zo_step_kind)kk, YD_VAL(m, 0), tk, 0, &s->costs[i]))) return st;
+    if (s->costs[i].ncosts)
+      return yr_fail(&p->r, tk, ZO_ERR_SCHEMA, "%s: can't hold a move with costs: of its own", key);
+  }
+  return ZO_OK;
+}
 
-/* The object of a step: card: or ref: (one of them unless nested). */
-static zo_status object_of(cr_parser *p, const yd_node *opts, const yd_node *at, int nested,
-                           zo_step *s) {
+/* A move inside another step (map m, at node at) into s: its keys are a
+ * move's, without costs: (moves: of move_together, nested 0; instead: of
+ * replace, nested 1). */
+static zo_status inner_move(cr_parser *p, const yd_node *m, const yd_node *at, int nested,
+                            zo_step *s) {
+  zo_step_defaults(s, ST_MOVE);
+  s->line = at->line;
+  s->col = at->col;
+  zo_status st = yr_keys(&p->r, m, ZO_ERR_UNKNOWN, keys_move, count_keys(keys_move), "move");
+  if (st) return st;
+  const yd_node *c = yd_get(m, "costs");
+  if (c) return yr_fail(&p->r, c, ZO_ERR_SCHEMA, "costs: is for a move step, not inside "
+                        "moves: or instead:");
+  return read_options(p, ST_MOVE, m, at, nested, s);
+}
+
+/* ---- reading one option by its type ------------------------------------ */
+
+/* The object of a step: card: or ref:, one of them unless nested, where
+ * the step acts on the moved or tracked object and names none. */
+static zo_status object_pair(cr_parser *p, const yd_node *opts, const yd_node *at, int nested,
+                             zo_step *s) {
   const yd_node *c = yd_get(opts, "card"), *r = yd_get(opts, "ref");
   if (c && r) return yr_fail(&p->r, r, ZO_ERR_SCHEMA, "give card: or ref:, not both");
   if (nested) {
@@ -102,131 +157,51 @@ static zo_status object_of(cr_parser *p, const yd_node *opts, const yd_node *at,
                  "reference)", zo_step_kind_name(s->kind));
 }
 
-/* position: top, bottom or an index from the top. */
-static zo_status position_of(cr_parser *p, const yd_node *v, zo_step *s) {
-  zo_status st = yr_want(&p->r, v, YD_SCALAR, "position");
+/* A word of words[0..n) into *out, else an unknown-word error naming what. */
+static zo_status one_of(cr_parser *p, const yd_node *v, const char *key, const char *what,
+                        const char *const *words, int n, int *out) {
+  zo_status st = yr_want(&p->r, v, YD_SCALAR, key);
   if (st) return st;
-  if (!strcmp(v->str, "top")) s->position = ZO_POS_TOP;
-  else if (!strcmp(v->str, "bottom")) s->position = ZO_POS_BOTTOM;
-  else return yr_int(&p->r, v, "position (top, bottom or an index from the top)", 0, 10000,
-                     &s->position);
+  int k = yr_index(v->str, words, (size_t)n);
+  if (k < 0) return yr_unknown(&p->r, v, ZO_ERR_UNKNOWN, what, v->str, NULL, words, (size_t)n);
+  *out = k;
   return ZO_OK;
 }
 
-/* seed: a whole number 0..2^31-1. */
-static zo_status seed_of(cr_parser *p, const yd_node *v, zo_step *s) {
-  int x = 0;
-  zo_status st = yr_int(&p->r, v, "seed", 0, 2147483647, &x);
-  s->seed = (uint64_t)x;
-  return st;
+/* One of two words for key: the second sets *out to 1, the first to 0. */
+static zo_status two_words(cr_parser *p, const yd_node *v, const char *key, const char *w0,
+                           const char *w1, int *out) {
+  zo_status st = yr_want(&p->r, v, YD_SCALAR, key);
+  if (st) return st;
+  if (!strcmp(v->str, w1)) *out = 1;
+  else if (!strcmp(v->str, w0)) *out = 0;
+  else return yr_fail(&p->r, v, ZO_ERR_SCHEMA, "expected %s or %s for %s", w0, w1, key);
+  return ZO_OK;
 }
 
-/* The options of a move (its keys already checked) into s: a move step, a
- * move of move_together (nested 0) or replace's instead: (nested 1). */
-static zo_status parse_move_opts(cr_parser *p, const yd_node *opts, const yd_node *at,
-                                 int nested, zo_step *s) {
-  zo_status st;
-  if ((st = object_of(p, opts, at, nested, s))) return st;
-  for (size_t i = 0; i < opts->n; i++) {
-    const char *k = YD_KEY(opts, i)->str;
-    const yd_node *v = YD_VAL(opts, i);
-    if (!strcmp(k, "to")) st = cr_zone(p, v, "to", CR_OUTSIDE | CR_ARENA, &s->to);
-    else if (!strcmp(k, "from")) st = cr_zone(p, v, "from", CR_OUTSIDE, &s->from);
-    else if (!strcmp(k, "position")) st = position_of(p, v, s);
-    else if (!strcmp(k, "face")) st = cr_face(p, v, &s->face);
-    else if (!strcmp(k, "by")) {
-      if ((st = yr_want(&p->r, v, YD_SCALAR, "by"))) return st;
-      if (!strcmp(v->str, "rule")) s->by_rule = 1;
-      else if (!strcmp(v->str, "effect")) s->by_rule = 0;
-      else st = yr_fail(&p->r, v, ZO_ERR_SCHEMA, "expected effect or rule for by");
-    } else if (!strcmp(k, "cause")) st = yr_name(&p->r, v, "cause", s->cause, sizeof s->cause);
-    else if (!strcmp(k, "choose")) st = yr_int(&p->r, v, "choose", 1, 16, &s->choose);
-    else if (!strcmp(k, "shuffle") && v->kind == YD_SEQ) { /* the result, top first */
-      st = cr_handle_list(p, v, "shuffle", &s->order_zone_handles, &s->norder);
-      s->shuffle = ZO_SHUFFLE_ORDER;
-    } else if (!strcmp(k, "shuffle")) st = yr_bool(&p->r, v, "shuffle (true, false or the resulting order)", &s->shuffle);
-    else if (!strcmp(k, "seed")) st = seed_of(p, v, s);
-    else if (!strcmp(k, "player")) { /* issue 12, G3: who performs it */
-      if (nested) st = yr_fail(&p->r, v, ZO_ERR_SCHEMA, "player: names who performs a step: "
-                               "write it on the step, not in then:, do:, instead: or moves:");
-      else st = cr_player(p, v, "player", &s->player);
-    } else if (!strcmp(k, "then")) {
-      if (nested > 0) st = yr_fail(&p->r, v, ZO_ERR_SCHEMA, "then: can't be nested in then:/do:");
-      else st = nested_step(p, v, "then", &s->then);
+/* A list of handles (a list key) into s's list, each once where unique
+ * (and not card:), at least one where nonempty. */
+static zo_status handles_of(cr_parser *p, const yd_node *v, const zo_step_option *o, zo_step *s) {
+  zo_status st = cr_handle_list(p, v, o->key, &s->order_zone_handles, &s->norder);
+  if (st) return st;
+  if ((o->flags & OPT_NONEMPTY) && !s->norder)
+    return yr_fail(&p->r, v, ZO_ERR_SCHEMA, "%s: needs at least one handle", o->key);
+  if (o->flags & OPT_UNIQUE)
+    for (int i = 0; i < s->norder; i++) {
+      if (s->order_zone_handles[i] == s->card)
+        return yr_fail(&p->r, v->kids[i], ZO_ERR_SCHEMA, "%s: names other objects than card:",
+                       o->key);
+      for (int j = 0; j < i; j++)
+        if (s->order_zone_handles[j] == s->order_zone_handles[i])
+          return yr_fail(&p->r, v->kids[i], ZO_ERR_SCHEMA, "'%s' is named twice in %s:",
+                         v->kids[i]->str, o->key);
     }
-    if (st) return st;
-  }
-  if (s->to.type == ZO_ZT_UNSET) return yr_fail(&p->r, at, ZO_ERR_SCHEMA, "move needs to: (a zone)");
   return ZO_OK;
 }
 
-/* A move inside another step (map m, at node at) into s: its keys are a
- * move's. */
-static zo_status inner_move(cr_parser *p, const yd_node *m, const yd_node *at, int nested,
-                            zo_step *s) {
-  zo_step_init(s);
-  s->kind = ST_MOVE;
-  s->line = at->line;
-  s->col = at->col;
-  zo_status st = yr_keys(&p->r, m, ZO_ERR_UNKNOWN, keys_move, count_keys(keys_move), "move");
-  if (st) return st;
-  const yd_node *c = yd_get(m, "costs");
-  if (c) return yr_fail(&p->r, c, ZO_ERR_SCHEMA, "costs: is for a move step, not inside "
-                        "moves: or instead:");
-  return parse_move_opts(p, m, at, nested, s);
-}
-
-/* ---- one parser per step kind (steps.def) ------------------------------- */
-
-/* A list of steps (sequence v) into s->costs: each a step of a nestable
- * kind naming its own object, without expect: and without a list of its
- * own; `key` names the list in errors (costs, instead). */
-static zo_status step_list(cr_parser *p, const yd_node *v, const char *key, zo_step *s) {
-  zo_status st;
-  s->costs = zo_xcalloc(v->n ? v->n : 1, sizeof *s->costs);
-  for (size_t i = 0; i < v->n; i++) {
-    const yd_node *m = v->kids[i];
-    if ((st = yr_want(&p->r, m, YD_MAP, "a step"))) return st;
-    if (m->n != 1) return yr_fail(&p->r, m, ZO_ERR_SCHEMA, "a step of %s: is a map of one step", key);
-    const yd_node *tk = YD_KEY(m, 0);
-    int kk = zo_step_kind_parse(tk->str);
-    if (kk < 0)
-      return yr_unknown(&p->r, tk, ZO_ERR_UNKNOWN, "step", tk->str, NULL, zo_step_kind_names,
-                        ST_COUNT);
-    if (!kinds[kk].nestable)
-      return yr_fail(&p->r, tk, ZO_ERR_SCHEMA, "%s can't be a step of %s:", tk->str, key);
-    s->ncosts++; /* counted first so a half-parsed step is freed too */
-    if ((st = parse_step(p, (zo_step_kind)kk, YD_VAL(m, 0), tk, 0, &s->costs[i]))) return st;
-    if (s->costs[i].ncosts)
-      return yr_fail(&p->r, tk, ZO_ERR_SCHEMA, "%s: can't hold a move with costs: of its own", key);
-  }
-  return ZO_OK;
-}
-
-/* costs: (CR 601.2a-h, 401.5): the steps done while the card is being cast. */
-static zo_status parse_costs(cr_parser *p, const yd_node *v, zo_step *s) {
-  zo_status st = yr_want(&p->r, v, YD_SEQ, "costs (a list of steps)");
-  if (st) return st;
-  if (strcmp(s->cause, "cast"))
-    return yr_fail(&p->r, v, ZO_ERR_SCHEMA, "costs: are paid while a spell is cast: write "
-                   "cause: cast on this move");
-  if (v->n == 0) return yr_fail(&p->r, v, ZO_ERR_SCHEMA, "costs: needs at least one step");
-  return step_list(p, v, "costs", s);
-}
-
-static zo_status parse_move(cr_parser *p, const yd_node *opts, const yd_node *at, int nested,
-                            zo_step *s) {
-  zo_status st = parse_move_opts(p, opts, at, nested, s);
-  const yd_node *v = yd_get(opts, "costs");
-  if (st || !v) return st;
-  if (nested) return yr_fail(&p->r, v, ZO_ERR_SCHEMA, "costs: is for a move step, not a then:/do: step");
-  return parse_costs(p, v, s);
-}
-
-static zo_status parse_move_together(cr_parser *p, const yd_node *opts, const yd_node *at,
-                                     int nested, zo_step *s) {
-  const yd_node *v = yd_get(opts, "moves");
-  if (!v) return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "move_together needs moves: (a list of moves)");
+/* move_together's moves: a list of moves, each with card: (no ref:, then:
+ * or player:), each card once. */
+static zo_status moves_of(cr_parser *p, const yd_node *v, zo_step *s) {
   zo_status st = yr_want(&p->r, v, YD_SEQ, "moves");
   if (st) return st;
   if (v->n == 0) return yr_fail(&p->r, v, ZO_ERR_SCHEMA, "moves: needs at least one move");
@@ -247,289 +222,12 @@ static zo_status parse_move_together(cr_parser *p, const yd_node *opts, const yd
         return yr_fail(&p->r, m, ZO_ERR_SCHEMA, "card '%s' moves twice in one event",
                        p->c->handles[mv->card]);
   }
-  /* issue 12, G3: who performs it, and who arranged order: */
-  if ((v = yd_get(opts, "player")) && (st = cr_player(p, v, "player", &s->player))) return st;
-  if ((v = yd_get(opts, "order_by")) && (st = cr_player(p, v, "order_by", &s->order_by)))
-    return st;
-  if (!(v = yd_get(opts, "order"))) {
-    if (s->order_by >= 0)
-      return yr_fail(&p->r, yd_get(opts, "order_by"), ZO_ERR_SCHEMA,
-                     "order_by: names who chose order:; write order: too");
-    return ZO_OK;
-  }
-  if ((st = yr_want(&p->r, v, YD_MAP, "order"))) return st;
-  if (v->n != 1) return yr_fail(&p->r, v, ZO_ERR_SCHEMA, "order: names one destination zone");
-  if ((st = cr_zone(p, YD_KEY(v, 0), "order zone", 0, &s->order_zone))) return st;
-  return cr_handle_list(p, YD_VAL(v, 0), "order", &s->order_zone_handles, &s->norder);
-}
-
-static zo_status parse_create(cr_parser *p, const yd_node *opts, const yd_node *at, int nested,
-                              zo_step *s) {
-  const yd_node *v;
-  zo_status st;
-  s->kind_of = ZK_TOKEN;
-  if ((v = yd_get(opts, "kind")) && (st = cr_kind(p, v, &s->kind_of))) return st;
-  if (!(v = yd_get(opts, "owner"))) return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "create needs owner:");
-  if ((st = cr_player(p, v, "owner", &s->owner))) return st;
-  if (!(v = yd_get(opts, "zone"))) return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "create needs zone:");
-  if ((st = cr_zone(p, v, "zone", CR_ARENA | CR_OUTSIDE, &s->zone))) return st;
-  /* CR 707.13: only a copy of a card is made outside the game */
-  if (s->zone.type == ZO_ZT_OUTSIDE && s->kind_of != ZK_COPY)
-    return yr_fail(&p->r, v, ZO_ERR_SCHEMA, "only kind: copy can be created outside the game "
-                   "(CR 707.13: a copy of a card named by an effect, made to be cast)");
-  /* CR 111.12: a token copy of a remembered object; lki: the effect uses
-     its last known information */
-  if ((v = yd_get(opts, "copy_of"))) {
-    if (s->kind_of != ZK_TOKEN)
-      return yr_fail(&p->r, v, ZO_ERR_SCHEMA, "copy_of: makes a token (kind: token): CR 111.12");
-    if ((st = cr_named(p, v, "reference", p->c->refs, p->c->nrefs, &s->copy_of))) return st;
-  }
-  if ((v = yd_get(opts, "lki"))) {
-    if (s->copy_of < 0)
-      return yr_fail(&p->r, v, ZO_ERR_SCHEMA, "lki: says how copy_of: finds its object; write "
-                     "copy_of: too");
-    if ((st = yr_bool(&p->r, v, "lki", &s->lki))) return st;
-  }
-  if ((v = yd_get(opts, "types")) && (st = cr_types(p, v, "types", &s->types))) return st;
-  if ((v = yd_get(opts, "subtypes")) && (st = cr_types(p, v, "subtypes", &s->types))) return st;
-  if ((v = yd_get(opts, "controller")) && (st = cr_player(p, v, "controller", &s->controller)))
-    return st;
-  if ((v = yd_get(opts, "face")) && (st = cr_face(p, v, &s->face))) return st;
-  if (!(v = yd_get(opts, "as")))
-    return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "create needs as: (the new handle)");
-  return cr_new_name(p, v, "handle", &p->c->handles, &p->c->nhandles, &s->as);
-}
-
-static zo_status parse_until(cr_parser *p, const yd_node *opts, zo_step *s);
-
-static zo_status parse_control(cr_parser *p, const yd_node *opts, const yd_node *at, int nested,
-                               zo_step *s) {
-  const yd_node *v;
-  zo_status st = object_of(p, opts, at, nested, s);
-  if (st) return st;
-  if (!(v = yd_get(opts, "player"))) return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "control needs player:");
-  if ((st = cr_player(p, v, "player", &s->player))) return st;
-  return parse_until(p, opts, s);
-}
-
-static zo_status parse_phase(cr_parser *p, const yd_node *opts, const yd_node *at, int nested,
-                             zo_step *s) {
-  const yd_node *v;
-  zo_status st = object_of(p, opts, at, nested, s);
-  if (st) return st;
-  if ((v = yd_get(opts, "out")) && (st = yr_bool(&p->r, v, "out", &s->out))) return st;
-  /* with: the other permanents phasing out in the same event (CR 702.26h) */
-  if (!(v = yd_get(opts, "with"))) return ZO_OK;
-  if (nested) return yr_fail(&p->r, v, ZO_ERR_SCHEMA, "with: is for a phase step, not a then:/do: step");
-  if (!s->out)
-    return yr_fail(&p->r, v, ZO_ERR_SCHEMA, "with: phases several permanents out at once: "
-                   "not with out: false");
-  if ((st = cr_handle_list(p, v, "with", &s->order_zone_handles, &s->norder))) return st;
-  if (!s->norder) return yr_fail(&p->r, v, ZO_ERR_SCHEMA, "with: needs at least one handle");
-  for (int i = 0; i < s->norder; i++)
-    for (int j = -1; j < i; j++)
-      if (s->order_zone_handles[i] == (j < 0 ? s->card : s->order_zone_handles[j]))
-        return yr_fail(&p->r, v->kids[i], ZO_ERR_SCHEMA, "with: names each permanent once, and "
-                       "not the one card: names");
   return ZO_OK;
 }
 
-static zo_status parse_turn_face(cr_parser *p, const yd_node *opts, const yd_node *at,
-                                 int nested, zo_step *s) {
-  const yd_node *v;
-  zo_status st = object_of(p, opts, at, nested, s);
-  if (st) return st;
-  if (!(v = yd_get(opts, "face"))) return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "turn_face needs face:");
-  return cr_face(p, v, &s->face);
-}
-
-static zo_status parse_reorder(cr_parser *p, const yd_node *opts, const yd_node *at, int nested,
-                               zo_step *s) {
-  const yd_node *v;
-  zo_status st;
-  if (!(v = yd_get(opts, "zone"))) return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "reorder needs zone:");
-  if ((st = cr_zone(p, v, "zone", 0, &s->zone))) return st;
-  if ((v = yd_get(opts, "by"))) { /* CR 400.5: a player, or an effect */
-    if ((st = yr_want(&p->r, v, YD_SCALAR, "by"))) return st;
-    if (!strcmp(v->str, "effect")) s->by_effect = 1;
-    else if (strcmp(v->str, "player"))
-      return yr_fail(&p->r, v, ZO_ERR_SCHEMA, "expected player or effect for by");
-  }
-  /* issue 12, G3: the player who arranges it */
-  if ((v = yd_get(opts, "player")) && (st = cr_player(p, v, "player", &s->player))) return st;
-  if (!(v = yd_get(opts, "order")))
-    return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "reorder needs order: (handles top first)");
-  return cr_handle_list(p, v, "order", &s->order_zone_handles, &s->norder);
-}
-
-static zo_status parse_shuffle(cr_parser *p, const yd_node *opts, const yd_node *at, int nested,
-                               zo_step *s) {
-  const yd_node *v;
-  zo_status st;
-  if (!(v = yd_get(opts, "zone"))) return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "shuffle needs zone:");
-  if ((st = cr_zone(p, v, "zone", 0, &s->zone))) return st;
-  /* order: the result, top first, so that no engine needs our generator */
-  if ((v = yd_get(opts, "order"))) {
-    if ((st = cr_handle_list(p, v, "order", &s->order_zone_handles, &s->norder))) return st;
-    s->shuffle = ZO_SHUFFLE_ORDER;
-  }
-  if ((v = yd_get(opts, "seed"))) return seed_of(p, v, s);
-  return ZO_OK;
-}
-
-/* draw and mill: player:, count:, and (mill) to:. */
-static zo_status draw_or_mill(cr_parser *p, const yd_node *opts, zo_step *s) {
-  const yd_node *v;
-  zo_status st;
-  if (!(v = yd_get(opts, "player")))
-    return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "%s needs player:", zo_step_kind_name(s->kind));
-  if ((st = cr_player(p, v, "player", &s->player))) return st;
-  if ((v = yd_get(opts, "count")) && (st = yr_int(&p->r, v, "count", 0, 1000, &s->count))) return st;
-  if (s->kind == ST_MILL && (v = yd_get(opts, "to"))) return cr_zone(p, v, "to", CR_OUTSIDE, &s->to);
-  return ZO_OK;
-}
-
-/* draw: then: one step done to each card the draw itself puts into the
- * hand (an instruction to draw and then act on the card drawn), never to
- * what a replacement of the draw brings (CR 614.11b). */
-static zo_status parse_draw(cr_parser *p, const yd_node *opts, const yd_node *at, int nested,
-                            zo_step *s) {
-  zo_status st = draw_or_mill(p, opts, s);
-  const yd_node *v = yd_get(opts, "then");
-  if (st || !v) return st;
-  if (nested) return yr_fail(&p->r, v, ZO_ERR_SCHEMA, "a then:/do: step has no then: of its own");
-  return nested_step(p, v, "then", &s->then);
-}
-
-static zo_status parse_mill(cr_parser *p, const yd_node *opts, const yd_node *at, int nested,
-                            zo_step *s) {
-  return draw_or_mill(p, opts, s);
-}
-
-static zo_status parse_put_under(cr_parser *p, const yd_node *opts, const yd_node *at,
-                                 int nested, zo_step *s) {
-  const yd_node *v;
-  zo_status st = object_of(p, opts, at, nested, s);
-  if (st) return st;
-  if (!(v = yd_get(opts, "under")))
-    return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "put_under needs under: (a handle)");
-  return cr_handle(p, v, "under", &s->under);
-}
-
-/* attach (CR 301.5, 303.4; 217.1b; Z.5.1): card:/ref: and to: (the handle
- * of the permanent it becomes attached to). */
-static zo_status parse_attach(cr_parser *p, const yd_node *opts, const yd_node *at, int nested,
-                              zo_step *s) {
-  const yd_node *v;
-  zo_status st = object_of(p, opts, at, nested, s);
-  if (st) return st;
-  if (!(v = yd_get(opts, "to")))
-    return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "attach needs to: (a handle)");
-  return cr_handle(p, v, "to", &s->attach_to);
-}
-
-/* zone_create and zone_remove: a player's zone, and (remove) choose:. */
-static zo_status zone_step(cr_parser *p, const yd_node *opts, zo_step *s) {
-  const char *name = zo_step_kind_name(s->kind);
-  const yd_node *v;
-  zo_status st;
-  if (!(v = yd_get(opts, "zone"))) return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "%s needs zone:", name);
-  if ((st = cr_zone(p, v, "zone", 0, &s->zone))) return st;
-  if (s->zone.player < 0)
-    return yr_fail(&p->r, v, ZO_ERR_SCHEMA, "%s names a player's zone, e.g. alice.arsenal", name);
-  if ((v = yd_get(opts, "choose"))) return yr_int(&p->r, v, "choose", 1, 16, &s->choose);
-  return ZO_OK;
-}
-
-static zo_status parse_zone_create(cr_parser *p, const yd_node *opts, const yd_node *at,
-                                   int nested, zo_step *s) {
-  return zone_step(p, opts, s);
-}
-
-static zo_status parse_zone_remove(cr_parser *p, const yd_node *opts, const yd_node *at,
-                                   int nested, zo_step *s) {
-  return zone_step(p, opts, s);
-}
-
-static zo_status parse_state_check(cr_parser *p, const yd_node *opts, const yd_node *at,
-                                   int nested, zo_step *s) {
-  return ZO_OK; /* no options */
-}
-
-static zo_status parse_end_game(cr_parser *p, const yd_node *opts, const yd_node *at, int nested,
-                                zo_step *s) {
-  const yd_node *v = yd_get(opts, "winner");
-  if (!v) return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "end_game needs winner:");
-  return cr_player(p, v, "winner", &s->winner);
-}
-
-static zo_status parse_watch(cr_parser *p, const yd_node *opts, const yd_node *at, int nested,
-                             zo_step *s) {
-  const yd_node *v;
-  zo_status st;
-  if (!(v = yd_get(opts, "card"))) return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "watch needs card:");
-  if ((st = cr_handle(p, v, "card", &s->card))) return st;
-  s->from.type = s->to.type = ZO_ZT_ANY;
-  if ((v = yd_get(opts, "from")) && (st = cr_zone(p, v, "from", CR_OUTSIDE | CR_ANY, &s->from)))
-    return st;
-  if ((v = yd_get(opts, "to")) && (st = cr_zone(p, v, "to", CR_OUTSIDE | CR_ANY, &s->to))) return st;
-  if ((v = yd_get(opts, "types")) && (st = cr_types(p, v, "types", &s->types))) return st;
-  /* G8: the event's cause (a destroy, 701.8a; not a sacrifice, 701.21a) */
-  if ((v = yd_get(opts, "cause")) && (st = yr_name(&p->r, v, "cause", s->cause, sizeof s->cause)))
-    return st;
-  /* the Aura whose trigger this is (CR 400.7f, 603.6e) */
-  if ((v = yd_get(opts, "aura")) && (st = cr_handle(p, v, "aura", &s->aura))) return st;
-  /* a trigger on phasing out (CR 603.10b), not on a zone change */
-  if ((v = yd_get(opts, "phase"))) {
-    if ((st = yr_want(&p->r, v, YD_SCALAR, "phase"))) return st;
-    if (strcmp(v->str, "out"))
-      return yr_fail(&p->r, v, ZO_ERR_SCHEMA, "phase: takes out (a trigger on phasing out), "
-                     "got '%s'", v->str);
-    static const char *const zonal[] = {"from", "to", "cause", "aura"};
-    for (size_t k = 0; k < sizeof zonal / sizeof *zonal; k++)
-      if (yd_get(opts, zonal[k]))
-        return yr_fail(&p->r, yd_get(opts, zonal[k]), ZO_ERR_SCHEMA, "%s: is for a trigger on a "
-                       "zone change, not with phase: out", zonal[k]);
-    s->on_phase = 1;
-  }
-  if (!(v = yd_get(opts, "as")))
-    return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "watch needs as: (the trigger's name)");
-  return cr_new_name(p, v, "trigger", &p->c->triggers, &p->c->ntriggers, &s->as);
-}
-
-static zo_status parse_resolve(cr_parser *p, const yd_node *opts, const yd_node *at, int nested,
-                               zo_step *s) {
-  const yd_node *v;
-  zo_status st;
-  if (!(v = yd_get(opts, "trigger"))) return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "resolve needs trigger:");
-  if ((st = cr_named(p, v, "trigger", p->c->triggers, p->c->ntriggers, &s->trigger))) return st;
-  if (!(v = yd_get(opts, "do"))) return ZO_OK;
-  return nested_step(p, v, "do", &s->then);
-}
-
-static zo_status parse_remember(cr_parser *p, const yd_node *opts, const yd_node *at, int nested,
-                                zo_step *s) {
-  const yd_node *v;
-  zo_status st = object_of(p, opts, at, nested, s);
-  if (st) return st;
-  if (!(v = yd_get(opts, "as"))) return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "remember needs as:");
-  return cr_new_name(p, v, "reference", &p->c->refs, &p->c->nrefs, &s->as);
-}
-
-/* card: of replace and cant (step `what`): a handle, or any (any object). */
-static zo_status card_or_any(cr_parser *p, const yd_node *opts, const char *what, zo_step *s) {
-  const yd_node *v = yd_get(opts, "card");
-  if (!v) return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "%s needs card: (a handle or any)", what);
-  if (v->kind == YD_SCALAR && !strcmp(v->str, "any")) {
-    s->replace_any = 1;
-    return ZO_OK;
-  }
-  return cr_handle(p, v, "card", &s->card);
-}
-
-/* replace's when: {to, from, cause}: the moves it replaces (any zone by
- * default). */
-static zo_status replace_when(cr_parser *p, const yd_node *w, zo_step *s) {
+/* when: {to, from, cause}: the moves a replace or cant applies to (any
+ * zone by default). */
+static zo_status when_of(cr_parser *p, const yd_node *w, zo_step *s) {
   static const char *const ks[] = {"to", "from", "cause"};
   const yd_node *v;
   zo_status st;
@@ -544,219 +242,262 @@ static zo_status replace_when(cr_parser *p, const yd_node *w, zo_step *s) {
   return ZO_OK;
 }
 
-/* replace: category: one of ZO_REPL_CATEGORIES (CR 616.1a-c; FaB 6.5). */
-static zo_status replace_category(cr_parser *p, const yd_node *v, zo_step *s) {
+/* Option o of a step, written v, into s (its key is known, its presence
+ * and nesting checked). */
+static zo_status read_option(cr_parser *p, const zo_step_option *o, const yd_node *v,
+                             zo_step *s) {
+  static const char *const until_words[] = {"end_of_turn"};
+  void *field = (char *)s + o->offset;
+  int *ip = field, k = 0;
+  zo_case *c = p->c;
   zo_status st;
-  if ((st = yr_want(&p->r, v, YD_SCALAR, "category"))) return st;
-  int k = yr_index(v->str, zo_repl_category_names, RC_COUNT);
-  if (k < 0)
-    return yr_unknown(&p->r, v, ZO_ERR_UNKNOWN, "replacement category", v->str, NULL,
-                      zo_repl_category_names, RC_COUNT);
-  s->repl_category = (zo_repl_category)k;
-  return ZO_OK;
-}
-
-static zo_status parse_replace(cr_parser *p, const yd_node *opts, const yd_node *at, int nested,
-                               zo_step *s) {
-  const yd_node *v, *w, *ins;
-  zo_status st;
-  if ((st = card_or_any(p, opts, "replace", s))) return st;
-  if ((v = yd_get(opts, "controller")) && (st = cr_player(p, v, "controller", &s->controller)))
+  switch (o->type) {
+  case OT_CARD:
+  case OT_HANDLE: return cr_handle(p, v, o->key, ip);
+  case OT_REF: return cr_named(p, v, "reference", c->refs, c->nrefs, ip);
+  case OT_CARD_OR_ANY:
+    if (v->kind == YD_SCALAR && !strcmp(v->str, "any")) {
+      s->replace_any = 1;
+      return ZO_OK;
+    }
+    return cr_handle(p, v, o->key, ip);
+  case OT_HANDLES: return handles_of(p, v, o, s);
+  case OT_PLAYER: return cr_player(p, v, o->key, ip);
+  case OT_ZONE:
+    return cr_zone(p, v, o->key,
+                   (o->flags & OPT_OUTSIDE ? CR_OUTSIDE : 0) | (o->flags & OPT_ANY ? CR_ANY : 0) |
+                       (o->flags & OPT_ARENA ? CR_ARENA : 0),
+                   field);
+  case OT_POSITION:
+    if ((st = yr_want(&p->r, v, YD_SCALAR, o->key))) return st;
+    if (!strcmp(v->str, "top")) *ip = ZO_POS_TOP;
+    else if (!strcmp(v->str, "bottom")) *ip = ZO_POS_BOTTOM;
+    else return yr_int(&p->r, v, "position (top, bottom or an index from the top)", 0, 10000, ip);
+    return ZO_OK;
+  case OT_FACE: return cr_face(p, v, ip);
+  case OT_BOOL: return yr_bool(&p->r, v, o->key, ip);
+  case OT_CHOOSE: return yr_int(&p->r, v, o->key, 1, 16, ip);
+  case OT_AMOUNT: return yr_int(&p->r, v, o->key, 0, 1000, ip);
+  case OT_SEED:
+    st = yr_int(&p->r, v, o->key, 0, 2147483647, &k);
+    *(uint64_t *)field = (uint64_t)k;
     return st;
-  if ((v = yd_get(opts, "category")) && (st = replace_category(p, v, s))) return st;
-  s->when_to.type = s->when_from.type = ZO_ZT_ANY;
-  if ((w = yd_get(opts, "when")) && (st = replace_when(p, w, s))) return st;
-  if (!(ins = yd_get(opts, "instead")))
-    return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "replace needs instead: (move options)");
-  if ((st = yr_want(&p->r, ins, YD_MAP, "instead (move options)"))) return st;
-  s->then = zo_xcalloc(1, sizeof *s->then);
-  if ((st = inner_move(p, ins, ins, 1, s->then))) return st;
-  if (s->then->then) return yr_fail(&p->r, ins, ZO_ERR_SCHEMA, "then: is not allowed in instead:");
-  if (!(v = yd_get(opts, "as"))) return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "replace needs as: (its name)");
-  return cr_new_name(p, v, "replacement", &p->c->replacements, &p->c->nreplacements, &s->as);
+  case OT_CAUSE: return yr_name(&p->r, v, o->key, field, ZO_NAME);
+  case OT_TYPES: return cr_types(p, v, o->key, field);
+  case OT_KIND: return cr_kind(p, v, field);
+  case OT_MARK_KIND:
+    if ((st = one_of(p, v, o->key, "mark kind", zo_mark_kind_names, MK_COUNT, &k))) return st;
+    *(zo_mark_kind *)field = (zo_mark_kind)k;
+    return ZO_OK;
+  case OT_CATEGORY:
+    if ((st = one_of(p, v, o->key, "replacement category", zo_repl_category_names, RC_COUNT, &k)))
+      return st;
+    *(zo_repl_category *)field = (zo_repl_category)k;
+    return ZO_OK;
+  case OT_UNTIL:
+    if ((st = one_of(p, v, o->key, "duration", until_words, 1, &k))) return st;
+    *ip = ZO_UNTIL_END_OF_TURN;
+    return ZO_OK;
+  case OT_NEW_HANDLE: return cr_new_name(p, v, "handle", &c->handles, &c->nhandles, ip);
+  case OT_NEW_TRIGGER: return cr_new_name(p, v, "trigger", &c->triggers, &c->ntriggers, ip);
+  case OT_NEW_REF: return cr_new_name(p, v, "reference", &c->refs, &c->nrefs, ip);
+  case OT_NEW_REPLACEMENT:
+    return cr_new_name(p, v, "replacement", &c->replacements, &c->nreplacements, ip);
+  case OT_NEW_MARK: return cr_new_name(p, v, "mark", &c->marknames, &c->nmarknames, ip);
+  case OT_TRIGGER: return cr_named(p, v, "trigger", c->triggers, c->ntriggers, ip);
+  case OT_REPLACEMENTS:
+    if ((st = yr_want(&p->r, v, YD_SEQ, o->key))) return st;
+    s->order_zone_handles = zo_xcalloc(v->n ? v->n : 1, sizeof(int));
+    for (size_t i = 0; i < v->n; i++, s->norder++)
+      if ((st = cr_named(p, v->kids[i], "replacement", c->replacements, c->nreplacements,
+                         &s->order_zone_handles[i])))
+        return st;
+    return ZO_OK;
+  case OT_BY_RULE: return two_words(p, v, o->key, "effect", "rule", ip);
+  case OT_BY_EFFECT: return two_words(p, v, o->key, "player", "effect", ip);
+  case OT_SHUFFLE:
+    if (v->kind == YD_SEQ) { /* the result, top first */
+      *ip = ZO_SHUFFLE_ORDER;
+      return cr_handle_list(p, v, o->key, &s->order_zone_handles, &s->norder);
+    }
+    return yr_bool(&p->r, v, "shuffle (true, false or the resulting order)", ip);
+  case OT_PHASE_OUT:
+    if ((st = yr_want(&p->r, v, YD_SCALAR, o->key))) return st;
+    if (strcmp(v->str, "out"))
+      return yr_fail(&p->r, v, ZO_ERR_SCHEMA, "%s: takes out (a trigger on phasing out), got "
+                     "'%s'", o->key, v->str);
+    *ip = 1;
+    return ZO_OK;
+  case OT_STEP: return nested_step(p, v, o->key, field);
+  case OT_STEPS: {
+    char what[48];
+    snprintf(what, sizeof what, "%s (a list of steps)", o->key);
+    if ((st = yr_want(&p->r, v, YD_SEQ, what))) return st;
+    if ((o->flags & OPT_NONEMPTY) && v->n == 0)
+      return yr_fail(&p->r, v, ZO_ERR_SCHEMA, "%s: needs at least one step", o->key);
+    return step_list(p, v, o->key, s);
+  }
+  case OT_MOVES: return moves_of(p, v, s);
+  case OT_ORDER:
+    if ((st = yr_want(&p->r, v, YD_MAP, o->key))) return st;
+    if (v->n != 1) return yr_fail(&p->r, v, ZO_ERR_SCHEMA, "order: names one destination zone");
+    if ((st = cr_zone(p, YD_KEY(v, 0), "order zone", 0, field))) return st;
+    return cr_handle_list(p, YD_VAL(v, 0), o->key, &s->order_zone_handles, &s->norder);
+  case OT_WHEN: return when_of(p, v, s);
+  case OT_INSTEAD:
+    if ((st = yr_want(&p->r, v, YD_MAP, "instead (move options)"))) return st;
+    s->then = zo_xcalloc(1, sizeof *s->then);
+    if ((st = inner_move(p, v, v, 1, s->then))) return st;
+    if (s->then->then) return yr_fail(&p->r, v, ZO_ERR_SCHEMA, "then: is not allowed in instead:");
+    return ZO_OK;
+  default: break;
+  }
+  return yr_fail(&p->r, v, ZO_ERR_SCHEMA, "%s: an option of no known type", o->key);
 }
 
-static zo_status parse_choose_replacement(cr_parser *p, const yd_node *opts, const yd_node *at,
-                                          int nested, zo_step *s) {
-  const yd_node *v;
+/* Every option of kind's row written in opts (a map whose keys are
+ * checked), in the row's order, into s: a required one missing, or one
+ * not allowed in a then:/do: step given there, is an error. */
+static zo_status read_options(cr_parser *p, zo_step_kind kind, const yd_node *opts,
+                              const yd_node *at, int nested, zo_step *s) {
+  size_t n;
+  const zo_step_option *o = zo_step_options(kind, &n);
+  const char *name = zo_step_kind_name(kind);
   zo_status st;
-  if (!(v = yd_get(opts, "order")))
-    return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "choose_replacement needs order:");
-  if ((st = yr_want(&p->r, v, YD_SEQ, "order"))) return st;
-  s->order_zone_handles = zo_xcalloc(v->n ? v->n : 1, sizeof(int));
-  for (size_t i = 0; i < v->n; i++) {
-    if ((st = cr_named(p, v->kids[i], "replacement", p->c->replacements, p->c->nreplacements,
-                       &s->order_zone_handles[i])))
-      return st;
-    s->norder++;
+  for (size_t i = 0; i < n; i++) {
+    if (o[i].flags & OPT_OBJECT) { /* card: with ref:, the step's object */
+      if ((st = object_pair(p, opts, at, nested, s))) return st;
+      continue;
+    }
+    const yd_node *v = yd_get(opts, o[i].key);
+    if (o[i].type == OT_REF && o[i].offset == offsetof(zo_step, ref) &&
+        zo_step_option_find(kind, "card") &&
+        (zo_step_option_find(kind, "card")->flags & OPT_OBJECT))
+      continue; /* read with its card: */
+    if (!v) {
+      if (o[i].flags & OPT_REQ)
+        return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "%s needs %s:%s", name, o[i].key, o[i].hint);
+      continue;
+    }
+    if (nested && (o[i].flags & OPT_TOP))
+      return yr_fail(&p->r, v, ZO_ERR_SCHEMA, "%s: is for a %s step itself: write it on the "
+                     "step, not in then:, do:, instead: or moves:", o[i].key, name);
+    if ((st = read_option(p, &o[i], v, s))) return st;
   }
-  if ((v = yd_get(opts, "player")) && (st = cr_player(p, v, "player", &s->player))) return st;
-  if ((v = yd_get(opts, "card")) && (st = cr_handle(p, v, "card", &s->card))) return st;
   return ZO_OK;
 }
 
-static zo_status parse_mark(cr_parser *p, const yd_node *opts, const yd_node *at, int nested,
+/* ---- the checks of a kind's options together ------------------------------ */
+
+/* move: costs: (CR 601.2a-h, 401.5) are paid while a spell is cast. */
+static zo_status check_move(cr_parser *p, const yd_node *opts, const yd_node *at, int nested,
                             zo_step *s) {
+  const yd_node *v = yd_get(opts, "costs");
+  if (v && strcmp(s->cause, "cast"))
+    return yr_fail(&p->r, v, ZO_ERR_SCHEMA, "costs: are paid while a spell is cast: write "
+                   "cause: cast on this move");
+  return ZO_OK;
+}
+
+/* move_together: order_by: names who chose order: (issue 12, G3). */
+static zo_status check_move_together(cr_parser *p, const yd_node *opts, const yd_node *at,
+                                     int nested, zo_step *s) {
+  if (s->order_by >= 0 && !yd_get(opts, "order"))
+    return yr_fail(&p->r, yd_get(opts, "order_by"), ZO_ERR_SCHEMA,
+                   "order_by: names who chose order:; write order: too");
+  return ZO_OK;
+}
+
+/* create: what a kind of object may be made with. */
+static zo_status check_create(cr_parser *p, const yd_node *opts, const yd_node *at, int nested,
+                              zo_step *s) {
   const yd_node *v;
-  zo_status st = object_of(p, opts, at, nested, s);
-  if (st) return st;
-  if (!(v = yd_get(opts, "kind"))) return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "mark needs kind:");
-  if ((st = yr_want(&p->r, v, YD_SCALAR, "kind"))) return st;
-  int k = yr_index(v->str, zo_mark_kind_names, MK_COUNT);
-  if (k < 0)
-    return yr_unknown(&p->r, v, ZO_ERR_UNKNOWN, "mark kind", v->str, NULL, zo_mark_kind_names,
-                      MK_COUNT);
-  s->mark_kind = (zo_mark_kind)k;
-  if ((st = parse_until(p, opts, s))) return st;
+  /* CR 707.13: only a copy of a card is made outside the game */
+  if (s->zone.type == ZO_ZT_OUTSIDE && s->kind_of != ZK_COPY)
+    return yr_fail(&p->r, yd_get(opts, "zone"), ZO_ERR_SCHEMA, "only kind: copy can be created "
+                   "outside the game (CR 707.13: a copy of a card named by an effect, made to be "
+                   "cast)");
+  /* CR 111.12: a token copy of a remembered object; lki: the effect uses
+     its last known information */
+  if ((v = yd_get(opts, "copy_of")) && s->kind_of != ZK_TOKEN)
+    return yr_fail(&p->r, v, ZO_ERR_SCHEMA, "copy_of: makes a token (kind: token): CR 111.12");
+  if ((v = yd_get(opts, "lki")) && s->copy_of < 0)
+    return yr_fail(&p->r, v, ZO_ERR_SCHEMA, "lki: says how copy_of: finds its object; write "
+                   "copy_of: too");
+  return ZO_OK;
+}
+
+/* phase: with: the other permanents phasing out in the same event (CR
+ * 702.26h): phasing out only. */
+static zo_status check_phase(cr_parser *p, const yd_node *opts, const yd_node *at, int nested,
+                             zo_step *s) {
+  const yd_node *v = yd_get(opts, "with");
+  if (v && !s->out)
+    return yr_fail(&p->r, v, ZO_ERR_SCHEMA, "with: phases several permanents out at once: "
+                   "not with out: false");
+  return ZO_OK;
+}
+
+/* shuffle: order: the result, top first, so that no engine needs our
+ * generator. */
+static zo_status check_shuffle(cr_parser *p, const yd_node *opts, const yd_node *at, int nested,
+                               zo_step *s) {
+  if (yd_get(opts, "order")) s->shuffle = ZO_SHUFFLE_ORDER;
+  return ZO_OK;
+}
+
+/* zone_create and zone_remove: a player's zone (FaB 3.0.10). */
+static zo_status player_zone(cr_parser *p, const yd_node *opts, zo_step *s) {
+  if (s->zone.player < 0)
+    return yr_fail(&p->r, yd_get(opts, "zone"), ZO_ERR_SCHEMA, "%s names a player's zone, e.g. "
+                   "alice.arsenal", zo_step_kind_name(s->kind));
+  return ZO_OK;
+}
+static zo_status check_zone_create(cr_parser *p, const yd_node *opts, const yd_node *at,
+                                   int nested, zo_step *s) {
+  return player_zone(p, opts, s);
+}
+static zo_status check_zone_remove(cr_parser *p, const yd_node *opts, const yd_node *at,
+                                   int nested, zo_step *s) {
+  return player_zone(p, opts, s);
+}
+
+/* watch: phase: out is a trigger on phasing out (CR 603.10b), not on a
+ * zone change. */
+static zo_status check_watch(cr_parser *p, const yd_node *opts, const yd_node *at, int nested,
+                             zo_step *s) {
+  static const char *const zonal[] = {"from", "to", "cause", "aura"};
+  if (!s->on_phase) return ZO_OK;
+  for (size_t k = 0; k < sizeof zonal / sizeof *zonal; k++)
+    if (yd_get(opts, zonal[k]))
+      return yr_fail(&p->r, yd_get(opts, zonal[k]), ZO_ERR_SCHEMA, "%s: is for a trigger on a "
+                     "zone change, not with phase: out", zonal[k]);
+  return ZO_OK;
+}
+
+/* mark: until: only an effect has a duration. */
+static zo_status check_mark(cr_parser *p, const yd_node *opts, const yd_node *at, int nested,
+                            zo_step *s) {
   if (s->until && s->mark_kind != MK_EFFECT)
     return yr_fail(&p->r, yd_get(opts, "until"), ZO_ERR_SCHEMA,
-                   "until: is for a mark of kind effect (a %s has no duration)", zo_mark_kind_names[k]);
-  if (!(v = yd_get(opts, "as"))) return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "mark needs as: (its name)");
-  return cr_new_name(p, v, "mark", &p->c->marknames, &p->c->nmarknames, &s->as);
+                   "until: is for a mark of kind effect (a %s has no duration)",
+                   zo_mark_kind_names[s->mark_kind]);
+  return ZO_OK;
 }
 
-/* ---- issue 12: G5 permission to look, G7 a revealed card ------------------ */
-
-/* look: {card|ref, player}: an instruction lets player look at the object
- * (CR 406.3, 217.7b; FaB 3.7.4). */
-static zo_status parse_look(cr_parser *p, const yd_node *opts, const yd_node *at, int nested,
-                            zo_step *s) {
-  const yd_node *v;
-  zo_status st = object_of(p, opts, at, nested, s);
-  if (st) return st;
-  if (!(v = yd_get(opts, "player")))
-    return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "look needs player: (who may look)");
-  return cr_player(p, v, "player", &s->player);
-}
-
-/* reveal: {card|ref, end}: the object is shown to every player until it
- * leaves its zone or a reveal with end: true (CR 701.20a, 217.2e); or
- * reveal: {top_of: PLAYER, end}: that player plays with the top card of
- * their library revealed (401.5, 401.6), kept in s->player. */
-static zo_status parse_reveal(cr_parser *p, const yd_node *opts, const yd_node *at, int nested,
+/* reveal: {card|ref, end}: the object is shown to every player (CR
+ * 701.20a, 217.2e); or reveal: {top_of: PLAYER, end}: that player plays
+ * with the top card of their library revealed (401.5, 401.6). */
+static zo_status check_reveal(cr_parser *p, const yd_node *opts, const yd_node *at, int nested,
                               zo_step *s) {
-  const yd_node *v, *top = yd_get(opts, "top_of");
-  zo_status st;
-  if (top) {
-    const yd_node *c = yd_get(opts, "card"), *r = yd_get(opts, "ref");
+  const yd_node *c = yd_get(opts, "card"), *r = yd_get(opts, "ref");
+  if (yd_get(opts, "top_of")) {
     if (c || r)
       return yr_fail(&p->r, c ? c : r, ZO_ERR_SCHEMA, "give card:/ref: or top_of:, not both");
-    if (nested)
-      return yr_fail(&p->r, top, ZO_ERR_SCHEMA, "top_of: is not for a then:/do: step");
-    if ((st = cr_player(p, top, "top_of", &s->player))) return st;
-  } else if ((st = object_of(p, opts, at, nested, s))) {
-    return st;
+    return ZO_OK;
   }
-  if ((v = yd_get(opts, "end"))) return yr_bool(&p->r, v, "end", &s->end);
-  return ZO_OK;
-}
-
-/* ---- durations (G4 of issue 12) ------------------------------------------ */
-
-/* until: of a mark or control: end_of_turn (CR 514.2; 314.2 of 2004/2008,
- * 314.1b of 1999); left out, the effect has no duration (CR 611.2a). */
-static zo_status parse_until(cr_parser *p, const yd_node *opts, zo_step *s) {
-  static const char *const words[] = {"end_of_turn"};
-  const yd_node *v = yd_get(opts, "until");
-  zo_status st;
-  if (!v) return ZO_OK;
-  if ((st = yr_want(&p->r, v, YD_SCALAR, "until"))) return st;
-  if (strcmp(v->str, words[0]))
-    return yr_unknown(&p->r, v, ZO_ERR_UNKNOWN, "duration", v->str, NULL, words, 1);
-  s->until = ZO_UNTIL_END_OF_TURN;
-  return ZO_OK;
-}
-
-/* end_turn: the cleanup's end of "until end of turn" effects. */
-static zo_status parse_end_turn(cr_parser *p, const yd_node *opts, const yd_node *at, int nested,
-                                zo_step *s) {
-  return ZO_OK; /* no options */
-}
-
-/* cant: {card, when, types}: a "can't" effect on moves, in force from
- * this step on (CR 614.17, 614.17a): card: a handle or any; when: the
- * moves it forbids, written as replace's; types: only objects with every
- * one of these types, judged as they would be in the destination (614.17d). */
-static zo_status parse_cant(cr_parser *p, const yd_node *opts, const yd_node *at, int nested,
-                            zo_step *s) {
-  const yd_node *v, *w;
-  zo_status st;
-  if ((st = card_or_any(p, opts, "cant", s))) return st;
-  s->when_to.type = s->when_from.type = ZO_ZT_ANY;
-  if ((w = yd_get(opts, "when")) && (st = replace_when(p, w, s))) return st;
-  if ((v = yd_get(opts, "types")) && (st = cr_types(p, v, "types", &s->types))) return st;
-  return ZO_OK;
-}
-
-/* replace_draw: {as, player, instead, once}: an effect replacing the
- * player's draws from now on (CR 614.11): instead: the steps done instead
- * of each (a list, maybe empty: the draw replaced by nothing); once: only
- * the next draw. Its name is a replacement's (choose_replacement). */
-static zo_status parse_replace_draw(cr_parser *p, const yd_node *opts, const yd_node *at,
-                                    int nested, zo_step *s) {
-  const yd_node *v;
-  zo_status st;
-  if (!(v = yd_get(opts, "player")))
-    return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "replace_draw needs player: (whose draws it replaces)");
-  if ((st = cr_player(p, v, "player", &s->player))) return st;
-  if ((v = yd_get(opts, "once")) && (st = yr_bool(&p->r, v, "once", &s->once))) return st;
-  if (!(v = yd_get(opts, "instead")))
-    return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "replace_draw needs instead: (a list of steps, "
-                   "[] for none)");
-  if ((st = yr_want(&p->r, v, YD_SEQ, "instead (a list of steps)"))) return st;
-  if ((st = step_list(p, v, "instead", s))) return st;
-  if (!(v = yd_get(opts, "as")))
-    return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "replace_draw needs as: (its name)");
-  return cr_new_name(p, v, "replacement", &p->c->replacements, &p->c->nreplacements, &s->as);
-}
-
-/* untap: {player, phasing}: the player's untap step (CR 702.26a): phasing:
- * the handles of the permanents that have phasing, each once. */
-static zo_status parse_untap(cr_parser *p, const yd_node *opts, const yd_node *at, int nested,
-                             zo_step *s) {
-  const yd_node *v;
-  zo_status st;
-  if (!(v = yd_get(opts, "player")))
-    return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "untap needs player: (whose untap step it is)");
-  if ((st = cr_player(p, v, "player", &s->player))) return st;
-  if (!(v = yd_get(opts, "phasing"))) return ZO_OK;
-  if ((st = yr_want(&p->r, v, YD_SEQ, "phasing (the handles of permanents with phasing)"))) return st;
-  s->order_zone_handles = zo_xcalloc(v->n ? v->n : 1, sizeof(int));
-  for (size_t i = 0; i < v->n; i++) {
-    int h;
-    if ((st = cr_handle(p, v->kids[i], "phasing", &h))) return st;
-    for (int j = 0; j < s->norder; j++)
-      if (s->order_zone_handles[j] == h)
-        return yr_fail(&p->r, v->kids[i], ZO_ERR_SCHEMA, "'%s' is named twice in phasing:",
-                       v->kids[i]->str);
-    s->order_zone_handles[s->norder++] = h;
-  }
-  return ZO_OK;
-}
-
-/* as_enters: {card, steps}: a replacement effect of the card's own that
- * modifies how it enters the battlefield and moves other objects first
- * (CR 614.13): steps: at least one step, each naming its own object. */
-static zo_status parse_as_enters(cr_parser *p, const yd_node *opts, const yd_node *at, int nested,
-                                 zo_step *s) {
-  const yd_node *v;
-  zo_status st;
-  if (!(v = yd_get(opts, "card")))
-    return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "as_enters needs card: (the permanent entering)");
-  if ((st = cr_handle(p, v, "card", &s->card))) return st;
-  if (!(v = yd_get(opts, "steps")))
-    return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "as_enters needs steps: (a list of steps)");
-  if ((st = yr_want(&p->r, v, YD_SEQ, "steps (a list of steps)"))) return st;
-  if (v->n == 0) return yr_fail(&p->r, v, ZO_ERR_SCHEMA, "steps: needs at least one step");
-  return step_list(p, v, "steps", s);
-}
-
-/* leave_game: {player}: the player leaves the game (CR 800.4a). */
-static zo_status parse_leave_game(cr_parser *p, const yd_node *opts, const yd_node *at, int nested,
-                                  zo_step *s) {
-  const yd_node *v = yd_get(opts, "player");
-  if (!v) return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "leave_game needs player: (who leaves)");
-  return cr_player(p, v, "player", &s->player);
+  s->card = s->ref = -1; /* read again as the object of the step */
+  return object_pair(p, opts, at, nested, s);
 }
 
 /* ---- a case's steps, and one more ----------------------------------------- */

@@ -173,7 +173,7 @@ static const zo_step_kind op_kind[OP_COUNT] = {
     ST_WATCH, ST_REPLACE, ST_MOVE, ST_MARK, ST_MOVE,
     ST_MOVE, ST_MOVE_TOGETHER, ST_LOOK, ST_REVEAL, ST_ATTACH,
     ST_END_TURN, ST_WATCH, ST_MARK, ST_WATCH, ST_WATCH, ST_CANT,
-    ST_UNTAP, ST_LEAVE_GAME, ST_WATCH};
+    ST_UNTAP, ST_LEAVE_GAME, ST_WATCH, ST_COUNT /* OP_GENERIC: by its kind */};
 _Static_assert(OP_COUNT <= ZO_FUZZ_MAX_OPS, "zo_fuzz_profile.ops holds every opcode");
 
 /* ---- profiles --------------------------------------------------------- */
@@ -181,6 +181,17 @@ _Static_assert(OP_COUNT <= ZO_FUZZ_MAX_OPS, "zo_fuzz_profile.ops holds every opc
 static void profile_ops(zo_fuzz_profile *p) {
   p->nops = 0;
   for (int op = 0; op < OP_COUNT; op++) {
+    if (op == OP_GENERIC) { /* when the profile allows one of its kinds */
+      for (int k = 0; k < ST_COUNT; k++) {
+        zo_feature gft = zo_step_kind_feature((zo_step_kind)k);
+        if (zo_step_kind_generated((zo_step_kind)k) &&
+            (gft == FT_NONE || ((p->features >> gft) & 1u))) {
+          p->ops[p->nops++] = (uint8_t)op;
+          break;
+        }
+      }
+      continue;
+    }
     zo_feature ft = zo_step_kind_feature(op_kind[op]);
     if (op == OP_MOVE_BY || op == OP_TOGETHER_BY) ft = FT_PERFORMER; /* player:, order_by: */
     if (op == OP_WATCH_CAUSE) ft = FT_TRIGGERS_CAUSE; /* G8: a part of triggers */

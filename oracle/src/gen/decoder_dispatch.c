@@ -54,6 +54,7 @@ static void decode_op(zo_fuzz *f) {
   case OP_UNTAP: zo_fuzz_gen_untap(f, s); break;
   case OP_LEAVE_GAME: zo_fuzz_gen_leave_game(f, s); break;
   case OP_WATCH_PHASE: zo_fuzz_gen_watch_phase(f, s); break;
+  case OP_GENERIC: zo_fuzz_gen_generic(f, s); break;
   case OP_MARK: default: zo_fuzz_gen_mark(f, s); break;
   }
   if (p->all) return;

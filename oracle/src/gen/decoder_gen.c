@@ -6,6 +6,7 @@
  */
 #include "decoder_int.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "util.h"
@@ -551,4 +552,46 @@ void zo_fuzz_gen_reveal(zo_fuzz *f, zo_step *s) {
     return;
   }
   s->card = live_handle(f, h);
+}
+
+/* ---- the generic step (OP_GENERIC) ---------------------------------------- */
+
+void zo_fuzz_gen_generic(zo_fuzz *f, zo_step *s) {
+  zo_step_kind kinds[ST_COUNT];
+  int n = 0, line = s->line, col = s->col;
+  for (int k = 0; k < ST_COUNT; k++)
+    if (zo_step_kind_generated((zo_step_kind)k)) kinds[n++] = (zo_step_kind)k;
+  uint8_t b = next(f);
+  OR_STATE_CHECK(n == 0);
+  zo_step_defaults(s, kinds[b % n]);
+  s->line = line, s->col = col;
+  size_t no;
+  const zo_step_option *o = zo_step_options(s->kind, &no);
+  for (size_t i = 0; i < no; i++) {
+    if (o[i].type == OT_REF) continue; /* the object is named by card: */
+    uint8_t v = next(f);
+    if (!(o[i].flags & (OPT_REQ | OPT_OBJECT)) && !(v & 0x80)) continue;
+    v &= 0x7f;
+    void *field = (char *)s + o[i].offset;
+    int *ip = field;
+    switch (o[i].type) {
+    case OT_CARD:
+    case OT_HANDLE: *ip = live_handle(f, v); break;
+    case OT_PLAYER: *ip = v % f->c->nplayers; break;
+    case OT_BOOL:
+    case OT_FACE: *ip = v & 1; break;
+    case OT_AMOUNT: *ip = v & 3; break;
+    case OT_CHOOSE: *ip = 1 + (v & 1); break;
+    case OT_CAUSE: snprintf(field, ZO_NAME, "%s", cause_of(f, (uint8_t)(v << 4))); break;
+    case OT_ZONE: {
+      zo_zone_spec *z = field;
+      zone_spec(f, v, 0, z);
+      if ((z->type == ZO_ZT_OUTSIDE && !(o[i].flags & OPT_OUTSIDE)) ||
+          (z->type == ZO_ZT_ARENA && !(o[i].flags & OPT_ARENA)))
+        z->type = v % f->c->nztypes; /* a zone the option may name */
+      break;
+    }
+    default: break; /* kept at its default (decoder_int.h) */
+    }
+  }
 }

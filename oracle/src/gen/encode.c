@@ -100,10 +100,69 @@ static int create_zone(const enc *x, int type) {
   return 1; /* the kind's fallback zone */
 }
 
+/* A step of a generated kind (steps.def) as OP_GENERIC's bytes
+ * (decoder_gen.c, zo_fuzz_gen_generic): the kind among the generated ones,
+ * then a byte per option (bit 7: an optional one given); 0 when a value
+ * has no byte (a reference for card:, a count past 3, a list). */
+static int generic_bytes(bytes *o, enc *x, const zo_step *s) {
+  int idx = 0, n = 0;
+  for (int k = 0; k < ST_COUNT; k++)
+    if (zo_step_kind_generated((zo_step_kind)k)) {
+      if (k == (int)s->kind) idx = n;
+      n++;
+    }
+  size_t no;
+  const zo_step_option *opt = zo_step_options(s->kind, &no);
+  zo_step d;
+  zo_step_defaults(&d, s->kind);
+  size_t at = o->n;
+  put(o, OP_GENERIC);
+  put(o, idx);
+  for (size_t i = 0; i < no; i++) {
+    const void *field = (const char *)s + opt[i].offset, *dfield = (const char *)&d + opt[i].offset;
+    int v = *(const int *)field, b = 0, given = 1;
+    if (opt[i].type == OT_REF) {
+      if (v >= 0) goto no_form; /* the layout names objects by handle */
+      continue;
+    }
+    switch (opt[i].type) {
+    case OT_CARD:
+    case OT_HANDLE:
+    case OT_PLAYER: given = v >= 0, b = v; break;
+    case OT_BOOL:
+    case OT_FACE: given = v != *(const int *)dfield, b = v & 1; break;
+    case OT_AMOUNT: given = v != *(const int *)dfield, b = v; break;
+    case OT_CHOOSE: given = v != 0, b = v - 1; break;
+    case OT_CAUSE:
+      given = *(const char *)field != 0;
+      for (int k = 0; given && k < ZO_FUZZ_NCAUSES; k++)
+        if (!strcmp(zo_fuzz_causes[k], field)) b = k;
+      break;
+    case OT_ZONE: {
+      const zo_zone_spec *z = field;
+      given = z->type != ZO_ZT_UNSET && z->type != ((const zo_zone_spec *)dfield)->type;
+      b = z->type == ZO_ZT_OUTSIDE ? 22 : rs_zone(x->rs, x->c, z->type);
+      break;
+    }
+    default: /* no byte: only its default can be written */
+      if (memcmp(field, dfield, sizeof(int))) goto no_form;
+      given = 0;
+    }
+    if (given && (b < 0 || b > 0x7f || (opt[i].type == OT_AMOUNT && b > 3))) goto no_form;
+    if (opt[i].flags & (OPT_REQ | OPT_OBJECT)) put(o, given ? b : 0);
+    else put(o, given ? 0x80 | b : 0);
+  }
+  return 1;
+no_form:
+  o->n = at;
+  return 0;
+}
+
 /* One step; 0 when the layout has no form for it. */
 static int step_bytes(bytes *o, enc *x, const zo_step *s) {
   int fab = strcmp(x->rs->game, "fab") == 0;
   int h = s->card >= 0 ? s->card : 0;
+  if (zo_step_kind_generated(s->kind)) return generic_bytes(o, x, s);
   switch (s->kind) {
   case ST_MOVE:
     put(o, s->player >= 0 ? OP_MOVE_BY : OP_MOVE);

@@ -27,6 +27,8 @@ enum {
   OP_UNTAP,                    /* a player's untap step (CR 702.26a) */
   OP_LEAVE_GAME,               /* a player leaves a multiplayer game (CR 800.4a) */
   OP_WATCH_PHASE,              /* a trigger on phasing out (CR 603.10b) */
+  OP_GENERIC,                  /* a step of a kind the step table marks generated
+                                  (steps.def): the kind, then its options */
   OP_COUNT
 };
 

@@ -130,235 +130,189 @@ static void names(emit *e, const zo_fuzz *f, char *const *list, const int *v, in
   text(e, "]");
 }
 
-/* `{mark: {as: m1, kind: effect}}`: the then: of a move. */
-static void mark_then(emit *e, const zo_fuzz *f, const zo_step *t) {
-  int first = 1, inner = 1;
-  text(e, "{");
-  key(e, &first, "mark");
-  text(e, "{");
-  kw(e, &inner, "as", f->c->marknames[t->as]);
-  kw(e, &inner, "kind", zo_mark_kind_names[t->mark_kind]);
-  text(e, "}}");
-}
+static void body(emit *e, const zo_fuzz *f, const zo_step *s);
 
-static void move_body(emit *e, const zo_fuzz *f, const zo_step *s, int with_card) {
+/* `{kind: {...}}`: a step inside another's options (then:, do:, a list of
+ * steps), braced in YAML too. */
+static void inner_step(emit *e, const zo_fuzz *f, const zo_step *s) {
   int first = 1;
   text(e, "{");
-  if (with_card) kw(e, &first, "card", H(f, s->card));
-  if (s->from.type != ZO_ZT_UNSET) kzone(e, &first, "from", f, &s->from);
-  kzone(e, &first, "to", f, &s->to);
-  if (s->position == ZO_POS_BOTTOM) kw(e, &first, "position", "bottom");
-  else if (s->position >= 0) kint(e, &first, "position", s->position);
-  if (s->face >= 0) kw(e, &first, "face", s->face ? "down" : "up");
-  if (s->by_rule) kw(e, &first, "by", "rule");
-  if (s->cause[0]) kw(e, &first, "cause", s->cause);
-  if (s->choose) kint(e, &first, "choose", s->choose);
-  if (s->then) {
-    key(e, &first, "then");
-    mark_then(e, f, s->then);
-  }
-  if (s->player >= 0 && with_card) kw(e, &first, "player", f->c->players[s->player]);
+  key(e, &first, zo_step_kind_name(s->kind));
+  body(e, f, s);
   text(e, "}");
 }
 
-/* The body of steps that name one card and one more option. */
-static void card_and(emit *e, const zo_fuzz *f, const zo_step *s, const char *k, const char *v, int raw) {
-  int first = 1;
-  text(e, "{");
-  kw(e, &first, "card", H(f, s->card));
-  if (raw) kraw(e, &first, k, v);
-  else kw(e, &first, k, v);
-  text(e, "}");
+/* A zone option worth writing: given, and not its default. */
+static int zone_given(const zo_zone_spec *z, const zo_zone_spec *def) {
+  return z->type != ZO_ZT_UNSET && z->type != def->type;
 }
 
-static void step_body(emit *e, const zo_fuzz *f, const zo_step *s) {
+/* Option o of s, when it differs from its default (in d) or is required:
+ * `key: value` after the others (first: none yet). The option types of
+ * case.h, written as the loader reads them back. */
+static void option(emit *e, const zo_fuzz *f, const zo_step *s, const zo_step *d,
+                   const zo_step_option *o, int *first) {
   const zo_case *c = f->c;
-  int first = 1;
-  switch (s->kind) {
-  case ST_MOVE: move_body(e, f, s, 1); return;
-  case ST_MOVE_TOGETHER:
-    text(e, "{");
-    key(e, &first, "moves");
+  const void *field = (const char *)s + o->offset, *dfield = (const char *)d + o->offset;
+  int v = *(const int *)field, dv = *(const int *)dfield, req = o->flags & OPT_REQ;
+  char b[96];
+  switch (o->type) {
+  case OT_CARD:
+  case OT_HANDLE:
+  case OT_NEW_HANDLE:
+    if (v >= 0) kw(e, first, o->key, H(f, v));
+    return;
+  case OT_CARD_OR_ANY:
+    if (s->replace_any) kw(e, first, o->key, "any");
+    else if (v >= 0) kw(e, first, o->key, H(f, v));
+    return;
+  case OT_REF:
+  case OT_NEW_REF:
+    if (v >= 0) kw(e, first, o->key, c->refs[v]);
+    return;
+  case OT_NEW_TRIGGER:
+  case OT_TRIGGER:
+    if (v >= 0) kw(e, first, o->key, c->triggers[v]);
+    return;
+  case OT_NEW_REPLACEMENT:
+    if (v >= 0) kw(e, first, o->key, c->replacements[v]);
+    return;
+  case OT_NEW_MARK:
+    if (v >= 0) kw(e, first, o->key, c->marknames[v]);
+    return;
+  case OT_PLAYER:
+    if (v >= 0) kw(e, first, o->key, c->players[v]);
+    return;
+  case OT_HANDLES:
+    if (s->norder || req) {
+      key(e, first, o->key);
+      names(e, f, NULL, s->order_zone_handles, s->norder);
+    }
+    return;
+  case OT_REPLACEMENTS:
+    key(e, first, o->key);
+    names(e, f, c->replacements, s->order_zone_handles, s->norder);
+    return;
+  case OT_ZONE:
+    if (zone_given(field, dfield)) kw(e, first, o->key, zname(f, field, b, sizeof b));
+    return;
+  case OT_POSITION:
+    if (v == ZO_POS_BOTTOM) kw(e, first, o->key, "bottom");
+    else if (v >= 0) kint(e, first, o->key, v);
+    return;
+  case OT_FACE:
+    if (v >= 0) kw(e, first, o->key, v ? "down" : "up");
+    return;
+  case OT_BOOL:
+    if (v != dv || req) kraw(e, first, o->key, v ? "true" : "false");
+    return;
+  case OT_CHOOSE:
+  case OT_AMOUNT:
+    if (v != dv || req) kint(e, first, o->key, v);
+    return;
+  case OT_SEED:
+    if (*(const uint64_t *)field) kint(e, first, o->key, (long long)*(const uint64_t *)field);
+    return;
+  case OT_CAUSE:
+    if (*(const char *)field) kw(e, first, o->key, field);
+    return;
+  case OT_TYPES:
+    if (*(const uint64_t *)field) {
+      key(e, first, o->key);
+      types(e, *(const uint64_t *)field);
+    }
+    return;
+  case OT_KIND: kw(e, first, o->key, zo_kind_name((zo_kind)v)); return;
+  case OT_MARK_KIND: kw(e, first, o->key, zo_mark_kind_names[v]); return;
+  case OT_CATEGORY:
+    if (v != dv) kw(e, first, o->key, zo_repl_category_names[v]);
+    return;
+  case OT_UNTIL:
+    if (v) kw(e, first, o->key, "end_of_turn"); /* G4 */
+    return;
+  case OT_BY_RULE:
+    if (v) kw(e, first, o->key, "rule");
+    return;
+  case OT_BY_EFFECT:
+    if (v) kw(e, first, o->key, "effect");
+    return;
+  case OT_PHASE_OUT:
+    if (v) kw(e, first, o->key, "out"); /* CR 603.10b */
+    return;
+  case OT_SHUFFLE:
+    if (v == ZO_SHUFFLE_ORDER) {
+      key(e, first, o->key);
+      names(e, f, NULL, s->order_zone_handles, s->norder);
+    } else if (v) {
+      kraw(e, first, o->key, "true");
+    }
+    return;
+  case OT_STEP:
+  case OT_INSTEAD: {
+    const zo_step *t = *(zo_step *const *)field;
+    if (!t) return;
+    key(e, first, o->key);
+    if (o->type == OT_INSTEAD) body(e, f, t);
+    else inner_step(e, f, t);
+    return;
+  }
+  case OT_STEPS:
+  case OT_MOVES: {
+    const zo_step *list = o->type == OT_MOVES ? s->moves : s->costs;
+    int n = o->type == OT_MOVES ? s->nmoves : s->ncosts;
+    if (!n && !req) return;
+    key(e, first, o->key);
     text(e, "[");
-    for (int i = 0; i < s->nmoves; i++) {
+    for (int i = 0; i < n; i++) {
       if (i) sep(e);
-      move_body(e, f, &s->moves[i], 1);
+      if (o->type == OT_MOVES) body(e, f, &list[i]);
+      else inner_step(e, f, &list[i]);
     }
     text(e, "]");
+    return;
+  }
+  case OT_ORDER:
     if (s->norder) { /* issue 12, G3 */
       int inner = 1;
-      char b[96];
-      key(e, &first, "order");
+      key(e, first, o->key);
       text(e, "{");
-      key(e, &inner, zname(f, &s->order_zone, b, sizeof b));
+      key(e, &inner, zname(f, field, b, sizeof b));
       names(e, f, NULL, s->order_zone_handles, s->norder);
       text(e, "}");
     }
-    if (s->player >= 0) kw(e, &first, "player", c->players[s->player]);
-    if (s->order_by >= 0) kw(e, &first, "order_by", c->players[s->order_by]);
-    text(e, "}");
     return;
-  case ST_CREATE:
+  case OT_WHEN: {
+    int given_to = zone_given(&s->when_to, &d->when_to),
+        given_from = zone_given(&s->when_from, &d->when_from), inner = 1;
+    if (!given_to && !given_from && !s->when_cause[0]) return;
+    key(e, first, o->key);
     text(e, "{");
-    kw(e, &first, "as", H(f, s->as));
-    kw(e, &first, "kind", zo_kind_name(s->kind_of));
-    kw(e, &first, "owner", c->players[s->owner]);
-    kzone(e, &first, "zone", f, &s->zone);
-    if (s->types) {
-      key(e, &first, "types");
-      types(e, s->types);
-    }
-    text(e, "}");
-    return;
-  case ST_CONTROL:
-    text(e, "{");
-    kw(e, &first, "card", H(f, s->card));
-    kw(e, &first, "player", c->players[s->player]);
-    if (s->until) kw(e, &first, "until", "end_of_turn"); /* G4 */
-    text(e, "}");
-    return;
-  case ST_PHASE: card_and(e, f, s, "out", s->out ? "true" : "false", 1); return;
-  case ST_TURN_FACE: card_and(e, f, s, "face", s->face ? "down" : "up", 0); return;
-  case ST_PUT_UNDER: card_and(e, f, s, "under", H(f, s->under), 0); return;
-  case ST_ATTACH: card_and(e, f, s, "to", H(f, s->attach_to), 0); return;
-  case ST_REORDER:
-  case ST_SHUFFLE:
-  case ST_ZONE_CREATE:
-  case ST_ZONE_REMOVE:
-    text(e, "{");
-    kzone(e, &first, "zone", f, &s->zone);
-    if (s->kind == ST_REORDER || (s->kind == ST_SHUFFLE && s->shuffle == ZO_SHUFFLE_ORDER)) {
-      key(e, &first, "order");
-      names(e, f, NULL, s->order_zone_handles, s->norder);
-    }
-    if (s->kind == ST_REORDER && s->by_effect) kw(e, &first, "by", "effect");
-    if (s->kind == ST_SHUFFLE) kint(e, &first, "seed", (long long)s->seed);
-    if (s->choose) kint(e, &first, "choose", s->choose);
-    text(e, "}");
-    return;
-  case ST_DRAW:
-  case ST_MILL:
-    text(e, "{");
-    kw(e, &first, "player", c->players[s->player]);
-    kint(e, &first, "count", s->count);
-    text(e, "}");
-    return;
-  case ST_END_GAME:
-    text(e, "{");
-    kw(e, &first, "winner", c->players[s->winner]);
-    text(e, "}");
-    return;
-  case ST_WATCH:
-    text(e, "{");
-    kw(e, &first, "as", c->triggers[s->as]);
-    kw(e, &first, "card", H(f, s->card));
-    if (s->on_phase) kw(e, &first, "phase", "out"); /* CR 603.10b */
-    if (s->from.type != ZO_ZT_UNSET && s->from.type != ZO_ZT_ANY) kzone(e, &first, "from", f, &s->from);
-    if (s->to.type != ZO_ZT_UNSET && s->to.type != ZO_ZT_ANY) kzone(e, &first, "to", f, &s->to);
-    if (s->types) {
-      key(e, &first, "types");
-      types(e, s->types);
-    }
-    if (s->cause[0]) kw(e, &first, "cause", s->cause); /* G8 */
-    if (s->aura >= 0) kw(e, &first, "aura", H(f, s->aura)); /* CR 400.7f */
-    text(e, "}");
-    return;
-  case ST_RESOLVE:
-    text(e, "{");
-    kw(e, &first, "trigger", c->triggers[s->trigger]);
-    if (s->then) {
-      int inner = 1;
-      key(e, &first, "do");
-      text(e, "{");
-      key(e, &inner, "move");
-      move_body(e, f, s->then, 0);
-      text(e, "}");
-    }
-    text(e, "}");
-    return;
-  case ST_REMEMBER:
-    text(e, "{");
-    kw(e, &first, "as", c->refs[s->as]);
-    kw(e, &first, "card", H(f, s->card));
-    text(e, "}");
-    return;
-  case ST_REPLACE: {
-    int inner = 1;
-    text(e, "{");
-    kw(e, &first, "as", c->replacements[s->as]);
-    kw(e, &first, "card", s->replace_any ? "any" : H(f, s->card));
-    if (s->repl_category != RC_OTHER)
-      kw(e, &first, "category", zo_repl_category_names[s->repl_category]);
-    key(e, &first, "when");
-    text(e, "{");
-    kzone(e, &inner, "to", f, &s->when_to);
-    text(e, "}");
-    key(e, &first, "instead");
-    move_body(e, f, s->then, 0);
+    if (given_to) kw(e, &inner, "to", zname(f, &s->when_to, b, sizeof b));
+    if (given_from) kw(e, &inner, "from", zname(f, &s->when_from, b, sizeof b));
+    if (s->when_cause[0]) kw(e, &inner, "cause", s->when_cause);
     text(e, "}");
     return;
   }
-  case ST_CHOOSE_REPLACEMENT:
-    text(e, "{");
-    key(e, &first, "order");
-    names(e, f, c->replacements, s->order_zone_handles, s->norder);
-    if (s->player >= 0) kw(e, &first, "player", c->players[s->player]);
-    if (s->player >= 0 && s->card >= 0) kw(e, &first, "card", H(f, s->card));
-    text(e, "}");
-    return;
-  case ST_LOOK: card_and(e, f, s, "player", c->players[s->player], 0); return; /* issue 12 */
-  case ST_REVEAL:
-    if (zo_reveal_top_of(s) >= 0) { /* top_of: (CR 401.5) */
-      text(e, "{");
-      kw(e, &first, "top_of", c->players[s->player]);
-      kraw(e, &first, "end", s->end ? "true" : "false");
-      text(e, "}");
-      return;
-    }
-    card_and(e, f, s, "end", s->end ? "true" : "false", 1);
-    return;
-  case ST_MARK:
-    text(e, "{");
-    kw(e, &first, "card", H(f, s->card));
-    kw(e, &first, "as", c->marknames[s->as]);
-    kw(e, &first, "kind", zo_mark_kind_names[s->mark_kind]);
-    if (s->until) kw(e, &first, "until", "end_of_turn"); /* G4 */
-    text(e, "}");
-    return;
-  case ST_UNTAP: /* CR 702.26a */
-    text(e, "{");
-    kw(e, &first, "player", c->players[s->player]);
-    if (s->norder) {
-      key(e, &first, "phasing");
-      names(e, f, NULL, s->order_zone_handles, s->norder);
-    }
-    text(e, "}");
-    return;
-  case ST_LEAVE_GAME: /* CR 800.4a */
-    text(e, "{");
-    kw(e, &first, "player", c->players[s->player]);
-    text(e, "}");
-    return;
-  case ST_CANT: { /* CR 614.17 */
-    int inner = 1;
-    text(e, "{");
-    kw(e, &first, "card", s->replace_any ? "any" : H(f, s->card));
-    if (s->when_to.type != ZO_ZT_ANY || s->when_from.type != ZO_ZT_ANY) {
-      key(e, &first, "when");
-      text(e, "{");
-      if (s->when_to.type != ZO_ZT_ANY) kzone(e, &inner, "to", f, &s->when_to);
-      if (s->when_from.type != ZO_ZT_ANY) kzone(e, &inner, "from", f, &s->when_from);
-      text(e, "}");
-    }
-    if (s->types) {
-      key(e, &first, "types");
-      types(e, s->types);
-    }
-    text(e, "}");
-    return;
+  default: return;
   }
-  default: text(e, "{}"); /* state_check, end_turn */
+}
+
+/* `{...}`: the options of step s, in its row's order (steps.def), each
+ * written once: an option filling the field an earlier one filled (create's
+ * subtypes: with types:) is that one. */
+static void body(emit *e, const zo_fuzz *f, const zo_step *s) {
+  size_t n;
+  const zo_step_option *o = zo_step_options(s->kind, &n);
+  zo_step d;
+  zo_step_defaults(&d, s->kind);
+  int first = 1;
+  text(e, "{");
+  for (size_t i = 0; i < n; i++) {
+    int again = 0;
+    for (size_t j = 0; j < i; j++) again |= o[j].offset == o[i].offset;
+    if (!again) option(e, f, s, &d, &o[i], &first);
   }
+  text(e, "}");
 }
 
 /* `kind: {...}`: one step in the case language (JSON: an object). */
@@ -366,7 +320,7 @@ static void step(emit *e, const zo_fuzz *f, const zo_step *s) {
   if (e->json) text(e, "{");
   int first = 1;
   key(e, &first, zo_step_kind_name(s->kind));
-  step_body(e, f, s);
+  body(e, f, s);
   if (e->json) text(e, "}");
 }
 

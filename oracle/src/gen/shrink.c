@@ -115,6 +115,21 @@ static void compact(zo_fuzz *f, const unsigned char *drop) {
   f->given = k;
 }
 
+/* Does step s of a generated kind (steps.def) act on h: a required handle
+ * option names it? An optional one that does is left out instead. */
+static int generic_acts_on(zo_step *s, int h) {
+  size_t n;
+  const zo_step_option *o = zo_step_options(s->kind, &n);
+  int acts = 0;
+  for (size_t i = 0; i < n; i++) {
+    int *ip = (int *)((char *)s + o[i].offset);
+    if ((o[i].type != OT_CARD && o[i].type != OT_HANDLE) || *ip != h) continue;
+    if (o[i].flags & (OPT_REQ | OPT_OBJECT)) acts = 1;
+    else *ip = -1;
+  }
+  return acts;
+}
+
 /* Does step s act on handle h (as its object, its top-card, the token it
  * names), so that it must go when h goes? Lists (move_together's moves, a
  * reorder's order, choose_replacement's card) only lose h instead. */
@@ -139,7 +154,9 @@ static int acts_on(zo_step *s, int h) {
   case ST_CHOOSE_REPLACEMENT:
     if (s->card == h) s->card = -1, s->player = -1;
     return 0;
-  default: return s->card == h;
+  default:
+    if (zo_step_kind_generated(s->kind)) return generic_acts_on(s, h);
+    return s->card == h;
   }
 }
 
@@ -172,19 +189,39 @@ int zo_fuzz_drop_step(zo_fuzz *f, int i) {
 
 /* ---- dropping cards ------------------------------------------------------ */
 
-/* Handles above h move down by one (h is gone). */
+/* Handles above h move down by one (h is gone): every option of s naming
+ * a handle, by its type (steps.def), and the steps s holds. */
 static void renumber(zo_step *s, int h) {
-#define DOWN(x) \
-  if ((x) > h) (x)--
-  DOWN(s->card);
-  DOWN(s->under);
-  DOWN(s->attach_to);
-  if (s->kind == ST_CREATE) DOWN(s->as);
-  if (s->kind == ST_REORDER)
-    for (int k = 0; k < s->norder; k++) DOWN(s->order_zone_handles[k]);
-  for (int k = 0; k < s->nmoves; k++) renumber(&s->moves[k], h);
-  if (s->then) renumber(s->then, h);
-#undef DOWN
+  size_t n;
+  const zo_step_option *o = zo_step_options(s->kind, &n);
+  for (size_t i = 0; i < n; i++) {
+    int *ip = (int *)((char *)s + o[i].offset);
+    switch (o[i].type) {
+    case OT_CARD:
+    case OT_HANDLE:
+    case OT_CARD_OR_ANY:
+    case OT_NEW_HANDLE:
+      if (*ip > h) (*ip)--;
+      break;
+    case OT_HANDLES:
+    case OT_SHUFFLE:
+    case OT_ORDER:
+      for (int k = 0; k < s->norder; k++)
+        if (s->order_zone_handles[k] > h) s->order_zone_handles[k]--;
+      break;
+    case OT_STEP:
+    case OT_INSTEAD:
+      if (s->then) renumber(s->then, h);
+      break;
+    case OT_MOVES:
+      for (int k = 0; k < s->nmoves; k++) renumber(&s->moves[k], h);
+      break;
+    case OT_STEPS:
+      for (int k = 0; k < s->ncosts; k++) renumber(&s->costs[k], h);
+      break;
+    default: break;
+    }
+  }
 }
 
 int zo_fuzz_drop_card(zo_fuzz *f, int card) {
@@ -230,6 +267,31 @@ static int move_field(zo_step *s, int k) {
   FIELD(s->cause[0], s->cause[0] = 0)
   FIELD(s->choose, s->choose = 0)
   return k < 0 ? n : 0;
+}
+
+/* The optional options of a step of a generated kind (steps.def) of one
+ * int (or a zone) not at their default, in the row's order: reset the k-th
+ * to its default (1) or say there are fewer (0). */
+static int generic_field(zo_step *s, int k) {
+  size_t n;
+  const zo_step_option *o = zo_step_options(s->kind, &n);
+  zo_step d;
+  zo_step_defaults(&d, s->kind);
+  for (size_t i = 0; i < n; i++) {
+    size_t size = o[i].type == OT_ZONE ? sizeof(zo_zone_spec) : sizeof(int);
+    char *field = (char *)s + o[i].offset, *dfield = (char *)&d + o[i].offset;
+    if (o[i].flags & (OPT_REQ | OPT_OBJECT) || o[i].type == OT_REF) continue;
+    if (o[i].type != OT_ZONE && o[i].type != OT_HANDLE && o[i].type != OT_PLAYER &&
+        o[i].type != OT_BOOL && o[i].type != OT_FACE && o[i].type != OT_AMOUNT &&
+        o[i].type != OT_CHOOSE)
+      continue;
+    if (!memcmp(field, dfield, size)) continue;
+    if (k-- == 0) {
+      memcpy(field, dfield, size);
+      return 1;
+    }
+  }
+  return 0;
 }
 
 int zo_fuzz_drop_field(zo_fuzz *f, int i, int k) {
@@ -285,7 +347,7 @@ int zo_fuzz_drop_field(zo_fuzz *f, int i, int k) {
   case ST_ZONE_REMOVE:
     FIELD(s->choose, s->choose = 0)
     return 0;
-  default: return 0;
+  default: return zo_step_kind_generated(s->kind) ? generic_field(s, k) : 0;
   }
 }
 

@@ -138,6 +138,16 @@ int zo_fuzz_fit(zo_fuzz *f, zo_step *s);
 
 /* ---- decoder_gen.c ------------------------------------------------------ */
 
+/* OP_GENERIC (layout.h): a step of a kind the step table marks generated
+ * (steps.def), made from its row alone: a byte picks the kind among every
+ * generated kind (one the profile lacks the feature of doesn't fit and is
+ * dropped), then a byte per option in the row's order: a required one
+ * reads its value from it, an optional one is given when bit 7 is set and
+ * reads it from the low bits. Option types a value can't be made of from
+ * a byte (steps, lists, names) keep their defaults: a generated kind has
+ * none required. */
+void zo_fuzz_gen_generic(zo_fuzz *f, zo_step *s);
+
 /* The owner handle h was given: its setup card's, or the create step's
  * (-1 if none names it yet). Reads only. */
 int zo_fuzz_owner_of(const zo_fuzz *f, int h);

@@ -426,10 +426,6 @@ zo_step_error zo_zone_refuses(zo_game *g, int zone, int obj, int flags);
 
 /* Steps on zones: reorder (CR 400.5, 401.4), shuffle (a repeatable
  * shuffle from the step's seed), zone_create and zone_remove (FaB 3.0.10). */
-void zo_step_reorder(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
-void zo_step_shuffle(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
-void zo_step_zone_create(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
-void zo_step_zone_remove(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
 
 /* ---- the move (move.c) ------------------------------------------------ */
 
@@ -437,8 +433,6 @@ void zo_step_zone_remove(zo_game *g, const zo_step *s, int obj, zo_step_result *
  * together (CR 401.4: in the listed order, arrivals ordered as chosen),
  * draw (CR 121.2; 704.5b / FaB 8.5.6 from an empty library) and mill (CR
  * 701.13). zo_game_apply_to, with the move itself, is model.h's. */
-void zo_step_move_together(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
-void zo_step_draw_mill(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
 
 /* ---- objects (objects.c) ---------------------------------------------- */
 
@@ -462,8 +456,6 @@ void zo_obj_cease(zo_game *g, int obj, zo_step_result *r);
  * ceased or no_move). */
 zo_outcome zo_obj_clear(zo_game *g, int obj, zo_step_result *r);
 /* Steps: create an object (CR 111.5, 400.4a; FaB 8.1.8a), mark one. */
-void zo_step_create(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
-void zo_step_mark(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
 
 /* ---- sub-cards and two-handed equipment (attach.c) -------------------- */
 
@@ -480,7 +472,6 @@ void zo_twoh_equip_second(zo_game *g, int zone, int obj);
  * to (empty, or holding only it), or -1 when there is none. */
 int zo_twoh_second_zone(const zo_game *g, int zone, int obj);
 /* Step: put a card under another (FaB 3.0.14). */
-void zo_step_put_under(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
 
 /* ---- attachments: Auras, Equipment, Fortifications (attached.c) ------- */
 
@@ -493,7 +484,6 @@ int zo_attached_to(const zo_game *g, int obj);
  * the objects they were when attached), wherever they are. */
 int zo_attached_same(const zo_game *g, int obj, int host);
 /* Step: attach obj to s->attach_to (both on the battlefield, not itself). */
-void zo_step_attach(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
 /* The state-based actions on attachments, for sba.c: obj is on the
  * battlefield, phased in, and attached to nothing any more: an Aura goes
  * to its owner's graveyard (CR 704.5m; 704.5n of 2011; 420.5d), anything
@@ -510,7 +500,6 @@ int zo_replacements_apply(zo_game *g, int obj, int origin, int *dest, const zo_s
                           const char *cause);
 /* Steps: put a replacement effect in force; choose the order they apply in
  * (CR 616.1; FaB 6.5). */
-void zo_step_replace(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
 /* Whether a "can't" effect in force forbids obj's move from origin to dest
  * by cause, arriving face down (face_down 1) or not (CR 614.17, 614.17d).
  * 0 at once while none is in force (g->ncants). */
@@ -529,15 +518,12 @@ void zo_draw_replace(zo_game *g, int ri, zo_step_result *r);
  * 702.26a, 800.4a); 0 otherwise. */
 int zo_magic_only(const zo_game *g, zo_step_result *r);
 /* Step: put a draw replacement in force (CR 614.11). */
-void zo_step_replace_draw(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
 /* A trigger on obj phasing out (watch phase: out) fires, controlled by
  * ctrl, the object's controller just before (CR 603.10b: it looks back in
  * time). */
 void zo_phase_watches_fire(zo_game *g, int obj, int ctrl);
 /* Steps: a player's untap step (CR 702.26a, 702.26n); a player leaves the
  * game (800.4a, 603.6c, 702.26k) (players.c). */
-void zo_step_untap(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
-void zo_step_leave_game(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
 /* A control effect on o ended (an end_turn step): o goes back to player
  * p, the one who controlled it without that effect; if p has left the
  * game, o is exiled instead (CR 800.4c), its events in r. 1 when it was
@@ -565,7 +551,6 @@ void zo_phase_one(zo_game *g, int o, int out, zo_step_result *r);
  * `cause` (static storage or the caller's); its events into r. */
 void zo_rule_move(zo_game *g, int obj, int to_type, const char *cause, zo_step_result *r);
 /* Step: put an as-enters effect in force (CR 614.13). */
-void zo_step_as_enters(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
 /* Before obj enters the battlefield: run the as-enters effects of its own,
  * their events into r (CR 614.13); marks obj entering for the event when
  * no move_together did. Called only while g->netb. */
@@ -576,8 +561,6 @@ void zo_etb_apply(zo_game *g, int obj, zo_step_result *r);
 void zo_etb_mark(zo_game *g, int obj);
 void zo_etb_event_end(zo_game *g);
 /* Step: put a "can't" effect in force (CR 614.17, 614.17a). */
-void zo_step_cant(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
-void zo_step_choose_replacement(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
 
 /* ---- triggers and references (triggers.c) ------------------------------ */
 
@@ -597,19 +580,11 @@ int zo_obj_finds(zo_game *g, zo_switch how_sw, int obj, uint64_t id, int zone,
                  int pub_at_arrival, int viewer);
 /* Steps: arm a watch (CR 603.2), resolve its trigger (603.3a, 603.10),
  * remember an object (CR 400.7d). */
-void zo_step_watch(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
-void zo_step_resolve(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
-void zo_step_remember(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
 
 /* ---- status, state-based actions (status.c, sba.c) ----------------------- */
 
 /* Steps: control (CR 109.4), phase (CR 702.24; Z.7, 217.8), turn_face (CR
  * 400.9; FaB 3.0.3, 3.0.9), end_game (Z.2.2, 407.2), state_check (CR 704). */
-void zo_step_control(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
-void zo_step_phase(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
-void zo_step_turn_face(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
-void zo_step_end_game(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
-void zo_step_state_check(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
 
 /* ---- the performing player, looks and reveals (perform.c; issue 12) ------ */
 
@@ -650,8 +625,6 @@ void zo_zone_reordered(zo_game *g, int z, zo_step_result *r);
  * 702.26e): 1 with r failed, phased_out, for such an object; else 0. */
 int zo_phased_out_unaffected(zo_game *g, int obj, zo_step_result *r);
 /* Steps: look (CR 406.3, 217.7b; FaB 3.7.4), reveal (CR 701.20a, 217.2e). */
-void zo_step_look(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
-void zo_step_reveal(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
 /* ---- durations (durations.c; G4 of issue 12) ------------------------------ */
 
 /* Object o phases out: the effects on it that phasing ends, as switch
@@ -661,14 +634,25 @@ void zo_durations_phase_out(zo_game *g, int o);
 /* Step: the end of the turn's cleanup: "until end of turn" effects end
  * (CR 514.2; 314.2 of 2004/2008; 314.1b of 1999), on phased-out permanents
  * too (702.24e, 702.26f; 502.15h: it may phase in under another player). */
-void zo_step_end_turn(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
 
 /* ---- steps (steps.c) ----------------------------------------------------- */
 
 /* Apply step s to object obj (-1: its own card or reference) by the room
- * of its kind, one line each; zo_game_apply_to (move.c) sends every step
- * but a move here. The step's result in r. */
+ * of its kind, found in the step table; zo_game_apply_to (move.c) sends
+ * every step but a move here. The step's result in r. */
 void zo_step_dispatch(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
+/* The rooms: zo_step_<name>(g, s, obj, r) does a step of kind <name>, one
+ * per row of ZO_STEP_KINDS (case/steps.def), defined in the file of the
+ * rules it carries out (the comments above, by file, say which): step s
+ * applied to object obj (-1: the step's own card or reference), its
+ * outcome, error and events in r; the game g changes, s is only read. A
+ * move is zo_game_apply_to's (move.c); draw and mill share the room of
+ * moves of several objects (zo_step_draw_mill). */
+#define ZO_ROW_ROOM(id, name, ...) \
+  void zo_step_##name(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
+ZO_STEP_KINDS(ZO_ROW_ROOM)
+#undef ZO_ROW_ROOM
+void zo_step_draw_mill(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
 /* The object a step acts on: its reference's object, or its card; -1 with
  * r's outcome not_found (and an event for a card) when there is none. */
 int zo_step_object(zo_game *g, const zo_step *s, zo_step_result *r);
