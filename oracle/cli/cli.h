@@ -170,6 +170,8 @@ int zo_cli_cmd_mutants(const zo_cli_command *cmd, int argc, char **argv);
 int zo_cli_cmd_gate(const zo_cli_command *cmd, int argc, char **argv);
 int zo_cli_cmd_replay(const zo_cli_command *cmd, int argc, char **argv);
 int zo_cli_cmd_corpus(const zo_cli_command *cmd, int argc, char **argv);
+/* zoneoracle steps: the step table (case/steps.def) as text or JSON. */
+int zo_cli_cmd_steps(const zo_cli_command *cmd, int argc, char **argv);
 int zo_cli_cmd_serve(const zo_cli_command *cmd, int argc, char **argv);
 int zo_cli_cmd_diff(const zo_cli_command *cmd, int argc, char **argv);
 int zo_cli_cmd_smoke(const zo_cli_command *cmd, int argc, char **argv);

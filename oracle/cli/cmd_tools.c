@@ -269,3 +269,70 @@ int zo_cli_cmd_diff(const zo_cli_command *cmd, int argc, char **argv) {
   json_decref(b);
   return nnew ? ZO_EXIT_FAIL : ZO_EXIT_PASS;
 }
+
+/* ---- steps --------------------------------------------------------------- */
+
+/* The zones option o may name besides the rule set's: a JSON array. */
+static json_t *zones_also(const zo_step_option *o) {
+  json_t *a = json_array();
+  if (o->flags & OPT_OUTSIDE) json_array_append_new(a, json_string("outside"));
+  if (o->flags & OPT_ANY) json_array_append_new(a, json_string("any"));
+  if (o->flags & OPT_ARENA) json_array_append_new(a, json_string("arena"));
+  return a;
+}
+
+int zo_cli_cmd_steps(const zo_cli_command *cmd, int argc, char **argv) {
+  zo_cli_opts o;
+  int rc = zo_cli_parse(cmd, argc, argv, &o);
+  int json = rc < 0 && o.format && !strcmp(o.format, "json");
+  zo_cli_opts_free(&o);
+  if (rc >= 0) return rc;
+  json_t *steps = json_array();
+  for (int k = 0; k < ST_COUNT; k++) {
+    size_t n;
+    const zo_step_option *opt = zo_step_options((zo_step_kind)k, &n);
+    zo_feature ft = zo_step_kind_feature((zo_step_kind)k);
+    json_t *opts = json_array();
+    for (size_t i = 0; i < n; i++)
+      json_array_append_new(
+          opts, json_pack("{s:s, s:s, s:b, s:b, s:b, s:b, s:b, s:o}", "key", opt[i].key, "type",
+                          zo_option_type_names[opt[i].type], "required",
+                          (opt[i].flags & OPT_REQ) != 0, "object", (opt[i].flags & OPT_OBJECT) != 0,
+                          "top_only", (opt[i].flags & OPT_TOP) != 0, "nonempty",
+                          (opt[i].flags & OPT_NONEMPTY) != 0, "unique",
+                          (opt[i].flags & OPT_UNIQUE) != 0, "zones_also", zones_also(&opt[i])));
+    json_array_append_new(
+        steps, json_pack("{s:s, s:o, s:s, s:b, s:b, s:o}", "name", zo_step_kind_name((zo_step_kind)k),
+                         "feature", ft == FT_NONE ? json_null() : json_string(zo_feature_name(ft)),
+                         "rule", zo_step_kind_rule((zo_step_kind)k), "nestable",
+                         zo_step_kind_nestable((zo_step_kind)k), "generated",
+                         zo_step_kind_generated((zo_step_kind)k), "options", opts));
+  }
+  if (json) {
+    json_t *features = json_array();
+    for (int f = 0; f < FT_COUNT; f++) json_array_append_new(features, json_string(zo_feature_names[f]));
+    json_t *doc = json_pack("{s:o, s:o}", "steps", steps, "features", features);
+    char *text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    puts(text);
+    free(text);
+    json_decref(doc);
+    return ZO_EXIT_PASS;
+  }
+  size_t i;
+  json_t *st;
+  json_array_foreach(steps, i, st) {
+    json_t *f = json_object_get(st, "feature");
+    printf("%-19s %-19s %-12s %s\n", json_string_value(json_object_get(st, "name")),
+           json_is_string(f) ? json_string_value(f) : "-",
+           json_string_value(json_object_get(st, "rule")),
+           json_is_true(json_object_get(st, "nestable")) ? "nestable" : "top-level");
+    size_t j;
+    json_t *op;
+    json_array_foreach(json_object_get(st, "options"), j, op)
+      printf("    %s%s: %s\n", json_string_value(json_object_get(op, "key")),
+             json_is_true(json_object_get(op, "required")) ? "*" : "",
+             json_string_value(json_object_get(op, "type")));
+  }
+  json_decref(steps);
+  return ZO_EXIT_PASS;
+}

@@ -231,6 +231,19 @@ const zo_cli_command zo_cli_commands[] = {
      "\n"
      "exit: 0 every check ok, 1 a check failed, 2 usage, 4 the engine could not be\n"
      "      started or failed the zcp/1 handshake\n"},
+    {"steps", zo_cli_cmd_steps, ZO_OPT_FORMAT, 0, 0, "steps [--format text|json]",
+     "the step language: every step kind, its feature and options",
+     "Prints the step table the loader, the printer, the generator and the model\n"
+     "follow: each step kind's word, the protocol feature it needs, the rule it\n"
+     "carries out, whether it may be a then:/do: step, and its options with their\n"
+     "types (required ones marked *). --format json gives the same as one object\n"
+     "(an adapter's own checks, the JSON schema's sync, the docs' check read it).\n"
+     "\n"
+     "options:\n"
+     "  --format F          text (default) or json\n"
+     "  -h, --help          this help\n"
+     "\n"
+     "exit: 0, 2 usage\n"},
     {"mutants", zo_cli_cmd_mutants, ZO_OPT_COMMON | ZO_OPT_LIST, 0, -1, "mutants [--list] [PATH...]",
      "which case kills each mutant of the oracle",
      "Runs the cases against every mutant of the oracle (one switch or zone attribute\n"
