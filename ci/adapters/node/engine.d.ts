@@ -21,7 +21,8 @@ export type Feature =
   | 'performer' | 'look' | 'reveal' | 'attachments' | 'durations' | 'kept_marks'
   | 'aura_triggers' | 'madness' | 'copies' | 'casting' | 'phasing_together' | 'cant'
   | 'draw_replacement' | 'untap_phasing' | 'leave_game' | 'phasing_triggers' | 'as_enters'
-  | 'shuffle_order' | 'draw_then' | 'together_order' | 'created_owner' | 'control_effects';
+  | 'shuffle_order' | 'draw_then' | 'together_order' | 'created_owner' | 'control_effects'
+  | 'unattach';
 
 /** What a step did (PROTOCOL.md, "Outcomes and step error codes"). */
 export type Outcome =
@@ -194,7 +195,11 @@ export type Step =
    * rejected, cannot_choose, with a rejected event, and nothing moves
    * (614.13a, 614.13b); a mill or draw takes the first card from the top
    * that is not entering (614.13c). no_move */
-  | { as_enters: { card: Handle; steps: Step[] } };
+  | { as_enters: { card: Handle; steps: Step[] } }
+  /** feature unattach: the object is attached to nothing where it is, the
+   * same object (CR 701.3d); failed already when attached to nothing, as
+   * attach off the battlefield or phased out. no_move */
+  | { unattach: { card: Handle } | { ref: string } };
 
 // ---- results and observations ------------------------------------------------------
 

@@ -54,6 +54,7 @@ const KNOWN_FEATURES = Object.freeze([
   'together_order', // move_together: only arrivals are placed; on the stack by controller (CR 400.5, 405.3)
   'created_owner', // a token created under another player's control is theirs (CR 111.2)
   'control_effects', // control effects in timestamp order; one on a spell goes on with the permanent (CR 613.7, 800.4a, 400.7a)
+  'unattach', // unattach: attached to nothing where it is, the same object (CR 701.3d)
 ]);
 
 /** The mark kinds of feature kept_marks (CR 400.7d, 400.7g-i, 400.7m). */
@@ -73,6 +74,7 @@ const STEP_FEATURE = new Map([
   ['untap', 'untap_phasing'], // CR 702.26a, 702.26n
   ['leave_game', 'leave_game'], // CR 800.4a
   ['as_enters', 'as_enters'], // CR 614.13
+  ['unattach', 'unattach'], // CR 701.3d
 ]);
 
 /** A request that gets an error answer: code is bad_request, unsupported or
@@ -2097,6 +2099,17 @@ class MtgGame {
     Object.assign(this.w(o), { attached: host.handle, attachedId: host.id, attachSelf: o.id, phasedWith: null });
   }
 
+  /** CR 701.3d: attached to nothing where it is, the same object; the
+   * state-based actions see it as attached to nothing (704.5m, 704.5n). */
+  stepUnattach(opts, result, followed) {
+    const o = this.target(opts, result, followed, 'unattach');
+    if (o === null) return;
+    if (o.zone !== 'battlefield') return void result.set('failed', 'not_in_zone');
+    if (o.phasedOut) return void result.set('failed', 'phased_out'); // CR 702.26b
+    if (this.attachedTo(o) === null) return void result.set('failed', 'already');
+    this.w(o).attachedId = 0; // no identity: attached to nothing
+  }
+
   stepTurnFace(opts, result, followed) {
     if (opts.face !== 'up' && opts.face !== 'down') throw badRequest('turn_face: face is up or down');
     const o = this.target(opts, result, followed, 'turn_face');
@@ -2752,6 +2765,7 @@ const STEP_KINDS = new Map(Object.entries({
   untap: { options: ['player', 'phasing'], run: MtgGame.prototype.stepUntap }, // CR 702.26a, 702.26n
   leave_game: { options: ['player'], run: MtgGame.prototype.stepLeaveGame }, // CR 800.4a
   as_enters: { options: ['card', 'steps'], run: MtgGame.prototype.stepAsEnters }, // CR 614.13
+  unattach: { options: ['card', 'ref'], run: MtgGame.prototype.stepUnattach }, // CR 701.3d
 }));
 
 /** The rules half as the protocol half sees it.
@@ -2766,7 +2780,7 @@ const mtgCurrent = {
     'performer', 'look', 'reveal',
     'attachments', 'durations', 'kept_marks', 'aura_triggers', 'madness', 'copies', 'casting',
     'phasing_together', 'cant', 'draw_replacement', 'untap_phasing', 'leave_game', 'phasing_triggers', 'as_enters',
-    'shuffle_order', 'draw_then', 'together_order', 'created_owner', 'control_effects'],
+    'shuffle_order', 'draw_then', 'together_order', 'created_owner', 'control_effects', 'unattach'],
   newGame: (ruleset, players, cards) => new MtgGame(players, cards),
 };
 

@@ -32,7 +32,7 @@ FEATURES = ["triggers", "replacement", "phasing", "face_down", "ante", "visibili
             "casting", "phasing_together", "cant", "draw_replacement",
             "untap_phasing", "leave_game", "phasing_triggers", "as_enters",
             "shuffle_order", "draw_then", "together_order", "created_owner",
-            "control_effects"]
+            "control_effects", "unattach"]
 
 # ---- the zones of mtg-current ---------------------------------------------
 PER_PLAYER = ("library", "hand", "graveyard")                    # CR 400.1
@@ -72,6 +72,7 @@ STEP_KEYS = {
     "untap": {"player", "phasing"},           # CR 702.26a, 702.26n
     "leave_game": {"player"},                 # CR 800.4a, 702.26k
     "as_enters": {"card", "steps"},           # CR 614.13
+    "unattach": {"card", "ref"},              # CR 701.3d
 }
 # never a then:/do:/costs:/instead: step
 UNNESTABLE = ("move_together", "create", "end_turn", "cant", "replace_draw", "untap",
@@ -1377,6 +1378,21 @@ class Game(Tracked):
                 return
         o.attached, o.attached_id, o.attach_self = host.handle, host.id, o.id
         o.phased_with = None
+
+    def do_unattach(self, opts, obj, res):
+        """CR 701.3d: attached to nothing where it is, the same object; the
+        state-based actions see it as attached to nothing (704.5m, 704.5n)."""
+        o = self.target(opts, obj, res)
+        if o is None:
+            return
+        if o.zone != "battlefield":
+            res.set("failed", "not_in_zone")
+        elif o.phased_out:
+            res.set("failed", "phased_out")            # CR 702.26b
+        elif self.attached_to(o) is None:
+            res.set("failed", "already")
+        else:
+            o.attached_id = 0                          # no identity: attached to nothing
 
     def do_turn_face(self, opts, obj, res):
         o = self.target(opts, obj, res)

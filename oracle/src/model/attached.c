@@ -1,6 +1,8 @@
 /* attached.c: Auras, Equipment and Fortifications attached to permanents
  * (the `attach` step; cases/README.md, attach).
  *
+ * The `unattach` step ends an attachment where the objects are (CR 701.3d).
+ *
  * Who may attach what to what is not a zone rule; the model keeps to what
  * the zone rules need: both objects on the battlefield (in play), phased
  * in, and not the same object (CR 301.5, 301.6, 303.4; 217.1b of 2004 and
@@ -89,6 +91,33 @@ void zo_step_attach(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
   ob->attach_self = ob->id;
   ob->phased_with = -1;
   g->has_attach = 1;
+}
+
+/* unattach (CR 701.3d): the object stays on the battlefield, attached to
+ * nothing. No zone change, so it is the object it was (400.7 speaks of zone
+ * changes only) and nothing triggers; what follows is the state-based
+ * actions' (an Aura attached to nothing goes to its owner's graveyard,
+ * 704.5m; an Equipment or Fortification stays, 704.5n). Outcome no_move;
+ * failed (already) when it is attached to nothing, and as attach for an
+ * object off the battlefield or phased out; rejected (unsupported) where
+ * nothing attaches to a permanent (FaB). */
+void zo_step_unattach(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
+  int o = obj;
+  if (o < 0 && (o = zo_step_object(g, s, r)) < 0) return;
+  if (SW(g, SW_ATTACH) != ZS_YES) {
+    r->outcome = ZO_OUTCOME_REJECTED;
+    r->error = ZO_E_UNSUPPORTED;
+    return;
+  }
+  zo_step_error e = ZO_E_NONE;
+  if (!attachable(g, o, &e) || zo_attached_to(g, o) < 0) {
+    r->outcome = ZO_OUTCOME_FAILED;
+    r->error = e != ZO_E_NONE ? e : ZO_E_ALREADY;
+    return;
+  }
+  HITSW(g, SW_ATTACH); /* CR 701.3d */
+  g->objs[o].attached_id = 0; /* no identity: attached to nothing, which the
+                                 state-based actions see (704.5m, 704.5n) */
 }
 
 int zo_attached_state_check(zo_game *g, int obj, zo_step_result *r) {
