@@ -55,6 +55,7 @@ const KNOWN_FEATURES = Object.freeze([
   'created_owner', // a token created under another player's control is theirs (CR 111.2)
   'control_effects', // control effects in timestamp order; one on a spell goes on with the permanent (CR 613.7, 800.4a, 400.7a)
   'unattach', // unattach: attached to nothing where it is, the same object (CR 701.3d)
+  'cant_costs', // a cast whose cost includes a move that can't happen can't be cast (CR 614.17b)
 ]);
 
 /** The mark kinds of feature kept_marks (CR 400.7d, 400.7g-i, 400.7m). */
@@ -1215,6 +1216,9 @@ class MtgGame {
     const o = this.target(opts, result, followed, 'move');
     if (o === null) return;
     if (!this.mayPut(opts.player, o, opts, result)) return;
+    if (opts.costs !== undefined && this.s.cants.length && this.costForbidden(opts.costs)) {
+      return void result.set('failed', 'forbidden'); // CR 614.17b: the spell can't be cast
+    }
     const { outcome, error } = this.move(o, opts, result);
     result.set(outcome, error);
     if (opts.then !== undefined && opts.then !== null && !['failed', 'stayed', 'rejected'].includes(outcome)) {
@@ -1247,6 +1251,23 @@ class MtgGame {
       if (UNNESTABLE.includes(name)) throw badRequest(`${what}: ${name} can't be a step of the list`);
       if (name === 'move' && isObject(sub) && sub.costs !== undefined) throw badRequest(`${what}: can't hold a move with costs: of its own`);
     }
+  }
+
+  /** Does a cost of a cast include a move a "can't" effect forbids (CR
+   * 614.17b: such a cost can't be paid, so the spell can't be cast)? The
+   * move as written after the owner's-zone redirect (400.3); a cost whose
+   * object is gone is left to the cost steps. */
+  costForbidden(costs) {
+    for (const c of costs) {
+      const [name, sub] = Object.entries(c)[0];
+      if (name !== 'move') continue;
+      const o = sub.ref !== undefined ? this.referenced(sub.ref, 'move') : this.object(sub.card);
+      if (o === null || !o.exists || o.phasedOut) continue;
+      const dest = this.zoneFor(this.zoneRef(sub.to, 'to', [OUTSIDE]), o.owner).zone;
+      if (dest === o.zone && dest !== OUTSIDE && !RENEWED_IN_PLACE.has(dest)) continue;
+      if (this.forbids(o, o.zone, dest, sub.cause, sub.face)) return true;
+    }
+    return false;
   }
 
   /** The cast's costs once the card is on the stack (CR 601.2a-h): their
@@ -2780,7 +2801,8 @@ const mtgCurrent = {
     'performer', 'look', 'reveal',
     'attachments', 'durations', 'kept_marks', 'aura_triggers', 'madness', 'copies', 'casting',
     'phasing_together', 'cant', 'draw_replacement', 'untap_phasing', 'leave_game', 'phasing_triggers', 'as_enters',
-    'shuffle_order', 'draw_then', 'together_order', 'created_owner', 'control_effects', 'unattach'],
+    'shuffle_order', 'draw_then', 'together_order', 'created_owner', 'control_effects', 'unattach',
+    'cant_costs'],
   newGame: (ruleset, players, cards) => new MtgGame(players, cards),
 };
 

@@ -32,7 +32,7 @@ FEATURES = ["triggers", "replacement", "phasing", "face_down", "ante", "visibili
             "casting", "phasing_together", "cant", "draw_replacement",
             "untap_phasing", "leave_game", "phasing_triggers", "as_enters",
             "shuffle_order", "draw_then", "together_order", "created_owner",
-            "control_effects", "unattach"]
+            "control_effects", "unattach", "cant_costs"]
 
 # ---- the zones of mtg-current ---------------------------------------------
 PER_PLAYER = ("library", "hand", "graveyard")                    # CR 400.1
@@ -665,11 +665,34 @@ class Game(Tracked):
         if "costs" in opts:
             self.check_costs(opts, obj)
         o = self.target(opts, obj, res)
-        if o is not None and self.may_put(opts.get("player"), o, opts):
-            res.set(*self.move(o, opts, res))
-        elif o is not None:
+        if o is None:
+            return
+        if not self.may_put(opts.get("player"), o, opts):
             res.set("rejected", "wrong_player")
             res.event(o.handle, "rejected")
+        elif "costs" in opts and self.cants and self.cost_forbidden(opts["costs"]):
+            res.set("failed", "forbidden")             # CR 614.17b: it can't be cast
+        else:
+            res.set(*self.move(o, opts, res))
+
+    def cost_forbidden(self, costs):
+        """CR 614.17b: a cost including a move a can't effect forbids can't
+        be paid, so the spell can't be cast. The move as written after the
+        owner's-zone redirect (400.3); a cost whose object is gone is left
+        to the cost steps."""
+        for c in costs:
+            (name, sub), = c.items()
+            if name != "move":
+                continue
+            o = self.referenced(sub["ref"]) if "ref" in sub else self.obj(sub.get("card"))
+            if o is None or not o.exists or o.phased_out:
+                continue
+            dest, _ = self.zone_of(self.spec(sub["to"], (OUTSIDE,)), o.owner)
+            if dest == o.zone and dest != OUTSIDE and ztype(dest) not in NEW_IN_PLACE:
+                continue
+            if self.forbids(o, o.zone, dest, sub.get("cause"), sub.get("face") == "down"):
+                return True
+        return False
 
     def check_costs(self, opts, obj):
         """costs: the steps done while a card is being cast (CR 601.2b-h),

@@ -85,6 +85,34 @@ static void cost_steps(zo_game *g, const zo_step *mv, zo_step_result *r) {
   for (int i = 0; i < mv->ncosts; i++) nested_step(g, &mv->costs[i], -1, r);
 }
 
+/* Whether a cost of the cast mv includes a move a "can't" effect forbids:
+ * a player can't choose to pay a cost that includes an event that can't
+ * happen (CR 614.17b), so the spell can't be cast and nothing moves (the
+ * game goes back to before the cast, 601.2h's costs being unpayable). The
+ * event is judged as written after the owner's-zone redirect (400.3), as
+ * `cant` judges a move (614.17d); replacement effects are not applied to
+ * it, since no cost is paid. A cost of another kind, or one whose object is
+ * gone, is left to the costs' own steps. Reports feature cant_costs when it
+ * refuses (zcp/2 cast the spell and let the cost fail). */
+ZO_COLD static int cost_forbidden(zo_game *g, const zo_step *mv) {
+  for (int i = 0; i < mv->ncosts; i++) {
+    const zo_step *c = &mv->costs[i];
+    if (c->kind != ST_MOVE) continue;
+    int o = c->ref >= 0 ? (ref_finds(g, c->ref) ? g->refs[c->ref].obj : -1) : c->card;
+    if (o < 0 || !g->objs[o].exists || g->objs[o].phased_out) continue;
+    const zo_obj *ob = &g->objs[o];
+    int origin = ob->under >= 0 ? g->objs[ob->under].zone : ob->zone, redirected;
+    zo_step_error e;
+    int dest = resolve_dest(g, o, &c->to, c->choose, &redirected, &e);
+    if (dest == -1 || (dest == origin && dest >= 0 && !ZT(g, dest)->same_zone_new.value)) continue;
+    if (zo_cant_forbids(g, o, origin, dest, c->cause, c->face == 1)) {
+      g->features_used |= (uint64_t)1 << FT_CANT_COSTS; /* a meaning zcp/2 did not give */
+      return 1;
+    }
+  }
+  return 0;
+}
+
 /* ---- the move, phase by phase ---------------------------------------- */
 
 /* A move in progress: what its phases share. */
@@ -595,6 +623,11 @@ void zo_game_apply_to(zo_game *g, const zo_step *s, int obj, zo_step_result *r) 
     else if ((o = zo_step_object(g, s, r)) < 0) return;
   }
   if (s->player >= 0 && !zo_perform_move_ok(g, s, o, r)) return; /* issue 12, G3 */
+  if (s->ncosts && g->ncants && cost_forbidden(g, s)) { /* CR 614.17b */
+    r->outcome = ZO_OUTCOME_FAILED;
+    r->error = ZO_E_FORBIDDEN;
+    return;
+  }
   zo_step_error e;
   r->outcome = move_one(g, o, s, &e, r);
   r->error = e;
