@@ -22,7 +22,7 @@ export type Feature =
   | 'aura_triggers' | 'madness' | 'copies' | 'casting' | 'phasing_together' | 'cant'
   | 'draw_replacement' | 'untap_phasing' | 'leave_game' | 'phasing_triggers' | 'as_enters'
   | 'shuffle_order' | 'draw_then' | 'together_order' | 'created_owner' | 'control_effects'
-  | 'unattach';
+  | 'unattach' | 'cant_costs' | 'look_then';
 
 /** What a step did (PROTOCOL.md, "Outcomes and step error codes"). */
 export type Outcome =
@@ -131,7 +131,10 @@ export type Step =
   | { replace: { as: string; card: Handle | 'any'; instead: MoveOptions; when?: { to?: string; from?: string; cause?: string }; controller?: Player; category?: 'self' | 'other' } }
   | { choose_replacement: { order: string[]; player?: Player; card?: Handle } }
   | { mark: ObjectNamed & { as: string; kind: 'counter' | 'effect' | 'characteristic' | 'prevention' | 'sticker' | 'permission' | 'spell_info'; until?: 'end_of_turn' } }
-  | { look: ObjectNamed & { player: Player } }
+  /** then (feature look_then, top-level only): the rest of the same
+   * instruction, done to the object looked at; looked at, then exiled face
+   * down, it is still seen by the player while it stays exiled (CR 406.3) */
+  | { look: ObjectNamed & { player: Player; then?: Step } }
   /** top_of (without card/ref): that player plays with the top card of
    * their library revealed (CR 401.5, 401.6) */
   | { reveal: ObjectNamed & { end?: boolean; top_of?: Player } }

@@ -56,6 +56,7 @@ const KNOWN_FEATURES = Object.freeze([
   'control_effects', // control effects in timestamp order; one on a spell goes on with the permanent (CR 613.7, 800.4a, 400.7a)
   'unattach', // unattach: attached to nothing where it is, the same object (CR 701.3d)
   'cant_costs', // a cast whose cost includes a move that can't happen can't be cast (CR 614.17b)
+  'look_then', // look then: the rest of the instruction; looked at, then exiled face down: still seen (CR 406.3)
 ]);
 
 /** The mark kinds of feature kept_marks (CR 400.7d, 400.7g-i, 400.7m). */
@@ -131,6 +132,7 @@ function featuresOfStep(step, found = new Set(), depth = 0) {
     if ((name === 'shuffle' && opts.order !== undefined) || Array.isArray(opts.shuffle)) found.add('shuffle_order');
     if (Array.isArray(opts.instead?.shuffle)) found.add('shuffle_order'); // replace's instead:
     if (name === 'draw' && opts.then !== undefined) found.add('draw_then');
+    if (name === 'look' && opts.then !== undefined) found.add('look_then'); // CR 406.3
     featuresOfStep(opts.then, found, depth + 1);
     featuresOfStep(opts.do, found, depth + 1);
     if (Array.isArray(opts.costs)) for (const c of opts.costs) featuresOfStep(c, found, depth + 1);
@@ -2212,6 +2214,20 @@ class MtgGame {
     const shown = MtgGame.shown(o) || { id: o.id, zone: o.zone, players: new Set(), all: false };
     shown.players.add(player);
     o.shown = shown;
+    if (opts.then !== undefined && opts.then !== null) {
+      // the rest of the same instruction: look at it, then exile it face
+      // down, and the player goes on looking while it stays exiled (406.3)
+      if (followed !== null) throw badRequest('look: then: is not allowed in then:/do:');
+      if (!isObject(opts.then)) throw badRequest('look: then: is one step');
+      const before = o.id;
+      result.events.push(...this.runStep(opts.then, o).events);
+      if (o.exists && o.id !== before && o.zone === 'exile' && o.face === 'down') {
+        this.w(o);
+        const again = MtgGame.shown(o) || { id: o.id, zone: o.zone, players: new Set(), all: false };
+        again.players.add(player);
+        o.shown = again;
+      }
+    }
   }
 
   /** CR 701.20a: a revealed object is shown to every player until it leaves
@@ -2777,7 +2793,7 @@ const STEP_KINDS = new Map(Object.entries({
   replace: { options: ['as', 'card', 'when', 'instead', 'controller', 'category'], run: MtgGame.prototype.stepReplace },
   choose_replacement: { options: ['order', 'player', 'card'], run: MtgGame.prototype.stepChooseReplacement },
   mark: { options: ['card', 'ref', 'as', 'kind', 'until'], run: MtgGame.prototype.stepMark },
-  look: { options: ['card', 'ref', 'player'], run: MtgGame.prototype.stepLook },
+  look: { options: ['card', 'ref', 'player', 'then'], run: MtgGame.prototype.stepLook },
   reveal: { options: ['card', 'ref', 'end', 'top_of'], run: MtgGame.prototype.stepReveal },
   attach: { options: ['card', 'ref', 'to'], run: MtgGame.prototype.stepAttach },
   end_turn: { options: [], run: MtgGame.prototype.stepEndTurn }, // G4 of issue 12
@@ -2802,7 +2818,7 @@ const mtgCurrent = {
     'attachments', 'durations', 'kept_marks', 'aura_triggers', 'madness', 'copies', 'casting',
     'phasing_together', 'cant', 'draw_replacement', 'untap_phasing', 'leave_game', 'phasing_triggers', 'as_enters',
     'shuffle_order', 'draw_then', 'together_order', 'created_owner', 'control_effects', 'unattach',
-    'cant_costs'],
+    'cant_costs', 'look_then'],
   newGame: (ruleset, players, cards) => new MtgGame(players, cards),
 };
 

@@ -32,7 +32,7 @@ FEATURES = ["triggers", "replacement", "phasing", "face_down", "ante", "visibili
             "casting", "phasing_together", "cant", "draw_replacement",
             "untap_phasing", "leave_game", "phasing_triggers", "as_enters",
             "shuffle_order", "draw_then", "together_order", "created_owner",
-            "control_effects", "unattach", "cant_costs"]
+            "control_effects", "unattach", "cant_costs", "look_then"]
 
 # ---- the zones of mtg-current ---------------------------------------------
 PER_PLAYER = ("library", "hand", "graveyard")                    # CR 400.1
@@ -64,7 +64,7 @@ STEP_KEYS = {
     "resolve": {"trigger", "do"}, "remember": {"as", "card", "ref"},
     "replace": {"as", "card", "when", "instead", "controller", "category"},
     "choose_replacement": {"order", "player", "card"}, "mark": {"card", "ref", "as", "kind", "until"},
-    "look": {"card", "ref", "player"}, "reveal": {"card", "ref", "end", "top_of"},
+    "look": {"card", "ref", "player", "then"}, "reveal": {"card", "ref", "end", "top_of"},
     "attach": {"card", "ref", "to"},
     "end_turn": set(),                        # G4 (issue 12)
     "cant": {"card", "when", "types"},        # CR 614.17
@@ -766,6 +766,15 @@ class Game(Tracked):
             res.set("rejected", "unsupported")
             return
         self.show(o)["players"].add(player)
+        if opts.get("then") is not None:
+            # the rest of the same instruction: look at it, then exile it face
+            # down, and the player goes on looking while it stays exiled (406.3)
+            need(obj is None, "look: then is not allowed in then:/do:")
+            need(isinstance(opts["then"], dict) and len(opts["then"]) == 1, "look: then is one step")
+            before = o.id
+            res.events += self.step(opts["then"], o).events
+            if o.exists and o.id != before and ztype(o.zone) == "exile" and o.face_down:
+                self.show(o)["players"].add(player)
 
     def do_reveal(self, opts, obj, res):
         """CR 701.20a: shown to every player until it leaves its zone or

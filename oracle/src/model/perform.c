@@ -148,6 +148,28 @@ static int shown_object(zo_game *g, const zo_step *s, int obj, zo_step_result *r
  * allow; switch look_face_down), Z.6.2 and Z.4.2 (a library or hand when
  * a spell or ability says so), FaB 3.7.4 (a deck when an effect says so).
  * Z.7.3, Z.8.4: face-down cards there, never. */
+/* look's then: the rest of the same instruction, done to the object o the
+ * player looked at (its events join the look's). "Look at the card, then
+ * exile it face down": where the rule set lets a look at a face-down
+ * exiled card last until it leaves exile (today's 406.3, switch
+ * look_face_down: until_leaves), the player may go on looking at it while
+ * it stays exiled, though it is a new object there (400.7); elsewhere the
+ * look ends with the zone change, as the older texts have no such clause. */
+static void look_then(zo_game *g, const zo_step *s, int o, zo_step_result *r) {
+  zo_obj *ob = &g->objs[o];
+  uint64_t before = ob->id;
+  nested_step(g, s->then, o, r);
+  if (!ob->exists || ob->id == before || ob->zone < 0 || ob->under >= 0 || !ob->face_down ||
+      ZT(g, ob->zone)->role != ZR_EXILE)
+    return;
+  HITSW(g, SW_LOOK_FACE_DOWN);
+  if (SW(g, SW_LOOK_FACE_DOWN) != ZS_UNTIL_LEAVES) return;
+  if (ob->look_id != ob->id || ob->look_zone != ob->zone) ob->look_mask = 0;
+  ob->look_mask |= 1u << s->player;
+  ob->look_id = ob->id;
+  ob->look_zone = ob->zone;
+}
+
 void zo_step_look(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
   int o = shown_object(g, s, obj, r);
   if (o < 0) return;
@@ -168,6 +190,7 @@ void zo_step_look(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
   ob->look_mask |= 1u << s->player;
   ob->look_id = ob->id;
   ob->look_zone = ob->zone;
+  if (s->then) look_then(g, s, o, r);
 }
 
 /* ---- the revealed top card of a library (CR 401.5, 401.6; 217.2e) ------- */
