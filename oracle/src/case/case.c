@@ -66,9 +66,11 @@ const char *const zo_option_type_names[OT_COUNT] = {ZO_OPTION_TYPES(ROW_NAME)};
 /* ---- the step table (steps.def) --------------------------------------- */
 
 #define UNPAREN(...) __VA_ARGS__
-#define O(key, type, field, flags, hint) {#key, OT_##type, offsetof(zo_step, field), flags, hint},
+#define OF(key, type, field, flags, feature, hint) \
+  {#key, OT_##type, offsetof(zo_step, field), flags, hint, feature},
+#define O(key, type, field, flags, hint) OF(key, type, field, flags, FT_NONE, hint)
 #define ROW_OPTIONS(id, name, feature, nestable, generated, check, rule, opts) \
-  static const zo_step_option options_##name[] = {UNPAREN opts{NULL, OT_COUNT, 0, 0, NULL}};
+  static const zo_step_option options_##name[] = {UNPAREN opts{NULL, OT_COUNT, 0, 0, NULL, FT_NONE}};
 ZO_STEP_KINDS(ROW_OPTIONS)
 #define ROW_KIND(id, name, feature, nestable, generated, check, rule, opts) \
   [id] = {options_##name, sizeof options_##name / sizeof *options_##name - 1, nestable, \
@@ -81,6 +83,7 @@ static const struct {
   const char *rule;
 } step_rows[ST_COUNT] = {ZO_STEP_KINDS(ROW_KIND)};
 #undef O
+#undef OF
 #undef ROW_OPTIONS
 #undef ROW_KIND
 
@@ -99,6 +102,28 @@ const zo_step_option *zo_step_option_find(zo_step_kind k, const char *key) {
   for (size_t i = 0; i < n; i++)
     if (!strcmp(o[i].key, key)) return &o[i];
   return NULL;
+}
+
+int zo_step_option_given(const zo_step *s, const zo_step *d, const zo_step_option *o) {
+  const char *f = (const char *)s + o->offset, *df = (const char *)d + o->offset;
+  switch (o->type) {
+  case OT_HANDLES:
+  case OT_REPLACEMENTS:
+  case OT_ORDER: return s->norder > 0;
+  case OT_STEPS: return s->ncosts > 0;
+  case OT_MOVES: return s->nmoves > 0;
+  case OT_STEP:
+  case OT_INSTEAD: return *(zo_step *const *)f != NULL;
+  case OT_ZONE: return memcmp(f, df, sizeof(zo_zone_spec)) != 0;
+  case OT_SEED:
+  case OT_TYPES: return *(const uint64_t *)f != *(const uint64_t *)df;
+  case OT_CAUSE: return *f != 0;
+  case OT_WHEN:
+    return s->when_to.type != d->when_to.type || s->when_from.type != d->when_from.type ||
+           s->when_cause[0];
+  case OT_CARD_OR_ANY: return s->replace_any || *(const int *)f != *(const int *)df;
+  default: return *(const int *)f != *(const int *)df; /* one int (or enum) */
+  }
 }
 
 int zo_step_kind_nestable(zo_step_kind k) {
@@ -214,27 +239,23 @@ static uint64_t kind_features(const zo_case *c, const zo_step *s) {
     f |= BIT(k);
   }
   if (s->face == 1) f |= BIT(FT_FACE_DOWN);
-  if (s->kind == ST_REPLACE && s->repl_category != RC_OTHER) f |= BIT(FT_REPLACEMENT_CATEGORY);
-  /* issue 12, G3: a step that names its performing player */
-  if ((s->kind == ST_MOVE || s->kind == ST_MOVE_TOGETHER || s->kind == ST_REORDER) &&
-      (s->player >= 0 || s->order_by >= 0))
-    f |= BIT(FT_PERFORMER);
-  /* G4, G8 (issue 12): a duration; a watch on the event's cause */
-  if (s->until) f |= BIT(FT_DURATIONS);
-  if (s->kind == ST_WATCH && s->cause[0]) f |= BIT(FT_TRIGGERS_CAUSE);
-  if (s->kind == ST_WATCH && s->aura >= 0) f |= BIT(FT_AURA_TRIGGERS);
-  /* CR 400.7k, 111.12, 707.13, 401.5 */
+  /* the options a feature of their own gives (steps.def, OF): issue 12's
+     performer (G3), durations (G4) and a watch's cause (G8); CR 400.7f,
+     111.12, 401.5, 702.26h, 603.10b, 400.5, 614.11b, 616.1a, 406.3 */
+  size_t n;
+  const zo_step_option *o = zo_step_options(s->kind, &n);
+  zo_step d;
+  int have_d = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (o[i].feature == FT_NONE) continue;
+    if (!have_d) zo_step_defaults(&d, s->kind), have_d = 1;
+    if (zo_step_option_given(s, &d, &o[i])) f |= BIT(o[i].feature);
+  }
+  /* what a value, not an option, says: CR 400.7k, 707.13, a shuffle's
+     given result */
   if (s->kind == ST_MOVE && !strcmp(s->cause, "madness")) f |= BIT(FT_MADNESS);
-  if (s->kind == ST_CREATE && (s->copy_of >= 0 || s->zone.type == ZO_ZT_OUTSIDE))
-    f |= BIT(FT_COPIES);
-  if (s->kind == ST_MOVE && s->ncosts) f |= BIT(FT_CASTING);
-  if (s->kind == ST_PHASE && s->norder) f |= BIT(FT_PHASING_TOGETHER); /* CR 702.26h */
-  if (s->kind == ST_WATCH && s->on_phase) f |= BIT(FT_PHASING_TRIGGERS); /* CR 603.10b */
-  /* options added after zcp/1 (steps.def): CR 400.5, a shuffle's given
-     result, 614.11b */
-  if (s->kind == ST_REORDER && s->by_effect) f |= BIT(FT_REORDER_EFFECT);
+  if (s->kind == ST_CREATE && s->zone.type == ZO_ZT_OUTSIDE) f |= BIT(FT_COPIES);
   if (s->shuffle == ZO_SHUFFLE_ORDER) f |= BIT(FT_SHUFFLE_ORDER);
-  if (s->kind == ST_DRAW && s->then) f |= BIT(FT_DRAW_THEN);
   for (int i = 0; i < s->ncosts; i++) f |= kind_features(c, &s->costs[i]);
   for (int i = 0; i < s->nmoves; i++) f |= kind_features(c, &s->moves[i]);
   if (s->then) f |= kind_features(c, s->then);

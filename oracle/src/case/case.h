@@ -171,6 +171,7 @@ typedef struct {
   size_t offset;        /* of the zo_step field it fills */
   unsigned flags;       /* OPT_* */
   const char *hint;     /* after "needs key:" in errors, "" or " (...)" */
+  zo_feature feature;   /* what a step giving it needs (OF), or FT_NONE */
 } zo_step_option;
 
 /* The options of step kind k, in its row's order; *n of them (0: none).
@@ -371,6 +372,9 @@ void zo_step_init(zo_step *s);
  * zone that may be `any` (OPT_ANY, when:) `any` (what the loader starts a
  * step from, and the printer leaves out). */
 void zo_step_defaults(zo_step *s, zo_step_kind k);
+/* Whether step s gives option o: its field differs from its default, in d
+ * (zo_step_defaults of s's kind). */
+int zo_step_option_given(const zo_step *s, const zo_step *d, const zo_step_option *o);
 /* The protocol features step s of case c needs (ci/protocol/PROTOCOL.md,
  * Features), as bits 1 << zo_feature, the finest that apply: its kind's
  * (a mark: its kind's part of marks; a phase: phasing.tokens for a token,

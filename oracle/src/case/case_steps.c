@@ -24,10 +24,12 @@ typedef zo_status step_check(cr_parser *p, const yd_node *opts, const yd_node *a
 
 #define UNPAREN(...) __VA_ARGS__
 #define O(key, ...) #key,
+#define OF(key, ...) #key,
 #define ROW_KEYS(id, name, feature, nestable, generated, check, rule, opts) \
   static const char *const keys_##name[] = {UNPAREN opts NULL};
 ZO_STEP_KINDS(ROW_KEYS)
 #undef O
+#undef OF
 #define CHECK_0(name) NULL
 #define CHECK_1(name) check_##name
 #define DECLARE_0(name)
