@@ -57,7 +57,11 @@ const KNOWN_FEATURES = Object.freeze([
   'unattach', // unattach: attached to nothing where it is, the same object (CR 701.3d)
   'cant_costs', // a cast whose cost includes a move that can't happen can't be cast (CR 614.17b)
   'look_then', // look then: the rest of the instruction; looked at, then exiled face down: still seen (CR 406.3)
+  'enters_attached', // move attached_to: put onto the battlefield attached (CR 303.4f-i)
 ]);
+
+/** What may enter the battlefield attached (CR 303.4h). */
+const ATTACHMENTS = Object.freeze(['aura', 'equipment', 'fortification']);
 
 /** The mark kinds of feature kept_marks (CR 400.7d, 400.7g-i, 400.7m). */
 const KEPT_MARK_KINDS = Object.freeze(['sticker', 'permission', 'spell_info']);
@@ -133,6 +137,7 @@ function featuresOfStep(step, found = new Set(), depth = 0) {
     if (Array.isArray(opts.instead?.shuffle)) found.add('shuffle_order'); // replace's instead:
     if (name === 'draw' && opts.then !== undefined) found.add('draw_then');
     if (name === 'look' && opts.then !== undefined) found.add('look_then'); // CR 406.3
+    if (carried.some((x) => isObject(x) && x.attached_to !== undefined)) found.add('enters_attached'); // CR 303.4f
     featuresOfStep(opts.then, found, depth + 1);
     featuresOfStep(opts.do, found, depth + 1);
     if (Array.isArray(opts.costs)) for (const c of opts.costs) featuresOfStep(c, found, depth + 1);
@@ -537,7 +542,7 @@ const ARRIVALS = new Set(['moved', 'redirected', 'replaced']); // a real change 
 /** Options of a move (also each of move_together's, and replace's instead:). */
 /** G4: the durations of until: (CR 514.2). */
 const DURATIONS = ['end_of_turn'];
-const MOVE_OPTIONS = ['card', 'ref', 'to', 'from', 'position', 'face', 'by', 'cause', 'choose', 'shuffle', 'seed', 'then', 'player'];
+const MOVE_OPTIONS = ['card', 'ref', 'to', 'from', 'position', 'face', 'by', 'cause', 'choose', 'shuffle', 'seed', 'then', 'player', 'attached_to'];
 /** Steps that are never a then:/do: step, nor one of a list of steps
  * (costs:, replace_draw's instead:, as_enters' steps:). */
 const UNNESTABLE = ['move_together', 'create', 'end_turn', 'cant', 'replace_draw', 'untap', 'leave_game', 'as_enters'];
@@ -1296,6 +1301,13 @@ class MtgGame {
       return { outcome: 'rejected', error: 'cannot_choose' };
     }
     const asked = this.zoneFor(this.zoneRef(opts.to, 'to', [OUTSIDE]), o.owner); // CR 400.3
+    if (opts.attached_to !== undefined && asked.zone === 'battlefield' && o.words.includes('aura')
+        && !this.mayEnterAttached(o, opts.attached_to)) {
+      // CR 303.4i: an Aura that can't be attached to it stays where it is;
+      // from the stack it goes to its owner's graveyard instead
+      if (origin !== 'stack') return { outcome: 'stayed', error: 'cannot_hold' };
+      Object.assign(asked, { zone: `${o.owner}.graveyard`, redirected: true });
+    }
     const { zone: dest, how, replaced } = this.replaceMove(o, origin, asked.zone, opts);
     // CR 614.17, 101.2: a "can't" effect forbids the event as it finally
     // stands, replaced or not: nothing moves (a move to the zone it is in
@@ -1401,6 +1413,13 @@ class MtgGame {
     } else if (how.shuffle === true) {
       seededShuffle(this.wz(dest), how.seed === undefined ? 0 : how.seed);
       this.forgetShown(dest, result);
+    }
+    // CR 303.4f, 303.4h: put onto the battlefield attached to a permanent,
+    // an Aura, Equipment or Fortification enters attached; anything else not
+    if (how.attached_to !== undefined && dest === 'battlefield' && ATTACHMENTS.some((w) => o.words.includes(w))
+        && this.mayEnterAttached(o, how.attached_to)) {
+      const host = this.object(how.attached_to);
+      Object.assign(o, { attached: host.handle, attachedId: host.id, attachSelf: o.id, phasedWith: null });
     }
     // G8: the event's cause is the replacement's own, else the move's
     this.fireTriggers(o, origin, dest, controller, cause);
@@ -2122,6 +2141,13 @@ class MtgGame {
     Object.assign(this.w(o), { attached: host.handle, attachedId: host.id, attachSelf: o.id, phasedWith: null });
   }
 
+  /** May o enter the battlefield attached to the object of handle h: a
+   * phased-in permanent, not o itself (CR 303.4d, 303.4i)? */
+  mayEnterAttached(o, h) {
+    const host = this.object(h);
+    return host !== o && host.exists && host.zone === 'battlefield' && !host.phasedOut;
+  }
+
   /** CR 701.3d: attached to nothing where it is, the same object; the
    * state-based actions see it as attached to nothing (704.5m, 704.5n). */
   stepUnattach(opts, result, followed) {
@@ -2818,7 +2844,7 @@ const mtgCurrent = {
     'attachments', 'durations', 'kept_marks', 'aura_triggers', 'madness', 'copies', 'casting',
     'phasing_together', 'cant', 'draw_replacement', 'untap_phasing', 'leave_game', 'phasing_triggers', 'as_enters',
     'shuffle_order', 'draw_then', 'together_order', 'created_owner', 'control_effects', 'unattach',
-    'cant_costs', 'look_then'],
+    'cant_costs', 'look_then', 'enters_attached'],
   newGame: (ruleset, players, cards) => new MtgGame(players, cards),
 };
 

@@ -32,7 +32,7 @@ FEATURES = ["triggers", "replacement", "phasing", "face_down", "ante", "visibili
             "casting", "phasing_together", "cant", "draw_replacement",
             "untap_phasing", "leave_game", "phasing_triggers", "as_enters",
             "shuffle_order", "draw_then", "together_order", "created_owner",
-            "control_effects", "unattach", "cant_costs", "look_then"]
+            "control_effects", "unattach", "cant_costs", "look_then", "enters_attached"]
 
 # ---- the zones of mtg-current ---------------------------------------------
 PER_PLAYER = ("library", "hand", "graveyard")                    # CR 400.1
@@ -50,7 +50,8 @@ SPELL_KEEPS = ("characteristic", "prevention", "spell_info")     # CR 400.7a, 40
 ARRIVED = ("moved", "replaced", "redirected")                    # a real zone change
 
 MOVE_KEYS = {"card", "ref", "to", "from", "position", "face", "by", "cause", "choose",
-             "shuffle", "seed", "then"}
+             "shuffle", "seed", "then", "attached_to"}
+ATTACHMENTS = {"aura", "equipment", "fortification"}   # may enter attached (CR 303.4h)
 STEP_KEYS = {
     "move": MOVE_KEYS | {"player", "costs"}, "move_together": {"moves", "order", "player", "order_by"},
     "create": {"as", "kind", "owner", "zone", "types", "subtypes", "controller", "face",
@@ -831,6 +832,13 @@ class Game(Tracked):
             res.event(o.handle, "rejected")
             return "rejected", "cannot_choose"
         dest, redirected = self.zone_of(self.spec(opts["to"], (OUTSIDE,)), o.owner)
+        if ("attached_to" in opts and dest == "battlefield" and "aura" in (o.types | o.subtypes)
+                and not self.may_enter_attached(o, opts["attached_to"])):
+            # CR 303.4i: an Aura that can't be attached to it stays where it
+            # is; from the stack it goes to its owner's graveyard instead
+            if origin != "stack":
+                return "stayed", "cannot_hold"
+            dest, redirected = f"{o.owner}.graveyard", True
         dest, eff, replaced = self.replace_destination(o, origin, dest, opts)
         face_down = eff.get("face") == "down"
         # CR 614.17: a can't effect forbids the event as it finally stands:
@@ -932,6 +940,13 @@ class Game(Tracked):
                 self.forget_shown(dest, res)
         elif eff.get("shuffle"):
             self.shuffle(dest, eff.get("seed", 0), res)
+        # CR 303.4f, 303.4h: put onto the battlefield attached, an Aura,
+        # Equipment or Fortification enters attached; anything else not
+        if ("attached_to" in eff and dest == "battlefield" and (o.types | o.subtypes) & ATTACHMENTS
+                and self.may_enter_attached(o, eff["attached_to"])):
+            host = self.obj(eff["attached_to"])
+            o.attached, o.attached_id, o.attach_self = host.handle, host.id, o.id
+            o.phased_with = None
         # G8: the event's cause: the replacement's own, else the move's
         self.fire_triggers(o, origin, dest, controller, eff.get("cause") or opts.get("cause"))
         outcome = "replaced" if replaced else "redirected" if redirected else "moved"
@@ -1410,6 +1425,12 @@ class Game(Tracked):
                 return
         o.attached, o.attached_id, o.attach_self = host.handle, host.id, o.id
         o.phased_with = None
+
+    def may_enter_attached(self, o, handle):
+        """May o enter the battlefield attached to handle's object: a phased-in
+        permanent, not o itself (CR 303.4d, 303.4i)?"""
+        host = self.obj(handle)
+        return host is not o and host.exists and host.zone == "battlefield" and not host.phased_out
 
     def do_unattach(self, opts, obj, res):
         """CR 701.3d: attached to nothing where it is, the same object; the

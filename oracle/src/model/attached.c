@@ -93,6 +93,23 @@ void zo_step_attach(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
   g->has_attach = 1;
 }
 
+int zo_attach_host_ok(const zo_game *g, int obj, int host) {
+  zo_step_error e = ZO_E_NONE;
+  return host >= 0 && host != obj && attachable(g, host, &e);
+}
+
+void zo_enters_attached(zo_game *g, int obj, int host) {
+  zo_obj *ob = &g->objs[obj];
+  if (!(ob->types & g->classes.attachment) || !zo_attach_host_ok(g, obj, host))
+    return; /* CR 303.4h: it enters unattached */
+  HITSW(g, SW_ATTACH); /* CR 303.4f */
+  ob->attached = host;
+  ob->attached_id = g->objs[host].id;
+  ob->attach_self = ob->id;
+  ob->phased_with = -1;
+  g->has_attach = 1;
+}
+
 /* unattach (CR 701.3d): the object stays on the battlefield, attached to
  * nothing. No zone change, so it is the object it was (400.7 speaks of zone
  * changes only) and nothing triggers; what follows is the state-based

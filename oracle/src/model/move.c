@@ -133,6 +133,8 @@ typedef struct {
   int props;           /* it moves with its properties (FaB 3.0.7a) */
   int origin_arena, dest_arena;
   int was_arena;       /* it left the arena's list (not from under a card) */
+  int stays;           /* an Aura that can't enter attached as asked stays
+                          where it is (CR 303.4i) */
 } move;
 
 /* G8: the cause of the event as it happened: a replacement's own cause
@@ -175,6 +177,24 @@ static ZO_ALWAYS_INLINE zo_outcome leave_check(move *m) {
   return ZO_OUTCOME_NONE;
 }
 
+/* A move with attached_to: of an Aura onto the battlefield attached to
+ * an object it can't enchant (here: one that is not a phased-in permanent,
+ * or itself): it stays where it is, or from the stack goes to its owner's
+ * graveyard instead (CR 303.4i); m->stays says it stays (refused()). */
+ZO_COLD static void enters_attached_where(move *m) {
+  zo_game *g = m->g;
+  if (ZT(g, m->dest)->role != ZR_BATTLEFIELD || !(m->o->types & g->classes.aura) ||
+      zo_attach_host_ok(g, m->obj, m->eff->attach_to))
+    return;
+  HITSW(g, SW_ATTACH);
+  if (m->origin >= 0 && is_stack(g, m->origin)) {
+    int gy = zo_zone_of_role(g, ZR_GRAVEYARD, m->o->owner);
+    if (gy >= 0) m->dest = gy, m->redirected = 1;
+    return;
+  }
+  m->stays = 1;
+}
+
 /* Where it goes: the written destination (CR 400.3's redirect), then the
  * replacement effects in force (CR 400.6, 616.1; FaB 6.5). */
 static ZO_ALWAYS_INLINE void destination(move *m) {
@@ -186,6 +206,8 @@ static ZO_ALWAYS_INLINE void destination(move *m) {
   m->e = e;
   m->eff = m->mv;
   m->replaced = 0;
+  m->stays = 0;
+  if (m->eff->attach_to >= 0 && m->dest >= 0) enters_attached_where(m);
   if (m->dest != -1 && g->nactive_repl) {
     /* copies: only they have their address taken, so that m stays in
        registers */
@@ -368,6 +390,10 @@ static ZO_ALWAYS_INLINE zo_outcome refused(move *m) {
   zo_game *g = m->g;
   zo_obj *o = m->o;
   int origin = m->origin, dest = m->dest;
+  if (m->stays) { /* CR 303.4i */
+    *m->err = ZO_E_CANNOT_HOLD;
+    return ZO_OUTCOME_STAYED;
+  }
   if (dest == -1) {
     *m->err = m->e;
     if (SW(g, SW_CANNOT_HOLD) == ZS_FAIL_OR_CLEAR) {
@@ -539,6 +565,9 @@ static ZO_ALWAYS_INLINE zo_outcome after_move(move *m, int newobj, int ctrl_befo
   /* FaB 3.0.14c/e: sub-cards follow a top-card that stays the same object,
      and are cleared when it becomes a new one */
   if (g->has_subs) zo_subs_follow(g, obj, newobj, m->r);
+  /* CR 303.4f, 303.4h: it enters attached, as it enters */
+  if (m->eff->attach_to >= 0 && o->zone == dest && dest >= 0 && ZT(g, dest)->role == ZR_BATTLEFIELD)
+    zo_enters_attached(g, obj, m->eff->attach_to);
   if (dest >= 0) {
     /* the destination's attributes this move relied on */
     const zo_zone_type *dz = ZT(g, dest);

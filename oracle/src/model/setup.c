@@ -369,6 +369,8 @@ static void map_types(zo_game *g) {
   /* the model's type words: fixed vocabulary bits (rules/types.h), looked
      up per game (no process-wide cache) */
   zo_type_classes_init(&g->classes, rs);
+  for (int i = 0; i < c->nxtypes; i++) /* CR 303.4h: a Fortification, a case's own word */
+    if (!strcmp(c->xtypes[i], "fortification")) g->classes.attachment |= (uint64_t)1 << (ZO_NVOCAB + i);
   /* equip: and keeps: words of rs as this case's bits (a rule set's own
      words are numbered by the rule set, a case's by the case) */
   for (int t = 0; t < rs->nzones; t++) {

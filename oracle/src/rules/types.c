@@ -17,6 +17,8 @@ void zo_type_classes_init(zo_type_classes *t, const zo_ruleset *rs) {
                 ZO_TYPE(CONSTRUCT) | ZO_TYPE(FIGMENT) | ZO_TYPE(INVOCATION) | ZO_TYPE(ITEM) |
                 ZO_TYPE(LANDMARK);
   t->aura = ZO_TYPE(AURA);
+  t->attachment = ZO_TYPE(AURA) | ZO_TYPE(EQUIPMENT); /* and a case's own
+                                                          "fortification" (model/setup.c) */
   t->land = ZO_TYPE(LAND);
   t->creature = ZO_TYPE(CREATURE);
   if (!rs->game || strcmp(rs->game, "fab") != 0) t->deck_card = 0; /* only FaB has deck-cards */

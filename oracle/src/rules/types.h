@@ -32,6 +32,10 @@ typedef struct {
   uint64_t aura;            /* CR 303.4, 704.5m: an Aura, put into its owner's
                                graveyard when attached to nothing (the
                                other attachments stay, 704.5n) */
+  uint64_t attachment;      /* CR 303.4h: an Aura or Equipment, the permanents
+                               that may enter attached; a Fortification too,
+                               whose word no rule set's vocabulary has: the
+                               model adds a case's own (model/setup.c) */
   uint64_t creature;        /* CR 708.2a: all a face-down permanent or spell
                                is (a "can't" effect judges it so, 614.17d) */
 } zo_type_classes;

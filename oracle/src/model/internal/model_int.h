@@ -490,6 +490,14 @@ int zo_attached_same(const zo_game *g, int obj, int host);
  * else becomes unattached and stays (704.5n; 704.5p of 2011), as the rule
  * set's switches say. Returns 1 when the Aura moved (r gets its events). */
 int zo_attached_state_check(zo_game *g, int obj, zo_step_result *r);
+/* Whether host is an object obj may be put onto the battlefield attached
+ * to: a permanent on the battlefield, phased in, not obj itself (the zone
+ * rules' part of "legally", CR 303.4d, 303.4i). */
+int zo_attach_host_ok(const zo_game *g, int obj, int host);
+/* obj, just arrived on the battlefield by a move with attached_to: host,
+ * enters attached to it if it is an Aura, Equipment or Fortification and
+ * host is still a legal one; else it enters unattached (CR 303.4f, 303.4h). */
+void zo_enters_attached(zo_game *g, int obj, int host);
 
 /* ---- replacement effects (replace.c) ---------------------------------- */
 
