@@ -126,6 +126,21 @@ expect("fab", "deck-card (action)", "owner.graveyard", "owner.deck", sees="nobod
 expect("fab", "deck-card (action)", "owner.graveyard", "owner.hand", sees="owner")
 # FaB 1.5.3: a macro that leaves the arena ceases
 expect("fab", "macro", "permanent", "owner.banished", outcome="ceased", rules=["FaB 1.5.3"])
+# the games of issue 31: a card in the Lost Zone stays there (keeps);
+# attached cards follow their Pokémon between Active Spot and Bench
+# (sub-cards, leave_arena); a Yu-Gi-Oh! Token leaving the field ceases at
+# once; an Xyz Monster leaving the field sends its materials to the
+# Graveyard; a card goes to its owner's Graveyard
+expect("pokemon", "pokemon card", "owner.lost_zone", "owner.hand", outcome="stayed", error="cannot_hold",
+       rules=["PTCG G Lost Zone"])
+expect("pokemon", "top-card with a sub-card", "owner.active", "owner.bench", outcome="moved",
+       new_object=False, rules=["PTCG 10 Attach"])
+expect("yugioh", "token", "owner.monster.1", "owner.graveyard", outcome="ceased", ends_in="",
+       rules=["YGO 49 Tokens"])
+expect("yugioh", "top-card with a sub-card", "owner.monster.1", "owner.graveyard", outcome="moved",
+       new_object=True, rules=["YGO 18 Xyz Materials"])
+expect("yugioh", "card (creature)", "owner.monster.1", "other.graveyard", outcome="redirected",
+       rules=["YGO 49 Owner"])
 if bad:
     print("\n".join(bad))
     sys.exit(1)
