@@ -4,7 +4,8 @@ docs (cases/README.md) against the step table (`zoneoracle steps --format
 json`, from oracle/src/case/steps.def): a row per step kind and no other,
 each listing exactly its kind's options, the required ones in bold (a kind
 whose object is card:/ref: writes **`card`/`ref`**; reveal, whose object
-may be top_of: instead, writes all three in bold). Exit 1 naming each
+may be top_of: instead, writes all three in bold; cant, on card: or
+draw:, both). Exit 1 naming each
 difference, 0 when the docs follow the table."""
 import json, re, subprocess, sys
 
@@ -48,6 +49,8 @@ def main():
             req |= {"card", "ref"}
         if name == "reveal":
             req |= {"card", "ref", "top_of"}
+        if name == "cant":  # card: or draw:, one of them
+            req |= {"card", "draw"}
         have, bold = rows.pop(name)
         if have != opts:
             bad.append("%s: the docs list %s, the table %s" % (name, sorted(have), sorted(opts)))

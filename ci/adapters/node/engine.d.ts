@@ -22,7 +22,7 @@ export type Feature =
   | 'aura_triggers' | 'madness' | 'copies' | 'casting' | 'phasing_together' | 'cant'
   | 'draw_replacement' | 'untap_phasing' | 'leave_game' | 'phasing_triggers' | 'as_enters'
   | 'shuffle_order' | 'draw_then' | 'together_order' | 'created_owner' | 'control_effects'
-  | 'unattach' | 'cant_costs' | 'look_then';
+  | 'unattach' | 'cant_costs' | 'look_then' | 'enters_attached' | 'cant_draw';
 
 /** What a step did (PROTOCOL.md, "Outcomes and step error codes"). */
 export type Outcome =
@@ -86,6 +86,9 @@ export interface MoveOptions {
    * done while the spell is cast (CR 601.2b-h), after the move, each naming
    * its own object; the spell becomes cast at the end of the step (401.5) */
   costs?: Step[];
+  /** feature enters_attached: the permanent it is put onto the battlefield
+   * attached to (CR 303.4f-i) */
+  attached_to?: Handle;
 }
 
 /** One object named by handle or by a reference (neither in then:/do:). */
@@ -150,6 +153,9 @@ export type Step =
    * else, 614.17d, 708.2a). Such an event is replaced only by a
    * self-replacement effect (614.17c) */
   | { cant: { card: Handle | 'any'; when?: { to?: string; from?: string; cause?: string }; types?: string[] } }
+  /** feature cant_draw: the player can't draw; each draw of theirs is failed
+   * forbidden, replaced by nothing, and from an empty library no loss (CR 121.3) */
+  | { cant: { draw: Player } }
   /** feature draw_replacement, top-level only: from this step on each draw
    * of `player`, one at a time (CR 121.2), is replaced by the `instead`
    * steps (maybe none; each as a move's costs: step, naming its own

@@ -58,6 +58,7 @@ const KNOWN_FEATURES = Object.freeze([
   'cant_costs', // a cast whose cost includes a move that can't happen can't be cast (CR 614.17b)
   'look_then', // look then: the rest of the instruction; looked at, then exiled face down: still seen (CR 406.3)
   'enters_attached', // move attached_to: put onto the battlefield attached (CR 303.4f-i)
+  'cant_draw', // cant draw: a player who can't draw draws nothing (CR 121.3)
 ]);
 
 /** What may enter the battlefield attached (CR 303.4h). */
@@ -138,6 +139,7 @@ function featuresOfStep(step, found = new Set(), depth = 0) {
     if (name === 'draw' && opts.then !== undefined) found.add('draw_then');
     if (name === 'look' && opts.then !== undefined) found.add('look_then'); // CR 406.3
     if (carried.some((x) => isObject(x) && x.attached_to !== undefined)) found.add('enters_attached'); // CR 303.4f
+    if (name === 'cant' && opts.draw !== undefined) found.add('cant_draw'); // CR 121.3
     featuresOfStep(opts.then, found, depth + 1);
     featuresOfStep(opts.do, found, depth + 1);
     if (Array.isArray(opts.costs)) for (const c of opts.costs) featuresOfStep(c, found, depth + 1);
@@ -1765,6 +1767,11 @@ class MtgGame {
     const count = MtgGame.count(opts.count, 'draw');
     const then = opts.then === undefined || opts.then === null ? null : opts.then;
     if (then !== null) MtgGame.checkThen(then, 'draw: then');
+    if (this.s.cants.some((c) => c.draw === player)) {
+      // CR 121.3: a player who can't draw draws nothing: no draw to replace
+      // (614.17c), none from an empty library (704.5b)
+      return void result.set('failed', 'forbidden');
+    }
     const taken = this.takeFromLibrary(player, count, 'hand', 'draw', result, then);
     // CR 121.3, 704.5b: drawing from an empty library loses the game at the
     // next state-based check (a replaced draw is no such draw, 614.11)
@@ -2527,6 +2534,13 @@ class MtgGame {
    * undoes nothing that already happened (614.17a). card: a handle (it
    * follows the card, like replace) or any; types: every one of them. */
   stepCant(opts) {
+    if (opts.draw !== undefined) { // CR 121.3: a player who can't draw
+      if (opts.card !== undefined || opts.when !== undefined || opts.types !== undefined) {
+        throw badRequest('cant: draw: is instead of card:, when: and types:');
+      }
+      this.wc(this.s.cants).push({ draw: this.player(opts.draw, 'cant: draw') });
+      return;
+    }
     if (opts.card === undefined) throw badRequest('cant: card: is required (a handle or any)');
     const card = opts.card === 'any' ? 'any' : this.object(opts.card).handle;
     const when = this.moveFilter(opts.when, 'cant');
@@ -2823,7 +2837,7 @@ const STEP_KINDS = new Map(Object.entries({
   reveal: { options: ['card', 'ref', 'end', 'top_of'], run: MtgGame.prototype.stepReveal },
   attach: { options: ['card', 'ref', 'to'], run: MtgGame.prototype.stepAttach },
   end_turn: { options: [], run: MtgGame.prototype.stepEndTurn }, // G4 of issue 12
-  cant: { options: ['card', 'when', 'types'], run: MtgGame.prototype.stepCant }, // CR 614.17
+  cant: { options: ['card', 'when', 'types', 'draw'], run: MtgGame.prototype.stepCant }, // CR 614.17; draw: 121.3
   replace_draw: { options: ['as', 'player', 'instead', 'once'], run: MtgGame.prototype.stepReplaceDraw }, // CR 614.11
   untap: { options: ['player', 'phasing'], run: MtgGame.prototype.stepUntap }, // CR 702.26a, 702.26n
   leave_game: { options: ['player'], run: MtgGame.prototype.stepLeaveGame }, // CR 800.4a
@@ -2844,7 +2858,7 @@ const mtgCurrent = {
     'attachments', 'durations', 'kept_marks', 'aura_triggers', 'madness', 'copies', 'casting',
     'phasing_together', 'cant', 'draw_replacement', 'untap_phasing', 'leave_game', 'phasing_triggers', 'as_enters',
     'shuffle_order', 'draw_then', 'together_order', 'created_owner', 'control_effects', 'unattach',
-    'cant_costs', 'look_then', 'enters_attached'],
+    'cant_costs', 'look_then', 'enters_attached', 'cant_draw'],
   newGame: (ruleset, players, cards) => new MtgGame(players, cards),
 };
 

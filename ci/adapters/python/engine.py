@@ -32,7 +32,8 @@ FEATURES = ["triggers", "replacement", "phasing", "face_down", "ante", "visibili
             "casting", "phasing_together", "cant", "draw_replacement",
             "untap_phasing", "leave_game", "phasing_triggers", "as_enters",
             "shuffle_order", "draw_then", "together_order", "created_owner",
-            "control_effects", "unattach", "cant_costs", "look_then", "enters_attached"]
+            "control_effects", "unattach", "cant_costs", "look_then", "enters_attached",
+            "cant_draw"]
 
 # ---- the zones of mtg-current ---------------------------------------------
 PER_PLAYER = ("library", "hand", "graveyard")                    # CR 400.1
@@ -68,7 +69,7 @@ STEP_KEYS = {
     "look": {"card", "ref", "player", "then"}, "reveal": {"card", "ref", "end", "top_of"},
     "attach": {"card", "ref", "to"},
     "end_turn": set(),                        # G4 (issue 12)
-    "cant": {"card", "when", "types"},        # CR 614.17
+    "cant": {"card", "when", "types", "draw"},   # CR 614.17; draw: CR 121.3
     "replace_draw": {"as", "player", "instead", "once"},   # CR 614.11
     "untap": {"player", "phasing"},           # CR 702.26a, 702.26n
     "leave_game": {"player"},                 # CR 800.4a, 702.26k
@@ -344,8 +345,9 @@ class Cant(Tracked):
     can't move from `frm` to `to` (by `cause`), if it has every type of
     `types`. In force from the step that made it on (614.17a)."""
 
-    def __init__(self, card, to, frm, cause, types):
+    def __init__(self, card, to, frm, cause, types, draw=None):
         self.card, self.to, self.frm, self.cause, self.types = card, to, frm, cause, types
+        self.draw = draw                  # cant draw: the player who can't draw (CR 121.3)
 
 
 class Game(Tracked):
@@ -1568,6 +1570,11 @@ class Game(Tracked):
         p = self.player(opts.get("player"))
         hand = f"{p}.hand"
         then = opts.get("then")
+        if any(c.draw == p for c in self.cants):
+            # CR 121.3: a player who can't draw draws nothing: no draw to
+            # replace (614.17c), none from an empty library (704.5b)
+            res.set("failed", "forbidden")
+            return
         if then is not None:
             need(obj is None, "draw: a then:/do: draw has no then: of its own")
             self.check_nested(then, "draw: then")
@@ -1803,6 +1810,10 @@ class Game(Tracked):
         step on; what already happened stays. (Flesh and Blood has none: a
         fab engine answers rejected / unsupported; this one is mtg-current.)"""
         need(obj is None and self.depth == 1, "cant: a top-level step only")
+        if "draw" in opts:                # CR 121.3: a player who can't draw
+            need(not {"card", "when", "types"} & set(opts), "cant: draw is instead of card, when, types")
+            self.cants.append(Cant(None, None, None, None, set(), self.player(opts["draw"])))
+            return
         need("card" in opts, "cant: card is required (a handle or any)")
         card = opts["card"] if opts["card"] == "any" else self.obj(opts["card"]).handle
         when = opts.get("when") or {}

@@ -487,6 +487,22 @@ static zo_status check_mark(cr_parser *p, const yd_node *opts, const yd_node *at
   return ZO_OK;
 }
 
+/* cant: a "can't" effect on the moves of card: (CR 614.17), or on a
+ * player's draws (draw:, CR 121.3): one of the two. */
+static zo_status check_cant(cr_parser *p, const yd_node *opts, const yd_node *at, int nested,
+                            zo_step *s) {
+  const yd_node *c = yd_get(opts, "card"), *d = yd_get(opts, "draw");
+  if (c && d) return yr_fail(&p->r, d, ZO_ERR_SCHEMA, "give card: or draw:, not both");
+  if (!c && !d)
+    return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "cant needs card: (a handle or any) or draw: (a "
+                   "player who can't draw)");
+  if (d && (yd_get(opts, "when") || yd_get(opts, "types")))
+    return yr_fail(&p->r, yd_get(opts, "when") ? yd_get(opts, "when") : yd_get(opts, "types"),
+                   ZO_ERR_SCHEMA, "when: and types: are for card:, not draw: (a player can't "
+                   "draw at all)");
+  return ZO_OK;
+}
+
 /* reveal: {card|ref, end}: the object is shown to every player (CR
  * 701.20a, 217.2e); or reveal: {top_of: PLAYER, end}: that player plays
  * with the top card of their library revealed (401.5, 401.6). */

@@ -882,6 +882,13 @@ void zo_step_draw_mill(zo_game *g, const zo_step *s, int obj, zo_step_result *r)
     /* CR 614.17c: a draw that can't happen (a can't effect forbids its
        card's move to the hand) is replaced by no draw replacement (none
        is a self-replacement effect) */
+    /* CR 121.3: a player who can't draw draws nothing: no draw happens, so
+       none is replaced (614.17c) and none from an empty library is
+       attempted (704.5b) */
+    if (s->kind == ST_DRAW && (g->cant_draw >> s->player & 1u)) {
+      if (first == ZO_OUTCOME_NONE) first = ZO_OUTCOME_FAILED, first_err = ZO_E_FORBIDDEN;
+      break;
+    }
     int cant_draw = 0;
     if (s->kind == ST_DRAW && g->ncants && lib >= 0 && g->zones[lib].n) {
       int top = g->zones[lib].objs[0], hand = zo_zone_of_role(g, ZR_HAND, s->player);

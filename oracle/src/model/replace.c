@@ -303,6 +303,10 @@ int zo_cant_forbids(const zo_game *g, int obj, int origin, int dest, const char 
 void zo_step_cant(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
   (void)obj;
   if (zo_magic_only(g, r)) return;
+  if (s->player >= 0) { /* CR 121.3: the player can't draw */
+    g->cant_draw |= 1u << s->player;
+    return;
+  }
   g->cants = room_for_one(g->cants, g->ncants, &g->capcants, sizeof *g->cants);
   zo_cant *k = &g->cants[g->ncants++];
   k->any = s->replace_any;

@@ -197,6 +197,8 @@ struct zo_game {
   /* "can't" effects in force (cant steps, CR 614.17), in the order they
      came; the steps are the case's (g->c outlives g), the array g's */
   zo_cant *cants; int ncants, capcants;
+  /* the players who can't draw (cant draw:, CR 121.3), a bit each */
+  unsigned cant_draw;
   /* control effects in force, in timestamp order (zo_ctrl_effect; g's) */
   zo_ctrl_effect *ctrls; int nctrls, capctrls;
   /* as-enters effects in force (as_enters steps, CR 614.13): the card's
