@@ -22,7 +22,8 @@ export type Feature =
   | 'aura_triggers' | 'madness' | 'copies' | 'casting' | 'phasing_together' | 'cant'
   | 'draw_replacement' | 'untap_phasing' | 'leave_game' | 'phasing_triggers' | 'as_enters'
   | 'shuffle_order' | 'draw_then' | 'together_order' | 'created_owner' | 'control_effects'
-  | 'unattach' | 'cant_costs' | 'look_then' | 'enters_attached' | 'cant_draw';
+  | 'unattach' | 'cant_costs' | 'look_then' | 'enters_attached' | 'cant_draw'
+  | 'token_as_enters';
 
 /** What a step did (PROTOCOL.md, "Outcomes and step error codes"). */
 export type Outcome =
@@ -103,7 +104,9 @@ export type Step =
   /** feature copies: zone 'outside' for kind copy only (CR 707.13); copy_of
    * names a reference, and no token is made when its object is gone unless
    * lki is true (CR 111.12) */
-  | { create: { as: Handle; owner: Player; zone: string; kind?: Kind; types?: string[]; subtypes?: string[]; controller?: Player; face?: Face; copy_of?: string; lki?: boolean } }
+  | { create: { as: Handle; owner: Player; zone: string; kind?: Kind; types?: string[]; subtypes?: string[]; controller?: Player; face?: Face; copy_of?: string; lki?: boolean;
+      /** feature token_as_enters: the token's own as-enters steps (CR 614.12, 614.13) */
+      as_enters?: Step[] } }
   | { control: ObjectNamed & { player: Player; until?: 'end_of_turn' } }
   /** with (feature phasing_together, out only, not nested): the other
    * permanents phasing out in the same event (CR 702.26h) */

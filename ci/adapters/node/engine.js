@@ -59,6 +59,7 @@ const KNOWN_FEATURES = Object.freeze([
   'look_then', // look then: the rest of the instruction; looked at, then exiled face down: still seen (CR 406.3)
   'enters_attached', // move attached_to: put onto the battlefield attached (CR 303.4f-i)
   'cant_draw', // cant draw: a player who can't draw draws nothing (CR 121.3)
+  'token_as_enters', // create as_enters: a token's own as-enters effect (CR 614.12, 614.13)
 ]);
 
 /** What may enter the battlefield attached (CR 303.4h). */
@@ -140,6 +141,8 @@ function featuresOfStep(step, found = new Set(), depth = 0) {
     if (name === 'look' && opts.then !== undefined) found.add('look_then'); // CR 406.3
     if (carried.some((x) => isObject(x) && x.attached_to !== undefined)) found.add('enters_attached'); // CR 303.4f
     if (name === 'cant' && opts.draw !== undefined) found.add('cant_draw'); // CR 121.3
+    if (name === 'create' && opts.as_enters !== undefined) found.add('token_as_enters'); // CR 614.12
+    if (name === 'create' && Array.isArray(opts.as_enters)) for (const c of opts.as_enters) featuresOfStep(c, found, depth + 1);
     featuresOfStep(opts.then, found, depth + 1);
     featuresOfStep(opts.do, found, depth + 1);
     if (Array.isArray(opts.costs)) for (const c of opts.costs) featuresOfStep(c, found, depth + 1);
@@ -1729,6 +1732,24 @@ class MtgGame {
     }
   }
 
+  /** A token's own as-enters effect (create as_enters:, CR 111.1, 614.12,
+   * 614.13): its steps, done as the token is created onto the battlefield,
+   * before it is there; it can't be chosen (614.13a). */
+  tokenAsEnters(o, steps, zone, result) {
+    if (!Array.isArray(steps) || steps.length === 0) throw badRequest('create: as_enters: is a non-empty list of steps');
+    MtgGame.checkStepList(steps, 'create: as_enters');
+    if (zone !== 'battlefield') return;
+    this.wk(this.s.entering, o.handle).add(o.handle);
+    this.ws('inEtb');
+    this.s.inEtb += 1;
+    try {
+      for (const step of steps) result.events.push(...this.runStep(step, null).events);
+    } finally {
+      this.s.inEtb -= 1;
+      this.endEtbEvent();
+    }
+  }
+
   /** The event ends (CR 614.13a, 614.13b): what entered in it and what its
    * as-enters steps moved may be chosen again. Not while the steps of an
    * outer as-enters effect still run: their event goes on. */
@@ -1844,6 +1865,7 @@ class MtgGame {
       return;
     }
     o.born = true;
+    if (opts.as_enters !== undefined) this.tokenAsEnters(o, opts.as_enters, zone, result);
     this.putIn(o, zone); // outside the game (CR 707.13): in no zone, there until cast
     this.renew(o);
     if (kind === 'ability' && zone !== 'stack') { // an ability exists only on the stack
@@ -2812,7 +2834,7 @@ const STEP_KINDS = new Map(Object.entries({
   move: { options: [...MOVE_OPTIONS, 'costs'], run: MtgGame.prototype.stepMove },
   move_together: { options: ['moves', 'order', 'player', 'order_by'], run: MtgGame.prototype.stepMoveTogether },
   create: {
-    options: ['as', 'kind', 'owner', 'zone', 'types', 'subtypes', 'controller', 'face', 'copy_of', 'lki'],
+    options: ['as', 'kind', 'owner', 'zone', 'types', 'subtypes', 'controller', 'face', 'copy_of', 'lki', 'as_enters'],
     run: MtgGame.prototype.stepCreate,
   },
   control: { options: ['card', 'ref', 'player', 'until'], run: MtgGame.prototype.stepControl },
@@ -2858,7 +2880,7 @@ const mtgCurrent = {
     'attachments', 'durations', 'kept_marks', 'aura_triggers', 'madness', 'copies', 'casting',
     'phasing_together', 'cant', 'draw_replacement', 'untap_phasing', 'leave_game', 'phasing_triggers', 'as_enters',
     'shuffle_order', 'draw_then', 'together_order', 'created_owner', 'control_effects', 'unattach',
-    'cant_costs', 'look_then', 'enters_attached', 'cant_draw'],
+    'cant_costs', 'look_then', 'enters_attached', 'cant_draw', 'token_as_enters'],
   newGame: (ruleset, players, cards) => new MtgGame(players, cards),
 };
 

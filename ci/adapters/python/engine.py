@@ -33,7 +33,7 @@ FEATURES = ["triggers", "replacement", "phasing", "face_down", "ante", "visibili
             "untap_phasing", "leave_game", "phasing_triggers", "as_enters",
             "shuffle_order", "draw_then", "together_order", "created_owner",
             "control_effects", "unattach", "cant_costs", "look_then", "enters_attached",
-            "cant_draw"]
+            "cant_draw", "token_as_enters"]
 
 # ---- the zones of mtg-current ---------------------------------------------
 PER_PLAYER = ("library", "hand", "graveyard")                    # CR 400.1
@@ -56,7 +56,7 @@ ATTACHMENTS = {"aura", "equipment", "fortification"}   # may enter attached (CR 
 STEP_KEYS = {
     "move": MOVE_KEYS | {"player", "costs"}, "move_together": {"moves", "order", "player", "order_by"},
     "create": {"as", "kind", "owner", "zone", "types", "subtypes", "controller", "face",
-               "copy_of", "lki"},
+               "copy_of", "lki", "as_enters"},
     "control": {"card", "ref", "player", "until"}, "phase": {"card", "ref", "out", "with"},
     "turn_face": {"card", "ref", "face"}, "reorder": {"zone", "order", "by", "player"},
     "shuffle": {"zone", "order", "seed"}, "draw": {"player", "count", "then"},
@@ -1173,6 +1173,23 @@ class Game(Tracked):
         if own:
             self.etb_event_end()
 
+    def token_as_enters(self, o, steps, zone, res):
+        """A token's own as-enters effect (create as_enters, CR 111.1, 614.12,
+        614.13): its steps, done as it is created onto the battlefield,
+        before it is there; it can't be chosen (614.13a)."""
+        need(isinstance(steps, list) and steps, "create: as_enters is a non-empty list of steps")
+        self.check_step_list(steps, "create: as_enters")
+        if zone != "battlefield":
+            return
+        self.entering.add(o.handle)
+        self.in_etb += 1
+        try:
+            for s in steps:
+                res.events += self.step(s).events
+        finally:
+            self.in_etb -= 1
+        self.etb_event_end()
+
     def etb_event_end(self):
         """The event ends: what was entering and what its as-enters effects
         chose are forgotten (614.13a, 614.13b), unless such steps still run."""
@@ -1264,6 +1281,8 @@ class Game(Tracked):
         else:
             need("controller" not in opts, f"create: objects in {zone} have no controller")
         o.face_down = opts.get("face") == "down"
+        if "as_enters" in opts:
+            self.token_as_enters(o, opts["as_enters"], zone, res)
         self.insert(o, zone)
         self.new_object(o)
         if kind == "ability" and zone != "stack":

@@ -160,6 +160,7 @@ void zo_obj_cease(zo_game *g, int obj, zo_step_result *r) {
  * 1.6.2b-c). */
 void zo_step_create(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
   (void)obj;
+  if (s->ncosts && zo_magic_only(g, r)) return; /* as_enters: Magic's 614.13 */
   int h = s->as;
   zo_obj *o = &g->objs[h];
   memset(o, 0, sizeof *o);
@@ -232,6 +233,9 @@ void zo_step_create(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
     r->error = refuse;
     return;
   }
+  /* CR 111.1, 614.12, 614.13: a token's own as-enters effect, as it is
+     put onto the battlefield: its steps first, their events before its */
+  if (s->ncosts && ZT(g, zone)->role == ZR_BATTLEFIELD) zo_etb_token(g, h, s->costs, s->ncosts, r);
   zone_insert(g, zone, h, ZO_POS_TOP);
   o->pub = ZT(g, zone)->pub.value;
   if (s->face == 1) o->pub = 0;

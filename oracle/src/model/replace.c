@@ -212,6 +212,23 @@ void zo_etb_event_end(zo_game *g) {
   memset(g->etb_chosen, 0, (size_t)g->nobjs + 1);
 }
 
+/* The steps of one as-enters effect (CR 614.13), each as a top-level step,
+ * their events into r. */
+static void etb_steps(zo_game *g, const zo_step *steps, int nsteps, zo_step_result *r) {
+  for (int i = 0; i < nsteps; i++) {
+    zo_step_result sub = {0};
+    const zo_step *st = &steps[i];
+    zo_game_apply_to(g, st, -1, &sub);
+    /* a move it can't choose: one rejected event for the object (a step
+       moving several gives its members' events itself) */
+    if (st->kind == ST_MOVE && st->card >= 0 && sub.outcome == ZO_OUTCOME_REJECTED &&
+        sub.error == ZO_E_CANNOT_CHOOSE && !sub.nevents)
+      event(&sub, st->card, ZO_OUTCOME_REJECTED);
+    take_events(r, &sub);
+    zo_step_result_free(&sub);
+  }
+}
+
 void zo_etb_apply(zo_game *g, int obj, zo_step_result *r) {
   int any = 0;
   for (int k = 0; k < g->netb && !any; k++) any = g->etb[k].card == obj;
@@ -220,23 +237,19 @@ void zo_etb_apply(zo_game *g, int obj, zo_step_result *r) {
   int own = !g->entering[obj]; /* a move of its own, not a move_together's member */
   g->entering[obj] = 1;        /* 614.13a: it can't be chosen */
   g->in_etb++;
-  for (int k = 0; k < g->netb; k++) {
-    if (g->etb[k].card != obj) continue;
-    for (int i = 0; i < g->etb[k].nsteps; i++) {
-      zo_step_result sub = {0};
-      const zo_step *st = &g->etb[k].steps[i];
-      zo_game_apply_to(g, st, -1, &sub);
-      /* a move it can't choose: one rejected event for the object (a step
-         moving several gives its members' events itself) */
-      if (st->kind == ST_MOVE && st->card >= 0 && sub.outcome == ZO_OUTCOME_REJECTED &&
-          sub.error == ZO_E_CANNOT_CHOOSE && !sub.nevents)
-        event(&sub, st->card, ZO_OUTCOME_REJECTED);
-      take_events(r, &sub);
-      zo_step_result_free(&sub);
-    }
-  }
+  for (int k = 0; k < g->netb; k++)
+    if (g->etb[k].card == obj) etb_steps(g, g->etb[k].steps, g->etb[k].nsteps, r);
   g->in_etb--;
   if (own) zo_etb_event_end(g);
+}
+
+void zo_etb_token(zo_game *g, int obj, const zo_step *steps, int nsteps, zo_step_result *r) {
+  etb_arrays(g);
+  g->entering[obj] = 1; /* 614.13a: it can't be chosen (it isn't there yet) */
+  g->in_etb++;
+  etb_steps(g, steps, nsteps, r);
+  g->in_etb--;
+  zo_etb_event_end(g);
 }
 
 /* Array a of n entries (capacity *cap, entries of size bytes) with room

@@ -565,6 +565,10 @@ void zo_rule_move(zo_game *g, int obj, int to_type, const char *cause, zo_step_r
  * their events into r (CR 614.13); marks obj entering for the event when
  * no move_together did. Called only while g->netb. */
 void zo_etb_apply(zo_game *g, int obj, zo_step_result *r);
+/* A token's own as-enters effect (create as_enters:): its steps done as
+ * the token obj is created onto the battlefield, before it is there (CR
+ * 111.1, 614.12, 614.13), with 614.13a-c's limits; their events into r. */
+void zo_etb_token(zo_game *g, int obj, const zo_step *steps, int nsteps, zo_step_result *r);
 /* Mark obj as entering the battlefield in the event being done (a member
  * of a move_together bound there, 614.13a); end the event: clear the marks
  * and what its as-enters effects chose (614.13b). */
