@@ -115,6 +115,9 @@ ZO_COLD static int cost_forbidden(zo_game *g, const zo_step *mv) {
 
 /* ---- the move, phase by phase ---------------------------------------- */
 
+/* move.redirected when an Aura that can't enter attached stays (CR 303.4i) */
+#define ZO_STAYS_UNATTACHED 2
+
 /* A move in progress: what its phases share. */
 typedef struct {
   zo_game *g;
@@ -133,8 +136,6 @@ typedef struct {
   int props;           /* it moves with its properties (FaB 3.0.7a) */
   int origin_arena, dest_arena;
   int was_arena;       /* it left the arena's list (not from under a card) */
-  int stays;           /* an Aura that can't enter attached as asked stays
-                          where it is (CR 303.4i) */
 } move;
 
 /* G8: the cause of the event as it happened: a replacement's own cause
@@ -177,22 +178,22 @@ static ZO_ALWAYS_INLINE zo_outcome leave_check(move *m) {
   return ZO_OUTCOME_NONE;
 }
 
-/* A move with attached_to: of an Aura onto the battlefield attached to
- * an object it can't enchant (here: one that is not a phased-in permanent,
- * or itself): it stays where it is, or from the stack goes to its owner's
- * graveyard instead (CR 303.4i); m->stays says it stays (refused()). */
-ZO_COLD static void enters_attached_where(move *m) {
-  zo_game *g = m->g;
-  if (ZT(g, m->dest)->role != ZR_BATTLEFIELD || !(m->o->types & g->classes.aura) ||
-      zo_attach_host_ok(g, m->obj, m->eff->attach_to))
-    return;
+
+/* Where a move with attached_to: host of obj, from origin, to dest, goes:
+ * an Aura onto the battlefield attached to an object it can't enchant
+ * (here: one that is not a phased-in permanent, or itself) stays where it
+ * is (-2), or from the stack goes to its owner's graveyard instead (CR
+ * 303.4i); else dest. Takes no move, so the move stays in registers. */
+ZO_COLD static int enters_attached_dest(zo_game *g, int obj, int origin, int dest, int host) {
+  if (ZT(g, dest)->role != ZR_BATTLEFIELD || !(g->objs[obj].types & g->classes.aura) ||
+      zo_attach_host_ok(g, obj, host))
+    return dest;
   HITSW(g, SW_ATTACH);
-  if (m->origin >= 0 && is_stack(g, m->origin)) {
-    int gy = zo_zone_of_role(g, ZR_GRAVEYARD, m->o->owner);
-    if (gy >= 0) m->dest = gy, m->redirected = 1;
-    return;
+  if (origin >= 0 && is_stack(g, origin)) {
+    int gy = zo_zone_of_role(g, ZR_GRAVEYARD, g->objs[obj].owner);
+    return gy >= 0 ? gy : dest;
   }
-  m->stays = 1;
+  return -2;
 }
 
 /* Where it goes: the written destination (CR 400.3's redirect), then the
@@ -206,8 +207,13 @@ static ZO_ALWAYS_INLINE void destination(move *m) {
   m->e = e;
   m->eff = m->mv;
   m->replaced = 0;
-  m->stays = 0;
-  if (m->eff->attach_to >= 0 && m->dest >= 0) enters_attached_where(m);
+  if (m->eff->attach_to >= 0 && m->dest >= 0) {
+    int d = enters_attached_dest(g, m->obj, m->origin, m->dest, m->eff->attach_to);
+    if (d == -2) /* CR 303.4i: it stays (refused()) */
+      m->dest = -1, m->e = ZO_E_CANNOT_HOLD, m->redirected = ZO_STAYS_UNATTACHED;
+    else if (d != m->dest)
+      m->dest = d, m->redirected = 1;
+  }
   if (m->dest != -1 && g->nactive_repl) {
     /* copies: only they have their address taken, so that m stays in
        registers */
@@ -390,12 +396,9 @@ static ZO_ALWAYS_INLINE zo_outcome refused(move *m) {
   zo_game *g = m->g;
   zo_obj *o = m->o;
   int origin = m->origin, dest = m->dest;
-  if (m->stays) { /* CR 303.4i */
-    *m->err = ZO_E_CANNOT_HOLD;
-    return ZO_OUTCOME_STAYED;
-  }
   if (dest == -1) {
     *m->err = m->e;
+    if (m->redirected == ZO_STAYS_UNATTACHED) return ZO_OUTCOME_STAYED; /* CR 303.4i */
     if (SW(g, SW_CANNOT_HOLD) == ZS_FAIL_OR_CLEAR) {
       HITSW(g, SW_CANNOT_HOLD);
       if (m->mv->by_rule && SW(g, SW_CLEAR) != ZS_NONE) {
