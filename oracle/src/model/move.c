@@ -395,6 +395,8 @@ static ZO_ALWAYS_INLINE zo_outcome refused(move *m) {
   const zo_zone *dzn = &g->zones[dest];
   zo_step_error refuse = dzn->plain && dzn->exists && (!dzn->owner_only || dzn->player == o->owner)
                              ? ZO_E_NONE : zo_zone_refuses(g, dest, m->obj, ZF_COUNT);
+  /* issue 31: a full zone with displace: makes room instead */
+  if (refuse == ZO_E_CAPACITY && zt->displace.value) refuse = zo_zone_displace(g, dest, m->obj, m->r);
   if (refuse) return refused_by_zone(g, m->obj, dest, m->mv->by_rule, refuse, m->err, m->r);
   return ZO_OUTCOME_NONE;
 }
@@ -615,6 +617,23 @@ void zo_rule_move(zo_game *g, int obj, int to_type, const char *cause, zo_step_r
   mv.attach_to = mv.aura = mv.copy_of = -1;
   snprintf(mv.cause, sizeof mv.cause, "%s", cause);
   nested_step(g, &mv, obj, r);
+}
+
+zo_step_error zo_zone_displace(zo_game *g, int zone, int obj, zo_step_result *r) {
+  const zo_zone_type *zt = ZT(g, zone);
+  zo_step_error refuse = ZO_E_CAPACITY;
+  /* each round takes one object out, so the zone's objects bound it */
+  for (int round = 0, n = g->zones[zone].n; refuse == ZO_E_CAPACITY && round < n; round++) {
+    int x = zo_zone_displaced(g, zone, obj);
+    if (x < 0) break;
+    hit(g, &zt->displace);
+    g->features_used |= (uint64_t)1 << FT_ZONE_LIMITS;
+    g->zmap[g->displace_slot] = zt->displace.value - 1;
+    zo_rule_move(g, x, g->displace_slot, "displaced", r);
+    if (g->objs[x].exists && g->objs[x].zone == zone) break; /* it stayed */
+    refuse = zo_zone_refuses(g, zone, obj, ZF_COUNT);
+  }
+  return refuse;
 }
 
 /* ---- steps that move several objects -------------------------------- */

@@ -322,7 +322,7 @@ static zo_game *game_alloc(const zo_ruleset *rs, const zo_case *c) {
   size_t off_hits = ZO_ALIGN(sizeof(zo_game));
   size_t off_slots = off_hits + ZO_ALIGN(((size_t)rs->nrules + 1) * sizeof(int));
   size_t off_zmap = off_slots + ZO_ALIGN(((size_t)rs->nslots + 1) * sizeof(int));
-  size_t off_objs = off_zmap + ZO_ALIGN(((size_t)c->nztypes + 3) * sizeof(int));
+  size_t off_objs = off_zmap + ZO_ALIGN(((size_t)c->nztypes + 4) * sizeof(int));
   size_t off_trig = off_objs + ZO_ALIGN(nobj * sizeof(zo_obj));
   size_t off_refs = off_trig + ZO_ALIGN(ntrig * sizeof(zo_trigger));
   size_t off_repl = off_refs + ZO_ALIGN(nref * sizeof(zo_ref));
@@ -361,6 +361,8 @@ static void map_types(zo_game *g) {
   g->graveyard_slot = c->nztypes + 1;
   g->exile_slot = c->nztypes + 2;
   g->zmap[g->exile_slot] = -1;
+  g->displace_slot = c->nztypes + 3; /* set by each displacing move */
+  g->zmap[g->displace_slot] = -1;
   for (int z = 0; z < rs->nzones; z++) {
     if (rs->zones[z].role == ZR_HAND) g->zmap[g->hand_slot] = z;
     if (rs->zones[z].role == ZR_GRAVEYARD) g->zmap[g->graveyard_slot] = z;
@@ -375,6 +377,8 @@ static void map_types(zo_game *g) {
     g->equip_types[t] = zo_type_bits_for_case(rs, c, rs->zones[t].equip_types);
     g->keep_types[t] = zo_type_bits_for_case(rs, c, rs->zones[t].keep_types);
     g->only_types[t] = zo_type_bits_for_case(rs, c, rs->zones[t].only_types);
+    for (int k = 0; k < rs->zones[t].limits.value && k < ZO_MAX_LIMITS; k++)
+      g->limit_types[t][k] = zo_type_bits_for_case(rs, c, rs->zones[t].limit[k].types);
   }
 }
 

@@ -90,7 +90,11 @@ typedef enum {
   AV_HOLDS,      /* a list of holds words: ZH_* bits */
   AV_EQUIP,      /* a list of type words: equip_types */
   AV_KEEPS,      /* a list of type words: keep_types; the value is whether any */
-  AV_TYPES       /* a list of type words: only_types; the value is whether any */
+  AV_TYPES,      /* a list of type words: only_types; the value is whether any */
+  AV_LIMITS,     /* a list of {types, count, among} maps: limit[]; the value
+                    is how many (issue 31) */
+  AV_ZONE        /* a zone type of the rule set, by name: the value is its
+                    index + 1, 0 for none (issue 31) */
 } zo_attr_value;
 
 /* ZO_ZONE_ATTRS(X): X(id, field, key, value, mutant): every cited attribute
@@ -119,10 +123,28 @@ typedef enum {
   X(ZA_OWNER_PUTS, owner_puts, "owner_puts", AV_BOOL, 11) /* 217.9d, 407.4: ante */   \
   X(ZA_PUTTER_ORDERS, putter_orders, "putter_orders", AV_BOOL, 12) /* 217.2.Ruling.1 */ \
   /* issue 31: "holds only these types", in any game */                               \
-  X(ZA_HOLDS_TYPES, holds_types, "holds_types", AV_TYPES, 0)
+  X(ZA_HOLDS_TYPES, holds_types, "holds_types", AV_TYPES, 0)                        \
+  /* issue 31: other card games' zones: a limit per kind of card in a zone or \
+     among what is attached to one object (one Pokemon Tool per Pokemon);     \
+     a move into a full zone displacing the object there (a new Stadium)   */ \
+  X(ZA_LIMITS, limits, "limits", AV_LIMITS, 0)                                        \
+  X(ZA_DISPLACE, displace, "displace", AV_ZONE, 0)
 
 /* The cited zone attributes (ZO_ZONE_ATTRS). */
 typedef enum { ZO_ZONE_ATTRS(ZO_ROW_ID) ZA_COUNT } zo_zone_attr;
+
+/* The most limits one zone type may list (`limits:`). */
+#define ZO_MAX_LIMITS 4
+
+/* One entry of `limits:` (RULESETS.md, Zones): at most `count` objects
+ * with one of `types` (rule set bits) in one zone of the type (among
+ * ZL_ZONE), or attached to one object in it (ZL_ATTACHED). */
+typedef enum { ZL_ZONE, ZL_ATTACHED } zo_limit_among;
+typedef struct {
+  uint64_t types;
+  int count;             /* 0..64 */
+  zo_limit_among among;
+} zo_zone_limit;
 
 typedef struct {
   char name[ZO_NAME];
@@ -155,6 +177,12 @@ typedef struct {
   zo_cited holds_types; /* the citation of `holds_types:` (its value: any) */
   uint64_t only_types;  /* `holds_types`: the zone holds only objects with one
                            of these types (rule set bits; ZH_TYPES in holds) */
+  /* issue 31 */
+  zo_cited limits;      /* its value: how many of limit[] are in force */
+  zo_zone_limit limit[ZO_MAX_LIMITS];
+  zo_cited displace;    /* a move into a full zone of this type first puts an
+                           object there into its owner's zone of type
+                           value - 1 (0: the move is refused, `capacity`) */
 } zo_zone_type;
 
 /* The keys of the cited zone attributes, by zo_zone_attr; static storage. */

@@ -33,6 +33,9 @@ typedef struct {
   /* where this file writes each zone type's role and count (NULL: not
      here), for the checks that need the whole file (check_zones) */
   const yd_node *role_at[ZO_MAX_ZONE_TYPES], *count_at[ZO_MAX_ZONE_TYPES];
+  /* and the value of displace: and limits: (a zone type's name is resolved
+     once every zone is read; attached limits need a battlefield) */
+  const yd_node *displace_at[ZO_MAX_ZONE_TYPES], *limits_at[ZO_MAX_ZONE_TYPES];
   zo_ruleset_lookup base_of; /* extends: the registry's look-up (registry.c) */
   const zo_ruleset *base;    /* the rule set extends: names, once found */
 } rparse;
@@ -115,21 +118,26 @@ static zo_status cited_bool(rparse *p, const yd_node *n, const char *what,
   return ZO_OK;
 }
 
-static zo_status cited_int(rparse *p, const yd_node *n, const char *what,
-                           zo_cited *out) {
-  const yd_node *v;
-  zo_status st = cited(p, n, what, out, &v);
-  if (st) return st;
+/* A whole number 0..64 written at v, into *out. */
+static zo_status whole_number(rparse *p, const yd_node *v, const char *what, int *out) {
   /* digits only: an empty value, a sign, spaces or a quoted number are
      not a whole number (strtol would read "" as 0) */
-  int digits = v->kind == YD_SCALAR && v->plain && v->str[0];
+  int digits = v && v->kind == YD_SCALAR && v->plain && v->str[0];
   for (const char *c = digits ? v->str : ""; *c; c++)
     if (*c < '0' || *c > '9') digits = 0;
   long x = digits && strlen(v->str) <= 3 ? strtol(v->str, NULL, 10) : -1;
   if (x < 0 || x > 64)
     return bad(p, v, "expected a whole number 0..64 for %s", what);
-  out->value = (int)x;
+  *out = (int)x;
   return ZO_OK;
+}
+
+static zo_status cited_int(rparse *p, const yd_node *n, const char *what,
+                           zo_cited *out) {
+  const yd_node *v;
+  zo_status st = cited(p, n, what, out, &v);
+  if (st) return st;
+  return whole_number(p, v, what, &out->value);
 }
 
 /* A list of type words (equip:, keeps:) as bits of this rule set: words
@@ -200,6 +208,42 @@ static zo_status parse_holds(rparse *p, const yd_node *v, const char *what, zo_c
   return ZO_OK;
 }
 
+/* limits: a list of at most ZO_MAX_LIMITS maps {types: [words], count:
+ * 0..64, among: zone | attached} into z->limit (issue 31; RULESETS.md,
+ * Zones). The value is how many. */
+static zo_status parse_limits(rparse *p, zo_zone_type *z, const yd_node *val, const char *what) {
+  if (val->kind != YD_SEQ)
+    return bad(p, val, "expected a list of {types: [...], count: N, among: zone|attached} for %s",
+               what);
+  if (val->n > ZO_MAX_LIMITS)
+    return bad(p, val->kids[ZO_MAX_LIMITS], "at most %d limits for %s", ZO_MAX_LIMITS, what);
+  memset(z->limit, 0, sizeof z->limit);
+  for (size_t i = 0; i < val->n; i++) {
+    const yd_node *m = val->kids[i];
+    zo_status st = yr_want(&p->r, m, YD_MAP, "a limit {types, count, among}");
+    if (st) return st;
+    static const char *const ks[] = {"types", "count", "among"};
+    if ((st = yr_keys(&p->r, m, ZO_ERR_SCHEMA, ks, 3, "a limit"))) return st;
+    const yd_node *types = yd_get(m, "types"), *count = yd_get(m, "count"),
+                  *among = yd_get(m, "among");
+    if (!types) return bad(p, m, "missing 'types' in a limit of %s (the types it counts)", what);
+    if (!count) return bad(p, m, "missing 'count' in a limit of %s (how many it allows)", what);
+    zo_zone_limit *l = &z->limit[i];
+    if ((st = type_list(p, types, what, &l->types))) return st;
+    if (!l->types) return bad(p, types, "a limit of %s lists no type word", what);
+    if ((st = whole_number(p, count, what, &l->count))) return st;
+    l->among = ZL_ZONE;
+    if (among) {
+      static const char *const amongs[] = {"zone", "attached"};
+      if ((st = want_str(p, among, what))) return st;
+      int a = yr_index(among->str, amongs, 2);
+      if (a < 0) return yr_unknown(&p->r, among, ZO_ERR_SCHEMA, "among", among->str, NULL, amongs, 2);
+      l->among = a ? ZL_ATTACHED : ZL_ZONE;
+    }
+  }
+  return ZO_OK;
+}
+
 /* Cited attribute a of zone z, written v (`what` names it in messages). */
 static zo_status parse_attr(rparse *p, zo_zone_type *z, zo_zone_attr a, const yd_node *v,
                             const char *what) {
@@ -233,6 +277,22 @@ static zo_status parse_attr(rparse *p, zo_zone_type *z, zo_zone_attr a, const yd
     c->value = z->only_types != 0;
     if (c->value) z->holds.value |= (int)ZH_TYPES;
     else z->holds.value &= ~(int)ZH_TYPES;
+    return ZO_OK;
+  case AV_LIMITS:
+    if ((st = cited(p, v, what, c, &val))) return st;
+    if ((st = parse_limits(p, z, val, what))) return st;
+    c->value = (int)val->n;
+    p->limits_at[z - p->rs->zones] = val;
+    return ZO_OK;
+  case AV_ZONE:
+    /* a zone type's name: resolved by check_zones, once all are read */
+    if ((st = cited(p, v, what, c, &val))) return st;
+    if (yd_is_null(val)) {
+      c->value = 0;
+      return ZO_OK;
+    }
+    if ((st = want_str(p, val, what))) return st;
+    p->displace_at[z - p->rs->zones] = val;
     return ZO_OK;
   }
   return ZO_OK;
@@ -284,12 +344,50 @@ static zo_status parse_zone(rparse *p, const yd_node *key, const yd_node *m) {
   return ZO_OK;
 }
 
+/* Zone type i's limits: and displace: (issue 31), which need every zone of
+ * the file and its base: displace names a zone type of the rule set other
+ * than i, and i can be full (a capacity, or a limit among the zone); a
+ * limit among attached objects is on a battlefield-role zone (only there
+ * does the attach step attach). */
+static zo_status check_capabilities(rparse *p, int i) {
+  zo_ruleset *rs = p->rs;
+  zo_zone_type *z = &rs->zones[i];
+  const yd_node *d = p->displace_at[i];
+  if (d) {
+    int t = zo_ruleset_zone(rs, d->str);
+    if (t < 0) {
+      const char *names[ZO_MAX_ZONE_TYPES];
+      for (int k = 0; k < rs->nzones; k++) names[k] = rs->zones[k].name;
+      return yr_unknown(&p->r, d, ZO_ERR_SCHEMA, "zone type", d->str, NULL, names,
+                        (size_t)rs->nzones);
+    }
+    if (t == i)
+      return bad(p, d, "zone %s displaces into itself: name the zone type (of the displaced "
+                 "object's owner) where the object already there goes", z->name);
+    z->displace.value = t + 1;
+  }
+  if (z->displace.value) {
+    int full = z->capacity.value > 0;
+    for (int k = 0; k < z->limits.value; k++) full |= z->limit[k].among == ZL_ZONE;
+    if (!full)
+      return bad(p, d ? d : p->limits_at[i], "zone %s has displace but can't be full: give it a "
+                 "capacity or a limit among the zone", z->name);
+  }
+  for (int k = 0; k < z->limits.value; k++)
+    if (z->limit[k].among == ZL_ATTACHED && z->role != ZR_BATTLEFIELD)
+      return bad(p, p->limits_at[i] ? p->limits_at[i]->kids[k] : NULL,
+                 "a limit among: attached is for the battlefield-role zone (where the attach "
+                 "step attaches), not zone %s", z->name);
+  return ZO_OK;
+}
+
 /* What needs every zone of the file and its base: a `count` written for a
  * shared zone type (it would be ignored) or below 1 (no zone of the type
  * at all), and a role the model looks a zone up by given to two zone
  * types (RULESETS.md, Roles: the model would use the first only). */
 static zo_status check_zones(rparse *p) {
   zo_ruleset *rs = p->rs;
+  zo_status st;
   for (int i = 0; i < rs->nzones; i++) {
     const zo_zone_type *z = &rs->zones[i];
     const yd_node *c = p->count_at[i];
@@ -301,6 +399,7 @@ static zo_status check_zones(rparse *p) {
       return bad(p, c->kind == YD_MAP && yd_get(c, "value") ? yd_get(c, "value") : c,
                  "count must be 1..64 for zone %s: each player has at least one zone of a "
                  "per-player type (leave the zone type out if a player has none)", z->name);
+    if ((st = check_capabilities(p, i))) return st;
     if (z->role == ZR_NONE || z->role == ZR_OTHER || z->role == ZR_COMMAND) continue;
     for (int j = 0; j < i; j++)
       if (rs->zones[j].role == z->role) {

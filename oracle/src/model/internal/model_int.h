@@ -240,6 +240,11 @@ struct zo_game {
      (the rule set's own words mapped onto the case's, set-up) */
   uint64_t equip_types[ZO_MAX_ZONE_TYPES], keep_types[ZO_MAX_ZONE_TYPES];
   uint64_t only_types[ZO_MAX_ZONE_TYPES]; /* holds_types:, in the case's bits */
+  /* limits: (issue 31), each limit's types in the case's bits */
+  uint64_t limit_types[ZO_MAX_ZONE_TYPES][ZO_MAX_LIMITS];
+  /* a private slot (case zone type past the case's) that names, for the
+     move being made, the zone type a displaced object goes to (displace:) */
+  int displace_slot;
   /* scratch sized from the game, so that no count has a fixed limit and a
      step allocates nothing (owned by g): repl_used[nrepl] marks the
      replacement effects one move has used (replace.c) or one choice has
@@ -564,6 +569,22 @@ void zo_phase_one(zo_game *g, int o, int out, zo_step_result *r);
  * g->graveyard_slot, g->exile_slot) by a rule: nobody performs it, cause
  * `cause` (static storage or the caller's); its events into r. */
 void zo_rule_move(zo_game *g, int obj, int to_type, const char *cause, zo_step_result *r);
+/* A move of obj into zone `zone` that its capacity or a limit among the
+ * zone refuses (ZO_E_CAPACITY), where the zone type has displace:
+ * (issue 31): the objects already there that fill it (the first counted
+ * by the refusing limit, else the zone's first other object) go, one at a
+ * time, each to its owner's zone of the displace type by a rule (cause
+ * `displaced`, their events into r), until obj fits or one of them does
+ * not leave. Returns what zo_zone_refuses says then (move.c). */
+zo_step_error zo_zone_displace(zo_game *g, int zone, int obj, zo_step_result *r);
+/* The object in zone `zone` that a limit among the zone refusing obj
+ * counts first (zone order), or, with none refusing, the zone's first
+ * object other than obj; -1 when there is none (zones.c). */
+int zo_zone_displaced(const zo_game *g, int zone, int obj);
+/* The first limit among attached objects (limits:, issue 31) of the zone
+ * host is in that attaching obj to host would break: its index, or -1
+ * (counts the rule hit). */
+int zo_attach_limit(zo_game *g, int obj, int host);
 /* Step: put an as-enters effect in force (CR 614.13). */
 void zo_step_as_enters(zo_game *g, const zo_step *s, int obj, zo_step_result *r);
 /* Before obj enters the battlefield: run the as-enters effects of its own,
