@@ -112,6 +112,13 @@ zo_obs_checker *zo_obs_checker_new(const zo_ruleset *rs, const zo_case *c) {
   for (int z = 0; z < rs->nzones; z++) {
     k->equip[z] = zo_type_bits_for_case(rs, c, rs->zones[z].equip_types);
     k->only[z] = zo_type_bits_for_case(rs, c, rs->zones[z].only_types);
+    const zo_zone_type *zt = &rs->zones[z];
+    for (int l = 0; l < zt->limits.value && l < ZO_MAX_LIMITS; l++)
+      k->limit[z][l] = zo_type_bits_for_case(rs, c, zt->limit[l].types);
+    size_t used = 0;
+    for (int r = 0; r < zt->limits.nrules; r++)
+      used += (size_t)snprintf(k->limit_rule[z] + used, used < sizeof k->limit_rule[z] ? sizeof k->limit_rule[z] - used : 0,
+                               "%s%s", r ? "; " : "", rs->rules[zt->limits.rules[r]].id);
   }
   return k;
 }
@@ -285,6 +292,23 @@ static int check_object(zo_obs_checker *k, const zo_observation *ob, int h, int 
                   "in %s%s, attached to %s in %s%s: both are permanents, phased in or out together",
                   o->zone, o->phased_out ? " (phased out)" : "", hname(c, to), ob->objs[to].zone,
                   ob->objs[to].phased_out ? " (phased out)" : "");
+    /* limits: among attached (issue 31): at most `count` of a kind on one
+       object (one tool per creature), counted at the first of them */
+    const zo_zone_type *ht = tt >= 0 ? &rs->zones[tt] : NULL;
+    for (int l = 0; ht && l < ht->limits.value && l < ZO_MAX_LIMITS; l++) {
+      uint64_t want = k->limit[tt][l];
+      if (ht->limit[l].among != ZL_ATTACHED || !(k->types[h] & want)) continue;
+      int n = 0, first = h;
+      for (int j = 0; j < ob->nhandles; j++)
+        if (ob->objs[j].exists && ob->objs[j].attached_to == to && (k->types[j] & want)) {
+          n++;
+          if (j < first) first = j;
+        }
+      if (n > ht->limit[l].count && first == h)
+        return viol(v, "attachments", k->limit_rule[tt], c, h,
+                    "one of %d objects of a kind attached to %s, whose zone's limits: allow %d", n,
+                    hname(c, to), ht->limit[l].count);
+    }
   }
 
   /* one-zone: the same object shown on two handles (twin: the lowest
@@ -391,6 +415,17 @@ static int check_zones(zo_obs_checker *k, const zo_observation *ob, zo_obs_viola
       const int *buf = zo_obsx_group_sorted(k, zg, g, ob->objs);
       return viol(v, "capacity", "FaB 3.2.2, 3.3.2, 3.16.2", c, buf[m - 1],
                   "one of %d objects in %s, whose capacity is %d", m, zone, zt->capacity.value);
+    }
+    /* limits: among the zone (issue 31): at most `count` of its types */
+    for (int l = 0; l < zt->limits.value && l < ZO_MAX_LIMITS; l++) {
+      if (zt->limit[l].among != ZL_ZONE) continue;
+      int n = 0, last = -1;
+      for (int i = zg->start[g]; i < zg->start[g + 1]; i++)
+        if (k->types[zg->members[i]] & k->limit[nm->type][l]) n++, last = zg->members[i];
+      if (n > zt->limit[l].count)
+        return viol(v, "capacity", k->limit_rule[nm->type], c, last,
+                    "one of %d objects in %s of a kind its limits: allow %d of", n, zone,
+                    zt->limit[l].count);
     }
     if (!zt->ordered.value) continue;
     const int *buf = zo_obsx_group_sorted(k, zg, g, ob->objs);

@@ -101,6 +101,10 @@ struct zo_obs_checker {
                                         bits (a rule set's own words are numbered
                                         per file: zo_type_bits_for_case) */
   uint64_t only[ZO_MAX_ZONE_TYPES];  /* holds_types: words, the same way */
+  /* limits: (issue 31): each limit's words, the same way, and the rules
+     its citation names ("; "-joined, the violation's rule) */
+  uint64_t limit[ZO_MAX_ZONE_TYPES][ZO_MAX_LIMITS];
+  char limit_rule[ZO_MAX_ZONE_TYPES][160];
   /* indexes that keep a check linear in objects (not quadratic) */
   idmap id_index;    /* identity -> its ids[] record (ids are unique there);
                         mark/mval: the observation (nobs) that last showed it
