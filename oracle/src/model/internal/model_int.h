@@ -395,6 +395,11 @@ static inline int resolve_dest(zo_game *g, int obj, const zo_zone_spec *s, int c
                                int *redirected, zo_step_error *err) {
   *redirected = 0;
   *err = ZO_E_NONE;
+  if (s->type >= 0 && g->zmap[s->type] < 0) { /* a private slot the rule set has no zone for
+                                                  (no exile-role zone for leave_game) */
+    *err = ZO_E_NO_ZONE;
+    return -1;
+  }
   if (s->type >= 0 && !s->index && s->player < 0) {
     /* the common case: no player named, so the owner's zone, no redirect */
     int z = set_up_zone(g, g->zmap[s->type], g->objs[obj].owner);
