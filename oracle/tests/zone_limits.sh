@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# issue 31, point 2: zone capabilities of other card games as rule-set data
+# (oracle/tests/ruleset-file/limits-game.yaml): limits: per kind of card in
+# a zone or among what is attached to one object, and displace: (a move
+# into a full zone puts the object there into its owner's zone of a named
+# type). Its cases pass with the invariants checked; a bad value is a
+# file:line:column error; the table shows both; gate --fuzz plays its
+# zones; ruleset_zones gives limits and displace only to an engine that
+# declares zone_limits, and a case a limit decides needs that feature.
+set -euo pipefail
+bin=$1 src=$2 work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+dir=$src/oracle/tests/ruleset-file
+F=$dir/limits-game.yaml
+fail() { echo "$1"; [ -f "$work/out" ] && tail -20 "$work/out"; exit 1; }
+
+"$bin" run --invariants --ruleset-file "$F" --report-dir "$work/r" "$dir/limits-cases" > "$work/out" 2>&1 \
+  || fail "the limits cases failed"
+grep -q '^4 passed, 0 failed, 0 skipped$' "$work/out" || fail "not every limits case passed"
+"$bin" rules --ruleset-file "$F" --ruleset limits-game "$dir/limits-cases" > "$work/out" 2>&1 \
+  || fail "a seed rule of limits-game has no case"
+echo "zone limits: 4 cases pass with the invariants; every seed rule has a case"
+
+# a bad value names its file:line:column
+bad() { # sed expression, expected message (a grep pattern)
+  sed "$1" "$F" > "$work/bad.yaml"
+  cmp -s "$F" "$work/bad.yaml" && fail "the sed did not change the file: $1"
+  set +e
+  "$bin" rulesets --ruleset-file "$work/bad.yaml" > "$work/out" 2>&1
+  local rc=$?
+  set -e
+  [ "$rc" -eq 3 ] || fail "exit $rc for $1, expected 3"
+  grep -q "bad.yaml:$2" "$work/out" || fail "no message bad.yaml:$2"
+}
+bad 's/displace: {value: discard, rule: "LG 4"}/displace: {value: discrad, rule: "LG 4"}/' \
+  "44:23: error: unknown zone type 'discrad' (did you mean 'discard'?"
+bad 's/displace: {value: discard, rule: "LG 4"}/displace: {value: stadium, rule: "LG 4"}/' \
+  "44:23: error: zone stadium displaces into itself"
+bad 's/    capacity: {value: 1, rule: "LG 4"}//' "44:23: error: zone stadium has displace but can't be full"
+bad 's/among: attached}, {types: \[aura\]/among: host}, {types: [aura]/' "38:55: error: unknown among 'host'"
+bad 's/count: 2, among: zone/count: 2, among: attached/' \
+  "56:22: error: a limit among: attached is for the battlefield-role zone"
+bad 's/count: 2, among: zone/count: 65, among: zone/' "56:49: error: expected a whole number 0..64"
+bad 's/{types: \[artifact\], count: 2, among: zone}/{count: 2}/' "56:22: error: missing 'types' in a limit"
+echo "zone limits: bad limits: and displace: values are file:line:column errors"
+
+# the transition table cites them where they decide a move
+"$bin" table --ruleset-file "$F" --ruleset limits-game > "$work/table.txt"
+grep -q 'stadium.capacity, stadium.displace' "$work/table.txt" || fail "no displacement in the table"
+grep -q '\[vault.limits\]' "$work/table.txt" || fail "no limit in the table"
+grep -q '^== artifact card' "$work/table.txt" || fail "no row of a limit's word"
+echo "zone limits: the table shows displacement and limits"
+
+# generated games in its zones (a limit on palette words, a capacity)
+"$bin" gate --ruleset-file "$F" --engine "$bin serve --ruleset-file $F" --ruleset limits-game --fuzz 2 \
+  --out "$work/fz" > "$work/out" 2>&1 || fail "gate --fuzz failed"
+grep -Eq 'seed 1: [1-9][0-9]* games .* 0 skipped .* \(100\.0%\).* 0 differed' "$work/out" || fail "gate --fuzz differed"
+echo "zone limits: gate --fuzz against serve: no difference"
+
+# ruleset_zones: without zone_limits, no limits and no displace are sent, and
+# a case a limit decides is skipped for the feature; with it, both are sent
+engine="python3 $src/oracle/tests/engines/pile_engine.py $F limits-game"
+"$bin" gate --validate --ruleset-file "$F" --engine "$engine" --report-dir "$work/g1" "$dir/limits-cases" \
+  > "$work/out" 2>&1 || true
+grep -q ' protocol messages valid$' "$work/out" || fail "invalid protocol messages"
+grep -q "needs feature 'zone_limits', which the engine does not declare" "$work/out" || fail "no skip for zone_limits"
+grep -q '"op":"setup".*"ruleset_zones":{' "$work/g1/protocol.jsonl" || fail "no setup with zones"
+if grep '"op":"setup"' "$work/g1/protocol.jsonl" | grep -q '"limits"\|"displace"'; then
+  fail "limits sent to an engine that does not declare zone_limits"
+fi
+"$bin" gate --validate --ruleset-file "$F" --engine "$engine zone_limits" --report-dir "$work/g2" "$dir/limits-cases" \
+  > "$work/out" 2>&1 || true
+grep -q ' protocol messages valid$' "$work/out" || fail "invalid protocol messages (zone_limits)"
+grep '"op":"setup"' "$work/g2/protocol.jsonl" | grep -q '"displace":"discard"' || fail "displace not sent"
+grep '"op":"setup"' "$work/g2/protocol.jsonl" |
+  grep -q '"limits":\[{"types":\["asset","agenda"\],"count":1,"among":"zone"}\]' || fail "limits not sent"
+echo "zone limits: ruleset_zones gives limits and displace only with zone_limits"
