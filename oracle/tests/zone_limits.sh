@@ -64,14 +64,27 @@ engine="python3 $src/oracle/tests/engines/pile_engine.py $F limits-game"
   > "$work/out" 2>&1 || true
 grep -q ' protocol messages valid$' "$work/out" || fail "invalid protocol messages"
 grep -q "needs feature 'zone_limits', which the engine does not declare" "$work/out" || fail "no skip for zone_limits"
-grep -q '"op":"setup".*"ruleset_zones":{' "$work/g1/protocol.jsonl" || fail "no setup with zones"
-if grep '"op":"setup"' "$work/g1/protocol.jsonl" | grep -q '"limits"\|"displace"'; then
-  fail "limits sent to an engine that does not declare zone_limits"
-fi
+python3 - "$work/g1/protocol.jsonl" <<'PY' || fail "limits sent to an engine that does not declare zone_limits"
+import json, sys
+setups = [m["message"] for m in map(json.loads, open(sys.argv[1]))
+          if m.get("dir") == "request" and m["message"].get("op") == "setup"]
+assert setups, "no setup"
+for s in setups:
+    for name, z in s["ruleset_zones"].items():
+        assert "limits" not in z and "displace" not in z, (name, z)
+PY
 "$bin" gate --validate --ruleset-file "$F" --engine "$engine zone_limits" --report-dir "$work/g2" "$dir/limits-cases" \
   > "$work/out" 2>&1 || true
 grep -q ' protocol messages valid$' "$work/out" || fail "invalid protocol messages (zone_limits)"
-grep '"op":"setup"' "$work/g2/protocol.jsonl" | grep -q '"displace":"discard"' || fail "displace not sent"
-grep '"op":"setup"' "$work/g2/protocol.jsonl" |
-  grep -q '"limits":\[{"types":\["asset","agenda"\],"count":1,"among":"zone"}\]' || fail "limits not sent"
+python3 - "$work/g2/protocol.jsonl" <<'PY' || fail "limits or displace not sent with zone_limits"
+import json, sys
+setups = [m["message"] for m in map(json.loads, open(sys.argv[1]))
+          if m.get("dir") == "request" and m["message"].get("op") == "setup"]
+assert setups, "no setup"
+for s in setups:
+    z = s["ruleset_zones"]
+    assert z["stadium"]["displace"] == "discard" and z["deck"]["displace"] is None, z["stadium"]
+    assert z["server"]["limits"] == [{"types": ["asset", "agenda"], "count": 1, "among": "zone"}], z["server"]
+    assert z["play"]["limits"][0] == {"types": ["tool"], "count": 1, "among": "attached"}, z["play"]
+PY
 echo "zone limits: ruleset_zones gives limits and displace only with zone_limits"
