@@ -622,7 +622,7 @@ json_t *zo_zcp_ruleset_zones_json(const zo_ruleset *rs, int limits) {
     json_object_set_new(o, "role", json_string(zo_zone_role_names[t->role]));
     for (int a = 0; a < ZA_COUNT; a++) {
       /* limits: and displace: only for an engine that knows them */
-      if (!limits && (a == ZA_LIMITS || a == ZA_DISPLACE)) continue;
+      if (!limits && (a == ZA_LIMITS || a == ZA_DISPLACE || a == ZA_INSTEAD)) continue;
       const zo_cited *c = zo_zone_cited(t, (zo_zone_attr)a);
       json_t *v = NULL;
       switch (zo_zone_attr_values[a]) {
@@ -646,6 +646,19 @@ json_t *zo_zcp_ruleset_zones_json(const zo_ruleset *rs, int limits) {
         break;
       case AV_ZONE:
         v = c->value > 0 && c->value <= rs->nzones ? json_string(rs->zones[c->value - 1].name) : json_null();
+        break;
+      case AV_INSTEAD:
+        v = json_array();
+        for (int k = 0; k < c->value && k < ZO_MAX_INSTEAD; k++) {
+          const zo_zone_instead *e = &t->inst[k];
+          json_t *from = json_array();
+          for (int f = 0; f < rs->nzones; f++)
+            if (e->from >> f & 1u) json_array_append_new(from, json_string(rs->zones[f].name));
+          json_array_append_new(
+              v, json_pack("{s:o, s:o, s:s, s:o}", "types", type_words(rs, e->types), "from", from, "to",
+                           rs->zones[e->to > 0 ? e->to - 1 : z].name, "face",
+                           e->face < 0 ? json_null() : json_string(e->face ? "down" : "up")));
+        }
         break;
       }
       json_object_set_new(o, zo_zone_attr_keys[a], v);

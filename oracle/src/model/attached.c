@@ -74,7 +74,7 @@ int zo_attach_limit(zo_game *g, int obj, int host) {
       if (i != obj && (g->objs[i].types & want) && zo_attached_to(g, i) == host) n++;
     if (n + 1 > zt->limit[k].count) {
       hit(g, &zt->limits);
-      g->features_used |= (uint64_t)1 << FT_ZONE_LIMITS;
+      g->features_used |= (uint64_t)1 << FT_ZONE_RULES;
       return k;
     }
   }

@@ -105,6 +105,8 @@ typedef struct {
   int props;           /* it moves with its properties (FaB 3.0.7a) */
   int origin_arena, dest_arena;
   int was_arena;       /* it left the arena's list (not from under a card) */
+  zo_step inst;        /* the move as a rule set's instead: left it (issue 31),
+                          when that changed its face: eff points here */
 } move;
 
 /* G8: the cause of the event as it happened: a replacement's own cause
@@ -147,8 +149,54 @@ static ZO_ALWAYS_INLINE zo_outcome leave_check(move *m) {
   return ZO_OUTCOME_NONE;
 }
 
+/* The owner's zone of rule set zone type t (or the shared one) that
+ * exists, the first that can hold obj where there are several; -1 none. */
+static int owner_zone_of_type(zo_game *g, int obj, int t) {
+  int owner = g->objs[obj].owner, first = -1;
+  for (int z = 0; z < g->nzones; z++) {
+    const zo_zone *zn = &g->zones[z];
+    if (!zn->exists || zn->type != t || (zn->player >= 0 && zn->player != owner)) continue;
+    if (first < 0) first = z;
+    if (zo_zone_refuses(g, z, obj, 0) == ZO_E_NONE) return z;
+  }
+  return first;
+}
+
+/* The rule set's own replacement of a move into the destination's zone
+ * type (`instead:`, issue 31), after the effects' (a Pendulum monster bound
+ * for the Graveyard from the field goes face up to the Extra Deck): the
+ * first entry whose types and origin match sends the object to its
+ * owner's zone of the entry's type, and with the entry's face. It applies
+ * once: the zone it sends to is not asked again. */
+ZO_COLD static void rule_instead(move *m) {
+  zo_game *g = m->g;
+  const zo_zone_type *zt = ZT(g, m->dest);
+  int dt = g->zones[m->dest].type, ot = m->origin >= 0 ? g->zones[m->origin].type : -1;
+  for (int k = 0; k < zt->instead.value && k < ZO_MAX_INSTEAD; k++) {
+    const zo_zone_instead *e = &zt->inst[k];
+    if (e->types && !(m->o->types & g->instead_types[dt][k])) continue;
+    if (e->from && (ot < 0 || !(e->from >> ot & 1u))) continue;
+    int to = e->to ? owner_zone_of_type(g, m->obj, e->to - 1) : m->dest;
+    if (to < 0) continue; /* no such zone (removed): it does not apply */
+    hit(g, &zt->instead);
+    g->features_used |= (uint64_t)1 << FT_ZONE_RULES;
+    if (to != m->dest) {
+      m->dest = to;
+      m->replaced = 1;
+      m->redirected = 0;
+    }
+    if (e->face >= 0) {
+      m->inst = *m->eff;
+      m->inst.face = e->face;
+      m->eff = &m->inst;
+    }
+    return;
+  }
+}
+
 /* Where it goes: the written destination (CR 400.3's redirect), then the
- * replacement effects in force (CR 400.6, 616.1; FaB 6.5). */
+ * replacement effects in force (CR 400.6, 616.1; FaB 6.5), then the rule
+ * set's own (instead:). */
 static ZO_ALWAYS_INLINE void destination(move *m) {
   zo_game *g = m->g;
   int redirected;
@@ -168,6 +216,7 @@ static ZO_ALWAYS_INLINE void destination(move *m) {
     m->eff = eff;
     if (m->replaced) m->redirected = 0;
   }
+  if (g->has_instead && m->dest >= 0 && ZT(g, m->dest)->instead.value) rule_instead(m);
 }
 
 /* A "can't" effect forbids the event as it finally stands, replaced or not
@@ -627,7 +676,7 @@ zo_step_error zo_zone_displace(zo_game *g, int zone, int obj, zo_step_result *r)
     int x = zo_zone_displaced(g, zone, obj);
     if (x < 0) break;
     hit(g, &zt->displace);
-    g->features_used |= (uint64_t)1 << FT_ZONE_LIMITS;
+    g->features_used |= (uint64_t)1 << FT_ZONE_RULES;
     g->zmap[g->displace_slot] = zt->displace.value - 1;
     zo_rule_move(g, x, g->displace_slot, "displaced", r);
     if (g->objs[x].exists && g->objs[x].zone == zone) break; /* it stayed */

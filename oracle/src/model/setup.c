@@ -379,6 +379,9 @@ static void map_types(zo_game *g) {
     g->only_types[t] = zo_type_bits_for_case(rs, c, rs->zones[t].only_types);
     for (int k = 0; k < rs->zones[t].limits.value && k < ZO_MAX_LIMITS; k++)
       g->limit_types[t][k] = zo_type_bits_for_case(rs, c, rs->zones[t].limit[k].types);
+    for (int k = 0; k < rs->zones[t].instead.value && k < ZO_MAX_INSTEAD; k++)
+      g->instead_types[t][k] = zo_type_bits_for_case(rs, c, rs->zones[t].inst[k].types);
+    g->has_instead |= rs->zones[t].instead.value > 0;
   }
 }
 

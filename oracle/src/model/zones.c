@@ -201,7 +201,7 @@ zo_step_error zo_zone_refuses(zo_game *g, int zone, int obj, int flags) {
   if (zt->limits.value && zone_limit_refusing(g, zone, obj) >= 0) {
     if (counting) {
       hit(g, &zt->limits);
-      g->features_used |= (uint64_t)1 << FT_ZONE_LIMITS;
+      g->features_used |= (uint64_t)1 << FT_ZONE_RULES;
     }
     return ZO_E_CAPACITY;
   }

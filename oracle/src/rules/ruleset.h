@@ -93,8 +93,10 @@ typedef enum {
   AV_TYPES,      /* a list of type words: only_types; the value is whether any */
   AV_LIMITS,     /* a list of {types, count, among} maps: limit[]; the value
                     is how many (issue 31) */
-  AV_ZONE        /* a zone type of the rule set, by name: the value is its
+  AV_ZONE,       /* a zone type of the rule set, by name: the value is its
                     index + 1, 0 for none (issue 31) */
+  AV_INSTEAD     /* a list of {types, from, to, face} maps: inst[]; the
+                    value is how many (issue 31) */
 } zo_attr_value;
 
 /* ZO_ZONE_ATTRS(X): X(id, field, key, value, mutant): every cited attribute
@@ -128,7 +130,11 @@ typedef enum {
      among what is attached to one object (one Pokemon Tool per Pokemon);     \
      a move into a full zone displacing the object there (a new Stadium)   */ \
   X(ZA_LIMITS, limits, "limits", AV_LIMITS, 0)                                        \
-  X(ZA_DISPLACE, displace, "displace", AV_ZONE, 0)
+  X(ZA_DISPLACE, displace, "displace", AV_ZONE, 0)                                    \
+  /* issue 31: the game's own replacements of a move into this zone (a     \
+     Pendulum monster bound for the Graveyard from the field goes face up   \
+     to the Extra Deck) */                                                  \
+  X(ZA_INSTEAD, instead, "instead", AV_INSTEAD, 0)
 
 /* The cited zone attributes (ZO_ZONE_ATTRS). */
 typedef enum { ZO_ZONE_ATTRS(ZO_ROW_ID) ZA_COUNT } zo_zone_attr;
@@ -145,6 +151,22 @@ typedef struct {
   int count;             /* 0..64 */
   zo_limit_among among;
 } zo_zone_limit;
+
+/* The most entries one zone type's `instead:` may list. */
+#define ZO_MAX_INSTEAD 4
+
+/* One entry of `instead:` (RULESETS.md, Zones): an object with one of
+ * `types` (rule set bits; 0: any object) that would move into a zone of
+ * this type from a zone of a type in `from` (bits by zone type index; 0:
+ * from anywhere, outside the game included) goes to its owner's zone of
+ * type `to` - 1 instead (0: this zone), face up (face 0) or down (1) where
+ * face >= 0. */
+typedef struct {
+  uint64_t types;
+  uint32_t from;
+  int to;
+  int face;
+} zo_zone_instead;
 
 typedef struct {
   char name[ZO_NAME];
@@ -183,6 +205,8 @@ typedef struct {
   zo_cited displace;    /* a move into a full zone of this type first puts an
                            object there into its owner's zone of type
                            value - 1 (0: the move is refused, `capacity`) */
+  zo_cited instead;     /* its value: how many of inst[] are in force */
+  zo_zone_instead inst[ZO_MAX_INSTEAD];
 } zo_zone_type;
 
 /* The keys of the cited zone attributes, by zo_zone_attr; static storage. */

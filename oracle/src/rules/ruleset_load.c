@@ -36,6 +36,7 @@ typedef struct {
   /* and the value of displace: and limits: (a zone type's name is resolved
      once every zone is read; attached limits need a battlefield) */
   const yd_node *displace_at[ZO_MAX_ZONE_TYPES], *limits_at[ZO_MAX_ZONE_TYPES];
+  const yd_node *instead_at[ZO_MAX_ZONE_TYPES]; /* instead:'s list (zone names) */
   zo_ruleset_lookup base_of; /* extends: the registry's look-up (registry.c) */
   const zo_ruleset *base;    /* the rule set extends: names, once found */
 } rparse;
@@ -244,6 +245,46 @@ static zo_status parse_limits(rparse *p, zo_zone_type *z, const yd_node *val, co
   return ZO_OK;
 }
 
+/* instead: a list of at most ZO_MAX_INSTEAD maps {types: [words], from:
+ * [zone types], to: zone type, face: up | down} into z->inst (issue 31;
+ * RULESETS.md, Zones): the words here; the zone names, which may name
+ * zones written later, by check_capabilities. The value is how many. */
+static zo_status parse_instead(rparse *p, zo_zone_type *z, const yd_node *val, const char *what) {
+  if (val->kind != YD_SEQ)
+    return bad(p, val, "expected a list of {types: [...], from: [...], to: ZONE, face: up|down} "
+               "for %s", what);
+  if (val->n > ZO_MAX_INSTEAD)
+    return bad(p, val->kids[ZO_MAX_INSTEAD], "at most %d entries for %s", ZO_MAX_INSTEAD, what);
+  memset(z->inst, 0, sizeof z->inst);
+  for (size_t i = 0; i < val->n; i++) {
+    const yd_node *m = val->kids[i];
+    zo_status st = yr_want(&p->r, m, YD_MAP, "an instead: entry {types, from, to, face}");
+    if (st) return st;
+    static const char *const ks[] = {"types", "from", "to", "face"};
+    if ((st = yr_keys(&p->r, m, ZO_ERR_SCHEMA, ks, 4, "an instead: entry"))) return st;
+    const yd_node *types = yd_get(m, "types"), *from = yd_get(m, "from"), *to = yd_get(m, "to"),
+                  *face = yd_get(m, "face");
+    zo_zone_instead *e = &z->inst[i];
+    e->face = -1;
+    if (types && (st = type_list(p, types, what, &e->types))) return st;
+    if (from && from->kind != YD_SEQ)
+      return bad(p, from, "expected a list of zone types for from: in %s", what);
+    for (size_t k = 0; from && k < from->n; k++)
+      if ((st = want_str(p, from->kids[k], what))) return st;
+    if (to && (st = want_str(p, to, what))) return st;
+    if (face) {
+      static const char *const faces[] = {"up", "down"};
+      if ((st = want_str(p, face, what))) return st;
+      e->face = yr_index(face->str, faces, 2);
+      if (e->face < 0) return yr_unknown(&p->r, face, ZO_ERR_SCHEMA, "face", face->str, NULL, faces, 2);
+    }
+    if (!to && !face)
+      return bad(p, m, "an instead: entry of %s says neither to: nor face:, so it changes nothing",
+                 what);
+  }
+  return ZO_OK;
+}
+
 /* Cited attribute a of zone z, written v (`what` names it in messages). */
 static zo_status parse_attr(rparse *p, zo_zone_type *z, zo_zone_attr a, const yd_node *v,
                             const char *what) {
@@ -293,6 +334,12 @@ static zo_status parse_attr(rparse *p, zo_zone_type *z, zo_zone_attr a, const yd
     }
     if ((st = want_str(p, val, what))) return st;
     p->displace_at[z - p->rs->zones] = val;
+    return ZO_OK;
+  case AV_INSTEAD:
+    if ((st = cited(p, v, what, c, &val))) return st;
+    if ((st = parse_instead(p, z, val, what))) return st;
+    c->value = (int)val->n;
+    p->instead_at[z - p->rs->zones] = val;
     return ZO_OK;
   }
   return ZO_OK;
@@ -344,6 +391,46 @@ static zo_status parse_zone(rparse *p, const yd_node *key, const yd_node *m) {
   return ZO_OK;
 }
 
+/* The zone type named at node n: its index into *out, or an error naming
+ * the zone types there are (and the nearest). */
+static zo_status zone_named(rparse *p, const yd_node *n, int *out) {
+  zo_ruleset *rs = p->rs;
+  *out = zo_ruleset_zone(rs, n->str);
+  if (*out >= 0) return ZO_OK;
+  const char *names[ZO_MAX_ZONE_TYPES];
+  for (int k = 0; k < rs->nzones; k++) names[k] = rs->zones[k].name;
+  return yr_unknown(&p->r, n, ZO_ERR_SCHEMA, "zone type", n->str, NULL, names, (size_t)rs->nzones);
+}
+
+/* Zone type i's instead: entries' zone names (issue 31), once every zone
+ * is read: from: and to: name zone types of the rule set; an entry that
+ * sends an object to this zone with no face changes nothing. */
+static zo_status resolve_instead(rparse *p, int i) {
+  zo_zone_type *z = &p->rs->zones[i];
+  const yd_node *val = p->instead_at[i];
+  zo_status st;
+  for (size_t k = 0; val && k < val->n; k++) {
+    const yd_node *from = yd_get(val->kids[k], "from"), *to = yd_get(val->kids[k], "to");
+    zo_zone_instead *e = &z->inst[k];
+    e->from = 0;
+    e->to = 0;
+    for (size_t j = 0; from && j < from->n; j++) {
+      int t;
+      if ((st = zone_named(p, from->kids[j], &t))) return st;
+      e->from |= 1u << t;
+    }
+    if (to) {
+      int t;
+      if ((st = zone_named(p, to, &t))) return st;
+      if (t == i && e->face < 0)
+        return bad(p, to, "this instead: entry of zone %s sends the object to the zone it is "
+                   "bound for, with no face: it changes nothing", z->name);
+      e->to = t + 1;
+    }
+  }
+  return ZO_OK;
+}
+
 /* Zone type i's limits: and displace: (issue 31), which need every zone of
  * the file and its base: displace names a zone type of the rule set other
  * than i, and i can be full (a capacity, or a limit among the zone); a
@@ -353,14 +440,11 @@ static zo_status check_capabilities(rparse *p, int i) {
   zo_ruleset *rs = p->rs;
   zo_zone_type *z = &rs->zones[i];
   const yd_node *d = p->displace_at[i];
+  zo_status st = resolve_instead(p, i);
+  if (st) return st;
   if (d) {
-    int t = zo_ruleset_zone(rs, d->str);
-    if (t < 0) {
-      const char *names[ZO_MAX_ZONE_TYPES];
-      for (int k = 0; k < rs->nzones; k++) names[k] = rs->zones[k].name;
-      return yr_unknown(&p->r, d, ZO_ERR_SCHEMA, "zone type", d->str, NULL, names,
-                        (size_t)rs->nzones);
-    }
+    int t;
+    if ((st = zone_named(p, d, &t))) return st;
     if (t == i)
       return bad(p, d, "zone %s displaces into itself: name the zone type (of the displaced "
                  "object's owner) where the object already there goes", z->name);

@@ -74,6 +74,15 @@ static void learn_created(zo_obs_checker *k, const zo_step *s) {
   for (int i = 0; i < s->ncosts; i++) learn_created(k, &s->costs[i]);
 }
 
+/* The rules citation c names, "; "-joined, into buf (cap bytes): what a
+ * violation of a rule set's own attribute prints (issue 31). */
+static void cite_text(const zo_ruleset *rs, const zo_cited *c, char *buf, size_t cap) {
+  size_t used = 0;
+  buf[0] = 0;
+  for (int r = 0; r < c->nrules && used < cap; r++)
+    used += (size_t)snprintf(buf + used, cap - used, "%s%s", r ? "; " : "", rs->rules[c->rules[r]].id);
+}
+
 zo_obs_checker *zo_obs_checker_new(const zo_ruleset *rs, const zo_case *c) {
   zo_obs_checker *k = zo_xcalloc(1, sizeof *k);
   k->rs = rs;
@@ -115,10 +124,11 @@ zo_obs_checker *zo_obs_checker_new(const zo_ruleset *rs, const zo_case *c) {
     const zo_zone_type *zt = &rs->zones[z];
     for (int l = 0; l < zt->limits.value && l < ZO_MAX_LIMITS; l++)
       k->limit[z][l] = zo_type_bits_for_case(rs, c, zt->limit[l].types);
-    size_t used = 0;
-    for (int r = 0; r < zt->limits.nrules; r++)
-      used += (size_t)snprintf(k->limit_rule[z] + used, used < sizeof k->limit_rule[z] ? sizeof k->limit_rule[z] - used : 0,
-                               "%s%s", r ? "; " : "", rs->rules[zt->limits.rules[r]].id);
+    cite_text(rs, &zt->limits, k->limit_rule[z], sizeof k->limit_rule[z]);
+    for (int e = 0; e < zt->instead.value && e < ZO_MAX_INSTEAD; e++)
+      k->inst[z][e] = zo_type_bits_for_case(rs, c, zt->inst[e].types);
+    cite_text(rs, &zt->instead, k->inst_rule[z], sizeof k->inst_rule[z]);
+    k->has_instead |= zt->instead.value > 0;
   }
   return k;
 }
@@ -533,6 +543,58 @@ static int check_identity(zo_obs_checker *k, const zo_step *s, const zo_step_res
   return 0;
 }
 
+/* Does an instead: entry of another zone type of rs send objects with
+ * case type bits `types` from zone type f into zone type d (so an arrival
+ * there from f may be its doing)? */
+static int sent_by_instead(const zo_obs_checker *k, uint64_t types, int f, int d) {
+  const zo_ruleset *rs = k->rs;
+  for (int z = 0; z < rs->nzones; z++)
+    for (int e = 0; z != d && e < rs->zones[z].instead.value && e < ZO_MAX_INSTEAD; e++) {
+      const zo_zone_instead *in = &rs->zones[z].inst[e];
+      if (in->to == d + 1 && (!in->types || (types & k->inst[z][e])) &&
+          (!in->from || (f >= 0 && (in->from >> f & 1u))))
+        return 1;
+    }
+  return 0;
+}
+
+/* instead (issue 31): no object arrives, by a move, in a zone type whose
+ * instead: entry sends objects of its kind from where it came to another
+ * zone type (the rule set's own replacement, applied after every effect's),
+ * unless another entry sent it there; an entry that sets the face (to the
+ * same zone type) is checked on the face it arrived with. */
+static int check_instead(zo_obs_checker *k, const zo_step_result *r, const zo_observation *ob,
+                         zo_obs_violation *v) {
+  const zo_ruleset *rs = k->rs;
+  int n = ob->nhandles < k->n ? ob->nhandles : k->n;
+  for (int h = 0; h < n; h++) {
+    const zo_obj_obs *p = &k->prev[h], *o = &ob->objs[h];
+    if (!p->exists || !o->exists || k->prev_zid[h] < 0 || k->zid[h] < 0) continue;
+    int f = k->names[k->prev_zid[h]].type, d = k->names[k->zid[h]].type;
+    if (d < 0 || (p->object == o->object && f == d) || !zo_obsx_events_for(k, r, h, MOVED_SET)) continue;
+    if (o->under >= 0) continue;
+    const zo_zone_type *dz = &rs->zones[d];
+    for (int e = 0; e < dz->instead.value && e < ZO_MAX_INSTEAD; e++) {
+      const zo_zone_instead *in = &dz->inst[e];
+      if (in->types && !(k->types[h] & k->inst[d][e])) continue;
+      if (in->from && (f < 0 || !(in->from >> f & 1u))) continue;
+      if (in->to && in->to != d + 1) {
+        if (sent_by_instead(k, k->types[h], f, d)) break;
+        return viol(v, "instead", k->inst_rule[d], k->c, h,
+                    "moved %s -> %s, where the rule set's instead: sends it to its owner's %s",
+                    p->zone, o->zone, rs->zones[in->to - 1].name);
+      }
+      /* the face it arrived with (not one a then: step turned it to) */
+      if (in->face >= 0 && o->face_down != in->face && zo_obsx_events_for(k, r, h, ANY_OUTCOME) == 1)
+        return viol(v, "instead", k->inst_rule[d], k->c, h,
+                    "arrived in %s face %s; the rule set's instead: puts it there face %s", o->zone,
+                    o->face_down ? "down" : "up", in->face ? "down" : "up");
+      break; /* the first entry that matches decides */
+    }
+  }
+  return 0;
+}
+
 /* stale-refs: a reference finds only what its remember step saw. */
 static int check_refs(zo_obs_checker *k, const zo_step *s, const zo_observation *ob,
                       zo_obs_violation *v) {
@@ -709,6 +771,7 @@ int zo_observation_check(zo_obs_checker *k, const zo_step *s, const zo_step_resu
     bad = check_zones(k, ob, v);
   }
   if (!bad && s && k->started) bad = check_identity(k, s, r, ob, v);
+  if (!bad && s && k->started && k->has_instead) bad = check_instead(k, r, ob, v);
   if (!bad) bad = check_refs(k, s, ob, v);
   if (!bad && s && k->started && !(flags & F_REORDERS) &&
       !(k->repl_shuffles && (flags & F_MOVES)))

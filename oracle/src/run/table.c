@@ -122,7 +122,7 @@ static void slot_set(builder *b, const zo_cited *c, const char *name, int decisi
  * controllers..., every move reads). */
 static int attr_decides(zo_zone_attr a) {
   return a == ZA_CAPACITY || a == ZA_OWNER_ONLY || a == ZA_HOLDS || a == ZA_EQUIP ||
-         a == ZA_HOLDS_TYPES || a == ZA_LIMITS || a == ZA_DISPLACE ||
+         a == ZA_HOLDS_TYPES || a == ZA_LIMITS || a == ZA_DISPLACE || a == ZA_INSTEAD ||
          a == ZA_SAME_ZONE_NEW || a == ZA_KEEPS || a == ZA_FACE_DOWN_NEW;
 }
 
@@ -260,6 +260,9 @@ static void card_rows(builder *b) {
   for (int z = 0; z < rs->nzones; z++) /* limits: (issue 31) */
     for (int l = 0; l < rs->zones[z].limits.value && l < ZO_MAX_LIMITS; l++)
       word_cards(b, rs->zones[z].limit[l].types, &seen);
+  for (int z = 0; z < rs->nzones; z++) /* instead: (issue 31) */
+    for (int e = 0; e < rs->zones[z].instead.value && e < ZO_MAX_INSTEAD; e++)
+      word_cards(b, rs->zones[z].inst[e].types, &seen);
 }
 
 /* Every row: the cards, then the other kinds and the statuses. */

@@ -8,7 +8,7 @@ that a rule set given as a file gates an engine of any game (issue 31).
 
 It declares the one rule set RULESET_ID (default pile-game) and the
 features ruleset_zones and ruleset_digest (and the FEATUREs given, which
-only change what setups carry: zone_limits adds the zones' limits and
+only change what setups carry: zone_rules adds the zones' limits and
 displace, issue 31): every setup then carries the
 rule set's zone types, which must be the pile game's (below), and the
 digest of the runner's rule set file, which must be the SHA-256 of

@@ -242,6 +242,10 @@ struct zo_game {
   uint64_t only_types[ZO_MAX_ZONE_TYPES]; /* holds_types:, in the case's bits */
   /* limits: (issue 31), each limit's types in the case's bits */
   uint64_t limit_types[ZO_MAX_ZONE_TYPES][ZO_MAX_LIMITS];
+  /* instead: (issue 31), each entry's types in the case's bits, and
+     whether any zone type of rs has an entry (the move skips it else) */
+  uint64_t instead_types[ZO_MAX_ZONE_TYPES][ZO_MAX_INSTEAD];
+  int has_instead;
   /* a private slot (case zone type past the case's) that names, for the
      move being made, the zone type a displaced object goes to (displace:) */
   int displace_slot;

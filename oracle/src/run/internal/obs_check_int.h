@@ -105,6 +105,11 @@ struct zo_obs_checker {
      its citation names ("; "-joined, the violation's rule) */
   uint64_t limit[ZO_MAX_ZONE_TYPES][ZO_MAX_LIMITS];
   char limit_rule[ZO_MAX_ZONE_TYPES][160];
+  /* instead: (issue 31): each entry's words, the rules it cites, and
+     whether any zone type has entries */
+  uint64_t inst[ZO_MAX_ZONE_TYPES][ZO_MAX_INSTEAD];
+  char inst_rule[ZO_MAX_ZONE_TYPES][160];
+  int has_instead;
   /* indexes that keep a check linear in objects (not quadratic) */
   idmap id_index;    /* identity -> its ids[] record (ids are unique there);
                         mark/mval: the observation (nobs) that last showed it

@@ -6,7 +6,7 @@
 # type). Its cases pass with the invariants checked; a bad value is a
 # file:line:column error; the table shows both; gate --fuzz plays its
 # zones; ruleset_zones gives limits and displace only to an engine that
-# declares zone_limits, and a case a limit decides needs that feature.
+# declares zone_rules, and a case a limit decides needs that feature.
 set -euo pipefail
 bin=$1 src=$2 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -57,14 +57,14 @@ echo "zone limits: the table shows displacement and limits"
 grep -Eq 'seed 1: [1-9][0-9]* games .* 0 skipped .* \(100\.0%\).* 0 differed' "$work/out" || fail "gate --fuzz differed"
 echo "zone limits: gate --fuzz against serve: no difference"
 
-# ruleset_zones: without zone_limits, no limits and no displace are sent, and
+# ruleset_zones: without zone_rules, no limits and no displace are sent, and
 # a case a limit decides is skipped for the feature; with it, both are sent
 engine="python3 $src/oracle/tests/engines/pile_engine.py $F limits-game"
 "$bin" gate --validate --ruleset-file "$F" --engine "$engine" --report-dir "$work/g1" "$dir/limits-cases" \
   > "$work/out" 2>&1 || true
 grep -q ' protocol messages valid$' "$work/out" || fail "invalid protocol messages"
-grep -q "needs feature 'zone_limits', which the engine does not declare" "$work/out" || fail "no skip for zone_limits"
-python3 - "$work/g1/protocol.jsonl" <<'PY' || fail "limits sent to an engine that does not declare zone_limits"
+grep -q "needs feature 'zone_rules', which the engine does not declare" "$work/out" || fail "no skip for zone_rules"
+python3 - "$work/g1/protocol.jsonl" <<'PY' || fail "limits sent to an engine that does not declare zone_rules"
 import json, sys
 setups = [m["message"] for m in map(json.loads, open(sys.argv[1]))
           if m.get("dir") == "request" and m["message"].get("op") == "setup"]
@@ -73,10 +73,10 @@ for s in setups:
     for name, z in s["ruleset_zones"].items():
         assert "limits" not in z and "displace" not in z, (name, z)
 PY
-"$bin" gate --validate --ruleset-file "$F" --engine "$engine zone_limits" --report-dir "$work/g2" "$dir/limits-cases" \
+"$bin" gate --validate --ruleset-file "$F" --engine "$engine zone_rules" --report-dir "$work/g2" "$dir/limits-cases" \
   > "$work/out" 2>&1 || true
-grep -q ' protocol messages valid$' "$work/out" || fail "invalid protocol messages (zone_limits)"
-python3 - "$work/g2/protocol.jsonl" <<'PY' || fail "limits or displace not sent with zone_limits"
+grep -q ' protocol messages valid$' "$work/out" || fail "invalid protocol messages (zone_rules)"
+python3 - "$work/g2/protocol.jsonl" <<'PY' || fail "limits or displace not sent with zone_rules"
 import json, sys
 setups = [m["message"] for m in map(json.loads, open(sys.argv[1]))
           if m.get("dir") == "request" and m["message"].get("op") == "setup"]
@@ -87,4 +87,4 @@ for s in setups:
     assert z["server"]["limits"] == [{"types": ["asset", "agenda"], "count": 1, "among": "zone"}], z["server"]
     assert z["play"]["limits"][0] == {"types": ["tool"], "count": 1, "among": "attached"}, z["play"]
 PY
-echo "zone limits: ruleset_zones gives limits and displace only with zone_limits"
+echo "zone limits: ruleset_zones gives limits and displace only with zone_rules"
