@@ -212,6 +212,10 @@ BAD = [
         limits={"value": [{"types": ["all"], "count": 1}], "rule": "G 1"})), True),
     ("displace without its rule", broken(lambda d: d["zones"]["table"].update(
         capacity={"value": 1, "rule": "G 1"}, displace={"value": "deck"})), True),
+    ("instead with neither to nor face", broken(lambda d: d["zones"]["table"].update(
+        instead={"value": [{"types": ["tool"]}], "rule": "G 1"})), True),
+    ("instead with an unknown face", broken(lambda d: d["zones"]["table"].update(
+        instead={"value": [{"to": "deck", "face": "sideways"}], "rule": "G 1"})), True),
 ]
 
 

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # issue 31, point 2: zone capabilities of other card games as rule-set data
-# (oracle/tests/ruleset-file/limits-game.yaml): limits: per kind of card in
-# a zone or among what is attached to one object, and displace: (a move
-# into a full zone puts the object there into its owner's zone of a named
-# type). Its cases pass with the invariants checked; a bad value is a
+# (oracle/tests/ruleset-file/limits-game.yaml, duel-game.yaml): limits: per
+# kind of card in a zone or among what is attached to one object; displace:
+# (a move into a full zone puts the object there into its owner's zone of a
+# named type); instead: (the game's own replacements of moves into a zone). Its cases pass with the invariants checked; a bad value is a
 # file:line:column error; the table shows both; gate --fuzz plays its
 # zones; ruleset_zones gives limits and displace only to an engine that
 # declares zone_rules, and a case a limit decides needs that feature.
@@ -16,10 +16,10 @@ fail() { echo "$1"; [ -f "$work/out" ] && tail -20 "$work/out"; exit 1; }
 
 "$bin" run --invariants --ruleset-file "$F" --report-dir "$work/r" "$dir/limits-cases" > "$work/out" 2>&1 \
   || fail "the limits cases failed"
-grep -q '^4 passed, 0 failed, 0 skipped$' "$work/out" || fail "not every limits case passed"
+grep -q '^5 passed, 0 failed, 0 skipped$' "$work/out" || fail "not every limits case passed"
 "$bin" rules --ruleset-file "$F" --ruleset limits-game "$dir/limits-cases" > "$work/out" 2>&1 \
   || fail "a seed rule of limits-game has no case"
-echo "zone limits: 4 cases pass with the invariants; every seed rule has a case"
+echo "zone rules: 5 cases pass with the invariants; every seed rule has a case"
 
 # a bad value names its file:line:column
 bad() { # sed expression, expected message (a grep pattern)
@@ -33,29 +33,29 @@ bad() { # sed expression, expected message (a grep pattern)
   grep -q "bad.yaml:$2" "$work/out" || fail "no message bad.yaml:$2"
 }
 bad 's/displace: {value: discard, rule: "LG 4"}/displace: {value: discrad, rule: "LG 4"}/' \
-  "44:23: error: unknown zone type 'discrad' (did you mean 'discard'?"
+  "47:23: error: unknown zone type 'discrad' (did you mean 'discard'?"
 bad 's/displace: {value: discard, rule: "LG 4"}/displace: {value: stadium, rule: "LG 4"}/' \
-  "44:23: error: zone stadium displaces into itself"
-bad 's/    capacity: {value: 1, rule: "LG 4"}//' "44:23: error: zone stadium has displace but can't be full"
-bad 's/among: attached}, {types: \[aura\]/among: host}, {types: [aura]/' "38:55: error: unknown among 'host'"
+  "47:23: error: zone stadium displaces into itself"
+bad 's/    capacity: {value: 1, rule: "LG 4"}//' "47:23: error: zone stadium has displace but can't be full"
+bad 's/among: attached}, {types: \[aura\]/among: host}, {types: [aura]/' "41:55: error: unknown among 'host'"
 bad 's/count: 2, among: zone/count: 2, among: attached/' \
-  "56:22: error: a limit among: attached is for the battlefield-role zone"
-bad 's/count: 2, among: zone/count: 65, among: zone/' "56:49: error: expected a whole number 0..64"
-bad 's/{types: \[artifact\], count: 2, among: zone}/{count: 2}/' "56:22: error: missing 'types' in a limit"
-echo "zone limits: bad limits: and displace: values are file:line:column errors"
+  "59:22: error: a limit among: attached is for the battlefield-role zone"
+bad 's/count: 2, among: zone/count: 65, among: zone/' "59:49: error: expected a whole number 0..64"
+bad 's/{types: \[artifact\], count: 2, among: zone}/{count: 2}/' "59:22: error: missing 'types' in a limit"
+echo "zone rules: bad limits: and displace: values are file:line:column errors"
 
 # the transition table cites them where they decide a move
 "$bin" table --ruleset-file "$F" --ruleset limits-game > "$work/table.txt"
 grep -q 'stadium.capacity, stadium.displace' "$work/table.txt" || fail "no displacement in the table"
 grep -q '\[vault.limits\]' "$work/table.txt" || fail "no limit in the table"
 grep -q '^== artifact card' "$work/table.txt" || fail "no row of a limit's word"
-echo "zone limits: the table shows displacement and limits"
+echo "zone rules: the table shows displacement and limits"
 
 # generated games in its zones (a limit on palette words, a capacity)
 "$bin" gate --ruleset-file "$F" --engine "$bin serve --ruleset-file $F" --ruleset limits-game --fuzz 2 \
   --out "$work/fz" > "$work/out" 2>&1 || fail "gate --fuzz failed"
 grep -Eq 'seed 1: [1-9][0-9]* games .* 0 skipped .* \(100\.0%\).* 0 differed' "$work/out" || fail "gate --fuzz differed"
-echo "zone limits: gate --fuzz against serve: no difference"
+echo "zone rules: gate --fuzz against serve: no difference"
 
 # ruleset_zones: without zone_rules, no limits and no displace are sent, and
 # a case a limit decides is skipped for the feature; with it, both are sent
@@ -71,7 +71,7 @@ setups = [m["message"] for m in map(json.loads, open(sys.argv[1]))
 assert setups, "no setup"
 for s in setups:
     for name, z in s["ruleset_zones"].items():
-        assert "limits" not in z and "displace" not in z, (name, z)
+        assert "limits" not in z and "displace" not in z and "instead" not in z, (name, z)
 PY
 "$bin" gate --validate --ruleset-file "$F" --engine "$engine zone_rules" --report-dir "$work/g2" "$dir/limits-cases" \
   > "$work/out" 2>&1 || true
@@ -86,5 +86,30 @@ for s in setups:
     assert z["stadium"]["displace"] == "discard" and z["deck"]["displace"] is None, z["stadium"]
     assert z["server"]["limits"] == [{"types": ["asset", "agenda"], "count": 1, "among": "zone"}], z["server"]
     assert z["play"]["limits"][0] == {"types": ["tool"], "count": 1, "among": "attached"}, z["play"]
+    assert z["discard"]["instead"] == [{"types": [], "from": ["deck", "hand"], "to": "discard", "face": "down"}], z["discard"]
+    assert z["hand"]["instead"] == [] and z["stadium"]["limits"] == [], z["hand"]
 PY
-echo "zone limits: ruleset_zones gives limits and displace only with zone_rules"
+echo "zone rules: ruleset_zones gives limits, displace and instead only with zone_rules"
+
+# instead: the duel game's own replacements (duel-game.yaml)
+D=$dir/duel-game.yaml
+"$bin" run --invariants --ruleset-file "$D" --report-dir "$work/d" "$dir/duel-cases" > "$work/out" 2>&1 \
+  || fail "the duel cases failed"
+grep -q '^3 passed, 0 failed, 0 skipped$' "$work/out" || fail "not every duel case passed"
+"$bin" rules --ruleset-file "$D" --ruleset duel-game "$dir/duel-cases" > "$work/out" 2>&1 \
+  || fail "a seed rule of duel-game has no case"
+F=$D
+bad 's/to: extra_deck, face: up}/to: extra_dek, face: up}/' "37:81: error: unknown zone type 'extra_dek' (did you mean 'extra_deck'?"
+bad 's/from: \[monster_zone, spell_zone\]/from: [monster_zone, spel_zone]/' "37:64: error: unknown zone type 'spel_zone'"
+bad 's/to: extra_deck, face: up}/face: sideways}/' "37:83: error: unknown face 'sideways' (expected one of: up, down)"
+bad 's/to: extra_deck, face: up}/to: graveyard}/' "37:81: error: this instead: entry of zone graveyard sends the object to the zone it is bound for"
+bad 's/, to: extra_deck, face: up}/}/' "37:23: error: an instead: entry of zone graveyard, instead says neither to: nor face:"
+bad 's/to: extra_deck, face: up}/to: extra_deck, when: up}/' "37:93: error: unknown key 'when' in an instead: entry"
+echo "zone rules: bad instead: values are file:line:column errors"
+"$bin" table --ruleset-file "$D" --ruleset duel-game > "$work/table.txt"
+grep -q 'graveyard.instead' "$work/table.txt" || fail "no instead in the table"
+grep -q '^== pendulum card' "$work/table.txt" || fail "no row of an instead word"
+"$bin" gate --ruleset-file "$D" --engine "$bin serve --ruleset-file $D" --ruleset duel-game --fuzz 2 \
+  --out "$work/fz2" > "$work/out" 2>&1 || fail "gate --fuzz failed (duel)"
+grep -Eq 'seed 1: [1-9][0-9]* games .* 0 skipped .* \(100\.0%\).* 0 differed' "$work/out" || fail "gate --fuzz differed (duel)"
+echo "zone rules: the duel game's own replacements: cases, table, gate --fuzz"
