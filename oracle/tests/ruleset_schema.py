@@ -216,6 +216,8 @@ BAD = [
         instead={"value": [{"types": ["tool"]}], "rule": "G 1"})), True),
     ("instead with an unknown face", broken(lambda d: d["zones"]["table"].update(
         instead={"value": [{"to": "deck", "face": "sideways"}], "rule": "G 1"})), True),
+    ("group not a word", broken(lambda d: d["zones"]["table"].update(
+        group={"value": "Field-Zones", "rule": "G 1"})), True),
 ]
 
 

@@ -87,7 +87,7 @@ for s in setups:
     assert z["server"]["limits"] == [{"types": ["asset", "agenda"], "count": 1, "among": "zone"}], z["server"]
     assert z["play"]["limits"][0] == {"types": ["tool"], "count": 1, "among": "attached"}, z["play"]
     assert z["discard"]["instead"] == [{"types": [], "from": ["deck", "hand"], "to": "discard", "face": "down"}], z["discard"]
-    assert z["hand"]["instead"] == [] and z["stadium"]["limits"] == [], z["hand"]
+    assert z["hand"]["instead"] == [] and z["stadium"]["limits"] == [] and z["hand"]["group"] is None, z["hand"]
 PY
 echo "zone rules: ruleset_zones gives limits, displace and instead only with zone_rules"
 
@@ -95,21 +95,42 @@ echo "zone rules: ruleset_zones gives limits, displace and instead only with zon
 D=$dir/duel-game.yaml
 "$bin" run --invariants --ruleset-file "$D" --report-dir "$work/d" "$dir/duel-cases" > "$work/out" 2>&1 \
   || fail "the duel cases failed"
-grep -q '^3 passed, 0 failed, 0 skipped$' "$work/out" || fail "not every duel case passed"
+grep -q '^4 passed, 0 failed, 0 skipped$' "$work/out" || fail "not every duel case passed"
 "$bin" rules --ruleset-file "$D" --ruleset duel-game "$dir/duel-cases" > "$work/out" 2>&1 \
   || fail "a seed rule of duel-game has no case"
 F=$D
-bad 's/to: extra_deck, face: up}/to: extra_dek, face: up}/' "37:81: error: unknown zone type 'extra_dek' (did you mean 'extra_deck'?"
-bad 's/from: \[monster_zone, spell_zone\]/from: [monster_zone, spel_zone]/' "37:64: error: unknown zone type 'spel_zone'"
-bad 's/to: extra_deck, face: up}/face: sideways}/' "37:83: error: unknown face 'sideways' (expected one of: up, down)"
-bad 's/to: extra_deck, face: up}/to: graveyard}/' "37:81: error: this instead: entry of zone graveyard sends the object to the zone it is bound for"
-bad 's/, to: extra_deck, face: up}/}/' "37:23: error: an instead: entry of zone graveyard, instead says neither to: nor face:"
-bad 's/to: extra_deck, face: up}/to: extra_deck, when: up}/' "37:93: error: unknown key 'when' in an instead: entry"
-echo "zone rules: bad instead: values are file:line:column errors"
+bad 's/group: {value: monster_zones, rule: "DG 6"}/group: {value: Monster-Zones, rule: "DG 6"}/' \
+  "52:20: error: a group is named by a word of lower-case letters"
+bad 's/to: extra_deck, face: up}/to: extra_dek, face: up}/' "39:81: error: unknown zone type 'extra_dek' (did you mean 'extra_deck'?"
+bad 's/from: \[monster_zone, spell_zone\]/from: [monster_zone, spel_zone]/' "39:64: error: unknown zone type 'spel_zone'"
+bad 's/to: extra_deck, face: up}/face: sideways}/' "39:83: error: unknown face 'sideways' (expected one of: up, down)"
+bad 's/to: extra_deck, face: up}/to: graveyard}/' "39:81: error: this instead: entry of zone graveyard sends the object to the zone it is bound for"
+bad 's/, to: extra_deck, face: up}/}/' "39:23: error: an instead: entry of zone graveyard, instead says neither to: nor face:"
+bad 's/to: extra_deck, face: up}/to: extra_deck, when: up}/' "39:93: error: unknown key 'when' in an instead: entry"
+echo "zone rules: bad instead: and group: values are file:line:column errors"
 "$bin" table --ruleset-file "$D" --ruleset duel-game > "$work/table.txt"
 grep -q 'graveyard.instead' "$work/table.txt" || fail "no instead in the table"
 grep -q '^== pendulum card' "$work/table.txt" || fail "no row of an instead word"
+grep -q 'extra_monster_zone.group' "$work/table.txt" || fail "no group in the table"
 "$bin" gate --ruleset-file "$D" --engine "$bin serve --ruleset-file $D" --ruleset duel-game --fuzz 2 \
   --out "$work/fz2" > "$work/out" 2>&1 || fail "gate --fuzz failed (duel)"
 grep -Eq 'seed 1: [1-9][0-9]* games .* 0 skipped .* \(100\.0%\).* 0 differed' "$work/out" || fail "gate --fuzz differed (duel)"
 echo "zone rules: the duel game's own replacements: cases, table, gate --fuzz"
+
+# group: ruleset_zones gives the group's word with zone_rules
+engine="python3 $src/oracle/tests/engines/pile_engine.py $D duel-game zone_rules"
+"$bin" gate --validate --ruleset-file "$D" --engine "$engine" --report-dir "$work/g3" "$dir/duel-cases" \
+  > "$work/out" 2>&1 || true
+grep -q ' protocol messages valid$' "$work/out" || fail "invalid protocol messages (duel)"
+python3 - "$work/g3/protocol.jsonl" <<'PY' || fail "group not sent with zone_rules"
+import json, sys
+setups = [m["message"] for m in map(json.loads, open(sys.argv[1]))
+          if m.get("dir") == "request" and m["message"].get("op") == "setup"]
+assert setups, "no setup"
+for s in setups:
+    z = s["ruleset_zones"]
+    assert z["monster_zone"]["group"] == z["extra_monster_zone"]["group"] == "monster_zones", z["monster_zone"]
+    assert z["spell_zone"]["group"] is None, z["spell_zone"]
+    assert z["graveyard"]["instead"][0]["to"] == "extra_deck", z["graveyard"]
+PY
+echo "zone rules: ruleset_zones gives group: and instead: with zone_rules"

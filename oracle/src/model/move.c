@@ -107,6 +107,8 @@ typedef struct {
   int was_arena;       /* it left the arena's list (not from under a card) */
   zo_step inst;        /* the move as a rule set's instead: left it (issue 31),
                           when that changed its face: eff points here */
+  int grouped;         /* from one zone of a group (group:) to another: the
+                          same object, no watch fires (issue 31) */
 } move;
 
 /* G8: the cause of the event as it happened: a replacement's own cause
@@ -463,6 +465,7 @@ static ZO_ALWAYS_INLINE int transfer(move *m) {
   int obj = m->obj, origin = m->origin, dest = m->dest;
   int was_pub = o->pub;
   uint64_t old_id = o->id;
+  int was_sub = o->under >= 0;
   o->phased_out = 0;
   int was_arena = m->was_arena = m->origin_arena && o->under < 0;
   if (o->under >= 0) o->under = -1;
@@ -479,6 +482,16 @@ static ZO_ALWAYS_INLINE int transfer(move *m) {
        stops being one */
   } else {
     newobj = 1; /* CR 400.7: every zone change */
+  }
+  /* issue 31: zone types of one group count as one zone (group:): a move
+     between two zones of it keeps the object, unless it turns private
+     (per-object visibility) or was a sub-card */
+  if (m->grouped && !was_sub && !(m->per_object && was_pub && !m->dest_pub)) {
+    hit(g, &ZT(g, dest)->group);
+    if (newobj) g->features_used |= (uint64_t)1 << FT_ZONE_RULES;
+    newobj = 0;
+  } else {
+    m->grouped = 0;
   }
   if (newobj) HITSW(g, SW_NEW_OBJECT);
   if (dest == ZO_ZONE_OUTSIDE || origin == ZO_ZONE_OUTSIDE)
@@ -576,7 +589,11 @@ static ZO_ALWAYS_INLINE zo_outcome after_move(move *m, int newobj, int ctrl_befo
     zo_game_shuffle_zone(g, dest, m->eff->seed);
     zo_zone_shuffled(g, dest, m->r);
   }
-  if (g->ntrig) zo_watches_fire(g, obj, m->origin, o->zone, m->props, ctrl_before, move_cause(m));
+  /* a move within a group is no zone change a watch sees (issue 31) */
+  if (g->ntrig && !m->grouped)
+    zo_watches_fire(g, obj, m->origin, o->zone, m->props, ctrl_before, move_cause(m));
+  else if (g->ntrig)
+    g->features_used |= (uint64_t)1 << FT_ZONE_RULES;
   zo_outcome out = m->replaced ? ZO_OUTCOME_REPLACED
                    : m->redirected ? ZO_OUTCOME_REDIRECTED
                                    : ZO_OUTCOME_MOVED;
@@ -608,11 +625,14 @@ static ZO_ALWAYS_INLINE zo_outcome move_one(zo_game *g, int obj, const zo_step *
   if ((out = same_zone_move(&m))) return out;
   if ((out = ceases_on_leaving(&m))) return out;
   if ((out = refused(&m))) return out;
+  /* issue 31: from one zone of a group to another (group:) */
+  m.grouped = m.dest >= 0 && m.origin >= 0 && m.dest != m.origin && ZT(g, m.dest)->group.value &&
+              ZT(g, m.dest)->group.value == ZT(g, m.origin)->group.value;
   /* CR 614.13: its as-enters effects move other objects first; not for
      a card put onto the battlefield face down, which has no abilities as
-     it enters (708.3, 708.2a) */
+     it enters (708.3, 708.2a), nor one that moves within a group */
   if (g->netb && m.dest >= 0 && m.dest != m.origin && ZT(g, m.dest)->role == ZR_BATTLEFIELD &&
-      m.eff->face != 1)
+      m.eff->face != 1 && !m.grouped)
     zo_etb_apply(g, obj, r);
   if (g->in_etb) g->etb_chosen[obj] = 1; /* 614.13b: chosen once */
   int ctrl_before = m.o->controller;

@@ -95,8 +95,10 @@ typedef enum {
                     is how many (issue 31) */
   AV_ZONE,       /* a zone type of the rule set, by name: the value is its
                     index + 1, 0 for none (issue 31) */
-  AV_INSTEAD     /* a list of {types, from, to, face} maps: inst[]; the
+  AV_INSTEAD,    /* a list of {types, from, to, face} maps: inst[]; the
                     value is how many (issue 31) */
+  AV_GROUP       /* a word naming a group of zone types: group_name; the
+                    value is 1 + the first zone type of the group, 0 none */
 } zo_attr_value;
 
 /* ZO_ZONE_ATTRS(X): X(id, field, key, value, mutant): every cited attribute
@@ -134,7 +136,10 @@ typedef enum {
   /* issue 31: the game's own replacements of a move into this zone (a     \
      Pendulum monster bound for the Graveyard from the field goes face up   \
      to the Extra Deck) */                                                  \
-  X(ZA_INSTEAD, instead, "instead", AV_INSTEAD, 0)
+  X(ZA_INSTEAD, instead, "instead", AV_INSTEAD, 0)                                    \
+  /* issue 31: zone types that count as one zone for "new object" (a        \
+     duel game's monster zones, positions of one zone) */                    \
+  X(ZA_GROUP, group, "group", AV_GROUP, 0)
 
 /* The cited zone attributes (ZO_ZONE_ATTRS). */
 typedef enum { ZO_ZONE_ATTRS(ZO_ROW_ID) ZA_COUNT } zo_zone_attr;
@@ -207,6 +212,11 @@ typedef struct {
                            value - 1 (0: the move is refused, `capacity`) */
   zo_cited instead;     /* its value: how many of inst[] are in force */
   zo_zone_instead inst[ZO_MAX_INSTEAD];
+  zo_cited group;       /* zone types of one group (the same value, not 0)
+                           count as one zone: a move between two zones of
+                           the group keeps the object (value: 1 + the first
+                           zone type with the word) */
+  char group_name[ZO_NAME]; /* the group's word, "" for none */
 } zo_zone_type;
 
 /* The keys of the cited zone attributes, by zo_zone_attr; static storage. */

@@ -335,6 +335,20 @@ static zo_status parse_attr(rparse *p, zo_zone_type *z, zo_zone_attr a, const yd
     if ((st = want_str(p, val, what))) return st;
     p->displace_at[z - p->rs->zones] = val;
     return ZO_OK;
+  case AV_GROUP:
+    if ((st = cited(p, v, what, c, &val))) return st;
+    if (yd_is_null(val)) {
+      z->group_name[0] = 0;
+      c->value = 0;
+      return ZO_OK;
+    }
+    if ((st = want_str(p, val, what))) return st;
+    if (!val->str[0] || strlen(val->str) >= ZO_NAME ||
+        strspn(val->str, "abcdefghijklmnopqrstuvwxyz_") != strlen(val->str))
+      return bad(p, val, "a group is named by a word of lower-case letters a-z and '_', at most "
+                 "%d characters (got '%s') for %s", ZO_NAME - 1, val->str, what);
+    snprintf(z->group_name, sizeof z->group_name, "%s", val->str);
+    return ZO_OK; /* its value: numbered by number_groups, once all are read */
   case AV_INSTEAD:
     if ((st = cited(p, v, what, c, &val))) return st;
     if ((st = parse_instead(p, z, val, what))) return st;
@@ -465,6 +479,18 @@ static zo_status check_capabilities(rparse *p, int i) {
   return ZO_OK;
 }
 
+/* group: every zone type's group value, 1 + the first zone type with the
+ * same word (issue 31), so that two zone types are of one group when their
+ * values are equal and not 0. */
+static void number_groups(zo_ruleset *rs) {
+  for (int i = 0; i < rs->nzones; i++) {
+    zo_zone_type *z = &rs->zones[i];
+    z->group.value = 0;
+    for (int j = 0; j <= i && z->group_name[0] && !z->group.value; j++)
+      if (!strcmp(rs->zones[j].group_name, z->group_name)) z->group.value = j + 1;
+  }
+}
+
 /* What needs every zone of the file and its base: a `count` written for a
  * shared zone type (it would be ignored) or below 1 (no zone of the type
  * at all), and a role the model looks a zone up by given to two zone
@@ -472,6 +498,7 @@ static zo_status check_capabilities(rparse *p, int i) {
 static zo_status check_zones(rparse *p) {
   zo_ruleset *rs = p->rs;
   zo_status st;
+  number_groups(rs);
   for (int i = 0; i < rs->nzones; i++) {
     const zo_zone_type *z = &rs->zones[i];
     const yd_node *c = p->count_at[i];

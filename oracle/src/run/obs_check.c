@@ -128,6 +128,7 @@ zo_obs_checker *zo_obs_checker_new(const zo_ruleset *rs, const zo_case *c) {
     for (int e = 0; e < zt->instead.value && e < ZO_MAX_INSTEAD; e++)
       k->inst[z][e] = zo_type_bits_for_case(rs, c, zt->inst[e].types);
     cite_text(rs, &zt->instead, k->inst_rule[z], sizeof k->inst_rule[z]);
+    cite_text(rs, &zt->group, k->group_rule[z], sizeof k->group_rule[z]);
     k->has_instead |= zt->instead.value > 0;
   }
   return k;
@@ -522,6 +523,19 @@ static int check_identity(zo_obs_checker *k, const zo_step *s, const zo_step_res
     if (flags & (F_PHASE | F_PUT_UNDER | F_CREATE)) continue;
     int moved = zo_obsx_events_for(k, r, h, MOVED_SET);
     if (!moved) continue;
+    /* issue 31: zone types of one group (group:) count as one zone: a plain
+       move between two of its zones keeps the object (unless it turns
+       private, per-object visibility) */
+    int fz = k->prev_zid[h] >= 0 ? k->names[k->prev_zid[h]].type : -1, tz = k->ztype[h];
+    if (fz >= 0 && tz >= 0 && k->rs->zones[tz].group.value &&
+        k->rs->zones[tz].group.value == k->rs->zones[fz].group.value && p->under < 0 &&
+        moved == 1 && zo_obsx_events_for(k, r, h, ANY_OUTCOME) == 1) {
+      if (changed && !(k->per_object && p->visibility && !o->visibility))
+        return viol(v, "identity-rule", k->group_rule[tz], c, h,
+                    "moved %s -> %s, zones of one group (%s), and became a new object; zone types "
+                    "of a group count as one zone", p->zone, o->zone, k->rs->zones[tz].group_name);
+      continue;
+    }
     if (sw_new == ZS_EVERY_MOVE && !changed)
       return viol(v, "identity-rule", "CR 400.7", c, h,
                   "moved (%s -> %s) and stayed the same object; in rule set %s every zone change "

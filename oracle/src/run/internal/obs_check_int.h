@@ -110,6 +110,7 @@ struct zo_obs_checker {
   uint64_t inst[ZO_MAX_ZONE_TYPES][ZO_MAX_INSTEAD];
   char inst_rule[ZO_MAX_ZONE_TYPES][160];
   int has_instead;
+  char group_rule[ZO_MAX_ZONE_TYPES][160]; /* what group: cites, per zone type */
   /* indexes that keep a check linear in objects (not quadratic) */
   idmap id_index;    /* identity -> its ids[] record (ids are unique there);
                         mark/mval: the observation (nobs) that last showed it
