@@ -51,6 +51,15 @@ grep -q '\[vault.limits\]' "$work/table.txt" || fail "no limit in the table"
 grep -q '^== artifact card' "$work/table.txt" || fail "no row of a limit's word"
 echo "zone rules: the table shows displacement and limits"
 
+# serve --ruleset-file declares zone_rules: every case runs against it
+"$bin" gate --invariants --ruleset-file "$F" --engine "$bin serve --ruleset-file $F" --report-dir "$work/gs" \
+  "$dir/limits-cases" > "$work/out" 2>&1 || fail "gate against serve failed"
+grep -q '^5 passed, 0 failed, 0 skipped$' "$work/out" || fail "not every limits case passed against serve"
+"$bin" smoke --ruleset-file "$F" --engine "$bin serve --ruleset-file $F" "$dir"/limits-cases/*.yaml > "$work/out" 2>&1 \
+  || fail "smoke against serve failed"
+grep -q '^ok   feature zone_rules: ' "$work/out" || fail "smoke did not check zone_rules"
+echo "zone rules: gate and smoke against serve --ruleset-file: every case runs"
+
 # generated games in its zones (a limit on palette words, a capacity)
 "$bin" gate --ruleset-file "$F" --engine "$bin serve --ruleset-file $F" --ruleset limits-game --fuzz 2 \
   --out "$work/fz" > "$work/out" 2>&1 || fail "gate --fuzz failed"
