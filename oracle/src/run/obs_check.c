@@ -528,9 +528,10 @@ static int check_identity(zo_obs_checker *k, const zo_step *s, const zo_step_res
        private, per-object visibility) */
     int fz = k->prev_zid[h] >= 0 ? k->names[k->prev_zid[h]].type : -1, tz = k->ztype[h];
     if (fz >= 0 && tz >= 0 && k->rs->zones[tz].group.value &&
-        k->rs->zones[tz].group.value == k->rs->zones[fz].group.value && p->under < 0 &&
-        moved == 1 && zo_obsx_events_for(k, r, h, ANY_OUTCOME) == 1) {
-      if (changed && !(k->per_object && p->visibility && !o->visibility))
+        k->rs->zones[tz].group.value == k->rs->zones[fz].group.value && p->under < 0) {
+      /* judged only for a plain move (one event: nothing else made it new) */
+      if (changed && moved == 1 && zo_obsx_events_for(k, r, h, ANY_OUTCOME) == 1 &&
+          !(k->per_object && p->visibility && !o->visibility))
         return viol(v, "identity-rule", k->group_rule[tz], c, h,
                     "moved %s -> %s, zones of one group (%s), and became a new object; zone types "
                     "of a group count as one zone", p->zone, o->zone, k->rs->zones[tz].group_name);
