@@ -6,7 +6,8 @@
  *                     not phased out (CR 702.24b)
  *   destination       resolve the destination (owner redirect, CR 400.3)
  *                     and apply replacement effects in the chosen order
- *                     (616.1 / FaB 6.5)
+ *                     (616.1 / FaB 6.5), then the rule set's own
+ *                     (instead:, issue 31)
  *   dest_visibility   the flip step (FaB 3.0.8, 3.0.8a): the visibility it
  *                     will have, and whether it moves with its properties
  *                     (3.0.7a)
@@ -14,8 +15,10 @@
  *   ceases_on_leaving objects that can't exist where they go cease first
  *                     (FaB 8.1.8a, 1.5.3, 3.0.11)
  *   refused           what the destination can't hold (400.4a, 400.4b,
- *                     111.8; FaB 3.0.11: stays / fails / clears)
- *   transfer          move, decide identity (CR 400.7, FaB 3.0.9), marks,
+ *                     111.8; FaB 3.0.11: stays / fails / clears); a full
+ *                     zone that displaces (displace:, issue 31) makes room
+ *   transfer          move, decide identity (CR 400.7, FaB 3.0.9; a move
+ *                     within a zone group keeps it, group:), marks,
  *                     history, controller and visibility
  *   after_move        sub-cards follow or are cleared (FaB 3.0.14), fire
  *                     watched triggers, and run the effect's `then:` where

@@ -3,7 +3,8 @@
  * FaB 3.0.10 lets a step create and remove more. Here: finding a zone by
  * role or by a written spec, resolving a destination (the owner's zone, CR
  * 400.3's redirect, the owner's choice among several, FaB 3.0.10a), what a
- * zone refuses (owner-only, holds, capacity; FaB chapter 3), zone names,
+ * zone refuses (owner-only, holds, capacity; FaB chapter 3; a rule set's
+ * limits per kind of card, issue 31) and what a full zone displaces, zone names,
  * and the steps on zones: reorder (CR 400.5), shuffle, zone_create and
  * zone_remove. The common move's fast path is model_int.h's resolve_dest.
  */
