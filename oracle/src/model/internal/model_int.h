@@ -434,8 +434,9 @@ int zo_zone_of_role(const zo_game *g, zo_zone_role role, int player);
  * owner test (the checker's can-hold). */
 enum { ZF_COUNT = 1, ZF_ANY_OWNER = 2 };
 /* Error a destination gives object `obj` (0 = it can go there). Checks
- * owner-only zones, what the zone holds and its capacity (FaB chapter 3;
- * CR 400.4a is handled by the caller as "stays"). */
+ * owner-only zones, what the zone holds, its capacity (FaB chapter 3; CR
+ * 400.4a is handled by the caller as "stays") and its limits among the
+ * zone (limits:, issue 31: capacity too). */
 zo_step_error zo_zone_refuses(zo_game *g, int zone, int obj, int flags);
 
 /* Steps on zones: reorder (CR 400.5, 401.4), shuffle (a repeatable
