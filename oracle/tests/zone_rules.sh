@@ -44,6 +44,31 @@ bad 's/count: 2, among: zone/count: 65, among: zone/' "59:49: error: expected a 
 bad 's/{types: \[artifact\], count: 2, among: zone}/{count: 2}/' "59:22: error: missing 'types' in a limit"
 echo "zone rules: bad limits: and displace: values are file:line:column errors"
 
+# a create into a zone at its limit fails; a set-up past it is an error
+cat > "$work/over.yaml" <<'YAML'
+id: limits/over
+title: a vault at its limit
+rulesets: [limits-game]
+rules: ["LG 6"]
+players: [alice, bob]
+cards:
+  cup: {owner: alice, zone: vault, types: [artifact]}
+  ring: {owner: alice, zone: vault, types: [artifact]}
+steps:
+  - create: {as: t1, owner: alice, zone: alice.vault, kind: token, types: [artifact]}
+    expect: {outcome: failed, error: capacity, t1: {exists: false}}
+YAML
+"$bin" run --ruleset-file "$F" --report-dir "$work/ov" "$work/over.yaml" > "$work/out" 2>&1 || fail "create at a limit"
+sed -i 's/^  ring: .*$/&\n  orb: {owner: alice, zone: vault, types: [artifact]}/' "$work/over.yaml"
+set +e
+"$bin" run --ruleset-file "$F" --report-dir "$work/ov" "$work/over.yaml" > "$work/out" 2>&1
+rc=$?
+set -e
+[ "$rc" -eq 3 ] || fail "a set-up past a limit: exit $rc, expected 3"
+grep -q "over.yaml:9:3: error: 'orb' can't start in alice.vault: the zone is full (capacity, or its limits: for this kind of card)" \
+  "$work/out" || fail "no set-up error for a limit"
+echo "zone rules: a create at a limit fails, a set-up past it is an error"
+
 # the transition table cites them where they decide a move
 "$bin" table --ruleset-file "$F" --ruleset limits-game > "$work/table.txt"
 grep -q 'stadium.capacity, stadium.displace' "$work/table.txt" || fail "no displacement in the table"

@@ -214,8 +214,10 @@ static zo_status start_refused(zo_game *g, const zo_card_setup *cs, int zone,
   if (refuse)
     return setup_fail(err, c, cs, -1, rs->id, "'%s' can't start in %s: %s", hn,
                       zone_label(g, zone, err, zname, sizeof zname),
-                      refuse == ZO_E_CAPACITY ? "the zone is full (capacity)"
-                                              : "the zone can't hold it");
+                      refuse != ZO_E_CAPACITY ? "the zone can't hold it"
+                      : zt->limits.value      ? "the zone is full (capacity, or its limits: for "
+                                                "this kind of card)"
+                                              : "the zone is full (capacity)");
   return setup_contradictions(g, cs, zt, zone, err);
 }
 
