@@ -594,7 +594,9 @@ static int check_instead(zo_obs_checker *k, const zo_step_result *r, const zo_ob
       if (in->types && !(k->types[h] & k->inst[d][e])) continue;
       if (in->from && (f < 0 || !(in->from >> f & 1u))) continue;
       if (in->to && in->to != d + 1) {
-        if (sent_by_instead(k, k->types[h], f, d)) break;
+        /* another entry sent it here; or, where zones come and go (FaB
+           3.0.10), the zone it names may be gone, and the entry void */
+        if (sent_by_instead(k, k->types[h], f, d) || SWV(k, SW_ZONE_LIFECYCLE) == ZS_YES) break;
         return viol(v, "instead", k->inst_rule[d], k->c, h,
                     "moved %s -> %s, where the rule set's instead: sends it to its owner's %s",
                     p->zone, o->zone, rs->zones[in->to - 1].name);
