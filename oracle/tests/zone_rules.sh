@@ -168,3 +168,15 @@ for s in setups:
     assert z["graveyard"]["instead"][0]["to"] == "extra_deck", z["graveyard"]
 PY
 echo "zone rules: ruleset_zones gives group: and instead: with zone_rules"
+
+# zoneoracle mutants turns each cited limits:, displace:, instead: and
+# group: off in turn: a case of the game kills each
+for g in limits duel; do
+  "$bin" mutants --ruleset-file "$dir/$g-game.yaml" "$dir/$g-cases" > "$work/mut.out" 2>&1 || true
+  n=$(grep -cE "^$g-game:[a-z_]+\.(limits|displace|instead|group) " "$work/mut.out" || true)
+  [ "$n" -ge 4 ] || fail "$g-game: only $n zone-rule mutants"
+  if grep -E "^$g-game:[a-z_]+\.(limits|displace|instead|group) +SURVIVED" "$work/mut.out"; then
+    fail "$g-game: a zone-rule mutant survived its cases"
+  fi
+done
+echo "zone rules: every limits/displace/instead/group mutant is killed by the games' cases"

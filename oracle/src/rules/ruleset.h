@@ -106,7 +106,9 @@ typedef enum {
  * value read as `value`), in the order "expected one of" lists the keys
  * after `role` (which cites no rule) and citations are numbered
  * (zo_cited.slot). mutant: 0 when `zoneoracle mutants` never flips it,
- * else its place in each zone's list of mutants. */
+ * else its place in each zone's list of mutants (the value is flipped to
+ * 0 or 1: issue 31's limits, displace, instead and group are turned off,
+ * none of them being cited in a built-in rule set). */
 #define ZO_ZONE_ATTRS(X)                                                              \
   X(ZA_PER_PLAYER, per_player, "per_player", AV_BOOL, 0) /* each player has one */    \
   X(ZA_ZONE_COUNT, count, "count", AV_INT, 0)        /* per player (FaB weapon: 2) */ \
@@ -131,15 +133,15 @@ typedef enum {
   /* issue 31: other card games' zones: a limit per kind of card in a zone or \
      among what is attached to one object (one Pokemon Tool per Pokemon);     \
      a move into a full zone displacing the object there (a new Stadium)   */ \
-  X(ZA_LIMITS, limits, "limits", AV_LIMITS, 0)                                        \
-  X(ZA_DISPLACE, displace, "displace", AV_ZONE, 0)                                    \
+  X(ZA_LIMITS, limits, "limits", AV_LIMITS, 13)                                        \
+  X(ZA_DISPLACE, displace, "displace", AV_ZONE, 14)                                    \
   /* issue 31: the game's own replacements of a move into this zone (a     \
      Pendulum monster bound for the Graveyard from the field goes face up   \
      to the Extra Deck) */                                                  \
-  X(ZA_INSTEAD, instead, "instead", AV_INSTEAD, 0)                                    \
+  X(ZA_INSTEAD, instead, "instead", AV_INSTEAD, 15)                                    \
   /* issue 31: zone types that count as one zone for "new object" (a        \
      duel game's monster zones, positions of one zone) */                    \
-  X(ZA_GROUP, group, "group", AV_GROUP, 0)
+  X(ZA_GROUP, group, "group", AV_GROUP, 16)
 
 /* The cited zone attributes (ZO_ZONE_ATTRS). */
 typedef enum { ZO_ZONE_ATTRS(ZO_ROW_ID) ZA_COUNT } zo_zone_attr;
