@@ -555,6 +555,9 @@ int zo_cli_cmd_smoke(const zo_cli_command *cmd, int argc, char **argv) {
       if (f == FT_VISIBLE_CHANGES) check_run(&t, e, 0, "feature visible_changes");
       else if (f == FT_RULESET_DIGEST) check_case_as(&t, e, "core", "feature ruleset_digest");
       else if (f == FT_RULESET_ZONES) check_case_as(&t, e, "core", "feature ruleset_zones");
+      /* no built-in rule set has zone rules (issue 31): a user's file's
+         first case, the core case there, is the one smoke can run */
+      else if (f == FT_ZONE_RULES) check_case_as(&t, e, "core", "feature zone_rules");
       else check_case(&t, e, zo_feature_names[f]);
     }
     /* a rule set for the valid setups that follow each malformed line */

@@ -199,6 +199,25 @@ BAD = [
     # each switch takes only its own value words, in the loader as in the schema
     ("value word of another switch", broken(lambda d: d["switches"].update(
         phasing={"value": "owner_graveyard", "rule": None})), True),
+    # issue 31: limits: and displace:
+    ("limit among an unknown word", broken(lambda d: d["zones"]["table"].update(
+        limits={"value": [{"types": ["tool"], "count": 1, "among": "host"}], "rule": "G 1"})), True),
+    ("limit without count", broken(lambda d: d["zones"]["table"].update(
+        limits={"value": [{"types": ["tool"]}], "rule": "G 1"})), True),
+    ("limit count over 64", broken(lambda d: d["zones"]["table"].update(
+        limits={"value": [{"types": ["tool"], "count": 65}], "rule": "G 1"})), True),
+    ("limit with an unknown key", broken(lambda d: d["zones"]["table"].update(
+        limits={"value": [{"types": ["tool"], "count": 1, "per": "player"}], "rule": "G 1"})), True),
+    ("limit counting every type", broken(lambda d: d["zones"]["table"].update(
+        limits={"value": [{"types": ["all"], "count": 1}], "rule": "G 1"})), True),
+    ("displace without its rule", broken(lambda d: d["zones"]["table"].update(
+        capacity={"value": 1, "rule": "G 1"}, displace={"value": "deck"})), True),
+    ("instead with neither to nor face", broken(lambda d: d["zones"]["table"].update(
+        instead={"value": [{"types": ["tool"]}], "rule": "G 1"})), True),
+    ("instead with an unknown face", broken(lambda d: d["zones"]["table"].update(
+        instead={"value": [{"to": "deck", "face": "sideways"}], "rule": "G 1"})), True),
+    ("group not a word", broken(lambda d: d["zones"]["table"].update(
+        group={"value": "Field-Zones", "rule": "G 1"})), True),
 ]
 
 

@@ -775,7 +775,7 @@ static json_t *setup_request(const proc *p, const zo_ruleset *rs, const zo_case 
                           "cards", cards ? cards : json_object());
   if (req && wants_digest(p, rs)) json_object_set_new(req, "ruleset_digest", json_string(rs->digest));
   if (req && (p->declared >> FT_RULESET_ZONES & 1u))
-    json_object_set_new(req, "ruleset_zones", zo_zcp_ruleset_zones_json(rs));
+    json_object_set_new(req, "ruleset_zones", zo_zcp_ruleset_zones_json(rs, (int)(p->declared >> FT_ZONE_RULES & 1u)));
   return req;
 }
 
@@ -800,7 +800,7 @@ static int setup_request_line(proc *p, const zo_ruleset *rs, const zo_case *c) {
   json_t *head = json_pack("{s:s, s:s, s:o}", "op", "setup", "ruleset", rs->id, "players", players);
   if (head && wants_digest(p, rs)) json_object_set_new(head, "ruleset_digest", json_string(rs->digest));
   if (head && (p->declared >> FT_RULESET_ZONES & 1u))
-    json_object_set_new(head, "ruleset_zones", zo_zcp_ruleset_zones_json(rs));
+    json_object_set_new(head, "ruleset_zones", zo_zcp_ruleset_zones_json(rs, (int)(p->declared >> FT_ZONE_RULES & 1u)));
   int bad = zo_zcp_line_write(&p->line, head); /* {...}\n */
   json_decref(head);
   if (bad) return -1;

@@ -614,13 +614,15 @@ static json_t *type_words(const zo_ruleset *rs, uint64_t bits) {
   return a;
 }
 
-json_t *zo_zcp_ruleset_zones_json(const zo_ruleset *rs) {
+json_t *zo_zcp_ruleset_zones_json(const zo_ruleset *rs, int limits) {
   json_t *zones = json_object();
   for (int z = 0; z < rs->nzones; z++) {
     zo_zone_type *t = (zo_zone_type *)&rs->zones[z];
     json_t *o = json_object();
     json_object_set_new(o, "role", json_string(zo_zone_role_names[t->role]));
     for (int a = 0; a < ZA_COUNT; a++) {
+      /* limits: and displace: only for an engine that knows them */
+      if (!limits && (a == ZA_LIMITS || a == ZA_DISPLACE || a == ZA_INSTEAD || a == ZA_GROUP)) continue;
       const zo_cited *c = zo_zone_cited(t, (zo_zone_attr)a);
       json_t *v = NULL;
       switch (zo_zone_attr_values[a]) {
@@ -635,6 +637,30 @@ json_t *zo_zcp_ruleset_zones_json(const zo_ruleset *rs) {
       case AV_EQUIP: v = type_words(rs, t->equip_types); break;
       case AV_KEEPS: v = type_words(rs, t->keep_types); break;
       case AV_TYPES: v = type_words(rs, t->only_types); break;
+      case AV_LIMITS:
+        v = json_array();
+        for (int k = 0; k < c->value && k < ZO_MAX_LIMITS; k++)
+          json_array_append_new(v, json_pack("{s:o, s:i, s:s}", "types", type_words(rs, t->limit[k].types),
+                                             "count", t->limit[k].count, "among",
+                                             t->limit[k].among == ZL_ATTACHED ? "attached" : "zone"));
+        break;
+      case AV_ZONE:
+        v = c->value > 0 && c->value <= rs->nzones ? json_string(rs->zones[c->value - 1].name) : json_null();
+        break;
+      case AV_GROUP: v = t->group_name[0] ? json_string(t->group_name) : json_null(); break;
+      case AV_INSTEAD:
+        v = json_array();
+        for (int k = 0; k < c->value && k < ZO_MAX_INSTEAD; k++) {
+          const zo_zone_instead *e = &t->inst[k];
+          json_t *from = json_array();
+          for (int f = 0; f < rs->nzones; f++)
+            if (e->from >> f & 1u) json_array_append_new(from, json_string(rs->zones[f].name));
+          json_array_append_new(
+              v, json_pack("{s:o, s:o, s:s, s:o}", "types", type_words(rs, e->types), "from", from, "to",
+                           rs->zones[e->to > 0 ? e->to - 1 : z].name, "face",
+                           e->face < 0 ? json_null() : json_string(e->face ? "down" : "up")));
+        }
+        break;
       }
       json_object_set_new(o, zo_zone_attr_keys[a], v);
     }

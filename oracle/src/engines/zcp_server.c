@@ -248,7 +248,9 @@ json_t *zo_serve_request(zo_served *sv, json_t *req) {
     for (size_t i = 0; i < zo_ruleset_count(); i++) user |= zo_ruleset_at(i)->user;
     for (int i = 0; i < FT_COUNT; i++) /* every feature the case language has, */
       if ((i != FT_RULESET_DIGEST || (user && two)) && /* the digest with a user's file; */
-          i != FT_RULESET_ZONES)                        /* its zones: it has the file */
+          i != FT_RULESET_ZONES &&                      /* its zones: it has the file; */
+          (i != FT_ZONE_RULES || user))                 /* zone rules: only a user's file
+                                                           has them (issue 31) */
         json_array_append_new(fs, json_string(zo_feature_names[i]));
     return json_pack("{s:O, s:b, s:s, s:s, s:s, s:o, s:o}", "id", id, "ok", 1, "protocol",
                      two ? "zcp/2" : "zcp/1", "engine", "zoneoracle", "version", ZO_VERSION,

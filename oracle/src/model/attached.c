@@ -65,6 +65,24 @@ static int attachable(const zo_game *g, int o, zo_step_error *err) {
   return 1;
 }
 
+int zo_attach_limit(zo_game *g, int obj, int host) {
+  int t = g->zones[g->objs[host].zone].type;
+  const zo_zone_type *zt = &g->rs->zones[t];
+  for (int k = 0; k < zt->limits.value && k < ZO_MAX_LIMITS; k++) {
+    uint64_t want = g->limit_types[t][k];
+    if (zt->limit[k].among != ZL_ATTACHED || !(g->objs[obj].types & want)) continue;
+    int n = 0;
+    for (int i = 0; g->has_attach && i < g->nobjs; i++)
+      if (i != obj && (g->objs[i].types & want) && zo_attached_to(g, i) == host) n++;
+    if (n + 1 > zt->limit[k].count) {
+      hit(g, &zt->limits);
+      g->features_used |= (uint64_t)1 << FT_ZONE_RULES;
+      return k;
+    }
+  }
+  return -1;
+}
+
 void zo_step_attach(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
   int o = obj;
   if (o < 0 && (o = zo_step_object(g, s, r)) < 0) return;
@@ -79,6 +97,9 @@ void zo_step_attach(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
   else if (host < 0 || !attachable(g, o, &e) || !attachable(g, host, &e)) {
     if (e == ZO_E_NONE) e = ZO_E_NOT_FOUND;
   }
+  /* limits: among attached objects (issue 31): one Tool per Pokemon */
+  if (e == ZO_E_NONE && ZT(g, g->objs[host].zone)->limits.value && zo_attach_limit(g, o, host) >= 0)
+    e = ZO_E_CAPACITY;
   if (e != ZO_E_NONE) {
     r->outcome = ZO_OUTCOME_FAILED;
     r->error = e;

@@ -158,6 +158,14 @@ ZO_NO_COVERAGE static int check_objects(const zo_game *g, int at_rest, zo_violat
       if (occ > zt->capacity.value)
         return violation(v, "capacity", "FaB 3.3.2, 3.16.2, 8.2.2", g, zn->n ? zn->objs[0] : -1, "zone over capacity");
     }
+    /* limits: among the zone (issue 31): no more of a kind than allowed */
+    for (int l = 0; l < zt->limits.value && l < ZO_MAX_LIMITS; l++) {
+      int n = 0;
+      for (int k = 0; zt->limit[l].among == ZL_ZONE && k < zn->n; k++)
+        n += (g->objs[zn->objs[k]].types & g->limit_types[zn->type][l]) != 0;
+      if (n > zt->limit[l].count)
+        return violation(v, "capacity", "", g, zn->objs[0], "more objects of a kind than the zone's limits: allow");
+    }
   }
   return 0;
 }

@@ -6,7 +6,8 @@
  *                     not phased out (CR 702.24b)
  *   destination       resolve the destination (owner redirect, CR 400.3)
  *                     and apply replacement effects in the chosen order
- *                     (616.1 / FaB 6.5)
+ *                     (616.1 / FaB 6.5), then the rule set's own
+ *                     (instead:, issue 31)
  *   dest_visibility   the flip step (FaB 3.0.8, 3.0.8a): the visibility it
  *                     will have, and whether it moves with its properties
  *                     (3.0.7a)
@@ -14,8 +15,10 @@
  *   ceases_on_leaving objects that can't exist where they go cease first
  *                     (FaB 8.1.8a, 1.5.3, 3.0.11)
  *   refused           what the destination can't hold (400.4a, 400.4b,
- *                     111.8; FaB 3.0.11: stays / fails / clears)
- *   transfer          move, decide identity (CR 400.7, FaB 3.0.9), marks,
+ *                     111.8; FaB 3.0.11: stays / fails / clears); a full
+ *                     zone that displaces (displace:, issue 31) makes room
+ *   transfer          move, decide identity (CR 400.7, FaB 3.0.9; a move
+ *                     within a zone group keeps it, group:), marks,
  *                     history, controller and visibility
  *   after_move        sub-cards follow or are cleared (FaB 3.0.14), fire
  *                     watched triggers, and run the effect's `then:` where
@@ -136,6 +139,10 @@ typedef struct {
   int props;           /* it moves with its properties (FaB 3.0.7a) */
   int origin_arena, dest_arena;
   int was_arena;       /* it left the arena's list (not from under a card) */
+  zo_step inst;        /* the move as a rule set's instead: left it (issue 31),
+                          when that changed its face: eff points here */
+  int grouped;         /* from one zone of a group (group:) to another: the
+                          same object, no watch fires (issue 31) */
 } move;
 
 /* G8: the cause of the event as it happened: a replacement's own cause
@@ -178,7 +185,6 @@ static ZO_ALWAYS_INLINE zo_outcome leave_check(move *m) {
   return ZO_OUTCOME_NONE;
 }
 
-
 /* Where a move with attached_to: host of obj, from origin, to dest, goes:
  * an Aura onto the battlefield attached to an object it can't enchant
  * (here: one that is not a phased-in permanent, or itself) stays where it
@@ -196,8 +202,54 @@ ZO_COLD static int enters_attached_dest(zo_game *g, int obj, int origin, int des
   return -2;
 }
 
+/* The owner's zone of rule set zone type t (or the shared one) that
+ * exists, the first that can hold obj where there are several; -1 none. */
+static int owner_zone_of_type(zo_game *g, int obj, int t) {
+  int owner = g->objs[obj].owner, first = -1;
+  for (int z = 0; z < g->nzones; z++) {
+    const zo_zone *zn = &g->zones[z];
+    if (!zn->exists || zn->type != t || (zn->player >= 0 && zn->player != owner)) continue;
+    if (first < 0) first = z;
+    if (zo_zone_refuses(g, z, obj, 0) == ZO_E_NONE) return z;
+  }
+  return first;
+}
+
+/* The rule set's own replacement of a move into the destination's zone
+ * type (`instead:`, issue 31), after the effects' (a Pendulum monster bound
+ * for the Graveyard from the field goes face up to the Extra Deck): the
+ * first entry whose types and origin match sends the object to its
+ * owner's zone of the entry's type, and with the entry's face. It applies
+ * once: the zone it sends to is not asked again. */
+ZO_COLD static void rule_instead(move *m) {
+  zo_game *g = m->g;
+  const zo_zone_type *zt = ZT(g, m->dest);
+  int dt = g->zones[m->dest].type, ot = m->origin >= 0 ? g->zones[m->origin].type : -1;
+  for (int k = 0; k < zt->instead.value && k < ZO_MAX_INSTEAD; k++) {
+    const zo_zone_instead *e = &zt->inst[k];
+    if (e->types && !(m->o->types & g->instead_types[dt][k])) continue;
+    if (e->from && (ot < 0 || !(e->from >> ot & 1u))) continue;
+    int to = e->to ? owner_zone_of_type(g, m->obj, e->to - 1) : m->dest;
+    if (to < 0) continue; /* no such zone (removed): it does not apply */
+    hit(g, &zt->instead);
+    g->features_used |= (uint64_t)1 << FT_ZONE_RULES;
+    if (to != m->dest) {
+      m->dest = to;
+      m->replaced = 1;
+      m->redirected = 0;
+    }
+    if (e->face >= 0) {
+      m->inst = *m->eff;
+      m->inst.face = e->face;
+      m->eff = &m->inst;
+    }
+    return;
+  }
+}
+
 /* Where it goes: the written destination (CR 400.3's redirect), then the
- * replacement effects in force (CR 400.6, 616.1; FaB 6.5). */
+ * replacement effects in force (CR 400.6, 616.1; FaB 6.5), then the rule
+ * set's own (instead:). */
 static ZO_ALWAYS_INLINE void destination(move *m) {
   zo_game *g = m->g;
   int redirected;
@@ -224,6 +276,7 @@ static ZO_ALWAYS_INLINE void destination(move *m) {
     m->eff = eff;
     if (m->replaced) m->redirected = 0;
   }
+  if (g->has_instead && m->dest >= 0 && ZT(g, m->dest)->instead.value) rule_instead(m);
 }
 
 /* A "can't" effect forbids the event as it finally stands, replaced or not
@@ -452,6 +505,8 @@ static ZO_ALWAYS_INLINE zo_outcome refused(move *m) {
   const zo_zone *dzn = &g->zones[dest];
   zo_step_error refuse = dzn->plain && dzn->exists && (!dzn->owner_only || dzn->player == o->owner)
                              ? ZO_E_NONE : zo_zone_refuses(g, dest, m->obj, ZF_COUNT);
+  /* issue 31: a full zone with displace: makes room instead */
+  if (refuse == ZO_E_CAPACITY && zt->displace.value) refuse = zo_zone_displace(g, dest, m->obj, m->r);
   if (refuse) return refused_by_zone(g, m->obj, dest, m->mv->by_rule, refuse, m->err, m->r);
   return ZO_OUTCOME_NONE;
 }
@@ -469,6 +524,7 @@ static ZO_ALWAYS_INLINE int transfer(move *m) {
   int obj = m->obj, origin = m->origin, dest = m->dest;
   int was_pub = o->pub;
   uint64_t old_id = o->id;
+  int was_sub = o->under >= 0;
   o->phased_out = 0;
   int was_arena = m->was_arena = m->origin_arena && o->under < 0;
   if (o->under >= 0) o->under = -1;
@@ -485,6 +541,16 @@ static ZO_ALWAYS_INLINE int transfer(move *m) {
        stops being one */
   } else {
     newobj = 1; /* CR 400.7: every zone change */
+  }
+  /* issue 31: zone types of one group count as one zone (group:): a move
+     between two zones of it keeps the object, unless it turns private
+     (per-object visibility) or was a sub-card */
+  if (m->grouped && !was_sub && !(m->per_object && was_pub && !m->dest_pub)) {
+    hit(g, &ZT(g, dest)->group);
+    if (newobj) g->features_used |= (uint64_t)1 << FT_ZONE_RULES;
+    newobj = 0;
+  } else {
+    m->grouped = 0;
   }
   if (newobj) HITSW(g, SW_NEW_OBJECT);
   if (dest == ZO_ZONE_OUTSIDE || origin == ZO_ZONE_OUTSIDE)
@@ -585,7 +651,11 @@ static ZO_ALWAYS_INLINE zo_outcome after_move(move *m, int newobj, int ctrl_befo
     zo_game_shuffle_zone(g, dest, m->eff->seed);
     zo_zone_shuffled(g, dest, m->r);
   }
-  if (g->ntrig) zo_watches_fire(g, obj, m->origin, o->zone, m->props, ctrl_before, move_cause(m));
+  /* a move within a group is no zone change a watch sees (issue 31) */
+  if (g->ntrig && !m->grouped)
+    zo_watches_fire(g, obj, m->origin, o->zone, m->props, ctrl_before, move_cause(m));
+  else if (g->ntrig)
+    g->features_used |= (uint64_t)1 << FT_ZONE_RULES;
   zo_outcome out = m->replaced ? ZO_OUTCOME_REPLACED
                    : m->redirected ? ZO_OUTCOME_REDIRECTED
                                    : ZO_OUTCOME_MOVED;
@@ -617,11 +687,14 @@ static ZO_ALWAYS_INLINE zo_outcome move_one(zo_game *g, int obj, const zo_step *
   if ((out = same_zone_move(&m))) return out;
   if ((out = ceases_on_leaving(&m))) return out;
   if ((out = refused(&m))) return out;
+  /* issue 31: from one zone of a group to another (group:) */
+  m.grouped = m.dest >= 0 && m.origin >= 0 && m.dest != m.origin && ZT(g, m.dest)->group.value &&
+              ZT(g, m.dest)->group.value == ZT(g, m.origin)->group.value;
   /* CR 614.13: its as-enters effects move other objects first; not for
      a card put onto the battlefield face down, which has no abilities as
-     it enters (708.3, 708.2a) */
+     it enters (708.3, 708.2a), nor one that moves within a group */
   if (g->netb && m.dest >= 0 && m.dest != m.origin && ZT(g, m.dest)->role == ZR_BATTLEFIELD &&
-      m.eff->face != 1)
+      m.eff->face != 1 && !m.grouped)
     zo_etb_apply(g, obj, r);
   if (g->in_etb) g->etb_chosen[obj] = 1; /* 614.13b: chosen once */
   int ctrl_before = m.o->controller;
@@ -680,6 +753,23 @@ void zo_rule_move(zo_game *g, int obj, int to_type, const char *cause, zo_step_r
   mv.attach_to = mv.aura = mv.copy_of = -1;
   snprintf(mv.cause, sizeof mv.cause, "%s", cause);
   nested_step(g, &mv, obj, r);
+}
+
+zo_step_error zo_zone_displace(zo_game *g, int zone, int obj, zo_step_result *r) {
+  const zo_zone_type *zt = ZT(g, zone);
+  zo_step_error refuse = ZO_E_CAPACITY;
+  /* each round takes one object out, so the zone's objects bound it */
+  for (int round = 0, n = g->zones[zone].n; refuse == ZO_E_CAPACITY && round < n; round++) {
+    int x = zo_zone_displaced(g, zone, obj);
+    if (x < 0) break;
+    hit(g, &zt->displace);
+    g->features_used |= (uint64_t)1 << FT_ZONE_RULES;
+    g->zmap[g->displace_slot] = zt->displace.value - 1;
+    zo_rule_move(g, x, g->displace_slot, "displaced", r);
+    if (g->objs[x].exists && g->objs[x].zone == zone) break; /* it stayed */
+    refuse = zo_zone_refuses(g, zone, obj, ZF_COUNT);
+  }
+  return refuse;
 }
 
 /* ---- steps that move several objects -------------------------------- */

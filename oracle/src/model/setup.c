@@ -214,8 +214,10 @@ static zo_status start_refused(zo_game *g, const zo_card_setup *cs, int zone,
   if (refuse)
     return setup_fail(err, c, cs, -1, rs->id, "'%s' can't start in %s: %s", hn,
                       zone_label(g, zone, err, zname, sizeof zname),
-                      refuse == ZO_E_CAPACITY ? "the zone is full (capacity)"
-                                              : "the zone can't hold it");
+                      refuse != ZO_E_CAPACITY ? "the zone can't hold it"
+                      : zt->limits.value      ? "the zone is full (capacity, or its limits: for "
+                                                "this kind of card)"
+                                              : "the zone is full (capacity)");
   return setup_contradictions(g, cs, zt, zone, err);
 }
 
@@ -322,7 +324,7 @@ static zo_game *game_alloc(const zo_ruleset *rs, const zo_case *c) {
   size_t off_hits = ZO_ALIGN(sizeof(zo_game));
   size_t off_slots = off_hits + ZO_ALIGN(((size_t)rs->nrules + 1) * sizeof(int));
   size_t off_zmap = off_slots + ZO_ALIGN(((size_t)rs->nslots + 1) * sizeof(int));
-  size_t off_objs = off_zmap + ZO_ALIGN(((size_t)c->nztypes + 3) * sizeof(int));
+  size_t off_objs = off_zmap + ZO_ALIGN(((size_t)c->nztypes + 4) * sizeof(int));
   size_t off_trig = off_objs + ZO_ALIGN(nobj * sizeof(zo_obj));
   size_t off_refs = off_trig + ZO_ALIGN(ntrig * sizeof(zo_trigger));
   size_t off_repl = off_refs + ZO_ALIGN(nref * sizeof(zo_ref));
@@ -361,6 +363,8 @@ static void map_types(zo_game *g) {
   g->graveyard_slot = c->nztypes + 1;
   g->exile_slot = c->nztypes + 2;
   g->zmap[g->exile_slot] = -1;
+  g->displace_slot = c->nztypes + 3; /* set by each displacing move */
+  g->zmap[g->displace_slot] = -1;
   for (int z = 0; z < rs->nzones; z++) {
     if (rs->zones[z].role == ZR_HAND) g->zmap[g->hand_slot] = z;
     if (rs->zones[z].role == ZR_GRAVEYARD) g->zmap[g->graveyard_slot] = z;
@@ -377,6 +381,11 @@ static void map_types(zo_game *g) {
     g->equip_types[t] = zo_type_bits_for_case(rs, c, rs->zones[t].equip_types);
     g->keep_types[t] = zo_type_bits_for_case(rs, c, rs->zones[t].keep_types);
     g->only_types[t] = zo_type_bits_for_case(rs, c, rs->zones[t].only_types);
+    for (int k = 0; k < rs->zones[t].limits.value && k < ZO_MAX_LIMITS; k++)
+      g->limit_types[t][k] = zo_type_bits_for_case(rs, c, rs->zones[t].limit[k].types);
+    for (int k = 0; k < rs->zones[t].instead.value && k < ZO_MAX_INSTEAD; k++)
+      g->instead_types[t][k] = zo_type_bits_for_case(rs, c, rs->zones[t].inst[k].types);
+    g->has_instead |= rs->zones[t].instead.value > 0;
   }
 }
 

@@ -3,7 +3,8 @@
  * FaB 3.0.10 lets a step create and remove more. Here: finding a zone by
  * role or by a written spec, resolving a destination (the owner's zone, CR
  * 400.3's redirect, the owner's choice among several, FaB 3.0.10a), what a
- * zone refuses (owner-only, holds, capacity; FaB chapter 3), zone names,
+ * zone refuses (owner-only, holds, capacity; FaB chapter 3; a rule set's
+ * limits per kind of card, issue 31) and what a full zone displaces, zone names,
  * and the steps on zones: reorder (CR 400.5), shuffle, zone_create and
  * zone_remove. The common move's fast path is model_int.h's resolve_dest.
  */
@@ -140,6 +141,23 @@ int zo_zone_resolve_slow(zo_game *g, int obj, const zo_zone_spec *s, int choose,
 
 /* ---- what a zone can hold ------------------------------------------ */
 
+/* The first limit among the zone (limits:, issue 31) of zone `zone` that
+ * obj breaks by being there: it has one of the limit's types, and the
+ * zone holds `count` others that do; the limit's index, or -1. */
+static int zone_limit_refusing(const zo_game *g, int zone, int obj) {
+  const zo_zone *z = &g->zones[zone];
+  const zo_zone_type *zt = &g->rs->zones[z->type];
+  for (int k = 0; k < zt->limits.value && k < ZO_MAX_LIMITS; k++) {
+    uint64_t want = g->limit_types[z->type][k];
+    if (zt->limit[k].among != ZL_ZONE || !(g->objs[obj].types & want)) continue;
+    int n = 0;
+    for (int i = 0; i < z->n; i++)
+      if (z->objs[i] != obj && (g->objs[z->objs[i]].types & want)) n++;
+    if (n + 1 > zt->limit[k].count) return k;
+  }
+  return -1;
+}
+
 zo_step_error zo_zone_refuses(zo_game *g, int zone, int obj, int flags) {
   int counting = flags & ZF_COUNT;
   const zo_obj *o = &g->objs[obj];
@@ -179,7 +197,27 @@ zo_step_error zo_zone_refuses(zo_game *g, int zone, int obj, int flags) {
       return ZO_E_CAPACITY;
     }
   }
+  /* limits: (issue 31): at most `count` objects of the limit's types in
+     the zone, the arriving one included */
+  if (zt->limits.value && zone_limit_refusing(g, zone, obj) >= 0) {
+    if (counting) {
+      hit(g, &zt->limits);
+      g->features_used |= (uint64_t)1 << FT_ZONE_RULES;
+    }
+    return ZO_E_CAPACITY;
+  }
   return ZO_E_NONE;
+}
+
+int zo_zone_displaced(const zo_game *g, int zone, int obj) {
+  const zo_zone *z = &g->zones[zone];
+  int k = g->rs->zones[z->type].limits.value ? zone_limit_refusing(g, zone, obj) : -1;
+  uint64_t want = k >= 0 ? g->limit_types[z->type][k] : 0;
+  for (int i = 0; i < z->n; i++) {
+    int x = z->objs[i];
+    if (x != obj && (k < 0 || (g->objs[x].types & want))) return x;
+  }
+  return -1;
 }
 
 /* ---- the zone table ------------------------------------------------------ */
@@ -204,7 +242,7 @@ int zo_game_add_zone(zo_game *g, int type, int player, int index) {
   z->keeps = z->zt->keeps.value != 0;
   /* CR 400.4a (no instants) is the move's own test, not zone_refuses' */
   z->plain = !((unsigned)z->zt->holds.value & ~(unsigned)ZH_NO_INSTANTS) &&
-             z->zt->capacity.value <= 0;
+             z->zt->capacity.value <= 0 && !z->zt->limits.value;
   z->owner_only = z->zt->owner_only.value && player >= 0;
   z->pub = (char)z->zt->pub.value;
   z->ordered = (char)z->zt->ordered.value;

@@ -90,7 +90,15 @@ typedef enum {
   AV_HOLDS,      /* a list of holds words: ZH_* bits */
   AV_EQUIP,      /* a list of type words: equip_types */
   AV_KEEPS,      /* a list of type words: keep_types; the value is whether any */
-  AV_TYPES       /* a list of type words: only_types; the value is whether any */
+  AV_TYPES,      /* a list of type words: only_types; the value is whether any */
+  AV_LIMITS,     /* a list of {types, count, among} maps: limit[]; the value
+                    is how many (issue 31) */
+  AV_ZONE,       /* a zone type of the rule set, by name: the value is its
+                    index + 1, 0 for none (issue 31) */
+  AV_INSTEAD,    /* a list of {types, from, to, face} maps: inst[]; the
+                    value is how many (issue 31) */
+  AV_GROUP       /* a word naming a group of zone types: group_name; the
+                    value is 1 + the first zone type of the group, 0 none */
 } zo_attr_value;
 
 /* ZO_ZONE_ATTRS(X): X(id, field, key, value, mutant): every cited attribute
@@ -98,7 +106,9 @@ typedef enum {
  * value read as `value`), in the order "expected one of" lists the keys
  * after `role` (which cites no rule) and citations are numbered
  * (zo_cited.slot). mutant: 0 when `zoneoracle mutants` never flips it,
- * else its place in each zone's list of mutants. */
+ * else its place in each zone's list of mutants (the value is flipped to
+ * 0 or 1: issue 31's limits, displace, instead and group are turned off,
+ * none of them being cited in a built-in rule set). */
 #define ZO_ZONE_ATTRS(X)                                                              \
   X(ZA_PER_PLAYER, per_player, "per_player", AV_BOOL, 0) /* each player has one */    \
   X(ZA_ZONE_COUNT, count, "count", AV_INT, 0)        /* per player (FaB weapon: 2) */ \
@@ -119,10 +129,51 @@ typedef enum {
   X(ZA_OWNER_PUTS, owner_puts, "owner_puts", AV_BOOL, 11) /* 217.9d, 407.4: ante */   \
   X(ZA_PUTTER_ORDERS, putter_orders, "putter_orders", AV_BOOL, 12) /* 217.2.Ruling.1 */ \
   /* issue 31: "holds only these types", in any game */                               \
-  X(ZA_HOLDS_TYPES, holds_types, "holds_types", AV_TYPES, 0)
+  X(ZA_HOLDS_TYPES, holds_types, "holds_types", AV_TYPES, 0)                        \
+  /* issue 31: other card games' zones: a limit per kind of card in a zone or \
+     among what is attached to one object (one Pokemon Tool per Pokemon);     \
+     a move into a full zone displacing the object there (a new Stadium)   */ \
+  X(ZA_LIMITS, limits, "limits", AV_LIMITS, 13)                                        \
+  X(ZA_DISPLACE, displace, "displace", AV_ZONE, 14)                                    \
+  /* issue 31: the game's own replacements of a move into this zone (a     \
+     Pendulum monster bound for the Graveyard from the field goes face up   \
+     to the Extra Deck) */                                                  \
+  X(ZA_INSTEAD, instead, "instead", AV_INSTEAD, 15)                                    \
+  /* issue 31: zone types that count as one zone for "new object" (a        \
+     duel game's monster zones, positions of one zone) */                    \
+  X(ZA_GROUP, group, "group", AV_GROUP, 16)
 
 /* The cited zone attributes (ZO_ZONE_ATTRS). */
 typedef enum { ZO_ZONE_ATTRS(ZO_ROW_ID) ZA_COUNT } zo_zone_attr;
+
+/* The most limits one zone type may list (`limits:`). */
+#define ZO_MAX_LIMITS 4
+
+/* One entry of `limits:` (RULESETS.md, Zones): at most `count` objects
+ * with one of `types` (rule set bits) in one zone of the type (among
+ * ZL_ZONE), or attached to one object in it (ZL_ATTACHED). */
+typedef enum { ZL_ZONE, ZL_ATTACHED } zo_limit_among;
+typedef struct {
+  uint64_t types;
+  int count;             /* 0..64 */
+  zo_limit_among among;
+} zo_zone_limit;
+
+/* The most entries one zone type's `instead:` may list. */
+#define ZO_MAX_INSTEAD 4
+
+/* One entry of `instead:` (RULESETS.md, Zones): an object with one of
+ * `types` (rule set bits; 0: any object) that would move into a zone of
+ * this type from a zone of a type in `from` (bits by zone type index; 0:
+ * from anywhere, outside the game included) goes to its owner's zone of
+ * type `to` - 1 instead (0: this zone), face up (face 0) or down (1) where
+ * face >= 0. */
+typedef struct {
+  uint64_t types;
+  uint32_t from;
+  int to;
+  int face;
+} zo_zone_instead;
 
 typedef struct {
   char name[ZO_NAME];
@@ -155,6 +206,19 @@ typedef struct {
   zo_cited holds_types; /* the citation of `holds_types:` (its value: any) */
   uint64_t only_types;  /* `holds_types`: the zone holds only objects with one
                            of these types (rule set bits; ZH_TYPES in holds) */
+  /* issue 31 */
+  zo_cited limits;      /* its value: how many of limit[] are in force */
+  zo_zone_limit limit[ZO_MAX_LIMITS];
+  zo_cited displace;    /* a move into a full zone of this type first puts an
+                           object there into its owner's zone of type
+                           value - 1 (0: the move is refused, `capacity`) */
+  zo_cited instead;     /* its value: how many of inst[] are in force */
+  zo_zone_instead inst[ZO_MAX_INSTEAD];
+  zo_cited group;       /* zone types of one group (the same value, not 0)
+                           count as one zone: a move between two zones of
+                           the group keeps the object (value: 1 + the first
+                           zone type with the word) */
+  char group_name[ZO_NAME]; /* the group's word, "" for none */
 } zo_zone_type;
 
 /* The keys of the cited zone attributes, by zo_zone_attr; static storage. */

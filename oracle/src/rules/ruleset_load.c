@@ -33,6 +33,10 @@ typedef struct {
   /* where this file writes each zone type's role and count (NULL: not
      here), for the checks that need the whole file (check_zones) */
   const yd_node *role_at[ZO_MAX_ZONE_TYPES], *count_at[ZO_MAX_ZONE_TYPES];
+  /* and the value of displace: and limits: (a zone type's name is resolved
+     once every zone is read; attached limits need a battlefield) */
+  const yd_node *displace_at[ZO_MAX_ZONE_TYPES], *limits_at[ZO_MAX_ZONE_TYPES];
+  const yd_node *instead_at[ZO_MAX_ZONE_TYPES]; /* instead:'s list (zone names) */
   zo_ruleset_lookup base_of; /* extends: the registry's look-up (registry.c) */
   const zo_ruleset *base;    /* the rule set extends: names, once found */
 } rparse;
@@ -115,21 +119,26 @@ static zo_status cited_bool(rparse *p, const yd_node *n, const char *what,
   return ZO_OK;
 }
 
-static zo_status cited_int(rparse *p, const yd_node *n, const char *what,
-                           zo_cited *out) {
-  const yd_node *v;
-  zo_status st = cited(p, n, what, out, &v);
-  if (st) return st;
+/* A whole number 0..64 written at v, into *out. */
+static zo_status whole_number(rparse *p, const yd_node *v, const char *what, int *out) {
   /* digits only: an empty value, a sign, spaces or a quoted number are
      not a whole number (strtol would read "" as 0) */
-  int digits = v->kind == YD_SCALAR && v->plain && v->str[0];
+  int digits = v && v->kind == YD_SCALAR && v->plain && v->str[0];
   for (const char *c = digits ? v->str : ""; *c; c++)
     if (*c < '0' || *c > '9') digits = 0;
   long x = digits && strlen(v->str) <= 3 ? strtol(v->str, NULL, 10) : -1;
   if (x < 0 || x > 64)
     return bad(p, v, "expected a whole number 0..64 for %s", what);
-  out->value = (int)x;
+  *out = (int)x;
   return ZO_OK;
+}
+
+static zo_status cited_int(rparse *p, const yd_node *n, const char *what,
+                           zo_cited *out) {
+  const yd_node *v;
+  zo_status st = cited(p, n, what, out, &v);
+  if (st) return st;
+  return whole_number(p, v, what, &out->value);
 }
 
 /* A list of type words (equip:, keeps:) as bits of this rule set: words
@@ -200,6 +209,82 @@ static zo_status parse_holds(rparse *p, const yd_node *v, const char *what, zo_c
   return ZO_OK;
 }
 
+/* limits: a list of at most ZO_MAX_LIMITS maps {types: [words], count:
+ * 0..64, among: zone | attached} into z->limit (issue 31; RULESETS.md,
+ * Zones). The value is how many. */
+static zo_status parse_limits(rparse *p, zo_zone_type *z, const yd_node *val, const char *what) {
+  if (val->kind != YD_SEQ)
+    return bad(p, val, "expected a list of {types: [...], count: N, among: zone|attached} for %s",
+               what);
+  if (val->n > ZO_MAX_LIMITS)
+    return bad(p, val->kids[ZO_MAX_LIMITS], "at most %d limits for %s", ZO_MAX_LIMITS, what);
+  memset(z->limit, 0, sizeof z->limit);
+  for (size_t i = 0; i < val->n; i++) {
+    const yd_node *m = val->kids[i];
+    zo_status st = yr_want(&p->r, m, YD_MAP, "a limit {types, count, among}");
+    if (st) return st;
+    static const char *const ks[] = {"types", "count", "among"};
+    if ((st = yr_keys(&p->r, m, ZO_ERR_SCHEMA, ks, 3, "a limit"))) return st;
+    const yd_node *types = yd_get(m, "types"), *count = yd_get(m, "count"),
+                  *among = yd_get(m, "among");
+    if (!types) return bad(p, m, "missing 'types' in a limit of %s (the types it counts)", what);
+    if (!count) return bad(p, m, "missing 'count' in a limit of %s (how many it allows)", what);
+    zo_zone_limit *l = &z->limit[i];
+    if ((st = type_list(p, types, what, &l->types))) return st;
+    if (!l->types) return bad(p, types, "a limit of %s lists no type word", what);
+    if ((st = whole_number(p, count, what, &l->count))) return st;
+    l->among = ZL_ZONE;
+    if (among) {
+      static const char *const amongs[] = {"zone", "attached"};
+      if ((st = want_str(p, among, what))) return st;
+      int a = yr_index(among->str, amongs, 2);
+      if (a < 0) return yr_unknown(&p->r, among, ZO_ERR_SCHEMA, "among", among->str, NULL, amongs, 2);
+      l->among = a ? ZL_ATTACHED : ZL_ZONE;
+    }
+  }
+  return ZO_OK;
+}
+
+/* instead: a list of at most ZO_MAX_INSTEAD maps {types: [words], from:
+ * [zone types], to: zone type, face: up | down} into z->inst (issue 31;
+ * RULESETS.md, Zones): the words here; the zone names, which may name
+ * zones written later, by check_capabilities. The value is how many. */
+static zo_status parse_instead(rparse *p, zo_zone_type *z, const yd_node *val, const char *what) {
+  if (val->kind != YD_SEQ)
+    return bad(p, val, "expected a list of {types: [...], from: [...], to: ZONE, face: up|down} "
+               "for %s", what);
+  if (val->n > ZO_MAX_INSTEAD)
+    return bad(p, val->kids[ZO_MAX_INSTEAD], "at most %d entries for %s", ZO_MAX_INSTEAD, what);
+  memset(z->inst, 0, sizeof z->inst);
+  for (size_t i = 0; i < val->n; i++) {
+    const yd_node *m = val->kids[i];
+    zo_status st = yr_want(&p->r, m, YD_MAP, "an instead: entry {types, from, to, face}");
+    if (st) return st;
+    static const char *const ks[] = {"types", "from", "to", "face"};
+    if ((st = yr_keys(&p->r, m, ZO_ERR_SCHEMA, ks, 4, "an instead: entry"))) return st;
+    const yd_node *types = yd_get(m, "types"), *from = yd_get(m, "from"), *to = yd_get(m, "to"),
+                  *face = yd_get(m, "face");
+    zo_zone_instead *e = &z->inst[i];
+    e->face = -1;
+    if (types && (st = type_list(p, types, what, &e->types))) return st;
+    if (from && from->kind != YD_SEQ)
+      return bad(p, from, "expected a list of zone types for from: in %s", what);
+    for (size_t k = 0; from && k < from->n; k++)
+      if ((st = want_str(p, from->kids[k], what))) return st;
+    if (to && (st = want_str(p, to, what))) return st;
+    if (face) {
+      static const char *const faces[] = {"up", "down"};
+      if ((st = want_str(p, face, what))) return st;
+      e->face = yr_index(face->str, faces, 2);
+      if (e->face < 0) return yr_unknown(&p->r, face, ZO_ERR_SCHEMA, "face", face->str, NULL, faces, 2);
+    }
+    if (!to && !face)
+      return bad(p, m, "an instead: entry of %s says neither to: nor face:, so it changes nothing",
+                 what);
+  }
+  return ZO_OK;
+}
+
 /* Cited attribute a of zone z, written v (`what` names it in messages). */
 static zo_status parse_attr(rparse *p, zo_zone_type *z, zo_zone_attr a, const yd_node *v,
                             const char *what) {
@@ -233,6 +318,42 @@ static zo_status parse_attr(rparse *p, zo_zone_type *z, zo_zone_attr a, const yd
     c->value = z->only_types != 0;
     if (c->value) z->holds.value |= (int)ZH_TYPES;
     else z->holds.value &= ~(int)ZH_TYPES;
+    return ZO_OK;
+  case AV_LIMITS:
+    if ((st = cited(p, v, what, c, &val))) return st;
+    if ((st = parse_limits(p, z, val, what))) return st;
+    c->value = (int)val->n;
+    p->limits_at[z - p->rs->zones] = val;
+    return ZO_OK;
+  case AV_ZONE:
+    /* a zone type's name: resolved by check_zones, once all are read */
+    if ((st = cited(p, v, what, c, &val))) return st;
+    if (yd_is_null(val)) {
+      c->value = 0;
+      return ZO_OK;
+    }
+    if ((st = want_str(p, val, what))) return st;
+    p->displace_at[z - p->rs->zones] = val;
+    return ZO_OK;
+  case AV_GROUP:
+    if ((st = cited(p, v, what, c, &val))) return st;
+    if (yd_is_null(val)) {
+      z->group_name[0] = 0;
+      c->value = 0;
+      return ZO_OK;
+    }
+    if ((st = want_str(p, val, what))) return st;
+    if (!val->str[0] || strlen(val->str) >= ZO_NAME ||
+        strspn(val->str, "abcdefghijklmnopqrstuvwxyz_") != strlen(val->str))
+      return bad(p, val, "a group is named by a word of lower-case letters a-z and '_', at most "
+                 "%d characters (got '%s') for %s", ZO_NAME - 1, val->str, what);
+    snprintf(z->group_name, sizeof z->group_name, "%s", val->str);
+    return ZO_OK; /* its value: numbered by number_groups, once all are read */
+  case AV_INSTEAD:
+    if ((st = cited(p, v, what, c, &val))) return st;
+    if ((st = parse_instead(p, z, val, what))) return st;
+    c->value = (int)val->n;
+    p->instead_at[z - p->rs->zones] = val;
     return ZO_OK;
   }
   return ZO_OK;
@@ -284,12 +405,100 @@ static zo_status parse_zone(rparse *p, const yd_node *key, const yd_node *m) {
   return ZO_OK;
 }
 
+/* The zone type named at node n: its index into *out, or an error naming
+ * the zone types there are (and the nearest). */
+static zo_status zone_named(rparse *p, const yd_node *n, int *out) {
+  zo_ruleset *rs = p->rs;
+  *out = zo_ruleset_zone(rs, n->str);
+  if (*out >= 0) return ZO_OK;
+  const char *names[ZO_MAX_ZONE_TYPES];
+  for (int k = 0; k < rs->nzones; k++) names[k] = rs->zones[k].name;
+  return yr_unknown(&p->r, n, ZO_ERR_SCHEMA, "zone type", n->str, NULL, names, (size_t)rs->nzones);
+}
+
+/* Zone type i's instead: entries' zone names (issue 31), once every zone
+ * is read: from: and to: name zone types of the rule set; an entry that
+ * sends an object to this zone with no face changes nothing. */
+static zo_status resolve_instead(rparse *p, int i) {
+  zo_zone_type *z = &p->rs->zones[i];
+  const yd_node *val = p->instead_at[i];
+  zo_status st;
+  for (size_t k = 0; val && k < val->n; k++) {
+    const yd_node *from = yd_get(val->kids[k], "from"), *to = yd_get(val->kids[k], "to");
+    zo_zone_instead *e = &z->inst[k];
+    e->from = 0;
+    e->to = 0;
+    for (size_t j = 0; from && j < from->n; j++) {
+      int t;
+      if ((st = zone_named(p, from->kids[j], &t))) return st;
+      e->from |= 1u << t;
+    }
+    if (to) {
+      int t;
+      if ((st = zone_named(p, to, &t))) return st;
+      if (t == i && e->face < 0)
+        return bad(p, to, "this instead: entry of zone %s sends the object to the zone it is "
+                   "bound for, with no face: it changes nothing", z->name);
+      e->to = t + 1;
+    }
+  }
+  return ZO_OK;
+}
+
+/* Zone type i's limits: and displace: (issue 31), which need every zone of
+ * the file and its base: displace names a zone type of the rule set other
+ * than i, and i can be full (a capacity, or a limit among the zone); a
+ * limit among attached objects is on a battlefield-role zone (only there
+ * does the attach step attach). */
+static zo_status check_capabilities(rparse *p, int i) {
+  zo_ruleset *rs = p->rs;
+  zo_zone_type *z = &rs->zones[i];
+  const yd_node *d = p->displace_at[i];
+  zo_status st = resolve_instead(p, i);
+  if (st) return st;
+  if (d) {
+    int t;
+    if ((st = zone_named(p, d, &t))) return st;
+    if (t == i)
+      return bad(p, d, "zone %s displaces into itself: name the zone type (of the displaced "
+                 "object's owner) where the object already there goes", z->name);
+    z->displace.value = t + 1;
+  }
+  if (z->displace.value) {
+    int full = z->capacity.value > 0;
+    for (int k = 0; k < z->limits.value; k++) full |= z->limit[k].among == ZL_ZONE;
+    if (!full)
+      return bad(p, d ? d : p->limits_at[i], "zone %s has displace but can't be full: give it a "
+                 "capacity or a limit among the zone", z->name);
+  }
+  for (int k = 0; k < z->limits.value; k++)
+    if (z->limit[k].among == ZL_ATTACHED && z->role != ZR_BATTLEFIELD)
+      return bad(p, p->limits_at[i] ? p->limits_at[i]->kids[k] : NULL,
+                 "a limit among: attached is for the battlefield-role zone (where the attach "
+                 "step attaches), not zone %s", z->name);
+  return ZO_OK;
+}
+
+/* group: every zone type's group value, 1 + the first zone type with the
+ * same word (issue 31), so that two zone types are of one group when their
+ * values are equal and not 0. */
+static void number_groups(zo_ruleset *rs) {
+  for (int i = 0; i < rs->nzones; i++) {
+    zo_zone_type *z = &rs->zones[i];
+    z->group.value = 0;
+    for (int j = 0; j <= i && z->group_name[0] && !z->group.value; j++)
+      if (!strcmp(rs->zones[j].group_name, z->group_name)) z->group.value = j + 1;
+  }
+}
+
 /* What needs every zone of the file and its base: a `count` written for a
  * shared zone type (it would be ignored) or below 1 (no zone of the type
  * at all), and a role the model looks a zone up by given to two zone
  * types (RULESETS.md, Roles: the model would use the first only). */
 static zo_status check_zones(rparse *p) {
   zo_ruleset *rs = p->rs;
+  zo_status st;
+  number_groups(rs);
   for (int i = 0; i < rs->nzones; i++) {
     const zo_zone_type *z = &rs->zones[i];
     const yd_node *c = p->count_at[i];
@@ -301,6 +510,7 @@ static zo_status check_zones(rparse *p) {
       return bad(p, c->kind == YD_MAP && yd_get(c, "value") ? yd_get(c, "value") : c,
                  "count must be 1..64 for zone %s: each player has at least one zone of a "
                  "per-player type (leave the zone type out if a player has none)", z->name);
+    if ((st = check_capabilities(p, i))) return st;
     if (z->role == ZR_NONE || z->role == ZR_OTHER || z->role == ZR_COMMAND) continue;
     for (int j = 0; j < i; j++)
       if (rs->zones[j].role == z->role) {

@@ -74,6 +74,15 @@ static void learn_created(zo_obs_checker *k, const zo_step *s) {
   for (int i = 0; i < s->ncosts; i++) learn_created(k, &s->costs[i]);
 }
 
+/* The rules citation c names, "; "-joined, into buf (cap bytes): what a
+ * violation of a rule set's own attribute prints (issue 31). */
+static void cite_text(const zo_ruleset *rs, const zo_cited *c, char *buf, size_t cap) {
+  size_t used = 0;
+  buf[0] = 0;
+  for (int r = 0; r < c->nrules && used < cap; r++)
+    used += (size_t)snprintf(buf + used, cap - used, "%s%s", r ? "; " : "", rs->rules[c->rules[r]].id);
+}
+
 zo_obs_checker *zo_obs_checker_new(const zo_ruleset *rs, const zo_case *c) {
   zo_obs_checker *k = zo_xcalloc(1, sizeof *k);
   k->rs = rs;
@@ -112,6 +121,15 @@ zo_obs_checker *zo_obs_checker_new(const zo_ruleset *rs, const zo_case *c) {
   for (int z = 0; z < rs->nzones; z++) {
     k->equip[z] = zo_type_bits_for_case(rs, c, rs->zones[z].equip_types);
     k->only[z] = zo_type_bits_for_case(rs, c, rs->zones[z].only_types);
+    const zo_zone_type *zt = &rs->zones[z];
+    for (int l = 0; l < zt->limits.value && l < ZO_MAX_LIMITS; l++)
+      k->limit[z][l] = zo_type_bits_for_case(rs, c, zt->limit[l].types);
+    cite_text(rs, &zt->limits, k->limit_rule[z], sizeof k->limit_rule[z]);
+    for (int e = 0; e < zt->instead.value && e < ZO_MAX_INSTEAD; e++)
+      k->inst[z][e] = zo_type_bits_for_case(rs, c, zt->inst[e].types);
+    cite_text(rs, &zt->instead, k->inst_rule[z], sizeof k->inst_rule[z]);
+    cite_text(rs, &zt->group, k->group_rule[z], sizeof k->group_rule[z]);
+    k->has_instead |= zt->instead.value > 0;
   }
   return k;
 }
@@ -285,6 +303,23 @@ static int check_object(zo_obs_checker *k, const zo_observation *ob, int h, int 
                   "in %s%s, attached to %s in %s%s: both are permanents, phased in or out together",
                   o->zone, o->phased_out ? " (phased out)" : "", hname(c, to), ob->objs[to].zone,
                   ob->objs[to].phased_out ? " (phased out)" : "");
+    /* limits: among attached (issue 31): at most `count` of a kind on one
+       object (one tool per creature), counted at the first of them */
+    const zo_zone_type *ht = tt >= 0 ? &rs->zones[tt] : NULL;
+    for (int l = 0; ht && l < ht->limits.value && l < ZO_MAX_LIMITS; l++) {
+      uint64_t want = k->limit[tt][l];
+      if (ht->limit[l].among != ZL_ATTACHED || !(k->types[h] & want)) continue;
+      int n = 0, first = h;
+      for (int j = 0; j < ob->nhandles; j++)
+        if (ob->objs[j].exists && ob->objs[j].attached_to == to && (k->types[j] & want)) {
+          n++;
+          if (j < first) first = j;
+        }
+      if (n > ht->limit[l].count && first == h)
+        return viol(v, "attachments", k->limit_rule[tt], c, h,
+                    "one of %d objects of a kind attached to %s, whose zone's limits: allow %d", n,
+                    hname(c, to), ht->limit[l].count);
+    }
   }
 
   /* one-zone: the same object shown on two handles (twin: the lowest
@@ -392,6 +427,17 @@ static int check_zones(zo_obs_checker *k, const zo_observation *ob, zo_obs_viola
       return viol(v, "capacity", "FaB 3.2.2, 3.3.2, 3.16.2", c, buf[m - 1],
                   "one of %d objects in %s, whose capacity is %d", m, zone, zt->capacity.value);
     }
+    /* limits: among the zone (issue 31): at most `count` of its types */
+    for (int l = 0; l < zt->limits.value && l < ZO_MAX_LIMITS; l++) {
+      if (zt->limit[l].among != ZL_ZONE) continue;
+      int n = 0, last = -1;
+      for (int i = zg->start[g]; i < zg->start[g + 1]; i++)
+        if (k->types[zg->members[i]] & k->limit[nm->type][l]) n++, last = zg->members[i];
+      if (n > zt->limit[l].count)
+        return viol(v, "capacity", k->limit_rule[nm->type], c, last,
+                    "one of %d objects in %s of a kind its limits: allow %d of", n, zone,
+                    zt->limit[l].count);
+    }
     if (!zt->ordered.value) continue;
     const int *buf = zo_obsx_group_sorted(k, zg, g, ob->objs);
     int any_pos = 0, any_layer = 0;
@@ -477,6 +523,20 @@ static int check_identity(zo_obs_checker *k, const zo_step *s, const zo_step_res
     if (flags & (F_PHASE | F_PUT_UNDER | F_CREATE)) continue;
     int moved = zo_obsx_events_for(k, r, h, MOVED_SET);
     if (!moved) continue;
+    /* issue 31: zone types of one group (group:) count as one zone: a plain
+       move between two of its zones keeps the object (unless it turns
+       private, per-object visibility) */
+    int fz = k->prev_zid[h] >= 0 ? k->names[k->prev_zid[h]].type : -1, tz = k->ztype[h];
+    if (fz >= 0 && tz >= 0 && k->rs->zones[tz].group.value &&
+        k->rs->zones[tz].group.value == k->rs->zones[fz].group.value && p->under < 0) {
+      /* judged only for a plain move (one event: nothing else made it new) */
+      if (changed && moved == 1 && zo_obsx_events_for(k, r, h, ANY_OUTCOME) == 1 &&
+          !(k->per_object && p->visibility && !o->visibility))
+        return viol(v, "identity-rule", k->group_rule[tz], c, h,
+                    "moved %s -> %s, zones of one group (%s), and became a new object; zone types "
+                    "of a group count as one zone", p->zone, o->zone, k->rs->zones[tz].group_name);
+      continue;
+    }
     if (sw_new == ZS_EVERY_MOVE && !changed)
       return viol(v, "identity-rule", "CR 400.7", c, h,
                   "moved (%s -> %s) and stayed the same object; in rule set %s every zone change "
@@ -493,6 +553,60 @@ static int check_identity(zo_obs_checker *k, const zo_step *s, const zo_step_res
                     "moved %s -> %s and %s; new_object: leave_arena makes it new only leaving "
                     "the arena and stack, or turning private",
                     p->zone, o->zone, changed ? "became a new object" : "stayed the same object");
+    }
+  }
+  return 0;
+}
+
+/* Does an instead: entry of another zone type of rs send objects with
+ * case type bits `types` from zone type f into zone type d (so an arrival
+ * there from f may be its doing)? */
+static int sent_by_instead(const zo_obs_checker *k, uint64_t types, int f, int d) {
+  const zo_ruleset *rs = k->rs;
+  for (int z = 0; z < rs->nzones; z++)
+    for (int e = 0; z != d && e < rs->zones[z].instead.value && e < ZO_MAX_INSTEAD; e++) {
+      const zo_zone_instead *in = &rs->zones[z].inst[e];
+      if (in->to == d + 1 && (!in->types || (types & k->inst[z][e])) &&
+          (!in->from || (f >= 0 && (in->from >> f & 1u))))
+        return 1;
+    }
+  return 0;
+}
+
+/* instead (issue 31): no object arrives, by a move, in a zone type whose
+ * instead: entry sends objects of its kind from where it came to another
+ * zone type (the rule set's own replacement, applied after every effect's),
+ * unless another entry sent it there; an entry that sets the face (to the
+ * same zone type) is checked on the face it arrived with. */
+static int check_instead(zo_obs_checker *k, const zo_step_result *r, const zo_observation *ob,
+                         zo_obs_violation *v) {
+  const zo_ruleset *rs = k->rs;
+  int n = ob->nhandles < k->n ? ob->nhandles : k->n;
+  for (int h = 0; h < n; h++) {
+    const zo_obj_obs *p = &k->prev[h], *o = &ob->objs[h];
+    if (!p->exists || !o->exists || k->prev_zid[h] < 0 || k->zid[h] < 0) continue;
+    int f = k->names[k->prev_zid[h]].type, d = k->names[k->zid[h]].type;
+    if (d < 0 || (p->object == o->object && f == d) || !zo_obsx_events_for(k, r, h, MOVED_SET)) continue;
+    if (o->under >= 0) continue;
+    const zo_zone_type *dz = &rs->zones[d];
+    for (int e = 0; e < dz->instead.value && e < ZO_MAX_INSTEAD; e++) {
+      const zo_zone_instead *in = &dz->inst[e];
+      if (in->types && !(k->types[h] & k->inst[d][e])) continue;
+      if (in->from && (f < 0 || !(in->from >> f & 1u))) continue;
+      if (in->to && in->to != d + 1) {
+        /* another entry sent it here; or, where zones come and go (FaB
+           3.0.10), the zone it names may be gone, and the entry void */
+        if (sent_by_instead(k, k->types[h], f, d) || SWV(k, SW_ZONE_LIFECYCLE) == ZS_YES) break;
+        return viol(v, "instead", k->inst_rule[d], k->c, h,
+                    "moved %s -> %s, where the rule set's instead: sends it to its owner's %s",
+                    p->zone, o->zone, rs->zones[in->to - 1].name);
+      }
+      /* the face it arrived with (not one a then: step turned it to) */
+      if (in->face >= 0 && o->face_down != in->face && zo_obsx_events_for(k, r, h, ANY_OUTCOME) == 1)
+        return viol(v, "instead", k->inst_rule[d], k->c, h,
+                    "arrived in %s face %s; the rule set's instead: puts it there face %s", o->zone,
+                    o->face_down ? "down" : "up", in->face ? "down" : "up");
+      break; /* the first entry that matches decides */
     }
   }
   return 0;
@@ -674,6 +788,7 @@ int zo_observation_check(zo_obs_checker *k, const zo_step *s, const zo_step_resu
     bad = check_zones(k, ob, v);
   }
   if (!bad && s && k->started) bad = check_identity(k, s, r, ob, v);
+  if (!bad && s && k->started && k->has_instead) bad = check_instead(k, r, ob, v);
   if (!bad) bad = check_refs(k, s, ob, v);
   if (!bad && s && k->started && !(flags & F_REORDERS) &&
       !(k->repl_shuffles && (flags & F_MOVES)))

@@ -122,7 +122,8 @@ static void slot_set(builder *b, const zo_cited *c, const char *name, int decisi
  * controllers..., every move reads). */
 static int attr_decides(zo_zone_attr a) {
   return a == ZA_CAPACITY || a == ZA_OWNER_ONLY || a == ZA_HOLDS || a == ZA_EQUIP ||
-         a == ZA_HOLDS_TYPES ||
+         a == ZA_HOLDS_TYPES || a == ZA_LIMITS || a == ZA_DISPLACE || a == ZA_INSTEAD ||
+         a == ZA_GROUP ||
          a == ZA_SAME_ZONE_NEW || a == ZA_KEEPS || a == ZA_FACE_DOWN_NEW;
 }
 
@@ -257,6 +258,12 @@ static void card_rows(builder *b) {
     if (rs->zones[z].keeps.value) word_cards(b, rs->zones[z].keep_types, &seen);
   for (int z = 0; z < rs->nzones; z++)
     if (rs->zones[z].holds.value & (int)ZH_TYPES) word_cards(b, rs->zones[z].only_types, &seen);
+  for (int z = 0; z < rs->nzones; z++) /* limits: (issue 31) */
+    for (int l = 0; l < rs->zones[z].limits.value && l < ZO_MAX_LIMITS; l++)
+      word_cards(b, rs->zones[z].limit[l].types, &seen);
+  for (int z = 0; z < rs->nzones; z++) /* instead: (issue 31) */
+    for (int e = 0; e < rs->zones[z].instead.value && e < ZO_MAX_INSTEAD; e++)
+      word_cards(b, rs->zones[z].inst[e].types, &seen);
 }
 
 /* Every row: the cards, then the other kinds and the statuses. */
@@ -356,6 +363,34 @@ static void zone_lists(builder *b) {
  * 707.13, which no set-up and no move can place). */
 enum { VIA_SETUP, VIA_HOME, VIA_CREATE, VIA_COUNT };
 
+/* Cards that fill each zone that displaces (displace:, issue 31) or has
+ * limits among the zone, other than the origin's type and the start's
+ * (where x must fit): as many as its capacity of the filler's type, or as
+ * many as each limit allows of the limit's first type word, the owner's
+ * and the other's zone of a per-player type; so that a move into it shows
+ * what a full zone does (refused, capacity; or displaced). */
+static void full_zones(const builder *b, int origin, int start, sbuf *s) {
+  const zo_ruleset *rs = b->rs;
+  int nf = 0;
+  char w[48];
+  for (int z = 0; z < rs->nzones; z++) {
+    const zo_zone_type *zt = &rs->zones[z];
+    if (z == origin || z == start || (!zt->displace.value && !zt->limits.value)) continue;
+    for (int p = 0; p < (zt->per_player.value ? 2 : 1); p++) {
+      zone_written(zt, zt->per_player.value ? p : -1, w, sizeof w);
+      for (int k = 0; k < zt->capacity.value; k++)
+        sb_printf(s, "  z%d: {owner: %s, zone: %s, types: [%s]}\n", nf++, players[p], w, b->filler);
+      for (int l = 0; zt->capacity.value == 0 && l < zt->limits.value && l < ZO_MAX_LIMITS; l++) {
+        const char *word = NULL;
+        for (int i = 0; i < 64 && !word; i++)
+          if (zt->limit[l].types >> i & 1) word = type_word(rs, i);
+        for (int k = 0; word && zt->limit[l].among == ZL_ZONE && k < zt->limit[l].count; k++)
+          sb_printf(s, "  z%d: {owner: %s, zone: %s, types: [%s]}\n", nf++, players[p], w, word);
+      }
+    }
+  }
+}
+
 /* The case of object o in origin f, into s: x starts there (VIA_SETUP), or
  * at its home and a first step moves it there (VIA_HOME), or a first step
  * creates it there (VIA_CREATE), with `types` (a sub-card's top-card has
@@ -391,6 +426,7 @@ static void case_text(const builder *b, const tobj *o, const tzone *f, int via, 
         sb_printf(s, "  f%d: {owner: %s, zone: %s, types: [%s]}\n", nf++, players[p], w, b->filler);
     }
   }
+  full_zones(b, f->type, stype, s);
   sb_printf(s, "steps:\n");
   if (via == VIA_HOME) sb_printf(s, "  - move: {card: x, to: %s}\n", f->zone);
   if (via == VIA_CREATE)

@@ -4,10 +4,12 @@ oracle/tests/ruleset-file/pile-game.yaml (RULESETS.md, "a game of your
 own"), written from that file's rules alone, not from the oracle. It shows
 that a rule set given as a file gates an engine of any game (issue 31).
 
-    pile_engine.py RULESET_FILE [RULESET_ID]
+    pile_engine.py RULESET_FILE [RULESET_ID [FEATURE,...]]
 
 It declares the one rule set RULESET_ID (default pile-game) and the
-features ruleset_zones and ruleset_digest: every setup then carries the
+features ruleset_zones and ruleset_digest (and the FEATUREs given, which
+only change what setups carry: zone_rules adds the zones' limits and
+displace, issue 31): every setup then carries the
 rule set's zone types, which must be the pile game's (below), and the
 digest of the runner's rule set file, which must be the SHA-256 of
 RULESET_FILE; otherwise it refuses the setup, as `unsupported` with the
@@ -36,6 +38,7 @@ spec.loader.exec_module(pyzones)
 
 RULESET_FILE = sys.argv[1]
 RULESET = sys.argv[2] if len(sys.argv) > 2 else "pile-game"
+EXTRA_FEATURES = [f for f in (sys.argv[3] if len(sys.argv) > 3 else "").split(",") if f]
 with open(RULESET_FILE, "rb") as f:
     DIGEST = "sha256:" + hashlib.sha256(f.read()).hexdigest()
 
@@ -182,7 +185,7 @@ class Server:
             raise Unsupported("this engine speaks zcp/1 and zcp/2")
         self.protocol = "zcp/2" if "zcp/2" in offered else "zcp/1"
         return {"protocol": self.protocol, "engine": "pile-engine", "version": "1.0",
-                "rulesets": [RULESET], "features": ["ruleset_zones", "ruleset_digest"]}
+                "rulesets": [RULESET], "features": ["ruleset_zones", "ruleset_digest"] + EXTRA_FEATURES}
 
     def op_setup(self, req):
         self.game = None

@@ -242,6 +242,15 @@ struct zo_game {
      (the rule set's own words mapped onto the case's, set-up) */
   uint64_t equip_types[ZO_MAX_ZONE_TYPES], keep_types[ZO_MAX_ZONE_TYPES];
   uint64_t only_types[ZO_MAX_ZONE_TYPES]; /* holds_types:, in the case's bits */
+  /* limits: (issue 31), each limit's types in the case's bits */
+  uint64_t limit_types[ZO_MAX_ZONE_TYPES][ZO_MAX_LIMITS];
+  /* instead: (issue 31), each entry's types in the case's bits, and
+     whether any zone type of rs has an entry (the move skips it else) */
+  uint64_t instead_types[ZO_MAX_ZONE_TYPES][ZO_MAX_INSTEAD];
+  int has_instead;
+  /* a private slot (case zone type past the case's) that names, for the
+     move being made, the zone type a displaced object goes to (displace:) */
+  int displace_slot;
   /* scratch sized from the game, so that no count has a fixed limit and a
      step allocates nothing (owned by g): repl_used[nrepl] marks the
      replacement effects one move has used (replace.c) or one choice has
@@ -392,6 +401,11 @@ static inline int resolve_dest(zo_game *g, int obj, const zo_zone_spec *s, int c
                                int *redirected, zo_step_error *err) {
   *redirected = 0;
   *err = ZO_E_NONE;
+  if (s->type >= 0 && g->zmap[s->type] < 0) { /* a private slot the rule set has no zone for
+                                                  (no exile-role zone for leave_game) */
+    *err = ZO_E_NO_ZONE;
+    return -1;
+  }
   if (s->type >= 0 && !s->index && s->player < 0) {
     /* the common case: no player named, so the owner's zone, no redirect */
     int z = set_up_zone(g, g->zmap[s->type], g->objs[obj].owner);
@@ -422,8 +436,9 @@ int zo_zone_of_role(const zo_game *g, zo_zone_role role, int player);
  * owner test (the checker's can-hold). */
 enum { ZF_COUNT = 1, ZF_ANY_OWNER = 2 };
 /* Error a destination gives object `obj` (0 = it can go there). Checks
- * owner-only zones, what the zone holds and its capacity (FaB chapter 3;
- * CR 400.4a is handled by the caller as "stays"). */
+ * owner-only zones, what the zone holds, its capacity (FaB chapter 3; CR
+ * 400.4a is handled by the caller as "stays") and its limits among the
+ * zone (limits:, issue 31: capacity too). */
 zo_step_error zo_zone_refuses(zo_game *g, int zone, int obj, int flags);
 
 /* Steps on zones: reorder (CR 400.5, 401.4), shuffle (a repeatable
@@ -560,6 +575,22 @@ void zo_phase_one(zo_game *g, int o, int out, zo_step_result *r);
  * g->graveyard_slot, g->exile_slot) by a rule: nobody performs it, cause
  * `cause` (static storage or the caller's); its events into r. */
 void zo_rule_move(zo_game *g, int obj, int to_type, const char *cause, zo_step_result *r);
+/* A move of obj into zone `zone` that its capacity or a limit among the
+ * zone refuses (ZO_E_CAPACITY), where the zone type has displace:
+ * (issue 31): the objects already there that fill it (the first counted
+ * by the refusing limit, else the zone's first other object) go, one at a
+ * time, each to its owner's zone of the displace type by a rule (cause
+ * `displaced`, their events into r), until obj fits or one of them does
+ * not leave. Returns what zo_zone_refuses says then (move.c). */
+zo_step_error zo_zone_displace(zo_game *g, int zone, int obj, zo_step_result *r);
+/* The object in zone `zone` that a limit among the zone refusing obj
+ * counts first (zone order), or, with none refusing, the zone's first
+ * object other than obj; -1 when there is none (zones.c). */
+int zo_zone_displaced(const zo_game *g, int zone, int obj);
+/* The first limit among attached objects (limits:, issue 31) of the zone
+ * host is in that attaching obj to host would break: its index, or -1
+ * (counts the rule hit). */
+int zo_attach_limit(zo_game *g, int obj, int host);
 /* Step: put an as-enters effect in force (CR 614.13). */
 /* Before obj enters the battlefield: run the as-enters effects of its own,
  * their events into r (CR 614.13); marks obj entering for the event when

@@ -101,6 +101,16 @@ struct zo_obs_checker {
                                         bits (a rule set's own words are numbered
                                         per file: zo_type_bits_for_case) */
   uint64_t only[ZO_MAX_ZONE_TYPES];  /* holds_types: words, the same way */
+  /* limits: (issue 31): each limit's words, the same way, and the rules
+     its citation names ("; "-joined, the violation's rule) */
+  uint64_t limit[ZO_MAX_ZONE_TYPES][ZO_MAX_LIMITS];
+  char limit_rule[ZO_MAX_ZONE_TYPES][160];
+  /* instead: (issue 31): each entry's words, the rules it cites, and
+     whether any zone type has entries */
+  uint64_t inst[ZO_MAX_ZONE_TYPES][ZO_MAX_INSTEAD];
+  char inst_rule[ZO_MAX_ZONE_TYPES][160];
+  int has_instead;
+  char group_rule[ZO_MAX_ZONE_TYPES][160]; /* what group: cites, per zone type */
   /* indexes that keep a check linear in objects (not quadratic) */
   idmap id_index;    /* identity -> its ids[] record (ids are unique there);
                         mark/mval: the observation (nobs) that last showed it
