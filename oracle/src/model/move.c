@@ -139,8 +139,6 @@ typedef struct {
   int props;           /* it moves with its properties (FaB 3.0.7a) */
   int origin_arena, dest_arena;
   int was_arena;       /* it left the arena's list (not from under a card) */
-  zo_step inst;        /* the move as a rule set's instead: left it (issue 31),
-                          when that changed its face: eff points here */
   int grouped;         /* from one zone of a group (group:) to another: the
                           same object, no watch fires (issue 31) */
 } move;
@@ -221,36 +219,32 @@ static int owner_zone_of_type(zo_game *g, int obj, int t) {
  * first entry whose types and origin match sends the object to its
  * owner's zone of the entry's type, and with the entry's face. It applies
  * once: the zone it sends to is not asked again. */
-ZO_COLD static void rule_instead(move *m) {
-  zo_game *g = m->g;
-  const zo_zone_type *zt = ZT(g, m->dest);
-  int dt = g->zones[m->dest].type, ot = m->origin >= 0 ? g->zones[m->origin].type : -1;
+ZO_COLD static int rule_instead(zo_game *g, int obj, int origin, int dest, const zo_step **eff,
+                                zo_step *inst) {
+  const zo_zone_type *zt = ZT(g, dest);
+  int dt = g->zones[dest].type, ot = origin >= 0 ? g->zones[origin].type : -1;
   for (int k = 0; k < zt->instead.value && k < ZO_MAX_INSTEAD; k++) {
     const zo_zone_instead *e = &zt->inst[k];
-    if (e->types && !(m->o->types & g->instead_types[dt][k])) continue;
+    if (e->types && !(g->objs[obj].types & g->instead_types[dt][k])) continue;
     if (e->from && (ot < 0 || !(e->from >> ot & 1u))) continue;
-    int to = e->to ? owner_zone_of_type(g, m->obj, e->to - 1) : m->dest;
+    int to = e->to ? owner_zone_of_type(g, obj, e->to - 1) : dest;
     if (to < 0) continue; /* no such zone (removed): it does not apply */
     hit(g, &zt->instead);
     g->features_used |= (uint64_t)1 << FT_ZONE_RULES;
-    if (to != m->dest) {
-      m->dest = to;
-      m->replaced = 1;
-      m->redirected = 0;
-    }
     if (e->face >= 0) {
-      m->inst = *m->eff;
-      m->inst.face = e->face;
-      m->eff = &m->inst;
+      *inst = **eff;
+      inst->face = e->face;
+      *eff = inst;
     }
-    return;
+    return to;
   }
+  return dest;
 }
 
 /* Where it goes: the written destination (CR 400.3's redirect), then the
  * replacement effects in force (CR 400.6, 616.1; FaB 6.5), then the rule
  * set's own (instead:). */
-static ZO_ALWAYS_INLINE void destination(move *m) {
+static ZO_ALWAYS_INLINE void destination(move *m, zo_step *inst) {
   zo_game *g = m->g;
   int redirected;
   zo_step_error e;
@@ -276,7 +270,12 @@ static ZO_ALWAYS_INLINE void destination(move *m) {
     m->eff = eff;
     if (m->replaced) m->redirected = 0;
   }
-  if (g->has_instead && m->dest >= 0 && ZT(g, m->dest)->instead.value) rule_instead(m);
+  if (g->has_instead && m->dest >= 0 && ZT(g, m->dest)->instead.value) {
+    const zo_step *eff = m->eff; /* a copy: m keeps no address taken (registers) */
+    int to = rule_instead(g, m->obj, m->origin, m->dest, &eff, inst);
+    if (to != m->dest) m->dest = to, m->replaced = 1, m->redirected = 0;
+    m->eff = eff;
+  }
 }
 
 /* A "can't" effect forbids the event as it finally stands, replaced or not
@@ -545,12 +544,14 @@ static ZO_ALWAYS_INLINE int transfer(move *m) {
   /* issue 31: zone types of one group count as one zone (group:): a move
      between two zones of it keeps the object, unless it turns private
      (per-object visibility) or was a sub-card */
-  if (m->grouped && !was_sub && !(m->per_object && was_pub && !m->dest_pub)) {
-    hit(g, &ZT(g, dest)->group);
-    if (newobj) g->features_used |= (uint64_t)1 << FT_ZONE_RULES;
-    newobj = 0;
-  } else {
-    m->grouped = 0;
+  if (m->grouped) {
+    if (!was_sub && !(m->per_object && was_pub && !m->dest_pub)) {
+      hit(g, &ZT(g, dest)->group);
+      if (newobj) g->features_used |= (uint64_t)1 << FT_ZONE_RULES;
+      newobj = 0;
+    } else {
+      m->grouped = 0;
+    }
   }
   if (newobj) HITSW(g, SW_NEW_OBJECT);
   if (dest == ZO_ZONE_OUTSIDE || origin == ZO_ZONE_OUTSIDE)
@@ -680,16 +681,17 @@ static ZO_ALWAYS_INLINE zo_outcome move_one(zo_game *g, int obj, const zo_step *
   m.err = err;
   *err = ZO_E_NONE;
   zo_outcome out;
+  zo_step inst; /* the move as a rule set's instead: leaves it (issue 31) */
   if ((out = leave_check(&m))) return out;
-  destination(&m);
+  destination(&m, &inst);
   if (m.g->ncants && (out = forbidden(&m))) return out;
   dest_visibility(&m);
   if ((out = same_zone_move(&m))) return out;
   if ((out = ceases_on_leaving(&m))) return out;
   if ((out = refused(&m))) return out;
   /* issue 31: from one zone of a group to another (group:) */
-  m.grouped = m.dest >= 0 && m.origin >= 0 && m.dest != m.origin && ZT(g, m.dest)->group.value &&
-              ZT(g, m.dest)->group.value == ZT(g, m.origin)->group.value;
+  m.grouped = g->has_group && m.dest >= 0 && m.origin >= 0 && m.dest != m.origin &&
+              ZT(g, m.dest)->group.value && ZT(g, m.dest)->group.value == ZT(g, m.origin)->group.value;
   /* CR 614.13: its as-enters effects move other objects first; not for
      a card put onto the battlefield face down, which has no abilities as
      it enters (708.3, 708.2a), nor one that moves within a group */
@@ -909,13 +911,14 @@ static void etb_mark_together(zo_game *g, const zo_step *s) {
     zo_obj *o = &g->objs[mv->card];
     if (!o->exists || o->phased_out) continue;
     move m; /* where the move's own destination phase will send it */
+    zo_step inst;
     memset(&m, 0, sizeof m);
     m.g = g;
     m.obj = mv->card;
     m.o = o;
     m.mv = mv;
     m.origin = o->under >= 0 ? g->objs[o->under].zone : o->zone;
-    destination(&m);
+    destination(&m, &inst);
     if (m.dest >= 0 && m.dest != m.origin && ZT(g, m.dest)->role == ZR_BATTLEFIELD)
       zo_etb_mark(g, mv->card);
   }

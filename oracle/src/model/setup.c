@@ -386,6 +386,7 @@ static void map_types(zo_game *g) {
     for (int k = 0; k < rs->zones[t].instead.value && k < ZO_MAX_INSTEAD; k++)
       g->instead_types[t][k] = zo_type_bits_for_case(rs, c, rs->zones[t].inst[k].types);
     g->has_instead |= rs->zones[t].instead.value > 0;
+    g->has_group |= rs->zones[t].group.value > 0;
   }
 }
 

@@ -248,6 +248,7 @@ struct zo_game {
      whether any zone type of rs has an entry (the move skips it else) */
   uint64_t instead_types[ZO_MAX_ZONE_TYPES][ZO_MAX_INSTEAD];
   int has_instead;
+  int has_group;             /* some zone type is in a group (group:) */
   /* a private slot (case zone type past the case's) that names, for the
      move being made, the zone type a displaced object goes to (displace:) */
   int displace_slot;
