@@ -56,6 +56,13 @@ T=$dir/ruleset-file/tools.yaml
   > "$work/ti.out" 2>&1 || { cat "$work/ti.out"; exit 1; }
 grep -q ' 0 failed, 0 skipped$' "$work/ti.out" || { cat "$work/ti.out"; exit 1; }
 echo "ruleset_file: run --invariants with a rule set's own equip: words: ok"
+# a rule set that leaves token_leaves unwritten has no rule making tokens
+# cease: a token off its arena at rest breaks no invariant (tokens-in-arena
+# holds only where the rule set makes them cease)
+"$bin" run --invariants --ruleset-file "$dir/ruleset-file/pile-game.yaml" --report-dir "$work/tk" \
+  "$dir/ruleset-file/pile-token-cases" > "$work/tk.out" 2>&1 ||
+  { cat "$work/tk.out"; echo "ruleset_file: a token in a game without a token rule broke an invariant"; exit 1; }
+echo "ruleset_file: run --invariants, a token in a game without a token rule: ok"
 
 # issue 31: a case naming a rule set that is not loaded says to load its
 # file with --ruleset-file, at the rule set's position

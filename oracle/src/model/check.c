@@ -109,7 +109,11 @@ ZO_NO_COVERAGE static int check_objects(const zo_game *g, int at_rest, zo_violat
         return violation(v, "in-a-zone", "FaB 3.0.10", g, i, "in a zone that ceased to exist");
     }
     int in_arena = o->zone >= 0 && o->under < 0 && ZT(g, o->zone)->arena.value;
+    /* only where the rule set makes tokens off the battlefield cease (a
+       game without tokens, or a user's that leaves token_leaves unwritten,
+       has no such rule) */
     if (is_token(g, o) && (at_rest || fab_tokens) && !in_arena &&
+        SW(g, SW_TOKEN_LEAVES) != ZS_NONE &&
         !(o->under >= 0 && SW(g, SW_SUB_CARDS) == ZS_YES))
       return violation(v, "tokens-in-arena", "CR 704.5d; FaB 8.1.8a", g, i, "token outside the battlefield/arena");
     if (o->kind == ZK_ABILITY && !is_stack(g, o->zone))

@@ -332,7 +332,8 @@ static int check_object(zo_obs_checker *k, const zo_observation *ob, int h, int 
 
   int top_level = o->under < 0;
   /* tokens-in-arena */
-  if (at_rest && is_token(k, h)) {
+  if (at_rest && is_token(k, h) && SWV(k, SW_TOKEN_LEAVES) != ZS_NONE) {
+    /* only where the rule set makes tokens off the battlefield cease */
     int in_arena = zt && top_level && zt->arena.value;
     if (!in_arena && !(!top_level && SWV(k, SW_SUB_CARDS) == ZS_YES))
       return viol(v, "tokens-in-arena", "CR 111.7, 704.5d; FaB 8.1.8a", c, h,
