@@ -281,6 +281,27 @@ static json_t *zones_also(const zo_step_option *o) {
   return a;
 }
 
+/* The value option o takes when left out, as JSON (null: none, the step
+ * acts without it), from the defaults every step starts from (d). */
+static json_t *option_default(const zo_step *d, const zo_step_option *o) {
+  const void *f = (const char *)d + o->offset;
+  int v = *(const int *)f;
+  switch (o->type) {
+  case OT_BOOL: return json_boolean(v);
+  case OT_AMOUNT: return json_integer(v);
+  case OT_SEED: return json_integer((json_int_t) * (const uint64_t *)f);
+  case OT_POSITION: return json_string(v == ZO_POS_BOTTOM ? "bottom" : "top");
+  case OT_KIND: return json_string(zo_kind_name((zo_kind)v));
+  case OT_CATEGORY: return json_string(zo_repl_category_names[v]);
+  case OT_BY_RULE: return json_string("effect");
+  case OT_BY_EFFECT: return json_string("player");
+  case OT_SHUFFLE: return json_false();
+  case OT_ZONE: return ((const zo_zone_spec *)f)->type == ZO_ZT_ANY ? json_string("any") : json_null();
+  case OT_WHEN: return json_pack("{s:s, s:s}", "to", "any", "from", "any");
+  default: return json_null();
+  }
+}
+
 int zo_cli_cmd_steps(const zo_cli_command *cmd, int argc, char **argv) {
   zo_cli_opts o;
   int rc = zo_cli_parse(cmd, argc, argv, &o);
@@ -293,12 +314,18 @@ int zo_cli_cmd_steps(const zo_cli_command *cmd, int argc, char **argv) {
     const zo_step_option *opt = zo_step_options((zo_step_kind)k, &n);
     zo_feature ft = zo_step_kind_feature((zo_step_kind)k);
     json_t *opts = json_array();
+    zo_step d;
+    zo_step_defaults(&d, (zo_step_kind)k);
     for (size_t i = 0; i < n; i++)
       json_array_append_new(
-          opts, json_pack("{s:s, s:s, s:b, s:b, s:b, s:b, s:b, s:o}", "key", opt[i].key, "type",
-                          zo_option_type_names[opt[i].type], "required",
-                          (opt[i].flags & OPT_REQ) != 0, "object", (opt[i].flags & OPT_OBJECT) != 0,
-                          "top_only", (opt[i].flags & OPT_TOP) != 0, "nonempty",
+          opts, json_pack("{s:s, s:s, s:b, s:o, s:o, s:b, s:b, s:b, s:b, s:o}", "key", opt[i].key,
+                          "type", zo_option_type_names[opt[i].type], "required",
+                          (opt[i].flags & OPT_REQ) != 0, "default", option_default(&d, &opt[i]),
+                          "feature",
+                          opt[i].feature == FT_NONE ? json_null()
+                                                    : json_string(zo_feature_name(opt[i].feature)),
+                          "object", (opt[i].flags & OPT_OBJECT) != 0, "top_only",
+                          (opt[i].flags & OPT_TOP) != 0, "nonempty",
                           (opt[i].flags & OPT_NONEMPTY) != 0, "unique",
                           (opt[i].flags & OPT_UNIQUE) != 0, "zones_also", zones_also(&opt[i])));
     json_array_append_new(
@@ -329,9 +356,16 @@ int zo_cli_cmd_steps(const zo_cli_command *cmd, int argc, char **argv) {
     size_t j;
     json_t *op;
     json_array_foreach(json_object_get(st, "options"), j, op)
-      printf("    %s%s: %s\n", json_string_value(json_object_get(op, "key")),
+    {
+      json_t *def = json_object_get(op, "default"), *ft = json_object_get(op, "feature");
+      char *dtext = json_is_null(def) ? NULL : json_dumps(def, JSON_ENCODE_ANY | JSON_COMPACT);
+      printf("    %s%s: %s%s%s%s\n", json_string_value(json_object_get(op, "key")),
              json_is_true(json_object_get(op, "required")) ? "*" : "",
-             json_string_value(json_object_get(op, "type")));
+             json_string_value(json_object_get(op, "type")), dtext ? " (default " : "",
+             dtext ? dtext : "", dtext ? ")" : "");
+      if (json_is_string(ft)) printf("      feature %s\n", json_string_value(ft));
+      free(dtext);
+    }
   }
   json_decref(steps);
   return ZO_EXIT_PASS;

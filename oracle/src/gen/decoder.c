@@ -53,7 +53,13 @@ uint64_t zo_fuzz_palette(const zo_fuzz *f, int i) {
       for (int k = 0; k < 3 && fab_types[r][k]; k++) fab_bits[r] |= zo_type_bit(fab_types[r][k]);
     ready = 1;
   }
-  return is_fab(f) ? fab_bits[i % NFAB] : mtg_bits[i % NMTG];
+  /* after the game's rows, one row per own type word of the rule set (a
+     user's game: limits:, instead:, holds words), so its zone rules are
+     reached; the case numbers them as the rule set does (zo_fuzz_start_in) */
+  int base = is_fab(f) ? NFAB : NMTG, rows = base + f->rs->nxtypes;
+  int r = i % rows;
+  if (r >= base) return (uint64_t)1 << (ZO_NVOCAB + (r - base));
+  return is_fab(f) ? fab_bits[r] : mtg_bits[r];
 }
 
 /* Names never change: the decoded case points at these (nothing to copy
@@ -112,6 +118,10 @@ void zo_fuzz_start_in(zo_fuzz *f, const zo_fuzz_profile *p, const uint8_t *data,
   c->nztypes = f->rs->nzones;
   for (int z = 0; z < c->nztypes; z++) f->ztypes[z] = (char *)f->rs->zones[z].name;
   c->ztypes = f->ztypes;
+  /* the rule set's own type words, numbered as the rule set does (shared,
+     never freed with the case): a palette row each (zo_fuzz_palette) */
+  c->xtypes = f->rs->xtypes;
+  c->nxtypes = f->rs->nxtypes;
   int n = 1 + next(f) % NCARDS_MAX;
   c->nsetup = n;
   c->nhandles = n + RESERVE;

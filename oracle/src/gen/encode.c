@@ -22,8 +22,11 @@ static void put(bytes *o, int v) {
   o->b[o->n++] = (uint8_t)v;
 }
 
-/* The palette row whose types the card has (most types matched). */
-static int palette_of(int fab, uint64_t types) {
+/* The palette row whose types the card has (most types matched): the
+ * game's rows, then one per own type word of the rule set rs (the case c
+ * numbers its own words its way: matched by word). */
+static int palette_of(const zo_ruleset *rs, const zo_case *c, uint64_t types) {
+  int fab = strcmp(rs->game, "fab") == 0;
   int best = 0, bestn = -1, rows = fab ? ZO_FUZZ_NFAB : ZO_FUZZ_NMTG;
   for (int i = 0; i < rows; i++) {
     const char *const *row = fab ? zo_fuzz_fab_types[i] : zo_fuzz_mtg_types[i];
@@ -34,6 +37,10 @@ static int palette_of(int fab, uint64_t types) {
     }
     if (ok && n > bestn) best = i, bestn = n;
   }
+  for (int k = 0; k < rs->nxtypes && bestn < 1; k++)
+    for (int i = 0; i < c->nxtypes; i++)
+      if (types & ((uint64_t)1 << (ZO_NVOCAB + i)) && !strcmp(c->xtypes[i], rs->xtypes[k]))
+        best = rows + k, bestn = 1;
   return best;
 }
 
@@ -199,7 +206,7 @@ static int step_bytes(bytes *o, enc *x, const zo_step *s) {
     put(o, OP_CREATE);
     put(o, k | ((s->owner >= 0 ? s->owner : 0) << 2));
     put(o, create_zone(x, rs_zone(x->rs, x->c, s->zone.type)));
-    put(o, palette_of(fab, s->types));
+    put(o, palette_of(x->rs, x->c, s->types));
     return 1;
   }
   case ST_STATE_CHECK: put(o, OP_STATE_CHECK); return 1;
@@ -341,7 +348,6 @@ static int step_bytes(bytes *o, enc *x, const zo_step *s) {
 
 uint8_t *zo_fuzz_encode(const zo_case *c, int rs_index, size_t *size) {
   const zo_ruleset *rs = zo_ruleset_at((size_t)rs_index);
-  int fab = strcmp(rs->game, "fab") == 0;
   bytes o = {0};
   put(&o, rs_index);
   int np = c->nplayers < 2 ? 2 : c->nplayers > 4 ? 4 : c->nplayers;
@@ -354,7 +360,7 @@ uint8_t *zo_fuzz_encode(const zo_case *c, int rs_index, size_t *size) {
     int extra = cs && (cs->kind == ZK_MACRO || cs->kind == ZK_COPY) ? 0x40 : 0;
     put(&o, kind | ((cs ? cs->owner % np : 0) << 3) | extra);
     put(&o, cs ? rs_zone(rs, c, cs->zone.type) : 0);
-    put(&o, (cs ? palette_of(fab, cs->types) : 0) | (cs && cs->face_down ? 0x80 : 0));
+    put(&o, (cs ? palette_of(rs, c, cs->types) : 0) | (cs && cs->face_down ? 0x80 : 0));
   }
   enc x = {.rs = rs, .c = c, .np = np};
   for (int i = 0; i < c->nsteps; i++) step_bytes(&o, &x, &c->steps[i]);

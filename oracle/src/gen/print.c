@@ -108,15 +108,19 @@ static void kzone(emit *e, int *first, const char *k, const zo_fuzz *f, const zo
 
 static const char *H(const zo_fuzz *f, int h) { return f->c->handles[h]; }
 
-static void types(emit *e, uint64_t bits) {
+/* A list of type words: the vocabulary's, then the case's own (c->xtypes). */
+static void types(emit *e, const zo_case *c, uint64_t bits) {
   text(e, "[");
   int first = 1;
-  for (int i = 0; i < 64; i++)
-    if (bits & ((uint64_t)1 << i) && zo_type_word(i)) {
-      if (!first) sep(e);
-      word(e, zo_type_word(i));
-      first = 0;
-    }
+  for (int i = 0; i < 64; i++) {
+    if (!(bits & ((uint64_t)1 << i))) continue;
+    const char *w = i < ZO_NVOCAB ? zo_type_word(i)
+                    : i - ZO_NVOCAB < c->nxtypes ? c->xtypes[i - ZO_NVOCAB] : NULL;
+    if (!w) continue;
+    if (!first) sep(e);
+    word(e, w);
+    first = 0;
+  }
   text(e, "]");
 }
 
@@ -219,7 +223,7 @@ static void option(emit *e, const zo_fuzz *f, const zo_step *s, const zo_step *d
   case OT_TYPES:
     if (*(const uint64_t *)field) {
       key(e, first, o->key);
-      types(e, *(const uint64_t *)field);
+      types(e, c, *(const uint64_t *)field);
     }
     return;
   case OT_KIND: kw(e, first, o->key, zo_kind_name((zo_kind)v)); return;
@@ -335,7 +339,7 @@ static void card(emit *e, const zo_fuzz *f, const zo_card_setup *cs, int positio
   if (cs->kind != ZK_CARD) kw(e, &first, "kind", zo_kind_name(cs->kind));
   if (cs->types) {
     key(e, &first, "types");
-    types(e, cs->types);
+    types(e, f->c, cs->types);
   }
   if (cs->face_down) kw(e, &first, "face", "down");
   text(e, "}");
