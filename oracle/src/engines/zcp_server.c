@@ -244,12 +244,19 @@ json_t *zo_serve_request(zo_served *sv, json_t *req) {
     json_t *rss = json_array(), *fs = json_array();
     for (size_t i = 0; i < zo_ruleset_count(); i++)
       json_array_append_new(rss, json_string(zo_ruleset_id(zo_ruleset_at(i))));
-    int user = 0; /* a user's rule set is served (serve --ruleset-file) */
-    for (size_t i = 0; i < zo_ruleset_count(); i++) user |= zo_ruleset_at(i)->user;
+    int user = 0, zone_rules = 0; /* a user's rule set is served (serve
+                                     --ruleset-file); a rule set has zone rules */
+    for (size_t i = 0; i < zo_ruleset_count(); i++) {
+      const zo_ruleset *rs = zo_ruleset_at(i);
+      user |= rs->user;
+      for (int z = 0; z < rs->nzones; z++)
+        zone_rules |= rs->zones[z].limits.value || rs->zones[z].displace.value ||
+                      rs->zones[z].instead.value || rs->zones[z].group.value;
+    }
     for (int i = 0; i < FT_COUNT; i++) /* every feature the case language has, */
       if ((i != FT_RULESET_DIGEST || (user && two)) && /* the digest with a user's file; */
           i != FT_RULESET_ZONES &&                      /* its zones: it has the file; */
-          (i != FT_ZONE_RULES || user))                 /* zone rules: only a user's file
+          (i != FT_ZONE_RULES || zone_rules))           /* zone rules: where a rule set
                                                            has them (issue 31) */
         json_array_append_new(fs, json_string(zo_feature_names[i]));
     return json_pack("{s:O, s:b, s:s, s:s, s:s, s:o, s:o}", "id", id, "ok", 1, "protocol",
