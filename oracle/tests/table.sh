@@ -141,6 +141,19 @@ expect("yugioh", "top-card with a sub-card", "owner.monster.1", "owner.graveyard
        new_object=True, rules=["YGO 18 Xyz Materials"])
 expect("yugioh", "card (creature)", "owner.monster.1", "other.graveyard", outcome="redirected",
        rules=["YGO 49 Owner"])
+# issue 31's zone rules in the two games: a Stadium played while another is
+# in play goes in (the old one is displaced to its owner's discard pile); a
+# new Field Spell likewise (to the Graveyard); a Pendulum Monster leaving
+# the field for the Graveyard goes to the Extra Deck instead, and so does a
+# Fusion Monster returned to the hand
+expect("pokemon", "stadium card", "owner.hand", "stadium", outcome="moved",
+       rules=["PTCG 10 Stadium"])
+expect("yugioh", "field_spell card", "owner.hand", "owner.field", outcome="moved",
+       rules=["YGO 4 Field Zone"])
+expect("yugioh", "pendulum card", "owner.monster.1", "owner.graveyard", outcome="replaced",
+       ends_in="owner.extra_deck", rules=["YGO 16 Pendulum to Extra Deck"])
+expect("yugioh", "fusion card", "owner.monster.1", "owner.hand", outcome="replaced",
+       ends_in="owner.extra_deck", rules=["YGO 22 Extra Deck Monster to Hand"])
 if bad:
     print("\n".join(bad))
     sys.exit(1)
