@@ -76,7 +76,7 @@ grep -q '\[vault.limits\]' "$work/table.txt" || fail "no limit in the table"
 grep -q '^== artifact card' "$work/table.txt" || fail "no row of a limit's word"
 echo "zone rules: the table shows displacement and limits"
 
-# serve --ruleset-file declares zone_rules: every case runs against it
+# serve --ruleset-file declares zone_rules (a rule set it serves has zone rules): every case runs against it
 "$bin" gate --invariants --ruleset-file "$F" --engine "$bin serve --ruleset-file $F" --report-dir "$work/gs" \
   "$dir/limits-cases" > "$work/out" 2>&1 || fail "gate against serve failed"
 grep -q '^5 passed, 0 failed, 0 skipped$' "$work/out" || fail "not every limits case passed against serve"
