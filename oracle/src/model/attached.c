@@ -83,6 +83,17 @@ int zo_attach_limit(zo_game *g, int obj, int host) {
   return -1;
 }
 
+/* Object o becomes attached to host: the pair of identities the
+ * attachment holds while both are the objects they are now (CR 400.7). */
+static void attach_to(zo_game *g, int o, int host) {
+  zo_obj *ob = &g->objs[o];
+  ob->attached = host;
+  ob->attached_id = g->objs[host].id;
+  ob->attach_self = ob->id;
+  ob->phased_with = -1;
+  g->has_attach = 1;
+}
+
 void zo_step_attach(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
   int o = obj;
   if (o < 0 && (o = zo_step_object(g, s, r)) < 0) return;
@@ -106,12 +117,7 @@ void zo_step_attach(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
     return;
   }
   HITSW(g, SW_ATTACH); /* CR 301.5, 303.4; 217.1b; 400.5 of 2011; Z.5.1 */
-  zo_obj *ob = &g->objs[o];
-  ob->attached = host;
-  ob->attached_id = g->objs[host].id;
-  ob->attach_self = ob->id;
-  ob->phased_with = -1;
-  g->has_attach = 1;
+  attach_to(g, o, host);
 }
 
 int zo_attach_host_ok(const zo_game *g, int obj, int host) {
@@ -124,11 +130,7 @@ void zo_enters_attached(zo_game *g, int obj, int host) {
   if (!(ob->types & g->classes.attachment) || !zo_attach_host_ok(g, obj, host))
     return; /* CR 303.4h: it enters unattached */
   HITSW(g, SW_ATTACH); /* CR 303.4f */
-  ob->attached = host;
-  ob->attached_id = g->objs[host].id;
-  ob->attach_self = ob->id;
-  ob->phased_with = -1;
-  g->has_attach = 1;
+  attach_to(g, obj, host);
 }
 
 /* unattach (CR 701.3d): the object stays on the battlefield, attached to
