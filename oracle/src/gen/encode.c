@@ -127,21 +127,21 @@ static int generic_bytes(bytes *o, enc *x, const zo_step *s) {
   put(o, idx);
   for (size_t i = 0; i < no; i++) {
     const void *field = (const char *)s + opt[i].offset, *dfield = (const char *)&d + opt[i].offset;
-    int v = *(const int *)field, b = 0, given = 1;
+    int b = 0, given = zo_step_option_given(s, &d, &opt[i]);
     if (opt[i].type == OT_REF) {
-      if (v >= 0) goto no_form; /* the layout names objects by handle */
+      if (given) goto no_form; /* the layout names objects by handle */
       continue;
     }
+    const int *ip = field; /* read only for the options of one int */
     switch (opt[i].type) {
     case OT_CARD:
     case OT_HANDLE:
-    case OT_PLAYER: given = v >= 0, b = v; break;
+    case OT_PLAYER: given = *ip >= 0, b = *ip; break;
     case OT_BOOL:
-    case OT_FACE: given = v != *(const int *)dfield, b = v & 1; break;
-    case OT_AMOUNT: given = v != *(const int *)dfield, b = v; break;
-    case OT_CHOOSE: given = v != 0, b = v - 1; break;
+    case OT_FACE: b = *ip & 1; break;
+    case OT_AMOUNT: b = *ip; break;
+    case OT_CHOOSE: b = *ip - 1; break;
     case OT_CAUSE:
-      given = *(const char *)field != 0;
       for (int k = 0; given && k < ZO_FUZZ_NCAUSES; k++)
         if (!strcmp(zo_fuzz_causes[k], field)) b = k;
       break;
@@ -152,8 +152,7 @@ static int generic_bytes(bytes *o, enc *x, const zo_step *s) {
       break;
     }
     default: /* no byte: only its default can be written */
-      if (memcmp(field, dfield, sizeof(int))) goto no_form;
-      given = 0;
+      if (given) goto no_form;
     }
     if (given && (b < 0 || b > 0x7f || (opt[i].type == OT_AMOUNT && b > 3))) goto no_form;
     if (opt[i].flags & (OPT_REQ | OPT_OBJECT)) put(o, given ? b : 0);

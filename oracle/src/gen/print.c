@@ -158,7 +158,14 @@ static void option(emit *e, const zo_fuzz *f, const zo_step *s, const zo_step *d
                    const zo_step_option *o, int *first) {
   const zo_case *c = f->c;
   const void *field = (const char *)s + o->offset, *dfield = (const char *)d + o->offset;
-  int v = *(const int *)field, dv = *(const int *)dfield, req = o->flags & OPT_REQ;
+  int req = o->flags & OPT_REQ;
+  /* the value of an option of one int (or enum); the other types read
+     their own fields below */
+  int one_int = o->type != OT_ZONE && o->type != OT_SEED && o->type != OT_CAUSE &&
+                o->type != OT_TYPES && o->type != OT_STEP && o->type != OT_INSTEAD &&
+                o->type != OT_STEPS && o->type != OT_MOVES && o->type != OT_ORDER &&
+                o->type != OT_WHEN && o->type != OT_HANDLES && o->type != OT_REPLACEMENTS;
+  int v = one_int ? *(const int *)field : 0, dv = one_int ? *(const int *)dfield : 0;
   char b[96];
   switch (o->type) {
   case OT_CARD:
