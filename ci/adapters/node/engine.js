@@ -60,6 +60,7 @@ const KNOWN_FEATURES = Object.freeze([
   'enters_attached', // move attached_to: put onto the battlefield attached (CR 303.4f-i)
   'cant_draw', // cant draw: a player who can't draw draws nothing (CR 121.3)
   'token_as_enters', // create as_enters: a token's own as-enters effect (CR 614.12, 614.13)
+  'next_turn', // until: next_turn, turn_of: until a player's next turn, a departed one's included (CR 500.5, 800.4m)
 ]);
 
 /** What may enter the battlefield attached (CR 303.4h). */
@@ -128,6 +129,7 @@ function featuresOfStep(step, found = new Set(), depth = 0) {
     if (opts.player !== undefined && ['move', 'move_together', 'reorder'].includes(name)) found.add('performer');
     if (opts.order_by !== undefined) found.add('performer');
     if (opts.until !== undefined) found.add('durations'); // G4: mark/control until:
+    if (opts.turn_of !== undefined) found.add('next_turn'); // until a player's next turn (CR 800.4m)
     if (name === 'mark' && KEPT_MARK_KINDS.includes(opts.kind)) found.add('kept_marks');
     if (name === 'watch' && opts.aura !== undefined) found.add('aura_triggers');
     if (name === 'move' && opts.cause === 'madness') found.add('madness');
@@ -545,8 +547,8 @@ const KINDS = ['card', 'token', 'ability', 'copy'];
 const ARRIVALS = new Set(['moved', 'redirected', 'replaced']); // a real change of zone
 
 /** Options of a move (also each of move_together's, and replace's instead:). */
-/** G4: the durations of until: (CR 514.2). */
-const DURATIONS = ['end_of_turn'];
+/** G4: the durations of until: (CR 514.2; 500.5, 800.4m). */
+const DURATIONS = ['end_of_turn', 'next_turn'];
 const MOVE_OPTIONS = ['card', 'ref', 'to', 'from', 'position', 'face', 'by', 'cause', 'choose', 'shuffle', 'seed', 'then', 'player', 'attached_to'];
 /** Steps that are never a then:/do: step, nor one of a list of steps
  * (costs:, replace_draw's instead:, as_enters' steps:). */
@@ -676,10 +678,11 @@ class MtgGame {
       chosenOrder: /** @type {string[]} */ ([]), // replacement names a choose_replacement put first
       markNames: new Set(),
       untilMarks: new Set(), // G4: marks that last until end of turn (CR 514.2)
-      // G4: the control effects in force, {handle, id, player, until} in
-      // timestamp order: the latest decides (CR 613.7), on the object it was
-      // given for (400.7); each entry is never changed, only replaced
-      ctrls: /** @type {{handle: string, id: number, player: string, until: string | undefined}[]} */ ([]),
+      nextMarks: new Map(), // marks that last until a player's next turn: name -> player (CR 800.4m)
+      // G4: the control effects in force, {handle, id, player, until, turnOf}
+      // in timestamp order: the latest decides (CR 613.7), on the object it
+      // was given for (400.7); each entry is never changed, only replaced
+      ctrls: /** @type {{handle: string, id: number, player: string, until: string | undefined, turnOf: string | undefined}[]} */ ([]),
       drewFromEmpty: new Set(), // CR 704.5b, until the next state check
       lost: new Set(),
       topShown: new Map(), // CR 401.5: player -> handle shown on top of their library (null: none)
@@ -1174,7 +1177,7 @@ class MtgGame {
    * controller, or end_game's winner (CR 800.4b, 800.4d, 800.4k)? */
   namesDeparted(name, opts) {
     const gone = (p) => typeof p === 'string' && this.s.departed.has(p);
-    if (gone(opts.player) || gone(opts.order_by)) return true;
+    if (gone(opts.player) || gone(opts.order_by) || gone(opts.turn_of)) return true;
     if (name === 'reveal' && gone(opts.top_of)) return true;
     if (name === 'create' && (gone(opts.owner) || gone(opts.controller))) return true;
     return name === 'end_game' && gone(opts.winner);
@@ -1882,7 +1885,7 @@ class MtgGame {
     const o = this.target(opts, result, followed, 'control');
     const player = this.player(opts.player, 'control: player');
     if (o === null) return;
-    if (opts.until !== undefined && !DURATIONS.includes(opts.until)) throw badRequest('control: until is end_of_turn');
+    const turnOf = this.duration(opts, 'control');
     if (!CONTROLLED_ZONES.has(zoneType(o.zone))) result.set('rejected', 'no_controller'); // CR 109.4
     else if (o.phasedOut) result.set('failed', 'phased_out'); // CR 702.26b
     else {
@@ -1890,7 +1893,7 @@ class MtgGame {
       // for the rest of the game (514.2, 611.2a); those on objects that
       // have become new objects (400.7) are gone
       this.ws('ctrls');
-      this.s.ctrls = [...this.s.ctrls.filter((e) => this.ctrlInForce(e)), { handle: o.handle, id: o.id, player, until: opts.until }];
+      this.s.ctrls = [...this.s.ctrls.filter((e) => this.ctrlInForce(e)), { handle: o.handle, id: o.id, player, until: opts.until, turnOf }];
       this.w(o).controller = player;
     }
   }
@@ -1921,9 +1924,24 @@ class MtgGame {
     for (const o of this.s.objects.values()) {
       for (const m of [...o.marks.keys()]) if (this.s.untilMarks.has(m)) this.w(o).marks.delete(m);
     }
-    const ending = new Set(this.s.ctrls.filter((e) => e.until !== undefined && this.ctrlInForce(e)).map((e) => e.handle));
+    if (this.endEffects((e) => e.until === 'end_of_turn', result)) result.set('moved');
+  }
+
+  /** until: (and turn_of: with next_turn) checked: the player whose next
+   * turn ends the effect, or undefined. */
+  duration(opts, name) {
+    if (opts.until !== undefined && !DURATIONS.includes(opts.until)) throw badRequest(`${name}: until is end_of_turn or next_turn`);
+    if ((opts.until === 'next_turn') !== (opts.turn_of !== undefined)) throw badRequest(`${name}: turn_of comes with until: next_turn`);
+    return opts.turn_of === undefined ? undefined : this.player(opts.turn_of, `${name}: turn_of`);
+  }
+
+  /** The control effects `ends` picks end: each object goes to the
+   * controller the others give it (613.7), or, when that player has left
+   * the game, is exiled (800.4c). True when one was exiled. */
+  endEffects(ends, result) {
+    const ending = new Set(this.s.ctrls.filter((e) => e.until !== undefined && ends(e) && this.ctrlInForce(e)).map((e) => e.handle));
     this.ws('ctrls');
-    this.s.ctrls = this.s.ctrls.filter((e) => e.until === undefined);
+    this.s.ctrls = this.s.ctrls.filter((e) => e.until === undefined || !ends(e));
     let exiled = false;
     for (const o of [...this.s.objects.values()]) { // in object order
       if (!ending.has(o.handle) || !CONTROLLED_ZONES.has(zoneType(o.zone))) continue;
@@ -1935,7 +1953,7 @@ class MtgGame {
         exiled = true;
       } else this.w(o).controller = base;
     }
-    if (exiled) result.set('moved');
+    return exiled;
   }
 
   stepPhase(opts, result, followed) {
@@ -2061,6 +2079,15 @@ class MtgGame {
     }
     if (new Set(listed).size !== listed.length) throw badRequest('untap: phasing: names each permanent once');
     const withPhasing = listed.map((h) => this.object(h));
+    // the turn begins: effects until it end first (CR 500.5), and those until
+    // a departed player's turn that would have begun since (800.4m)
+    const endsNow = (p) => p === player || this.between(this.s.turn, player, p);
+    for (const [name, p] of [...this.s.nextMarks]) {
+      if (!endsNow(p)) continue;
+      this.wc(this.s.nextMarks).delete(name);
+      for (const o of this.s.objects.values()) if (o.marks.has(name)) this.w(o).marks.delete(name);
+    }
+    const exiled = this.endEffects((e) => e.until === 'next_turn' && endsNow(e.turnOf), result);
     // CR 702.26n: a departed player's next turn came between the last turn and this one
     const due = new Set([...this.s.leftDue].filter((d) => this.between(this.s.turn, player, d)));
     for (const d of due) this.wc(this.s.leftDue).delete(d);
@@ -2096,6 +2123,7 @@ class MtgGame {
     }
     this.ws('turn');
     this.s.turn = player;
+    if (exiled) result.set('moved');
   }
 
   /** A player leaves the game (CR 800.4a), in this order: what they own in
@@ -2593,12 +2621,12 @@ class MtgGame {
     if (typeof opts.as !== 'string' || !/^[^.\s]+$/.test(opts.as)) throw badRequest('mark: as: needs a name without "." or spaces');
     if (this.s.markNames.has(opts.as)) throw badRequest(`mark: the name '${opts.as}' is already used`);
     if (!MARK_KINDS.includes(opts.kind)) throw badRequest(`mark: kind is one of ${MARK_KINDS.join(', ')}`);
-    if (opts.until !== undefined && (!DURATIONS.includes(opts.until) || opts.kind !== 'effect')) {
-      throw badRequest('mark: until is end_of_turn, on a mark of kind effect');
-    }
+    if (opts.until !== undefined && opts.kind !== 'effect') throw badRequest('mark: until is on a mark of kind effect');
+    const turnOf = this.duration(opts, 'mark');
     const o = this.target(opts, result, followed, 'mark');
     this.wk(this.s.markNames, opts.as).add(opts.as);
-    if (opts.until !== undefined) this.wk(this.s.untilMarks, opts.as).add(opts.as);
+    if (opts.until === 'end_of_turn') this.wk(this.s.untilMarks, opts.as).add(opts.as);
+    else if (turnOf !== undefined) this.wk(this.s.nextMarks, opts.as).set(opts.as, turnOf);
     if (o !== null && o.phasedOut) result.set('failed', 'phased_out'); // CR 702.26b, 702.26e: unaffected
     else if (o !== null && o.zone === OUTSIDE) result.set('rejected', 'unsupported'); // CR 400.11c
     else if (o !== null) this.w(o).marks.set(opts.as, opts.kind);
@@ -2837,7 +2865,7 @@ const STEP_KINDS = new Map(Object.entries({
     options: ['as', 'kind', 'owner', 'zone', 'types', 'subtypes', 'controller', 'face', 'copy_of', 'lki', 'as_enters'],
     run: MtgGame.prototype.stepCreate,
   },
-  control: { options: ['card', 'ref', 'player', 'until'], run: MtgGame.prototype.stepControl },
+  control: { options: ['card', 'ref', 'player', 'until', 'turn_of'], run: MtgGame.prototype.stepControl },
   phase: { options: ['card', 'ref', 'out', 'with'], run: MtgGame.prototype.stepPhase },
   turn_face: { options: ['card', 'ref', 'face'], run: MtgGame.prototype.stepTurnFace },
   reorder: { options: ['zone', 'order', 'by', 'player'], run: MtgGame.prototype.stepReorder },
@@ -2854,7 +2882,7 @@ const STEP_KINDS = new Map(Object.entries({
   remember: { options: ['as', 'card', 'ref'], run: MtgGame.prototype.stepRemember },
   replace: { options: ['as', 'card', 'when', 'instead', 'controller', 'category'], run: MtgGame.prototype.stepReplace },
   choose_replacement: { options: ['order', 'player', 'card'], run: MtgGame.prototype.stepChooseReplacement },
-  mark: { options: ['card', 'ref', 'as', 'kind', 'until'], run: MtgGame.prototype.stepMark },
+  mark: { options: ['card', 'ref', 'as', 'kind', 'until', 'turn_of'], run: MtgGame.prototype.stepMark },
   look: { options: ['card', 'ref', 'player', 'then'], run: MtgGame.prototype.stepLook },
   reveal: { options: ['card', 'ref', 'end', 'top_of'], run: MtgGame.prototype.stepReveal },
   attach: { options: ['card', 'ref', 'to'], run: MtgGame.prototype.stepAttach },
@@ -2880,7 +2908,7 @@ const mtgCurrent = {
     'attachments', 'durations', 'kept_marks', 'aura_triggers', 'madness', 'copies', 'casting',
     'phasing_together', 'cant', 'draw_replacement', 'untap_phasing', 'leave_game', 'phasing_triggers', 'as_enters',
     'shuffle_order', 'draw_then', 'together_order', 'created_owner', 'control_effects', 'unattach',
-    'cant_costs', 'look_then', 'enters_attached', 'cant_draw', 'token_as_enters'],
+    'cant_costs', 'look_then', 'enters_attached', 'cant_draw', 'token_as_enters', 'next_turn'],
   newGame: (ruleset, players, cards) => new MtgGame(players, cards),
 };
 

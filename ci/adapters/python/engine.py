@@ -32,7 +32,7 @@ FEATURES = ["triggers", "replacement", "phasing", "face_down", "ante", "visibili
             "casting", "phasing_together", "cant", "draw_replacement",
             "untap_phasing", "leave_game", "phasing_triggers", "as_enters",
             "shuffle_order", "draw_then", "together_order", "created_owner",
-            "control_effects", "unattach", "cant_costs", "look_then", "enters_attached",
+            "control_effects", "unattach", "cant_costs", "look_then", "enters_attached", "next_turn",
             "cant_draw", "token_as_enters"]
 
 # ---- the zones of mtg-current ---------------------------------------------
@@ -57,7 +57,7 @@ STEP_KEYS = {
     "move": MOVE_KEYS | {"player", "costs"}, "move_together": {"moves", "order", "player", "order_by"},
     "create": {"as", "kind", "owner", "zone", "types", "subtypes", "controller", "face",
                "copy_of", "lki", "as_enters"},
-    "control": {"card", "ref", "player", "until"}, "phase": {"card", "ref", "out", "with"},
+    "control": {"card", "ref", "player", "until", "turn_of"}, "phase": {"card", "ref", "out", "with"},
     "turn_face": {"card", "ref", "face"}, "reorder": {"zone", "order", "by", "player"},
     "shuffle": {"zone", "order", "seed"}, "draw": {"player", "count", "then"},
     "mill": {"player", "count", "to"}, "put_under": {"card", "ref", "under"},
@@ -65,7 +65,7 @@ STEP_KEYS = {
     "end_game": {"winner"}, "watch": {"as", "card", "from", "to", "types", "cause", "aura", "phase"},
     "resolve": {"trigger", "do"}, "remember": {"as", "card", "ref"},
     "replace": {"as", "card", "when", "instead", "controller", "category"},
-    "choose_replacement": {"order", "player", "card"}, "mark": {"card", "ref", "as", "kind", "until"},
+    "choose_replacement": {"order", "player", "card"}, "mark": {"card", "ref", "as", "kind", "until", "turn_of"},
     "look": {"card", "ref", "player", "then"}, "reveal": {"card", "ref", "end", "top_of"},
     "attach": {"card", "ref", "to"},
     "end_turn": set(),                        # G4 (issue 12)
@@ -79,7 +79,7 @@ STEP_KEYS = {
 # never a then:/do:/costs:/instead: step
 UNNESTABLE = ("move_together", "create", "end_turn", "cant", "replace_draw", "untap",
               "leave_game", "as_enters")
-DURATIONS = ("end_of_turn",)                  # until: (CR 514.2)
+DURATIONS = ("end_of_turn", "next_turn")      # until: (CR 514.2; 500.5, 800.4m)
 CARD_KEYS = {"owner", "zone", "kind", "types", "subtypes", "controller", "face",
              "position", "visibility", "under"}
 
@@ -378,10 +378,13 @@ class Game(Tracked):
         # done (a move, or a whole move_together) and those an as-enters step
         # of that event moved; how deep such steps run
         self.as_enters, self.entering, self.etb_chosen, self.in_etb = [], set(), set(), 0
-        # G4: the mark names that end at end_turn; the control effects in
-        # force, (handle, object id, player, until) in timestamp order: the
-        # latest decides (CR 613.7), on the object it was given for (400.7)
-        self.until_marks, self.ctrls = set(), []
+        # G4: the mark names that end at end_turn; those that end as a
+        # player's next turn begins, name -> that player (800.4m); the
+        # control effects in force, (handle, object id, player, until) in
+        # timestamp order, until None, "end_of_turn" or ("next_turn",
+        # player): the latest decides (CR 613.7), on the object it was
+        # given for (400.7)
+        self.until_marks, self.next_marks, self.ctrls = set(), {}, []
         self.top_shown = {}               # CR 401.5: player -> handle shown on top (or None)
         self.depth = 0                    # nested steps (then:, do:) under way
         self.nsteps = 0                   # top-level steps done (CR 400.7f: when)
@@ -625,7 +628,7 @@ class Game(Tracked):
         """Does the step name a player who left the game as who performs it
         (player, order_by; reveal's top_of), or as the owner or controller
         of what it creates, or as the winner? (CR 800.4b, 800.4d, 800.4k)"""
-        keys = ["player", "order_by"] + {"create": ["owner", "controller"], "end_game": ["winner"],
+        keys = ["player", "order_by", "turn_of"] + {"create": ["owner", "controller"], "end_game": ["winner"],
                                          "reveal": ["top_of"]}.get(name, [])
         return any(isinstance(opts.get(k), str) and opts[k] in self.departed for k in keys)
 
@@ -1298,7 +1301,7 @@ class Game(Tracked):
         if o is None:
             return
         player = self.player(opts.get("player"))
-        need(opts.get("until") in (None,) + DURATIONS, "control: until is end_of_turn")
+        until = self.duration(opts, "control")
         if o.zone == OUTSIDE or ztype(o.zone) not in CONTROLLED:
             res.set("rejected", "no_controller")   # CR 109.4
         elif o.phased_out:
@@ -1308,7 +1311,7 @@ class Game(Tracked):
             # or for the rest of the game (514.2, 611.2a); those on objects
             # that have become new objects (400.7) are gone
             self.ctrls = [e for e in self.ctrls if self.ctrl_in_force(e)] + \
-                [(o.handle, o.id, player, opts.get("until"))]
+                [(o.handle, o.id, player, until)]
             o.controller = player
 
     def ctrl_in_force(self, e):
@@ -1880,10 +1883,12 @@ class Game(Tracked):
         need(name not in self.mark_names, f"mark: {name!r} is used")
         self.mark_names.add(name)
         need(opts.get("kind") in MARK_KINDS, f"mark: kind is one of {MARK_KINDS}")
-        need(opts.get("until") in (None,) + DURATIONS, "mark: until is end_of_turn")
-        need(opts.get("until") is None or opts["kind"] == "effect", "mark: until only on an effect")
-        if opts.get("until"):
+        until = self.duration(opts, "mark")
+        need(until is None or opts["kind"] == "effect", "mark: until only on an effect")
+        if until == "end_of_turn":
             self.until_marks.add(name)
+        elif until:
+            self.next_marks[name] = until[1]
         o = self.target(opts, obj, res)
         if o is not None and o.phased_out:
             res.set("failed", "phased_out")        # CR 702.26b, 702.26e: unaffected
@@ -1901,8 +1906,23 @@ class Game(Tracked):
         for o in self.objs.values():
             for m in self.until_marks & set(o.marks):
                 del o.marks[m]
-        ending = {e[0] for e in self.ctrls if e[3] and self.ctrl_in_force(e)}
-        self.ctrls = [e for e in self.ctrls if not e[3]]
+        if self.end_effects(lambda u: u == "end_of_turn", res):
+            res.set("moved")
+
+    def duration(self, opts, name):
+        """until: (and turn_of: with next_turn) as None, "end_of_turn" or
+        ("next_turn", player)."""
+        until = opts.get("until")
+        need(until in (None,) + DURATIONS, f"{name}: until is end_of_turn or next_turn")
+        need((until == "next_turn") == ("turn_of" in opts), f"{name}: turn_of comes with until: next_turn")
+        return ("next_turn", self.player(opts["turn_of"])) if until == "next_turn" else until
+
+    def end_effects(self, ends, res):
+        """The control effects whose until ends(until) says end now end: the
+        objects go to the controller the others give them, or, when that
+        player has left the game, are exiled (800.4c). True if so."""
+        ending = {e[0] for e in self.ctrls if e[3] and ends(e[3]) and self.ctrl_in_force(e)}
+        self.ctrls = [e for e in self.ctrls if not (e[3] and ends(e[3]))]
         exiled = False
         for h, o in list(self.objs.items()):
             if h not in ending or o.zone not in CONTROLLED:
@@ -1915,8 +1935,7 @@ class Game(Tracked):
                 exiled = True
             else:
                 o.controller = base
-        if exiled:
-            res.set("moved")
+        return exiled
 
     # ---- the untap step, and a player leaving the game -------------------------
     def between(self, frm, to, p):
@@ -1947,6 +1966,16 @@ class Game(Tracked):
              "untap: phasing is a list of handles (the permanents with phasing)")
         handles = [self.obj(h).handle for h in listed]
         need(len(set(handles)) == len(handles), "untap: phasing names each permanent once")
+        # the turn begins: effects until it end first (CR 500.5), those until
+        # a departed player's turn that would have begun since too (800.4m)
+        def ends(u):
+            return u != "end_of_turn" and (u[1] == p or self.between(self.turn, p, u[1]))
+        for name, q in list(self.next_marks.items()):
+            if ends(("next_turn", q)):
+                del self.next_marks[name]
+                for o in self.objs.values():
+                    o.marks.pop(name, None)
+        exiled = self.end_effects(ends, res)
         due = {d for d in self.turn_due if self.between(self.turn, p, d)}
         self.turn_due -= due
         act = {}                                    # handle -> "out", "in", "carried"
@@ -1968,6 +1997,8 @@ class Game(Tracked):
             elif act.get(h) == "in" and o.phased_out and o.phased_with is None:
                 self.phase_with_attached(o, False)
         self.turn = p
+        if exiled:
+            res.set("moved")
 
     def carried_out(self, o, act):
         """Is o attached, directly or through what it is attached to, to a

@@ -375,7 +375,7 @@ void zo_step_init(zo_step *s) {
   s->card = s->ref = s->as = s->trigger = -1;
   s->attach_to = s->aura = s->copy_of = -1;
   s->owner = s->controller = s->player = s->winner = -1;
-  s->order_by = -1;
+  s->order_by = s->turn_of = -1;
   s->position = ZO_POS_TOP;
   s->face = -1;
   s->count = 1;

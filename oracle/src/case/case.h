@@ -129,7 +129,7 @@ int zo_step_kind_generated(zo_step_kind k);
   X(OT_KIND, "kind", "an object kind")        /* zo_kind */                                  \
   X(OT_MARK_KIND, "mark_kind", "a kind of mark") /* zo_mark_kind */                          \
   X(OT_CATEGORY, "category", "a replacement category") /* zo_repl_category */                \
-  X(OT_UNTIL, "until", "end_of_turn")         /* int, ZO_UNTIL_* */                          \
+  X(OT_UNTIL, "until", "end_of_turn or next_turn") /* int, ZO_UNTIL_* */                        \
   X(OT_NEW_HANDLE, "new_handle", "a new handle") /* as: int */                               \
   X(OT_NEW_TRIGGER, "new_trigger", "a new trigger name")                                     \
   X(OT_NEW_REF, "new_ref", "a new reference name")                                           \
@@ -185,9 +185,13 @@ const zo_step_option *zo_step_option_find(zo_step_kind k, const char *key);
 
 /* zo_step.until: how long a mark's or control's effect lasts (CR 611.2a,
  * 418.3a of 1999/2004: without a duration, until the game ends);
- * ZO_UNTIL_END_OF_TURN: until the end_turn step (CR 514.2, 314.2). */
+ * ZO_UNTIL_END_OF_TURN: until the end_turn step (CR 514.2, 314.2);
+ * ZO_UNTIL_NEXT_TURN: until the next turn of the player zo_step.turn_of
+ * names begins (its untap step), or, that player having left the game,
+ * until that turn would have begun (CR 800.4m). */
 #define ZO_UNTIL_NONE 0
 #define ZO_UNTIL_END_OF_TURN 1
+#define ZO_UNTIL_NEXT_TURN 2
 
 #define ZO_POS_TOP (-1)
 #define ZO_POS_BOTTOM (-2)
@@ -243,6 +247,8 @@ typedef struct zo_step {
   char when_cause[ZO_NAME];
   zo_repl_category repl_category; /* replace: category (RC_OTHER unwritten) */
   int until;           /* mark (kind effect), control: ZO_UNTIL_* (G4) */
+  int turn_of;         /* mark, control with until: next_turn: the player
+                          whose next turn ends the effect (-1 unwritten) */
   zo_expect *expect;
   char *json;          /* the step as written, as JSON (protocol), or NULL */
   /* issue 12: `player` is also the performing player of a move,

@@ -248,7 +248,7 @@ static zo_status when_of(cr_parser *p, const yd_node *w, zo_step *s) {
  * and nesting checked). */
 static zo_status read_option(cr_parser *p, const zo_step_option *o, const yd_node *v,
                              zo_step *s) {
-  static const char *const until_words[] = {"end_of_turn"};
+  static const char *const until_words[] = {"end_of_turn", "next_turn"}; /* ZO_UNTIL_* - 1 */
   void *field = (char *)s + o->offset;
   int *ip = field, k = 0;
   zo_case *c = p->c;
@@ -297,8 +297,8 @@ static zo_status read_option(cr_parser *p, const zo_step_option *o, const yd_nod
     *(zo_repl_category *)field = (zo_repl_category)k;
     return ZO_OK;
   case OT_UNTIL:
-    if ((st = one_of(p, v, o->key, "duration", until_words, 1, &k))) return st;
-    *ip = ZO_UNTIL_END_OF_TURN;
+    if ((st = one_of(p, v, o->key, "duration", until_words, 2, &k))) return st;
+    *ip = k + 1;
     return ZO_OK;
   case OT_NEW_HANDLE: return cr_new_name(p, v, "handle", &c->handles, &c->nhandles, ip);
   case OT_NEW_TRIGGER: return cr_new_name(p, v, "trigger", &c->triggers, &c->ntriggers, ip);
@@ -478,13 +478,33 @@ static zo_status check_watch(cr_parser *p, const yd_node *opts, const yd_node *a
 }
 
 /* mark: until: only an effect has a duration. */
+/* until: next_turn and turn_of: come together: whose next turn ends the
+ * effect (CR 800.4m, 611.2a). */
+static zo_status check_next_turn(cr_parser *p, const yd_node *opts, const zo_step *s) {
+  if (s->until == ZO_UNTIL_NEXT_TURN && s->turn_of < 0)
+    return yr_fail(&p->r, yd_get(opts, "until"), ZO_ERR_SCHEMA,
+                   "until: next_turn needs turn_of: (the player whose next turn ends it)");
+  if (s->turn_of >= 0 && s->until != ZO_UNTIL_NEXT_TURN)
+    return yr_fail(&p->r, yd_get(opts, "turn_of"), ZO_ERR_SCHEMA,
+                   "turn_of: is for until: next_turn (whose next turn ends the effect)");
+  return ZO_OK;
+}
+
 static zo_status check_mark(cr_parser *p, const yd_node *opts, const yd_node *at, int nested,
                             zo_step *s) {
   if (s->until && s->mark_kind != MK_EFFECT)
     return yr_fail(&p->r, yd_get(opts, "until"), ZO_ERR_SCHEMA,
                    "until: is for a mark of kind effect (a %s has no duration)",
                    zo_mark_kind_names[s->mark_kind]);
-  return ZO_OK;
+  return check_next_turn(p, opts, s);
+}
+
+/* control: until: next_turn names whose turn (turn_of:). */
+static zo_status check_control(cr_parser *p, const yd_node *opts, const yd_node *at, int nested,
+                               zo_step *s) {
+  (void)at;
+  (void)nested;
+  return check_next_turn(p, opts, s);
 }
 
 /* cant: a "can't" effect on the moves of card: (CR 614.17), or on a

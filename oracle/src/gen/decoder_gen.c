@@ -147,8 +147,13 @@ void zo_fuzz_gen_control(zo_fuzz *f, zo_step *s) {
   s->card = live_handle(f, next(f));
   uint8_t p = next(f);
   s->player = (p & 0x7f) % c->nplayers;
-  /* G4: bit 7, a control effect until end of turn */
+  /* G4: bit 7, a control effect until end of turn; with bit 6 too, until
+     the next turn of the player who gains control (CR 800.4m) */
   if ((p & 0x80) && allowed(f, FT_DURATIONS)) s->until = ZO_UNTIL_END_OF_TURN;
+  if (s->until && (p & 0x40) && allowed(f, FT_NEXT_TURN)) {
+    s->until = ZO_UNTIL_NEXT_TURN;
+    s->turn_of = s->player;
+  }
 }
 
 void zo_fuzz_gen_phase(zo_fuzz *f, zo_step *s) {
@@ -487,6 +492,11 @@ void zo_fuzz_gen_mark(zo_fuzz *f, zo_step *s) {
   /* G4: bit 7 on an effect, until end of turn */
   if (s->mark_kind == MK_EFFECT && (k & 0x80) && allowed(f, FT_DURATIONS))
     s->until = ZO_UNTIL_END_OF_TURN;
+  /* with bit 5, until a player's next turn: bits 2-4 the player (800.4m) */
+  if (s->until && (k & 0x20) && allowed(f, FT_NEXT_TURN)) {
+    s->until = ZO_UNTIL_NEXT_TURN;
+    s->turn_of = ((k >> 2) & 7) % f->c->nplayers;
+  }
 }
 
 /* G4: the end of the turn (its "until end of turn" effects end). */

@@ -241,12 +241,24 @@ static int step_bytes(bytes *o, enc *x, const zo_step *s) {
   }
   case ST_PHASE: put(o, OP_PHASE); put(o, h); put(o, s->out ? 0 : 1); return 1;
   case ST_TURN_FACE: put(o, OP_TURN); put(o, h); put(o, s->face); return 1;
-  case ST_CONTROL: put(o, OP_CONTROL); put(o, h); put(o, s->player | (s->until ? 0x80 : 0)); return 1;
+  case ST_CONTROL: { /* until the next turn of the player gaining control: bit 6 */
+    int p = s->player;
+    for (int v = 64; s->until == ZO_UNTIL_NEXT_TURN && v < 128; v++)
+      if (v % x->np == s->player) {
+        p = v;
+        break;
+      }
+    put(o, OP_CONTROL);
+    put(o, h);
+    put(o, p | (s->until ? 0x80 : 0));
+    return 1;
+  }
   case ST_MARK: /* the kinds kept_marks adds from bit 6 (decoder_gen.c, zo_fuzz_gen_mark) */
     put(o, OP_MARK);
     put(o, h);
     put(o, (s->mark_kind >= MK_STICKER ? 0x40 | ((int)s->mark_kind - MK_STICKER) : (int)s->mark_kind) |
-               (s->until ? 0x80 : 0));
+               (s->until ? 0x80 : 0) |
+               (s->until == ZO_UNTIL_NEXT_TURN ? 0x20 | (s->turn_of & 7) << 2 : 0));
     return 1;
   case ST_END_TURN: put(o, OP_END_TURN); return 1; /* G4 */
   case ST_CANT: { /* gen_cant's bytes; a types: list becomes [creature] or none */

@@ -239,7 +239,7 @@ static void option(emit *e, const zo_fuzz *f, const zo_step *s, const zo_step *d
     if (v != dv) kw(e, first, o->key, zo_repl_category_names[v]);
     return;
   case OT_UNTIL:
-    if (v) kw(e, first, o->key, "end_of_turn"); /* G4 */
+    if (v) kw(e, first, o->key, v == ZO_UNTIL_NEXT_TURN ? "next_turn" : "end_of_turn"); /* G4 */
     return;
   case OT_BY_RULE:
     if (v) kw(e, first, o->key, "rule");

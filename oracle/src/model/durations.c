@@ -12,7 +12,10 @@
  * ends an earlier one still in force decides again (613.7, 611.2a), else
  * the object's default controller (110.2). Phasing out ends the
  * effects the rule set says (switch phased_effects: 502.15g of 2004 ends
- * limited durations; 702.24d-e, 702.26d, f end none).
+ * limited durations; 702.24d-e, 702.26d, f end none). An effect "until
+ * [a player's] next turn" ends as that turn begins, at the untap step
+ * that begins it (players.c), or, when that player has left the game, as
+ * the turn would have begun: neither at once nor never (CR 800.4m).
  */
 #include <stdlib.h>
 
@@ -53,9 +56,16 @@ static int keep_in_force(const zo_game *g, const zo_ctrl_effect *e, int arg) {
   return ctrl_in_force(g, e);
 }
 
-static int keep_not_until(const zo_game *g, const zo_ctrl_effect *e, int until) {
-  (void)g;
-  return e->until != until;
+/* Whether effect (until, of) ends now: at end_turn (q < 0) those until
+ * end of turn; as player q's turn begins, those until the next turn of q
+ * or of a player whose turn came round since g->turn_player's (800.4m). */
+static int ends_now(const zo_game *g, int until, int of, int q) {
+  if (q < 0) return until == ZO_UNTIL_END_OF_TURN;
+  return until == ZO_UNTIL_NEXT_TURN && (of == q || zo_turn_between(g, g->turn_player, q, of));
+}
+
+static int keep_not_ending(const zo_game *g, const zo_ctrl_effect *e, int q) {
+  return !ends_now(g, e->until, e->until_of, q);
 }
 
 static int keep_not_player(const zo_game *g, const zo_ctrl_effect *e, int p) {
@@ -63,14 +73,14 @@ static int keep_not_player(const zo_game *g, const zo_ctrl_effect *e, int p) {
   return e->player != p;
 }
 
-void zo_control_begin(zo_game *g, int o, int p, int until) {
-  zcp1_control_duration(g, o, until);
+void zo_control_begin(zo_game *g, int o, int p, int until, int until_of) {
+  zcp1_control_duration(g, o, until == ZO_UNTIL_END_OF_TURN);
   ctrls_keep(g, keep_in_force, 0); /* those on objects gone by now end */
   if (g->nctrls == g->capctrls) {
     g->capctrls = g->capctrls ? 2 * g->capctrls : 4;
     g->ctrls = zo_xrealloc(g->ctrls, (size_t)g->capctrls * sizeof *g->ctrls);
   }
-  g->ctrls[g->nctrls++] = (zo_ctrl_effect){o, p, until, g->objs[o].id};
+  g->ctrls[g->nctrls++] = (zo_ctrl_effect){o, p, until, until_of, g->objs[o].id};
 }
 
 int zo_control_now(const zo_game *g, int o) {
@@ -111,26 +121,28 @@ static int controller_now(const zo_game *g, int o) {
   return ob->controller;
 }
 
-void zo_step_end_turn(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
-  (void)s;
-  (void)obj;
-  int exiled = 0; /* no_move: nothing changes zones, but for 800.4c */
+/* The effects that end now (ends_now's q) end: the marks, and the control
+ * effects, whose objects get the controller the others still in force
+ * give them (613.7), or at end_turn (q < 0) zcp/1's returned one. 1 when
+ * an object was exiled for want of a player to return to (800.4c). */
+static int end_effects(zo_game *g, int q, zo_step_result *r) {
+  int exiled = 0;
   for (int m = 0; m < g->nmarks; m++)
-    if (g->marks[m].alive && g->marks[m].until == ZO_UNTIL_END_OF_TURN) g->marks[m].alive = 0;
-  /* the control effects until end of turn end (514.2): the objects they
-     were in force on get the controller the others give them (613.7) */
+    if (g->marks[m].alive && ends_now(g, g->marks[m].until, g->marks[m].until_of, q))
+      g->marks[m].alive = 0;
   unsigned char *ended = NULL;
   if (g->nctrls) {
     ended = zo_xcalloc((size_t)g->nobjs, 1);
     for (int k = 0; k < g->nctrls; k++)
-      if (g->ctrls[k].until == ZO_UNTIL_END_OF_TURN && ctrl_in_force(g, &g->ctrls[k]))
+      if (ends_now(g, g->ctrls[k].until, g->ctrls[k].until_of, q) &&
+          ctrl_in_force(g, &g->ctrls[k]))
         ended[g->ctrls[k].obj] = 1;
-    ctrls_keep(g, keep_not_until, ZO_UNTIL_END_OF_TURN);
+    ctrls_keep(g, keep_not_ending, q);
   }
   for (int i = 0; i < g->nobjs; i++) {
     zo_obj *ob = &g->objs[i];
-    int zcp1 = ob->ctrl_until && ob->exists && ob->ctrl_until_id == ob->id && ob->zone >= 0;
-    ob->ctrl_until = 0;
+    int zcp1 = q < 0 && ob->ctrl_until && ob->exists && ob->ctrl_until_id == ob->id && ob->zone >= 0;
+    if (q < 0) ob->ctrl_until = 0;
     int now = ended && ended[i] && ob->exists && ob->zone >= 0;
     if (!zcp1 && !now) continue;
     /* 502.15h: phases in under it; 702.24e, 702.26f: also phased out;
@@ -138,10 +150,30 @@ void zo_step_end_turn(zo_game *g, const zo_step *s, int obj, zo_step_result *r) 
     if (ZT(g, ob->zone)->role != ZR_PHASED_OUT && !ZT(g, ob->zone)->controller.value) continue;
     int was = controller_now(g, i);
     int back = now ? zo_control_now(g, i) : was;
-    if ((zcp1 ? ob->ctrl_base : was) != back)
+    if (q < 0 && (zcp1 ? ob->ctrl_base : was) != back)
       g->features_used |= (uint64_t)1 << FT_CONTROL_EFFECTS; /* zcp/1 meant another */
     if (now) exiled |= zo_control_returns(g, i, back, r);
   }
   free(ended);
-  if (exiled) r->outcome = ZO_OUTCOME_MOVED;
+  return exiled;
+}
+
+int zo_next_turn_unsupported(const zo_game *g, const zo_step *s, zo_step_result *r) {
+  if (s->until != ZO_UNTIL_NEXT_TURN) return 0;
+  if (zo_magic_only(g, r)) return 1;
+  if (SW(g, SW_PHASING) != ZS_NONE) return 0; /* the untap step is there */
+  r->outcome = ZO_OUTCOME_REJECTED;
+  r->error = ZO_E_UNSUPPORTED;
+  return 1;
+}
+
+int zo_durations_turn_begins(zo_game *g, int q, zo_step_result *r) {
+  return end_effects(g, q, r);
+}
+
+void zo_step_end_turn(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
+  (void)s;
+  (void)obj;
+  /* no_move: nothing changes zones, but for 800.4c */
+  if (end_effects(g, -1, r)) r->outcome = ZO_OUTCOME_MOVED;
 }

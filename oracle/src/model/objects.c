@@ -299,9 +299,11 @@ void zo_step_mark(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
     r->error = ZO_E_UNSUPPORTED;
     return;
   }
+  if (zo_next_turn_unsupported(g, s, r)) return;
   zo_mark *m = &g->marks[s->as];
   m->alive = 1;
   m->obj = o;
   m->kind = s->mark_kind;
   m->until = s->until; /* G4: its duration */
+  m->until_of = s->turn_of;
 }

@@ -5,7 +5,9 @@
  * they own and control (800.4a, 603.6c, 702.26k, 702.26n). Turns are
  * counted only as far as the zones need: whose turn it is (the first
  * player's at the start, then the player of the last untap step), so that
- * a departed player's next turn is known to have "come round" (702.26n).
+ * a departed player's next turn is known to have "come round" (702.26n),
+ * and effects "until [a player's] next turn" end as it begins, or as it
+ * would have begun for a departed player (500.5, 800.4m; durations.c).
  * Flesh and Blood's zones chapter has neither: both steps are rejected
  * there (unsupported).
  */
@@ -19,6 +21,7 @@ static int departed(const zo_game *g, int p) { return p >= 0 && p < ZO_MAX_PLAYE
 int zo_step_names_departed(const zo_game *g, const zo_step *s) {
   if (!g->nleft) return 0;
   if (departed(g, s->player) || departed(g, s->order_by)) return 1;
+  if (s->until == ZO_UNTIL_NEXT_TURN && departed(g, s->turn_of)) return 1;
   if (s->kind == ST_CREATE && (departed(g, s->owner) || departed(g, s->controller))) return 1;
   if (s->kind == ST_END_GAME && departed(g, s->winner)) return 1;
   return 0;
@@ -42,7 +45,7 @@ static void set_controller(zo_game *g, int o, int p) {
 /* Whether player p sits strictly after `from` and strictly before `to` in
  * turn order (going round): a player whose turn came between them. With
  * from == to, every other player (a whole round). */
-static int between(const zo_game *g, int from, int to, int p) {
+int zo_turn_between(const zo_game *g, int from, int to, int p) {
   int n = g->c->nplayers;
   for (int k = (from + 1) % n; k != to; k = (k + 1) % n)
     if (k == p) return 1;
@@ -73,11 +76,15 @@ void zo_step_untap(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
     return;
   }
   int q = s->player;
+  /* the turn begins: effects "until" it end first (CR 500.5, 800.4m),
+     before the untap step's phasing (502.1), which looks at who controls
+     each permanent then */
+  int exiled = zo_durations_turn_begins(g, q, r);
   /* CR 702.26n: a departed player's next turn would have begun between
      the last turn and this one: what phased out under them phases in now */
   unsigned char due[ZO_MAX_PLAYERS] = {0};
   for (int p = 0; p < g->c->nplayers && p < ZO_MAX_PLAYERS; p++)
-    if (g->left_due[p] && between(g, g->turn_player, q, p)) {
+    if (g->left_due[p] && zo_turn_between(g, g->turn_player, q, p)) {
       due[p] = 1;
       g->left_due[p] = 0;
     }
@@ -116,7 +123,7 @@ void zo_step_untap(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
   }
   free(act);
   g->turn_player = q;
-  r->outcome = moved ? ZO_OUTCOME_MOVED : ZO_OUTCOME_NO_MOVE;
+  r->outcome = moved || exiled ? ZO_OUTCOME_MOVED : ZO_OUTCOME_NO_MOVE;
 }
 
 /* ---- a player leaves the game (CR 800.4a) ------------------------------- */

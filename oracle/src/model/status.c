@@ -32,7 +32,8 @@ void zo_step_control(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
     return;
   }
   hit(g, &ZT(g, g->objs[o].zone)->controller);
-  zo_control_begin(g, o, s->player, s->until); /* G4; CR 613.7 */
+  if (zo_next_turn_unsupported(g, s, r)) return;
+  zo_control_begin(g, o, s->player, s->until, s->turn_of); /* G4; CR 613.7 */
   g->objs[o].controller = s->player;
 }
 

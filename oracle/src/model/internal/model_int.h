@@ -166,17 +166,21 @@ typedef struct {
   uint64_t types;              /* 0: any types */
 } zo_cant;
 
-typedef struct { int alive, obj; zo_mark_kind kind; int until; /* ZO_UNTIL_* (G4) */ } zo_mark;
+/* A mark on object obj (a mark step); until: ZO_UNTIL_* (G4), until_of:
+ * with ZO_UNTIL_NEXT_TURN, the player whose next turn ends it (800.4m). */
+typedef struct { int alive, obj; zo_mark_kind kind; int until, until_of; } zo_mark;
 
 /* A control effect (a control step; CR 613.1b, layer 2): it gives player
  * control of object obj while obj is the object it was given for (id: an
  * object that changes zones is new, 400.7; carried to the permanent a
  * spell becomes where keeps_control says so, 400.7a), until the end_turn
- * step if until is ZO_UNTIL_END_OF_TURN (514.2), else for the rest of the
- * game (611.2a), and only while player is in the game (800.4a). g->ctrls
- * holds those in force in timestamp order: the latest decides (613.7). */
+ * step if until is ZO_UNTIL_END_OF_TURN (514.2), until player until_of's
+ * next turn begins if ZO_UNTIL_NEXT_TURN (800.4m: or would have begun),
+ * else for the rest of the game (611.2a), and only while player is in the
+ * game (800.4a). g->ctrls holds those in force in timestamp order: the
+ * latest decides (613.7). */
 typedef struct {
-  int obj, player, until;
+  int obj, player, until, until_of;
   uint64_t id;
 } zo_ctrl_effect;
 
@@ -556,18 +560,21 @@ void zo_phase_watches_fire(zo_game *g, int obj, int ctrl);
  * exiled. */
 int zo_control_returns(zo_game *g, int o, int p, zo_step_result *r);
 /* durations.c: the control effects of g->ctrls (zo_ctrl_effect). Begin
- * one (a control step: player p, ZO_UNTIL_* until) on object o; the
+ * one (a control step: player p, ZO_UNTIL_* until, until_of whose next
+ * turn ends it with ZO_UNTIL_NEXT_TURN) on object o; the
  * controller o has by them now: the latest in force, else its default
  * controller (CR 110.2), else its owner; carry those on a spell to the
  * permanent it became (400.7a, switch keeps_control; old_id: the spell's
  * identity); end every effect of player p (800.4a). */
-void zo_control_begin(zo_game *g, int o, int p, int until);
+void zo_control_begin(zo_game *g, int o, int p, int until, int until_of);
 int zo_control_now(const zo_game *g, int o);
 void zo_control_carry(zo_game *g, int o, uint64_t old_id, int origin, int dest);
 void zo_control_end_player(zo_game *g, int p);
 /* Whether step s names a player who has left the game as its performer,
- * owner, controller or winner (800.4b, 800.4d, 800.4k: such a step is
- * rejected, wrong_player). 0 at once while nobody has left. */
+ * owner, controller or winner, or as the player whose next turn ends its
+ * effect (800.4b, 800.4d, 800.4k: such a step is rejected, wrong_player;
+ * 800.4m speaks only of effects already there as the player leaves). 0 at
+ * once while nobody has left. */
 int zo_step_names_departed(const zo_game *g, const zo_step *s);
 /* Phase object o out (out 1) or in, with what is attached to it, as the
  * rule set has phasing (status.c). */
@@ -677,6 +684,22 @@ int zo_phased_out_unaffected(zo_game *g, int obj, zo_step_result *r);
  * phased_effects says (CR 502.15g of 2004: limited durations; 702.24e,
  * 702.26f: none, they only expire as they would). */
 void zo_durations_phase_out(zo_game *g, int o);
+/* Player q's turn begins (their untap step), the turn before it having
+ * been g->turn_player's: the effects "until the next turn" of q end, and
+ * those of any player whose turn came round in between, a departed
+ * player's included, whose turn would have begun then (CR 800.4m, 800.4k,
+ * 611.2a). A control effect ending gives the object back as at end_turn
+ * (613.7, 110.2; 800.4c: exiled with nobody to return to), its events in
+ * r. 1 when something was exiled. */
+int zo_durations_turn_begins(zo_game *g, int q, zo_step_result *r);
+/* Whether step s (a mark or control step) asks for an effect until a
+ * player's next turn where the rule set counts no turns (its untap step
+ * is unsupported: FaB, or phasing none): then rejected (unsupported) in
+ * r and 1. */
+int zo_next_turn_unsupported(const zo_game *g, const zo_step *s, zo_step_result *r);
+/* Whether player p's turn came strictly between the turns of from and to
+ * in turn order (going round; from == to: a whole round). */
+int zo_turn_between(const zo_game *g, int from, int to, int p);
 /* Step: the end of the turn's cleanup: "until end of turn" effects end
  * (CR 514.2; 314.2 of 2004/2008; 314.1b of 1999), on phased-out permanents
  * too (702.24e, 702.26f; 502.15h: it may phase in under another player). */
