@@ -2054,9 +2054,10 @@ class MtgGame {
   // ---- the untap step and players leaving (CR 702.26a, 702.26n, 800.4a) -------
 
   /** Does player `p` sit strictly after `from` and strictly before `to` in
-   * turn order, going round the players? With from === to, every other
-   * player (a whole round). */
+   * turn order, going round the players? from === to is an extra turn (CR
+   * 500.7): nobody does. */
   between(from, to, p) {
+    if (from === to) return false;
     const { players } = this.s;
     const n = players.length;
     const end = players.indexOf(to);
@@ -2081,7 +2082,8 @@ class MtgGame {
     const withPhasing = listed.map((h) => this.object(h));
     // the turn begins: effects until it end first (CR 500.5), and those until
     // a departed player's turn that would have begun since (800.4m)
-    const endsNow = (p) => p === player || this.between(this.s.turn, player, p);
+    // (a turn of theirs no untap names was skipped: it waits, 614.10a)
+    const endsNow = (p) => p === player || (this.s.departed.has(p) && this.between(this.s.turn, player, p));
     for (const [name, p] of [...this.s.nextMarks]) {
       if (!endsNow(p)) continue;
       this.wc(this.s.nextMarks).delete(name);

@@ -1940,7 +1940,9 @@ class Game(Tracked):
     # ---- the untap step, and a player leaving the game -------------------------
     def between(self, frm, to, p):
         """Does p sit strictly after frm and strictly before to in turn order,
-        going round? With frm == to: every other player (a whole round)."""
+        going round? frm == to is an extra turn (CR 500.7): nobody does."""
+        if frm == to:
+            return False
         n, at = len(self.players), self.players.index
         k = (at(frm) + 1) % n
         while k != at(to):
@@ -1968,8 +1970,10 @@ class Game(Tracked):
         need(len(set(handles)) == len(handles), "untap: phasing names each permanent once")
         # the turn begins: effects until it end first (CR 500.5), those until
         # a departed player's turn that would have begun since too (800.4m)
+        # (a turn of theirs no untap names was skipped: it waits, 614.10a)
         def ends(u):
-            return u != "end_of_turn" and (u[1] == p or self.between(self.turn, p, u[1]))
+            return u != "end_of_turn" and (u[1] == p or (
+                u[1] in self.departed and self.between(self.turn, p, u[1])))
         for name, q in list(self.next_marks.items()):
             if ends(("next_turn", q)):
                 del self.next_marks[name]

@@ -58,10 +58,15 @@ static int keep_in_force(const zo_game *g, const zo_ctrl_effect *e, int arg) {
 
 /* Whether effect (until, of) ends now: at end_turn (q < 0) those until
  * end of turn; as player q's turn begins, those until the next turn of q
- * or of a player whose turn came round since g->turn_player's (800.4m). */
+ * (a turn of of's that no untap step names was skipped and waits for the
+ * next, 614.10a), or of a departed player whose turn would have come since
+ * g->turn_player's (800.4m; an extra turn of the same player comes first,
+ * 500.7). */
 static int ends_now(const zo_game *g, int until, int of, int q) {
   if (q < 0) return until == ZO_UNTIL_END_OF_TURN;
-  return until == ZO_UNTIL_NEXT_TURN && (of == q || zo_turn_between(g, g->turn_player, q, of));
+  if (until != ZO_UNTIL_NEXT_TURN) return 0;
+  if (of == q) return 1;
+  return of >= 0 && of < ZO_MAX_PLAYERS && g->left[of] && zo_turn_between(g, g->turn_player, q, of);
 }
 
 static int keep_not_ending(const zo_game *g, const zo_ctrl_effect *e, int q) {

@@ -42,11 +42,9 @@ static void set_controller(zo_game *g, int o, int p) {
   else ob->controller = p;
 }
 
-/* Whether player p sits strictly after `from` and strictly before `to` in
- * turn order (going round): a player whose turn came between them. With
- * from == to, every other player (a whole round). */
 int zo_turn_between(const zo_game *g, int from, int to, int p) {
   int n = g->c->nplayers;
+  if (from == to) return 0; /* an extra turn, added right after (CR 500.7) */
   for (int k = (from + 1) % n; k != to; k = (k + 1) % n)
     if (k == p) return 1;
   return 0;

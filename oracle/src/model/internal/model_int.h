@@ -698,7 +698,8 @@ int zo_durations_turn_begins(zo_game *g, int q, zo_step_result *r);
  * r and 1. */
 int zo_next_turn_unsupported(const zo_game *g, const zo_step *s, zo_step_result *r);
 /* Whether player p's turn came strictly between the turns of from and to
- * in turn order (going round; from == to: a whole round). */
+ * in turn order (going round); from == to is an extra turn, added right
+ * after the turn before it (CR 500.7): no player's came between. */
 int zo_turn_between(const zo_game *g, int from, int to, int p);
 /* Step: the end of the turn's cleanup: "until end of turn" effects end
  * (CR 514.2; 314.2 of 2004/2008; 314.1b of 1999), on phased-out permanents
