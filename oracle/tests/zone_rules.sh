@@ -16,10 +16,10 @@ fail() { echo "$1"; [ -f "$work/out" ] && tail -20 "$work/out"; exit 1; }
 
 "$bin" run --invariants --ruleset-file "$F" --report-dir "$work/r" "$dir/limits-cases" > "$work/out" 2>&1 \
   || fail "the limits cases failed"
-grep -q '^6 passed, 0 failed, 0 skipped$' "$work/out" || fail "not every limits case passed"
+grep -q '^7 passed, 0 failed, 0 skipped$' "$work/out" || fail "not every limits case passed"
 "$bin" rules --ruleset-file "$F" --ruleset limits-game "$dir/limits-cases" > "$work/out" 2>&1 \
   || fail "a seed rule of limits-game has no case"
-echo "zone rules: 6 cases pass with the invariants; every seed rule has a case"
+echo "zone rules: 7 cases pass with the invariants; every seed rule has a case"
 
 # a bad value names its file:line:column
 bad() { # sed expression, expected message (a grep pattern)
@@ -33,15 +33,18 @@ bad() { # sed expression, expected message (a grep pattern)
   grep -q "bad.yaml:$2" "$work/out" || fail "no message bad.yaml:$2"
 }
 bad 's/displace: {value: discard, rule: "LG 4"}/displace: {value: discrad, rule: "LG 4"}/' \
-  "47:23: error: unknown zone type 'discrad' (did you mean 'discard'?"
+  "49:23: error: unknown zone type 'discrad' (did you mean 'discard'?"
 bad 's/displace: {value: discard, rule: "LG 4"}/displace: {value: stadium, rule: "LG 4"}/' \
-  "47:23: error: zone stadium displaces into itself"
-bad 's/    capacity: {value: 1, rule: "LG 4"}//' "47:23: error: zone stadium has displace but can't be full"
-bad 's/among: attached}, {types: \[aura\]/among: host}, {types: [aura]/' "41:55: error: unknown among 'host'"
+  "49:23: error: zone stadium displaces into itself"
+bad 's/    capacity: {value: 1, rule: "LG 4"}//' "49:23: error: zone stadium has displace but can't be full"
+bad 's/among: attached}, {types: \[aura\]/among: host}, {types: [aura]/' "43:55: error: unknown among 'host'"
 bad 's/count: 2, among: zone/count: 2, among: attached/' \
-  "59:22: error: a limit among: attached is for the battlefield-role zone"
-bad 's/count: 2, among: zone/count: 65, among: zone/' "59:49: error: expected a whole number 0..64"
-bad 's/{types: \[artifact\], count: 2, among: zone}/{count: 2}/' "59:22: error: missing 'types' in a limit"
+  "65:22: error: a limit among: attached is for the battlefield-role zone"
+bad 's/count: 2, among: zone/count: 65, among: zone/' "65:49: error: expected a whole number 0..64"
+bad 's/{types: \[artifact\], count: 2, among: zone}/{count: 2}/' "65:22: error: missing 'types' in a limit"
+# a chain of instead: entries that can bring an object back where it was bound
+bad 's/instead: {value: \[{from: \[hand, deck\], face: down}\], rule: "LG 7"}/instead: {value: [{types: [stadium], to: removed}], rule: "LG 7"}/' \
+  "36:46: error: this instead: entry of zone discard sends the object to zone removed, whose instead: entries (followed as a chain) can send it back to zone discard"
 echo "zone rules: bad limits: and displace: values are file:line:column errors"
 
 # a create into a zone at its limit fails; a set-up past it is an error
@@ -74,12 +77,13 @@ echo "zone rules: a create at a limit fails, a set-up past it is an error"
 grep -q 'stadium.capacity, stadium.displace' "$work/table.txt" || fail "no displacement in the table"
 grep -q '\[vault.limits\]' "$work/table.txt" || fail "no limit in the table"
 grep -q '^== artifact card' "$work/table.txt" || fail "no row of a limit's word"
+grep -q 'discard.instead, removed.instead' "$work/table.txt" || fail "no chain of instead: entries in the table"
 echo "zone rules: the table shows displacement and limits"
 
 # serve --ruleset-file declares zone_rules (a rule set it serves has zone rules): every case runs against it
 "$bin" gate --invariants --ruleset-file "$F" --engine "$bin serve --ruleset-file $F" --report-dir "$work/gs" \
   "$dir/limits-cases" > "$work/out" 2>&1 || fail "gate against serve failed"
-grep -q '^6 passed, 0 failed, 0 skipped$' "$work/out" || fail "not every limits case passed against serve"
+grep -q '^7 passed, 0 failed, 0 skipped$' "$work/out" || fail "not every limits case passed against serve"
 "$bin" smoke --ruleset-file "$F" --engine "$bin serve --ruleset-file $F" "$dir"/limits-cases/*.yaml > "$work/out" 2>&1 \
   || fail "smoke against serve failed"
 grep -q '^ok   feature zone_rules: ' "$work/out" || fail "smoke did not check zone_rules"

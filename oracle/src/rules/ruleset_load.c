@@ -491,6 +491,56 @@ static void number_groups(zo_ruleset *rs) {
   }
 }
 
+/* Does a chain of instead: entries (issue 31) lead from zone type `at`
+ * back to zone type `home`, for an object that every entry on the way
+ * matches (types: bits, from: zone types; all ones for "any")? `used`:
+ * the entries already on the path, a bit each by zone type (the model
+ * applies each once per move). */
+static int instead_returns(const zo_ruleset *rs, int home, int at, uint64_t types, uint32_t from,
+                           uint8_t *used) {
+  if (at == home) return 1;
+  const zo_zone_type *z = &rs->zones[at];
+  for (int k = 0; k < z->instead.value && k < ZO_MAX_INSTEAD; k++) {
+    const zo_zone_instead *e = &z->inst[k];
+    uint64_t t = types & (e->types ? e->types : ~(uint64_t)0);
+    uint32_t f = from & (e->from ? e->from : ~(uint32_t)0);
+    if ((used[at] >> k & 1u) || !e->to || e->to - 1 == at || !t || !f) continue;
+    used[at] |= (uint8_t)(1u << k);
+    int back = instead_returns(rs, home, e->to - 1, t, f, used);
+    used[at] &= (uint8_t) ~(1u << k);
+    if (back) return 1;
+  }
+  return 0;
+}
+
+/* instead: chains (issue 31): the model follows an entry's destination's
+ * own entries, each entry once per move (CR 614.5, FaB 6.5), so a chain
+ * always ends; but one that can bring an object back to the zone type it
+ * was bound for only undoes itself, and is refused at the first entry's
+ * to: (write the entry that says where the object goes instead). */
+static zo_status check_instead_chains(rparse *p) {
+  const zo_ruleset *rs = p->rs;
+  for (int i = 0; i < rs->nzones; i++) {
+    const zo_zone_type *z = &rs->zones[i];
+    for (int k = 0; k < z->instead.value && k < ZO_MAX_INSTEAD; k++) {
+      const zo_zone_instead *e = &z->inst[k];
+      if (!e->to || e->to - 1 == i) continue;
+      uint8_t used[ZO_MAX_ZONE_TYPES] = {0};
+      used[i] = (uint8_t)(1u << k);
+      if (!instead_returns(rs, i, e->to - 1, e->types ? e->types : ~(uint64_t)0,
+                           e->from ? e->from : ~(uint32_t)0, used))
+        continue;
+      const yd_node *at = p->instead_at[i] && (size_t)k < p->instead_at[i]->n
+                              ? yd_get(p->instead_at[i]->kids[k], "to") : NULL;
+      return bad(p, at, "this instead: entry of zone %s sends the object to zone %s, whose "
+                 "instead: entries (followed as a chain) can send it back to zone %s: a cycle "
+                 "that undoes itself; say in one entry where the object goes instead", z->name,
+                 rs->zones[e->to - 1].name, z->name);
+    }
+  }
+  return ZO_OK;
+}
+
 /* What needs every zone of the file and its base: a `count` written for a
  * shared zone type (it would be ignored) or below 1 (no zone of the type
  * at all), and a role the model looks a zone up by given to two zone
@@ -520,7 +570,7 @@ static zo_status check_zones(rparse *p) {
                    rs->zones[j].name, z->name, zo_zone_role_names[z->role]);
       }
   }
-  return ZO_OK;
+  return check_instead_chains(p);
 }
 
 /* ---- switches --------------------------------------------------------- */
