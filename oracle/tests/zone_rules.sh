@@ -45,7 +45,38 @@ bad 's/{types: \[artifact\], count: 2, among: zone}/{count: 2}/' "65:22: error: 
 # a chain of instead: entries that can bring an object back where it was bound
 bad 's/instead: {value: \[{from: \[hand, deck\], face: down}\], rule: "LG 7"}/instead: {value: [{types: [stadium], to: removed}], rule: "LG 7"}/' \
   "36:46: error: this instead: entry of zone discard sends the object to zone removed, whose instead: entries (followed as a chain) can send it back to zone discard"
+# a limit among sub-cards needs new_object: every_move
+bad 's/count: 2, among: zone/count: 2, among: under/; s/new_object: {value: every_move/new_object: {value: leave_arena/' \
+  "65:22: error: a limit among: under (zone vault) needs new_object: every_move"
 echo "zone rules: bad limits: and displace: values are file:line:column errors"
+
+# limits among sub-cards (pokemon: one Pokemon Tool per Pokemon): alike on
+# the zone types of a group, and the set-up may not break one
+F=$work/pk.yaml
+sed 's/^id: pokemon$/id: pk_copy/' "$src/oracle/rulesets/pokemon.yaml" > "$F"
+n=$(grep -n 'among: under' "$F" | head -1 | cut -d: -f1)
+bad '/^  bench:/,/^  prizes:/{/among: under/d}' "$n:22: error: zone types active and bench are of one group (in_play)"
+cat > "$work/tools.yaml" <<'YAML'
+id: pk/two-tools
+title: two Tools under one Pokemon
+rulesets: [pk_copy]
+rules: ["PTCG 10 Tool"]
+players: [alice, bob]
+cards:
+  act: {owner: alice, zone: active, types: [pokemon]}
+  belt: {owner: alice, under: act, types: [trainer], subtypes: [pokemon_tool]}
+  cape: {owner: alice, under: act, types: [trainer], subtypes: [pokemon_tool]}
+steps:
+  - look: {player: alice, card: act}
+YAML
+set +e
+"$bin" run --ruleset-file "$F" --report-dir "$work/pk" "$work/tools.yaml" > "$work/out" 2>&1
+rc=$?
+set -e
+[ "$rc" -eq 3 ] || fail "a set-up past a limit among sub-cards: exit $rc, expected 3"
+grep -q "tools.yaml:9:31: error: card 'cape' can't be under 'act'" "$work/out" || fail "no set-up error for a limit among sub-cards"
+F=$dir/limits-game.yaml
+echo "zone rules: limits among sub-cards: alike in a group, and the set-up may not break one"
 
 # a create into a zone at its limit fails; a set-up past it is an error
 cat > "$work/over.yaml" <<'YAML'

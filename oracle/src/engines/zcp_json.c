@@ -642,7 +642,9 @@ json_t *zo_zcp_ruleset_zones_json(const zo_ruleset *rs, int limits) {
         for (int k = 0; k < c->value && k < ZO_MAX_LIMITS; k++)
           json_array_append_new(v, json_pack("{s:o, s:i, s:s}", "types", type_words(rs, t->limit[k].types),
                                              "count", t->limit[k].count, "among",
-                                             t->limit[k].among == ZL_ATTACHED ? "attached" : "zone"));
+                                             t->limit[k].among == ZL_UNDER      ? "under"
+                                             : t->limit[k].among == ZL_ATTACHED ? "attached"
+                                                                                 : "zone"));
         break;
       case AV_ZONE:
         v = c->value > 0 && c->value <= rs->nzones ? json_string(rs->zones[c->value - 1].name) : json_null();

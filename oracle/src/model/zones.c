@@ -220,6 +220,29 @@ int zo_zone_displaced(const zo_game *g, int zone, int obj) {
   return -1;
 }
 
+int zo_under_limit(zo_game *g, int top, int obj, int counting) {
+  int t = g->zones[g->objs[top].zone].type;
+  const zo_zone_type *zt = &g->rs->zones[t];
+  for (int k = 0; k < zt->limits.value && k < ZO_MAX_LIMITS; k++) {
+    uint64_t want = g->limit_types[t][k];
+    if (zt->limit[k].among != ZL_UNDER) continue;
+    int n = 0;
+    for (int i = 0; i < g->nobjs; i++) {
+      const zo_obj *o = &g->objs[i];
+      if (!o->exists || !(o->types & want)) continue;
+      n += i == obj || o->under == top || (o->under == obj && obj >= 0);
+    }
+    if (n > zt->limit[k].count) {
+      if (counting) {
+        hit(g, &zt->limits);
+        g->features_used |= (uint64_t)1 << FT_ZONE_RULES;
+      }
+      return k;
+    }
+  }
+  return -1;
+}
+
 /* ---- the zone table ------------------------------------------------------ */
 
 /* Zone lists live in one pool, each as long as the game has objects, so a

@@ -151,8 +151,10 @@ typedef enum { ZO_ZONE_ATTRS(ZO_ROW_ID) ZA_COUNT } zo_zone_attr;
 
 /* One entry of `limits:` (RULESETS.md, Zones): at most `count` objects
  * with one of `types` (rule set bits) in one zone of the type (among
- * ZL_ZONE), or attached to one object in it (ZL_ATTACHED). */
-typedef enum { ZL_ZONE, ZL_ATTACHED } zo_limit_among;
+ * ZL_ZONE), attached to one object in it (ZL_ATTACHED), or sub-cards
+ * under one object in it (ZL_UNDER: one Pokemon Tool per Pokemon, PTCG
+ * rulebook p. 10, where a Tool is a sub-card of its Pokemon). */
+typedef enum { ZL_ZONE, ZL_ATTACHED, ZL_UNDER } zo_limit_among;
 typedef struct {
   uint64_t types;
   int count;             /* 0..64 */

@@ -214,7 +214,7 @@ static zo_status parse_holds(rparse *p, const yd_node *v, const char *what, zo_c
  * Zones). The value is how many. */
 static zo_status parse_limits(rparse *p, zo_zone_type *z, const yd_node *val, const char *what) {
   if (val->kind != YD_SEQ)
-    return bad(p, val, "expected a list of {types: [...], count: N, among: zone|attached} for %s",
+    return bad(p, val, "expected a list of {types: [...], count: N, among: zone|attached|under} for %s",
                what);
   if (val->n > ZO_MAX_LIMITS)
     return bad(p, val->kids[ZO_MAX_LIMITS], "at most %d limits for %s", ZO_MAX_LIMITS, what);
@@ -235,11 +235,11 @@ static zo_status parse_limits(rparse *p, zo_zone_type *z, const yd_node *val, co
     if ((st = whole_number(p, count, what, &l->count))) return st;
     l->among = ZL_ZONE;
     if (among) {
-      static const char *const amongs[] = {"zone", "attached"};
+      static const char *const amongs[] = {"zone", "attached", "under"};
       if ((st = want_str(p, among, what))) return st;
-      int a = yr_index(among->str, amongs, 2);
-      if (a < 0) return yr_unknown(&p->r, among, ZO_ERR_SCHEMA, "among", among->str, NULL, amongs, 2);
-      l->among = a ? ZL_ATTACHED : ZL_ZONE;
+      int a = yr_index(among->str, amongs, 3);
+      if (a < 0) return yr_unknown(&p->r, among, ZO_ERR_SCHEMA, "among", among->str, NULL, amongs, 3);
+      l->among = a == 2 ? ZL_UNDER : a ? ZL_ATTACHED : ZL_ZONE;
     }
   }
   return ZO_OK;
@@ -571,6 +571,50 @@ static zo_status check_zones(rparse *p) {
       }
   }
   return check_instead_chains(p);
+}
+
+/* Does zone type y list every limit among sub-cards that x lists? */
+static int under_limits_in(const zo_zone_type *x, const zo_zone_type *y) {
+  for (int k = 0; k < x->limits.value; k++) {
+    if (x->limit[k].among != ZL_UNDER) continue;
+    int found = 0;
+    for (int j = 0; j < y->limits.value && !found; j++)
+      found = y->limit[j].among == ZL_UNDER && y->limit[j].types == x->limit[k].types &&
+              y->limit[j].count == x->limit[k].count;
+    if (!found) return 0;
+  }
+  return 1;
+}
+
+/* Limits among sub-cards (`among: under`, issue 31), once the switches
+ * are read: the model checks them where a card goes under another
+ * (put_under, the set-up), so a top-card must not carry its sub-cards
+ * into a zone type with other such limits. Under new_object: every_move a
+ * top-card keeps its sub-cards only when it moves within a group, so the
+ * zone types of a group list the same limits among sub-cards; under
+ * another new_object (FaB's leave_arena keeps them from the stack into the
+ * arena) the loader refuses the limit. */
+static zo_status check_under_limits(rparse *p) {
+  zo_ruleset *rs = p->rs;
+  for (int i = 0; i < rs->nzones; i++) {
+    const zo_zone_type *z = &rs->zones[i];
+    int k = 0;
+    while (k < z->limits.value && z->limit[k].among != ZL_UNDER) k++;
+    if (k == z->limits.value) continue;
+    const yd_node *at = p->limits_at[i] && (size_t)k < p->limits_at[i]->n ? p->limits_at[i]->kids[k] : NULL;
+    if (rs->sw[SW_NEW_OBJECT].value != ZS_EVERY_MOVE)
+      return bad(p, at, "a limit among: under (zone %s) needs new_object: every_move, where a "
+                 "top-card keeps its sub-cards only within a group: under %s a top-card could "
+                 "carry more sub-cards into the zone than the limit allows", z->name,
+                 zo_switch_value_names[rs->sw[SW_NEW_OBJECT].value]);
+    for (int j = 0; j < rs->nzones; j++)
+      if (j != i && z->group.value && rs->zones[j].group.value == z->group.value &&
+          !(under_limits_in(z, &rs->zones[j]) && under_limits_in(&rs->zones[j], z)))
+        return bad(p, at, "zone types %s and %s are of one group (%s), where a top-card keeps its "
+                   "sub-cards, but list different limits among: under: write the same on both",
+                   z->name, rs->zones[j].name, z->group_name);
+  }
+  return ZO_OK;
 }
 
 /* ---- switches --------------------------------------------------------- */
@@ -922,6 +966,7 @@ static zo_status parse_file(rparse *p, const yd_node *root) {
   }
   if ((st = check_zones(p))) return st;
   if ((v = yd_get(root, "switches")) && (st = parse_switches(p, v))) return st;
+  if ((st = check_under_limits(p))) return st;
   if ((st = resolve_citations(p))) return st;
   if ((v = yd_get(root, "drop_rules")) && (st = drop_rules(p, v))) return st;
   if (rs->nzones == 0) return bad(p, root, "a rule set needs zones:");

@@ -244,6 +244,30 @@ static void learn_shown(zo_obs_checker *k, const zo_step *s, const zo_step_resul
   k->shown_zid[h] = k->zid[h];
 }
 
+/* limits: among sub-cards (issue 31): at most `count` of a kind under one
+ * top-card (one Pokemon Tool per Pokemon), counted at the first of them:
+ * sub-card h under top. */
+static int under_limit(const zo_obs_checker *k, const zo_observation *ob, int h, int top,
+                       zo_obs_violation *v) {
+  int tt = k->ztype[top];
+  const zo_zone_type *ht = tt >= 0 ? &k->rs->zones[tt] : NULL;
+  for (int l = 0; ht && l < ht->limits.value && l < ZO_MAX_LIMITS; l++) {
+    uint64_t want = k->limit[tt][l];
+    if (ht->limit[l].among != ZL_UNDER || !(k->types[h] & want)) continue;
+    int n = 0, first = h;
+    for (int j = 0; j < ob->nhandles; j++)
+      if (ob->objs[j].exists && ob->objs[j].under == top && (k->types[j] & want)) {
+        n++;
+        if (j < first) first = j;
+      }
+    if (n > ht->limit[l].count && first == h)
+      return viol(v, "sub-cards", k->limit_rule[tt], k->c, h,
+                  "one of %d sub-cards of a kind under %s, whose zone's limits: allow %d", n,
+                  hname(k->c, top), ht->limit[l].count);
+  }
+  return 0;
+}
+
 /* Invariants of one existing object h (zone parsed into k->ztype/zplayer). */
 static int check_object(zo_obs_checker *k, const zo_observation *ob, int h, int at_rest, int ended,
                         zo_obs_violation *v) {
@@ -283,6 +307,7 @@ static int check_object(zo_obs_checker *k, const zo_observation *ob, int h, int 
       return viol(v, "sub-cards", "FaB 3.0.14b", c, h,
                   "a sub-card listed at position %d in %s: sub-cards are not in the zone",
                   o->position >= 0 ? o->position : o->layer, o->zone);
+    if (under_limit(k, ob, h, top, v)) return 1;
   }
 
   /* attachments: attached to an existing other permanent, both on the

@@ -592,6 +592,12 @@ int zo_zone_displaced(const zo_game *g, int zone, int obj);
  * host is in that attaching obj to host would break: its index, or -1
  * (counts the rule hit). */
 int zo_attach_limit(zo_game *g, int obj, int host);
+/* The first limit among sub-cards (limits: among: under, issue 31) of
+ * the zone type top is in that putting obj under top would break: obj,
+ * its own sub-cards (which go under top with it, FaB 3.0.14c) and top's
+ * other sub-cards of the limit's types, more than its count. Its index,
+ * or -1; with `counting`, the rule hit is counted (zones.c). */
+int zo_under_limit(zo_game *g, int top, int obj, int counting);
 /* Step: put an as-enters effect in force (CR 614.13). */
 /* Before obj enters the battlefield: run the as-enters effects of its own,
  * their events into r (CR 614.13); marks obj entering for the event when
