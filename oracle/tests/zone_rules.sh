@@ -75,8 +75,11 @@ rc=$?
 set -e
 [ "$rc" -eq 3 ] || fail "a set-up past a limit among sub-cards: exit $rc, expected 3"
 grep -q "tools.yaml:9:31: error: card 'cape' can't be under 'act'" "$work/out" || fail "no set-up error for a limit among sub-cards"
+n=$(grep -n 'clears: {value: \[effect\]' "$F" | cut -d: -f1)
+bad 's/clears: {value: \[effect\]/clears: {value: [efect]/' "$n:22: error: unknown mark kind 'efect' (did you mean 'effect'?"
+bad 's/clears: {value: \[effect\]/clears: {value: [effect, effect]/' "$n:30: error: mark kind 'effect' is listed twice"
 F=$dir/limits-game.yaml
-echo "zone rules: limits among sub-cards: alike in a group, and the set-up may not break one"
+echo "zone rules: limits among sub-cards: alike in a group, and the set-up may not break one; bad clears: values"
 
 # a create into a zone at its limit fails; a set-up past it is an error
 cat > "$work/over.yaml" <<'YAML'
@@ -109,6 +112,8 @@ grep -q 'stadium.capacity, stadium.displace' "$work/table.txt" || fail "no displ
 grep -q '\[vault.limits\]' "$work/table.txt" || fail "no limit in the table"
 grep -q '^== artifact card' "$work/table.txt" || fail "no row of a limit's word"
 grep -q 'discard.instead, removed.instead' "$work/table.txt" || fail "no chain of instead: entries in the table"
+"$bin" table --ruleset pokemon > "$work/ptable.txt"
+grep -q 'bench.group, bench.clears' "$work/ptable.txt" || fail "no clears: in the pokemon table"
 echo "zone rules: the table shows displacement and limits"
 
 # serve --ruleset-file declares zone_rules (a rule set it serves has zone rules): every case runs against it
@@ -140,7 +145,7 @@ setups = [m["message"] for m in map(json.loads, open(sys.argv[1]))
 assert setups, "no setup"
 for s in setups:
     for name, z in s["ruleset_zones"].items():
-        assert "limits" not in z and "displace" not in z and "instead" not in z, (name, z)
+        assert "limits" not in z and "displace" not in z and "instead" not in z and "clears" not in z, (name, z)
 PY
 "$bin" gate --validate --ruleset-file "$F" --engine "$engine zone_rules" --report-dir "$work/g2" "$dir/limits-cases" \
   > "$work/out" 2>&1 || true
@@ -157,6 +162,7 @@ for s in setups:
     assert z["play"]["limits"][0] == {"types": ["tool"], "count": 1, "among": "attached"}, z["play"]
     assert z["discard"]["instead"] == [{"types": [], "from": ["deck", "hand"], "to": "discard", "face": "down"}], z["discard"]
     assert z["hand"]["instead"] == [] and z["stadium"]["limits"] == [] and z["hand"]["group"] is None, z["hand"]
+    assert z["hand"]["clears"] == [], z["hand"]
 PY
 echo "zone rules: ruleset_zones gives limits, displace and instead only with zone_rules"
 

@@ -64,6 +64,17 @@ void zo_obj_drop_marks(zo_game *g, int obj, unsigned keep) {
   }
 }
 
+void zo_arrival_clears(zo_game *g, int obj, int zone) {
+  const zo_zone_type *zt = ZT(g, zone);
+  for (int m = 0; m < g->nmarks; m++) {
+    zo_mark *mk = &g->marks[m];
+    if (!mk->alive || mk->obj != obj || !(zt->clears.value >> mk->kind & 1)) continue;
+    mk->alive = 0;
+    hit(g, &zt->clears);
+    g->features_used |= (uint64_t)1 << FT_ZONE_RULES;
+  }
+}
+
 /* Does an object that is private or public (pub) moving to a zone whose
  * objects are public or private (dest_pub) move with its properties (FaB
  * 3.0.7a: a private mover has none; the flip step, 3.0.8, gives it its

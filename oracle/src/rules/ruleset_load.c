@@ -285,6 +285,31 @@ static zo_status parse_instead(rparse *p, zo_zone_type *z, const yd_node *val, c
   return ZO_OK;
 }
 
+/* The mark kinds' words, by row of ZO_MARK_KINDS. */
+#define MARK_WORD(id, name) name,
+static const char *const mark_words[] = {ZO_MARK_KINDS(MARK_WORD)};
+#undef MARK_WORD
+#define NMARK_WORDS (sizeof mark_words / sizeof *mark_words)
+
+/* clears: a list of mark kind words (issue 31; RULESETS.md, Zones) into
+ * out->value, a bit per kind; a word twice is refused, as it says nothing
+ * more. */
+static zo_status parse_marks(rparse *p, const yd_node *val, const char *what, zo_cited *out) {
+  if (val->kind != YD_SEQ)
+    return bad(p, val, "expected a list of mark kinds for %s", what);
+  out->value = 0;
+  for (size_t i = 0; i < val->n; i++) {
+    const yd_node *w = val->kids[i];
+    zo_status st = want_str(p, w, what);
+    if (st) return st;
+    int k = yr_index(w->str, mark_words, NMARK_WORDS);
+    if (k < 0) return yr_unknown(&p->r, w, ZO_ERR_SCHEMA, "mark kind", w->str, NULL, mark_words, NMARK_WORDS);
+    if (out->value >> k & 1) return bad(p, w, "mark kind '%s' is listed twice for %s", w->str, what);
+    out->value |= 1 << k;
+  }
+  return ZO_OK;
+}
+
 /* Cited attribute a of zone z, written v (`what` names it in messages). */
 static zo_status parse_attr(rparse *p, zo_zone_type *z, zo_zone_attr a, const yd_node *v,
                             const char *what) {
@@ -349,6 +374,9 @@ static zo_status parse_attr(rparse *p, zo_zone_type *z, zo_zone_attr a, const yd
                  "%d characters (got '%s') for %s", ZO_NAME - 1, val->str, what);
     snprintf(z->group_name, sizeof z->group_name, "%s", val->str);
     return ZO_OK; /* its value: numbered by number_groups, once all are read */
+  case AV_MARKS:
+    if ((st = cited(p, v, what, c, &val))) return st;
+    return parse_marks(p, val, what, c);
   case AV_INSTEAD:
     if ((st = cited(p, v, what, c, &val))) return st;
     if ((st = parse_instead(p, z, val, what))) return st;

@@ -598,6 +598,11 @@ int zo_attach_limit(zo_game *g, int obj, int host);
  * other sub-cards of the limit's types, more than its count. Its index,
  * or -1; with `counting`, the rule hit is counted (zones.c). */
 int zo_under_limit(zo_game *g, int top, int obj, int counting);
+/* clears: (issue 31): obj, which arrived in zone `zone` and stayed the
+ * same object, loses its marks of the kinds the zone type clears (a
+ * Pokemon going to the Bench recovers from its Special Conditions), the
+ * rule hit counted where one goes (objects.c). */
+void zo_arrival_clears(zo_game *g, int obj, int zone);
 /* Step: put an as-enters effect in force (CR 614.13). */
 /* Before obj enters the battlefield: run the as-enters effects of its own,
  * their events into r (CR 614.13); marks obj entering for the event when
