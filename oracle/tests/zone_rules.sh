@@ -16,10 +16,10 @@ fail() { echo "$1"; [ -f "$work/out" ] && tail -20 "$work/out"; exit 1; }
 
 "$bin" run --invariants --ruleset-file "$F" --report-dir "$work/r" "$dir/limits-cases" > "$work/out" 2>&1 \
   || fail "the limits cases failed"
-grep -q '^7 passed, 0 failed, 0 skipped$' "$work/out" || fail "not every limits case passed"
+grep -q '^8 passed, 0 failed, 0 skipped$' "$work/out" || fail "not every limits case passed"
 "$bin" rules --ruleset-file "$F" --ruleset limits-game "$dir/limits-cases" > "$work/out" 2>&1 \
   || fail "a seed rule of limits-game has no case"
-echo "zone rules: 7 cases pass with the invariants; every seed rule has a case"
+echo "zone rules: 8 cases pass with the invariants; every seed rule has a case"
 
 # a bad value names its file:line:column
 bad() { # sed expression, expected message (a grep pattern)
@@ -33,21 +33,24 @@ bad() { # sed expression, expected message (a grep pattern)
   grep -q "bad.yaml:$2" "$work/out" || fail "no message bad.yaml:$2"
 }
 bad 's/displace: {value: discard, rule: "LG 4"}/displace: {value: discrad, rule: "LG 4"}/' \
-  "49:23: error: unknown zone type 'discrad' (did you mean 'discard'?"
+  "50:23: error: unknown zone type 'discrad' (did you mean 'discard'?"
 bad 's/displace: {value: discard, rule: "LG 4"}/displace: {value: stadium, rule: "LG 4"}/' \
-  "49:23: error: zone stadium displaces into itself"
-bad 's/    capacity: {value: 1, rule: "LG 4"}//' "49:23: error: zone stadium has displace but can't be full"
-bad 's/among: attached}, {types: \[aura\]/among: host}, {types: [aura]/' "43:55: error: unknown among 'host'"
+  "50:23: error: zone stadium displaces into itself"
+bad 's/    capacity: {value: 1, rule: "LG 4"}//' "50:23: error: zone stadium has displace but can't be full"
+bad 's/among: attached}, {types: \[aura\]/among: host}, {types: [aura]/' "44:55: error: unknown among 'host'"
 bad 's/count: 2, among: zone/count: 2, among: attached/' \
-  "65:22: error: a limit among: attached is for the battlefield-role zone"
-bad 's/count: 2, among: zone/count: 65, among: zone/' "65:49: error: expected a whole number 0..64"
-bad 's/{types: \[artifact\], count: 2, among: zone}/{count: 2}/' "65:22: error: missing 'types' in a limit"
+  "67:22: error: a limit among: attached is for the battlefield-role zone"
+bad 's/count: 2, among: zone/count: 65, among: zone/' "67:49: error: expected a whole number 0..64"
+bad 's/{types: \[artifact\], count: 2, among: zone}/{count: 2}/' "67:22: error: missing 'types' in a limit"
 # a chain of instead: entries that can bring an object back where it was bound
 bad 's/instead: {value: \[{from: \[hand, deck\], face: down}\], rule: "LG 7"}/instead: {value: [{types: [stadium], to: removed}], rule: "LG 7"}/' \
-  "36:46: error: this instead: entry of zone discard sends the object to zone removed, whose instead: entries (followed as a chain) can send it back to zone discard"
+  "37:46: error: this instead: entry of zone discard sends the object to zone removed, whose instead: entries (followed as a chain) can send it back to zone discard"
+# ceases_empty needs zone_lifecycle: yes and a per-player zone type
+n=$(grep -n 'ceases_empty: {value: true' "$F" | cut -d: -f1)
+bad 's/  zone_lifecycle: {value: "yes", rule: "LG 9"}//' "$n:19: error: zone server has ceases_empty, which only a zone made by zone_create can do"
 # a limit among sub-cards needs new_object: every_move
 bad 's/count: 2, among: zone/count: 2, among: under/; s/new_object: {value: every_move/new_object: {value: leave_arena/' \
-  "65:22: error: a limit among: under (zone vault) needs new_object: every_move"
+  "67:22: error: a limit among: under (zone vault) needs new_object: every_move"
 echo "zone rules: bad limits: and displace: values are file:line:column errors"
 
 # limits among sub-cards (pokemon: one Pokemon Tool per Pokemon): alike on
@@ -119,7 +122,7 @@ echo "zone rules: the table shows displacement and limits"
 # serve --ruleset-file declares zone_rules (a rule set it serves has zone rules): every case runs against it
 "$bin" gate --invariants --ruleset-file "$F" --engine "$bin serve --ruleset-file $F" --report-dir "$work/gs" \
   "$dir/limits-cases" > "$work/out" 2>&1 || fail "gate against serve failed"
-grep -q '^7 passed, 0 failed, 0 skipped$' "$work/out" || fail "not every limits case passed against serve"
+grep -q '^8 passed, 0 failed, 0 skipped$' "$work/out" || fail "not every limits case passed against serve"
 "$bin" smoke --ruleset-file "$F" --engine "$bin serve --ruleset-file $F" "$dir"/limits-cases/*.yaml > "$work/out" 2>&1 \
   || fail "smoke against serve failed"
 grep -q '^ok   feature zone_rules: ' "$work/out" || fail "smoke did not check zone_rules"
@@ -145,7 +148,7 @@ setups = [m["message"] for m in map(json.loads, open(sys.argv[1]))
 assert setups, "no setup"
 for s in setups:
     for name, z in s["ruleset_zones"].items():
-        assert "limits" not in z and "displace" not in z and "instead" not in z and "clears" not in z, (name, z)
+        assert not {"limits", "displace", "instead", "group", "clears", "ceases_empty"} & set(z), (name, z)
 PY
 "$bin" gate --validate --ruleset-file "$F" --engine "$engine zone_rules" --report-dir "$work/g2" "$dir/limits-cases" \
   > "$work/out" 2>&1 || true
@@ -162,7 +165,7 @@ for s in setups:
     assert z["play"]["limits"][0] == {"types": ["tool"], "count": 1, "among": "attached"}, z["play"]
     assert z["discard"]["instead"] == [{"types": [], "from": ["deck", "hand"], "to": "discard", "face": "down"}], z["discard"]
     assert z["hand"]["instead"] == [] and z["stadium"]["limits"] == [] and z["hand"]["group"] is None, z["hand"]
-    assert z["hand"]["clears"] == [], z["hand"]
+    assert z["hand"]["clears"] == [] and z["server"]["ceases_empty"] is True and z["hand"]["ceases_empty"] is False, z["server"]
 PY
 echo "zone rules: ruleset_zones gives limits, displace and instead only with zone_rules"
 
@@ -214,9 +217,9 @@ echo "zone rules: ruleset_zones gives group: and instead: with zone_rules"
 # group: off in turn: a case of the game kills each
 for g in limits duel; do
   "$bin" mutants --ruleset-file "$dir/$g-game.yaml" "$dir/$g-cases" > "$work/mut.out" 2>&1 || true
-  n=$(grep -cE "^$g-game:[a-z_]+\.(limits|displace|instead|group) " "$work/mut.out" || true)
+  n=$(grep -cE "^$g-game:[a-z_]+\.(limits|displace|instead|group|clears|ceases_empty) " "$work/mut.out" || true)
   [ "$n" -ge 4 ] || fail "$g-game: only $n zone-rule mutants"
-  if grep -E "^$g-game:[a-z_]+\.(limits|displace|instead|group) +SURVIVED" "$work/mut.out"; then
+  if grep -E "^$g-game:[a-z_]+\.(limits|displace|instead|group|clears|ceases_empty) +SURVIVED" "$work/mut.out"; then
     fail "$g-game: a zone-rule mutant survived its cases"
   fi
 done

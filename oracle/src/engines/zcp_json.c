@@ -623,7 +623,7 @@ json_t *zo_zcp_ruleset_zones_json(const zo_ruleset *rs, int limits) {
     for (int a = 0; a < ZA_COUNT; a++) {
       /* limits: and displace: only for an engine that knows them */
       if (!limits && (a == ZA_LIMITS || a == ZA_DISPLACE || a == ZA_INSTEAD || a == ZA_GROUP ||
-                      a == ZA_CLEARS))
+                      a == ZA_CLEARS || a == ZA_CEASES_EMPTY))
         continue;
       const zo_cited *c = zo_zone_cited(t, (zo_zone_attr)a);
       json_t *v = NULL;

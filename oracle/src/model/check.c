@@ -154,6 +154,12 @@ ZO_NO_COVERAGE static int check_objects(const zo_game *g, int at_rest, zo_violat
   }
   if (cards + g->cards_left != g->ncards_start) /* less those gone with their owner, 800.4a */
     return violation(v, "cards-conserved", "every zone rule moves, none creates a card", g, -1, "card count changed");
+  /* ceases_empty (issue 31): a zone zone_create made that has held an
+     object and is empty has ceased (after each step) */
+  for (int z = 0; g->has_ceasing && z < g->nzones && z < g->nzone_life; z++)
+    if (g->zone_life[z] == (ZONE_MADE | ZONE_HELD) && g->zones[z].exists && !g->zones[z].n &&
+        g->zones[z].twoh < 0)
+      return violation(v, "ceases-empty", "", g, -1, "an emptied zone that zone_create made still exists");
   for (int z = 0; z < g->nzones; z++) {
     const zo_zone *zn = &g->zones[z];
     if (!zn->n) continue;

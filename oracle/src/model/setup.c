@@ -544,6 +544,7 @@ void zo_game_free(zo_game *g) {
   free(g->pool);
   free(g->zones);
   free(g->zone_scratch);
+  free(g->zone_life);
   free(g->order_scratch);
   free(g->chk_listed); /* zo_game_check's scratch */
   free(g->id_stamp);

@@ -159,7 +159,10 @@ typedef enum {
   /* issue 31: marks an object loses as it arrives in a zone of this type   \
      while staying the same object (a Pokemon going to the Bench recovers   \
      from its Special Conditions) */                                        \
-  X(ZA_CLEARS, clears, "clears", AV_MARKS, 17)
+  X(ZA_CLEARS, clears, "clears", AV_MARKS, 17)                                          \
+  /* issue 31: a zone zone_create made ceases once its last object has left \
+     (an Android: Netrunner remote server) */                                \
+  X(ZA_CEASES_EMPTY, ceases_empty, "ceases_empty", AV_BOOL, 18)
 
 /* The cited zone attributes (ZO_ZONE_ATTRS). */
 typedef enum { ZO_ZONE_ATTRS(ZO_ROW_ID) ZA_COUNT } zo_zone_attr;
@@ -242,6 +245,9 @@ typedef struct {
   zo_cited clears;      /* mark kinds (a bit per ZO_MARK_KINDS row) an object
                            arriving here loses when the move keeps it the
                            same object (issue 31); 0 none */
+  zo_cited ceases_empty; /* a zone of this type that zone_create made ceases
+                            after the step that takes its last object out
+                            (issue 31; needs switch zone_lifecycle: yes) */
 } zo_zone_type;
 
 /* The keys of the cited zone attributes, by zo_zone_attr; static storage. */

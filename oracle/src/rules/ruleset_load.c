@@ -37,6 +37,7 @@ typedef struct {
      once every zone is read; attached limits need a battlefield) */
   const yd_node *displace_at[ZO_MAX_ZONE_TYPES], *limits_at[ZO_MAX_ZONE_TYPES];
   const yd_node *instead_at[ZO_MAX_ZONE_TYPES]; /* instead:'s list (zone names) */
+  const yd_node *ceases_at[ZO_MAX_ZONE_TYPES]; /* ceases_empty: as written */
   zo_ruleset_lookup base_of; /* extends: the registry's look-up (registry.c) */
   const zo_ruleset *base;    /* the rule set extends: names, once found */
 } rparse;
@@ -425,6 +426,7 @@ static zo_status parse_zone(rparse *p, const yd_node *key, const yd_node *m) {
     } else if (a >= 0) {
       st = parse_attr(p, z, (zo_zone_attr)a, v, what);
       if (a == ZA_ZONE_COUNT) p->count_at[zi] = v;
+      if (a == ZA_CEASES_EMPTY) p->ceases_at[zi] = v;
     }
     else return yr_unknown(&p->r, k, ZO_ERR_SCHEMA, "key", k->str, "a zone", zone_keys,
                            1 + ZA_COUNT);
@@ -641,6 +643,25 @@ static zo_status check_under_limits(rparse *p) {
         return bad(p, at, "zone types %s and %s are of one group (%s), where a top-card keeps its "
                    "sub-cards, but list different limits among: under: write the same on both",
                    z->name, rs->zones[j].name, z->group_name);
+  }
+  return ZO_OK;
+}
+
+/* ceases_empty (issue 31), once the switches are read: only zone_create
+ * makes a zone that can cease, and zone_create needs switch
+ * zone_lifecycle: yes and a per-player zone type (it names the player). */
+static zo_status check_ceasing_zones(rparse *p) {
+  const zo_ruleset *rs = p->rs;
+  for (int i = 0; i < rs->nzones; i++) {
+    const zo_zone_type *z = &rs->zones[i];
+    if (!z->ceases_empty.value) continue;
+    const yd_node *at = p->ceases_at[i];
+    if (rs->sw[SW_ZONE_LIFECYCLE].value != ZS_YES)
+      return bad(p, at, "zone %s has ceases_empty, which only a zone made by zone_create can do: "
+                 "the rule set needs switch zone_lifecycle: yes", z->name);
+    if (!z->per_player.value)
+      return bad(p, at, "zone %s has ceases_empty but is shared: zone_create makes a zone for a "
+                 "player, so write per_player: true", z->name);
   }
   return ZO_OK;
 }
@@ -995,6 +1016,7 @@ static zo_status parse_file(rparse *p, const yd_node *root) {
   if ((st = check_zones(p))) return st;
   if ((v = yd_get(root, "switches")) && (st = parse_switches(p, v))) return st;
   if ((st = check_under_limits(p))) return st;
+  if ((st = check_ceasing_zones(p))) return st;
   if ((st = resolve_citations(p))) return st;
   if ((v = yd_get(root, "drop_rules")) && (st = drop_rules(p, v))) return st;
   if (rs->nzones == 0) return bad(p, root, "a rule set needs zones:");

@@ -249,6 +249,12 @@ struct zo_game {
   uint64_t instead_types[ZO_MAX_ZONE_TYPES][ZO_MAX_INSTEAD];
   int has_instead;
   int has_group;             /* some zone type is in a group (group:) */
+  /* ceases_empty (issue 31): per zone instance, ZONE_MADE (zone_create
+     made it, of a type that ceases empty) and ZONE_HELD (an object has
+     been seen in it since); nzone_life of them, 0 beyond; has_ceasing: a
+     zone that may cease exists */
+  unsigned char *zone_life;
+  int nzone_life, has_ceasing;
   /* a private slot (case zone type past the case's) that names, for the
      move being made, the zone type a displaced object goes to (displace:) */
   int displace_slot;
@@ -603,6 +609,13 @@ int zo_under_limit(zo_game *g, int top, int obj, int counting);
  * Pokemon going to the Bench recovers from its Special Conditions), the
  * rule hit counted where one goes (objects.c). */
 void zo_arrival_clears(zo_game *g, int obj, int zone);
+/* ceases_empty (issue 31), after each step (steps.c): a zone that
+ * zone_create made, of a type with ceases_empty, that has held an object
+ * and holds none now ceases, as zone_remove would remove it (nothing is
+ * left to clear); the rule hit counted (zones.c). */
+void zo_zones_cease_empty(zo_game *g);
+/* zone_life's flags (zo_game.zone_life). */
+enum { ZONE_MADE = 1, ZONE_HELD = 2 };
 /* Step: put an as-enters effect in force (CR 614.13). */
 /* Before obj enters the battlefield: run the as-enters effects of its own,
  * their events into r (CR 614.13); marks obj entering for the event when
