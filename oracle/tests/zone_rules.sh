@@ -16,10 +16,10 @@ fail() { echo "$1"; [ -f "$work/out" ] && tail -20 "$work/out"; exit 1; }
 
 "$bin" run --invariants --ruleset-file "$F" --report-dir "$work/r" "$dir/limits-cases" > "$work/out" 2>&1 \
   || fail "the limits cases failed"
-grep -q '^5 passed, 0 failed, 0 skipped$' "$work/out" || fail "not every limits case passed"
+grep -q '^8 passed, 0 failed, 0 skipped$' "$work/out" || fail "not every limits case passed"
 "$bin" rules --ruleset-file "$F" --ruleset limits-game "$dir/limits-cases" > "$work/out" 2>&1 \
   || fail "a seed rule of limits-game has no case"
-echo "zone rules: 5 cases pass with the invariants; every seed rule has a case"
+echo "zone rules: 8 cases pass with the invariants; every seed rule has a case"
 
 # a bad value names its file:line:column
 bad() { # sed expression, expected message (a grep pattern)
@@ -33,16 +33,56 @@ bad() { # sed expression, expected message (a grep pattern)
   grep -q "bad.yaml:$2" "$work/out" || fail "no message bad.yaml:$2"
 }
 bad 's/displace: {value: discard, rule: "LG 4"}/displace: {value: discrad, rule: "LG 4"}/' \
-  "47:23: error: unknown zone type 'discrad' (did you mean 'discard'?"
+  "50:23: error: unknown zone type 'discrad' (did you mean 'discard'?"
 bad 's/displace: {value: discard, rule: "LG 4"}/displace: {value: stadium, rule: "LG 4"}/' \
-  "47:23: error: zone stadium displaces into itself"
-bad 's/    capacity: {value: 1, rule: "LG 4"}//' "47:23: error: zone stadium has displace but can't be full"
-bad 's/among: attached}, {types: \[aura\]/among: host}, {types: [aura]/' "41:55: error: unknown among 'host'"
+  "50:23: error: zone stadium displaces into itself"
+bad 's/    capacity: {value: 1, rule: "LG 4"}//' "50:23: error: zone stadium has displace but can't be full"
+bad 's/among: attached}, {types: \[aura\]/among: host}, {types: [aura]/' "44:55: error: unknown among 'host'"
 bad 's/count: 2, among: zone/count: 2, among: attached/' \
-  "59:22: error: a limit among: attached is for the battlefield-role zone"
-bad 's/count: 2, among: zone/count: 65, among: zone/' "59:49: error: expected a whole number 0..64"
-bad 's/{types: \[artifact\], count: 2, among: zone}/{count: 2}/' "59:22: error: missing 'types' in a limit"
+  "67:22: error: a limit among: attached is for the battlefield-role zone"
+bad 's/count: 2, among: zone/count: 65, among: zone/' "67:49: error: expected a whole number 0..64"
+bad 's/{types: \[artifact\], count: 2, among: zone}/{count: 2}/' "67:22: error: missing 'types' in a limit"
+# a chain of instead: entries that can bring an object back where it was bound
+bad 's/instead: {value: \[{from: \[hand, deck\], face: down}\], rule: "LG 7"}/instead: {value: [{types: [stadium], to: removed}], rule: "LG 7"}/' \
+  "37:46: error: this instead: entry of zone discard sends the object to zone removed, whose instead: entries (followed as a chain) can send it back to zone discard"
+# ceases_empty needs zone_lifecycle: yes and a per-player zone type
+n=$(grep -n 'ceases_empty: {value: true' "$F" | cut -d: -f1)
+bad 's/  zone_lifecycle: {value: "yes", rule: "LG 9"}//' "$n:19: error: zone server has ceases_empty, which only a zone made by zone_create can do"
+# a limit among sub-cards needs new_object: every_move
+bad 's/count: 2, among: zone/count: 2, among: under/; s/new_object: {value: every_move/new_object: {value: leave_arena/' \
+  "67:22: error: a limit among: under (zone vault) needs new_object: every_move"
 echo "zone rules: bad limits: and displace: values are file:line:column errors"
+
+# limits among sub-cards (pokemon: one Pokemon Tool per Pokemon): alike on
+# the zone types of a group, and the set-up may not break one
+F=$work/pk.yaml
+sed 's/^id: pokemon$/id: pk_copy/' "$src/oracle/rulesets/pokemon.yaml" > "$F"
+n=$(grep -n 'among: under' "$F" | head -1 | cut -d: -f1)
+bad '/^  bench:/,/^  prizes:/{/among: under/d}' "$n:22: error: zone types active and bench are of one group (in_play)"
+cat > "$work/tools.yaml" <<'YAML'
+id: pk/two-tools
+title: two Tools under one Pokemon
+rulesets: [pk_copy]
+rules: ["PTCG 10 Tool"]
+players: [alice, bob]
+cards:
+  act: {owner: alice, zone: active, types: [pokemon]}
+  belt: {owner: alice, under: act, types: [trainer], subtypes: [pokemon_tool]}
+  cape: {owner: alice, under: act, types: [trainer], subtypes: [pokemon_tool]}
+steps:
+  - look: {player: alice, card: act}
+YAML
+set +e
+"$bin" run --ruleset-file "$F" --report-dir "$work/pk" "$work/tools.yaml" > "$work/out" 2>&1
+rc=$?
+set -e
+[ "$rc" -eq 3 ] || fail "a set-up past a limit among sub-cards: exit $rc, expected 3"
+grep -q "tools.yaml:9:31: error: card 'cape' can't be under 'act'" "$work/out" || fail "no set-up error for a limit among sub-cards"
+n=$(grep -n 'clears: {value: \[effect\]' "$F" | cut -d: -f1)
+bad 's/clears: {value: \[effect\]/clears: {value: [efect]/' "$n:22: error: unknown mark kind 'efect' (did you mean 'effect'?"
+bad 's/clears: {value: \[effect\]/clears: {value: [effect, effect]/' "$n:30: error: mark kind 'effect' is listed twice"
+F=$dir/limits-game.yaml
+echo "zone rules: limits among sub-cards: alike in a group, and the set-up may not break one; bad clears: values"
 
 # a create into a zone at its limit fails; a set-up past it is an error
 cat > "$work/over.yaml" <<'YAML'
@@ -74,12 +114,15 @@ echo "zone rules: a create at a limit fails, a set-up past it is an error"
 grep -q 'stadium.capacity, stadium.displace' "$work/table.txt" || fail "no displacement in the table"
 grep -q '\[vault.limits\]' "$work/table.txt" || fail "no limit in the table"
 grep -q '^== artifact card' "$work/table.txt" || fail "no row of a limit's word"
+grep -q 'discard.instead, removed.instead' "$work/table.txt" || fail "no chain of instead: entries in the table"
+"$bin" table --ruleset pokemon > "$work/ptable.txt"
+grep -q 'bench.group, bench.clears' "$work/ptable.txt" || fail "no clears: in the pokemon table"
 echo "zone rules: the table shows displacement and limits"
 
 # serve --ruleset-file declares zone_rules (a rule set it serves has zone rules): every case runs against it
 "$bin" gate --invariants --ruleset-file "$F" --engine "$bin serve --ruleset-file $F" --report-dir "$work/gs" \
   "$dir/limits-cases" > "$work/out" 2>&1 || fail "gate against serve failed"
-grep -q '^5 passed, 0 failed, 0 skipped$' "$work/out" || fail "not every limits case passed against serve"
+grep -q '^8 passed, 0 failed, 0 skipped$' "$work/out" || fail "not every limits case passed against serve"
 "$bin" smoke --ruleset-file "$F" --engine "$bin serve --ruleset-file $F" "$dir"/limits-cases/*.yaml > "$work/out" 2>&1 \
   || fail "smoke against serve failed"
 grep -q '^ok   feature zone_rules: ' "$work/out" || fail "smoke did not check zone_rules"
@@ -105,7 +148,7 @@ setups = [m["message"] for m in map(json.loads, open(sys.argv[1]))
 assert setups, "no setup"
 for s in setups:
     for name, z in s["ruleset_zones"].items():
-        assert "limits" not in z and "displace" not in z and "instead" not in z, (name, z)
+        assert not {"limits", "displace", "instead", "group", "clears", "ceases_empty"} & set(z), (name, z)
 PY
 "$bin" gate --validate --ruleset-file "$F" --engine "$engine zone_rules" --report-dir "$work/g2" "$dir/limits-cases" \
   > "$work/out" 2>&1 || true
@@ -122,6 +165,7 @@ for s in setups:
     assert z["play"]["limits"][0] == {"types": ["tool"], "count": 1, "among": "attached"}, z["play"]
     assert z["discard"]["instead"] == [{"types": [], "from": ["deck", "hand"], "to": "discard", "face": "down"}], z["discard"]
     assert z["hand"]["instead"] == [] and z["stadium"]["limits"] == [] and z["hand"]["group"] is None, z["hand"]
+    assert z["hand"]["clears"] == [] and z["server"]["ceases_empty"] is True and z["hand"]["ceases_empty"] is False, z["server"]
 PY
 echo "zone rules: ruleset_zones gives limits, displace and instead only with zone_rules"
 
@@ -173,9 +217,9 @@ echo "zone rules: ruleset_zones gives group: and instead: with zone_rules"
 # group: off in turn: a case of the game kills each
 for g in limits duel; do
   "$bin" mutants --ruleset-file "$dir/$g-game.yaml" "$dir/$g-cases" > "$work/mut.out" 2>&1 || true
-  n=$(grep -cE "^$g-game:[a-z_]+\.(limits|displace|instead|group) " "$work/mut.out" || true)
+  n=$(grep -cE "^$g-game:[a-z_]+\.(limits|displace|instead|group|clears|ceases_empty) " "$work/mut.out" || true)
   [ "$n" -ge 4 ] || fail "$g-game: only $n zone-rule mutants"
-  if grep -E "^$g-game:[a-z_]+\.(limits|displace|instead|group) +SURVIVED" "$work/mut.out"; then
+  if grep -E "^$g-game:[a-z_]+\.(limits|displace|instead|group|clears|ceases_empty) +SURVIVED" "$work/mut.out"; then
     fail "$g-game: a zone-rule mutant survived its cases"
   fi
 done

@@ -622,7 +622,9 @@ json_t *zo_zcp_ruleset_zones_json(const zo_ruleset *rs, int limits) {
     json_object_set_new(o, "role", json_string(zo_zone_role_names[t->role]));
     for (int a = 0; a < ZA_COUNT; a++) {
       /* limits: and displace: only for an engine that knows them */
-      if (!limits && (a == ZA_LIMITS || a == ZA_DISPLACE || a == ZA_INSTEAD || a == ZA_GROUP)) continue;
+      if (!limits && (a == ZA_LIMITS || a == ZA_DISPLACE || a == ZA_INSTEAD || a == ZA_GROUP ||
+                      a == ZA_CLEARS || a == ZA_CEASES_EMPTY))
+        continue;
       const zo_cited *c = zo_zone_cited(t, (zo_zone_attr)a);
       json_t *v = NULL;
       switch (zo_zone_attr_values[a]) {
@@ -642,12 +644,19 @@ json_t *zo_zcp_ruleset_zones_json(const zo_ruleset *rs, int limits) {
         for (int k = 0; k < c->value && k < ZO_MAX_LIMITS; k++)
           json_array_append_new(v, json_pack("{s:o, s:i, s:s}", "types", type_words(rs, t->limit[k].types),
                                              "count", t->limit[k].count, "among",
-                                             t->limit[k].among == ZL_ATTACHED ? "attached" : "zone"));
+                                             t->limit[k].among == ZL_UNDER      ? "under"
+                                             : t->limit[k].among == ZL_ATTACHED ? "attached"
+                                                                                 : "zone"));
         break;
       case AV_ZONE:
         v = c->value > 0 && c->value <= rs->nzones ? json_string(rs->zones[c->value - 1].name) : json_null();
         break;
       case AV_GROUP: v = t->group_name[0] ? json_string(t->group_name) : json_null(); break;
+      case AV_MARKS:
+        v = json_array();
+        for (int k = 0; k < MK_COUNT; k++)
+          if (c->value >> k & 1) json_array_append_new(v, json_string(zo_mark_kind_names[k]));
+        break;
       case AV_INSTEAD:
         v = json_array();
         for (int k = 0; k < c->value && k < ZO_MAX_INSTEAD; k++) {

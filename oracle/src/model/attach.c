@@ -65,6 +65,12 @@ void zo_step_put_under(zo_game *g, const zo_step *s, int obj, zo_step_result *r)
     r->error = ZO_E_CANNOT_HOLD;
     return;
   }
+  /* limits: among sub-cards (issue 31): one Pokemon Tool per Pokemon */
+  if (ZT(g, t->zone)->limits.value && zo_under_limit(g, top, o, 1) >= 0) {
+    r->outcome = ZO_OUTCOME_FAILED;
+    r->error = ZO_E_CAPACITY;
+    return;
+  }
   zo_obj *ob = &g->objs[o];
   HITSW(g, SW_SUB_CARDS); /* FaB 3.0.14b: a new card, not in the arena */
   g->has_subs = 1;

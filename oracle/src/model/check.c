@@ -29,6 +29,21 @@ static int check_objects(const zo_game *g, int at_rest, zo_violation *v,
  * larger ones use zo_game's id_stamp table. */
 #define ZO_CHECK_SCAN 64
 
+/* limits: among sub-cards (issue 31): does top have more sub-cards of a
+ * limit's types than its zone type's limit among: under allows? */
+static int under_limit_broken(const zo_game *g, int top) {
+  int t = g->zones[g->objs[top].zone].type;
+  const zo_zone_type *zt = &g->rs->zones[t];
+  for (int l = 0; l < zt->limits.value && l < ZO_MAX_LIMITS; l++) {
+    if (zt->limit[l].among != ZL_UNDER) continue;
+    int n = 0;
+    for (int j = 0; j < g->nobjs; j++)
+      n += g->objs[j].exists && g->objs[j].under == top && (g->objs[j].types & g->limit_types[t][l]);
+    if (n > zt->limit[l].count) return 1;
+  }
+  return 0;
+}
+
 /* fresh-ids (CR 400.7): does an existing object with a lower handle than
  * obj have obj's identity? check_objects asks once per existing object, in
  * handle order, so in a large game each identity is stamped as its object
@@ -102,6 +117,8 @@ ZO_NO_COVERAGE static int check_objects(const zo_game *g, int at_rest, zo_violat
         return violation(v, "sub-cards", "FaB 3.0.14", g, i, "sub-card without a top-card in the arena");
       if (listed[i])
         return violation(v, "sub-cards", "FaB 3.0.14b", g, i, "sub-card listed in a zone");
+      if (ZT(g, t->zone)->limits.value && under_limit_broken(g, o->under))
+        return violation(v, "sub-cards", "", g, i, "more sub-cards of a kind than its top-card's zone's limits: allow");
     } else if (o->zone >= 0) {
       if (listed[i] != 1)
         return violation(v, "one-zone", "FaB 3.0.1a", g, i, "not in exactly its one zone");
@@ -137,6 +154,12 @@ ZO_NO_COVERAGE static int check_objects(const zo_game *g, int at_rest, zo_violat
   }
   if (cards + g->cards_left != g->ncards_start) /* less those gone with their owner, 800.4a */
     return violation(v, "cards-conserved", "every zone rule moves, none creates a card", g, -1, "card count changed");
+  /* ceases_empty (issue 31): a zone zone_create made that has held an
+     object and is empty has ceased (after each step) */
+  for (int z = 0; g->has_ceasing && z < g->nzones && z < g->nzone_life; z++)
+    if (g->zone_life[z] == (ZONE_MADE | ZONE_HELD) && g->zones[z].exists && !g->zones[z].n &&
+        g->zones[z].twoh < 0)
+      return violation(v, "ceases-empty", "", g, -1, "an emptied zone that zone_create made still exists");
   for (int z = 0; z < g->nzones; z++) {
     const zo_zone *zn = &g->zones[z];
     if (!zn->n) continue;

@@ -213,32 +213,56 @@ static int owner_zone_of_type(zo_game *g, int obj, int t) {
   return first;
 }
 
-/* The rule set's own replacement of a move into the destination's zone
- * type (`instead:`, issue 31), after the effects' (a Pendulum monster bound
- * for the Graveyard from the field goes face up to the Extra Deck): the
- * first entry whose types and origin match sends the object to its
- * owner's zone of the entry's type, and with the entry's face. It applies
- * once: the zone it sends to is not asked again. */
-ZO_COLD static int rule_instead(zo_game *g, int obj, int origin, int dest, const zo_step **eff,
-                                zo_step *inst) {
-  const zo_zone_type *zt = ZT(g, dest);
-  int dt = g->zones[dest].type, ot = origin >= 0 ? g->zones[origin].type : -1;
+/* One step of a chain of the rule set's own replacements (`instead:`,
+ * issue 31) for a move of obj from origin bound for zone `at`: the first
+ * entry of at's zone type not yet used in this move (*used, a bit per
+ * entry by zone type) whose types and origin match, marked used, sends
+ * the object to its owner's zone of the entry's type and sets the face it
+ * writes (*eff, copied into *inst). Returns that zone, or -1 when no entry
+ * applies. */
+ZO_COLD static int instead_once(zo_game *g, int obj, int origin, int at, const zo_step **eff,
+                                zo_step *inst, uint8_t *used) {
+  const zo_zone_type *zt = ZT(g, at);
+  int dt = g->zones[at].type, ot = origin >= 0 ? g->zones[origin].type : -1;
   for (int k = 0; k < zt->instead.value && k < ZO_MAX_INSTEAD; k++) {
     const zo_zone_instead *e = &zt->inst[k];
+    if (used[dt] >> k & 1u) continue; /* CR 614.5, FaB 6.5: once per event */
     if (e->types && !(g->objs[obj].types & g->instead_types[dt][k])) continue;
     if (e->from && (ot < 0 || !(e->from >> ot & 1u))) continue;
-    int to = e->to ? owner_zone_of_type(g, obj, e->to - 1) : dest;
+    int to = e->to ? owner_zone_of_type(g, obj, e->to - 1) : at;
     if (to < 0) continue; /* no such zone (removed): it does not apply */
+    used[dt] |= (uint8_t)(1u << k);
     hit(g, &zt->instead);
     g->features_used |= (uint64_t)1 << FT_ZONE_RULES;
     if (e->face >= 0) {
-      *inst = **eff;
+      if (*eff != inst) *inst = **eff;
       inst->face = e->face;
       *eff = inst;
     }
     return to;
   }
-  return dest;
+  return -1;
+}
+
+/* The rule set's own replacements of a move into the destination's zone
+ * type (`instead:`, issue 31), after the effects' (a Pendulum monster bound
+ * for the Graveyard from the field goes face up to the Extra Deck): the
+ * first entry whose types and origin match sends the object to its
+ * owner's zone of the entry's type, with the entry's face; where that is
+ * another zone whose type has entries, they are asked in turn about the
+ * move as it now stands (a chain, each entry at most once per move as a
+ * replacement applies once to an event: CR 614.5, FaB 6.5), so a chain
+ * ends, a cycle included, after at most every entry of the rule set. An
+ * entry that sets the face only ends the chain. */
+ZO_COLD static int rule_instead(zo_game *g, int obj, int origin, int dest, const zo_step **eff,
+                                zo_step *inst) {
+  uint8_t used[ZO_MAX_ZONE_TYPES] = {0};
+  int at = dest;
+  for (;;) {
+    int to = ZT(g, at)->instead.value ? instead_once(g, obj, origin, at, eff, inst, used) : -1;
+    if (to < 0 || to == at) return to < 0 ? at : to;
+    at = to;
+  }
 }
 
 /* Where it goes: the written destination (CR 400.3's redirect), then the
@@ -701,6 +725,10 @@ static ZO_ALWAYS_INLINE zo_outcome move_one(zo_game *g, int obj, const zo_step *
   if (g->in_etb) g->etb_chosen[obj] = 1; /* 614.13b: chosen once */
   int ctrl_before = m.o->controller;
   int newobj = transfer(&m);
+  /* issue 31: the marks its new zone clears from an object that stays
+     itself (clears:) */
+  if (!newobj && m.dest >= 0 && m.dest != m.origin && ZT(g, m.dest)->clears.value)
+    zo_arrival_clears(g, obj, m.dest);
   return after_move(&m, newobj, ctrl_before);
 }
 

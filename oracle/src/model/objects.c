@@ -64,6 +64,17 @@ void zo_obj_drop_marks(zo_game *g, int obj, unsigned keep) {
   }
 }
 
+void zo_arrival_clears(zo_game *g, int obj, int zone) {
+  const zo_zone_type *zt = ZT(g, zone);
+  for (int m = 0; m < g->nmarks; m++) {
+    zo_mark *mk = &g->marks[m];
+    if (!mk->alive || mk->obj != obj || !(zt->clears.value >> mk->kind & 1)) continue;
+    mk->alive = 0;
+    hit(g, &zt->clears);
+    g->features_used |= (uint64_t)1 << FT_ZONE_RULES;
+  }
+}
+
 /* Does an object that is private or public (pub) moving to a zone whose
  * objects are public or private (dest_pub) move with its properties (FaB
  * 3.0.7a: a private mover has none; the flip step, 3.0.8, gives it its
@@ -153,6 +164,23 @@ void zo_obj_cease(zo_game *g, int obj, zo_step_result *r) {
 
 /* ---- steps ------------------------------------------------------------- */
 
+/* A create into a full zone of a type with `displace:` (issue 31): the
+ * object there goes to its owner's zone of the named type first, as for a
+ * move (zo_zone_displace), since the rules that displace (a new Stadium
+ * sends the old one to its owner's discard pile: PTCG rulebook p. 10,
+ * Stadium; a new Field Spell the old one to the Graveyard, yugioh.yaml
+ * "YGO 4 Field Zone") speak of the new card
+ * coming, not of how it comes. The new object h, not yet in any zone, is
+ * kept out of sight (exists 0) while the displaced one moves, so nothing
+ * the move does (watches, sub-cards) sees it in zone 0. Returns what the
+ * zone still refuses. */
+ZO_COLD static zo_step_error create_displaces(zo_game *g, int zone, int h, zo_step_result *r) {
+  g->objs[h].exists = 0;
+  zo_step_error refuse = zo_zone_displace(g, zone, h, r);
+  g->objs[h].exists = 1;
+  return refuse;
+}
+
 /* Create object s->as (a token, copy, ability...) in s->zone: a new object
  * with a fresh identity; not created where the zone can't hold it (CR
  * 111.5: a token that can't enter isn't created; 400.4a; FaB capacity and
@@ -226,6 +254,8 @@ void zo_step_create(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
                              : zo_zone_refuses(g, zone, h, ZF_COUNT);
   int leaves_now = is_token(g, o) && !ZT(g, zone)->arena.value &&
                    SW(g, SW_TOKEN_LEAVES) == ZS_IMMEDIATELY;
+  if (refuse == ZO_E_CAPACITY && ZT(g, zone)->displace.value && !leaves_now)
+    refuse = create_displaces(g, zone, h, r);
   if (refuse && !leaves_now) {
     o->exists = 0;
     o->id = 0;

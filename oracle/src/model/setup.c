@@ -172,6 +172,11 @@ static zo_status place_sub_card(zo_game *g, const zo_card_setup *cs, zo_error *e
                         "say %s or be left out", hn, c->handles[cs->under], tz, fab, tz);
     }
   }
+  /* limits: among sub-cards (issue 31): the set-up may not break one */
+  if (ZT(g, t->zone)->limits.value && zo_under_limit(g, cs->under, cs->handle, 0) >= 0)
+    return setup_fail(err, c, cs, CK_UNDER, rs->id, "card '%s' can't be under '%s': '%s' "
+                      "would have more sub-cards of this kind than the limits: of its zone allow",
+                      hn, c->handles[cs->under], c->handles[cs->under]);
   o->under = cs->under;
   g->has_subs = 1;
   o->zone = t->zone;
@@ -539,6 +544,7 @@ void zo_game_free(zo_game *g) {
   free(g->pool);
   free(g->zones);
   free(g->zone_scratch);
+  free(g->zone_life);
   free(g->order_scratch);
   free(g->chk_listed); /* zo_game_check's scratch */
   free(g->id_stamp);

@@ -60,6 +60,7 @@ void zo_game_apply(zo_game *g, const zo_step *s, zo_step_result *r) {
   memset(r, 0, sizeof *r);
   zo_game_apply_to(g, s, -1, r);
   if (g->top_revealed) zo_top_reveals_update(g, r);
+  if (g->has_ceasing) zo_zones_cease_empty(g); /* issue 31: ceases_empty */
   g->nsteps++;
 }
 
@@ -69,5 +70,6 @@ void zo_game_apply_again(zo_game *g, const zo_step *s, zo_step_result *r) {
   r->nevents = 0; /* the events buffer is kept */
   zo_game_apply_to(g, s, -1, r);
   if (g->top_revealed) zo_top_reveals_update(g, r);
+  if (g->has_ceasing) zo_zones_cease_empty(g); /* issue 31: ceases_empty */
   g->nsteps++;
 }

@@ -220,6 +220,29 @@ int zo_zone_displaced(const zo_game *g, int zone, int obj) {
   return -1;
 }
 
+int zo_under_limit(zo_game *g, int top, int obj, int counting) {
+  int t = g->zones[g->objs[top].zone].type;
+  const zo_zone_type *zt = &g->rs->zones[t];
+  for (int k = 0; k < zt->limits.value && k < ZO_MAX_LIMITS; k++) {
+    uint64_t want = g->limit_types[t][k];
+    if (zt->limit[k].among != ZL_UNDER) continue;
+    int n = 0;
+    for (int i = 0; i < g->nobjs; i++) {
+      const zo_obj *o = &g->objs[i];
+      if (!o->exists || !(o->types & want)) continue;
+      n += i == obj || o->under == top || (o->under == obj && obj >= 0);
+    }
+    if (n > zt->limit[k].count) {
+      if (counting) {
+        hit(g, &zt->limits);
+        g->features_used |= (uint64_t)1 << FT_ZONE_RULES;
+      }
+      return k;
+    }
+  }
+  return -1;
+}
+
 /* ---- the zone table ------------------------------------------------------ */
 
 /* Zone lists live in one pool, each as long as the game has objects, so a
@@ -405,6 +428,37 @@ static int lifecycle(zo_game *g, zo_step_result *r) {
   return 1;
 }
 
+/* ceases_empty (issue 31): zone z, just made by zone_create, ceases once
+ * its last object has left (zo_zones_cease_empty). */
+static void zone_made_ceasing(zo_game *g, int z) {
+  if (z >= g->nzone_life) {
+    int n = g->capzones > z ? g->capzones : z + 1;
+    g->zone_life = zo_xrealloc(g->zone_life, (size_t)n);
+    memset(g->zone_life + g->nzone_life, 0, (size_t)(n - g->nzone_life));
+    g->nzone_life = n;
+  }
+  g->zone_life[z] = ZONE_MADE;
+  g->has_ceasing = 1;
+}
+
+void zo_zones_cease_empty(zo_game *g) {
+  for (int z = 0; z < g->nzones && z < g->nzone_life; z++) {
+    zo_zone *zn = &g->zones[z];
+    if (!(g->zone_life[z] & ZONE_MADE) || !zn->exists) continue;
+    /* sub-cards are not listed: a zone holding only a top-card's sub-cards
+       holds its top-card too */
+    if (zn->n > 0 || zn->twoh >= 0) {
+      g->zone_life[z] |= ZONE_HELD;
+      continue;
+    }
+    if (!(g->zone_life[z] & ZONE_HELD)) continue; /* made, never yet used */
+    zn->exists = 0;
+    g->zones_changed = 1;
+    hit(g, &g->rs->zones[zn->type].ceases_empty);
+    g->features_used |= (uint64_t)1 << FT_ZONE_RULES;
+  }
+}
+
 /* FaB 3.0.10a: a new zone of the type for the player, numbered after the
  * highest it has. */
 void zo_step_zone_create(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
@@ -417,6 +471,7 @@ void zo_step_zone_create(zo_game *g, const zo_step *s, int obj, zo_step_result *
         g->zones[z].index > idx)
       idx = g->zones[z].index;
   zo_game_add_zone(g, type, s->zone.player, idx + 1);
+  if (g->rs->zones[type].ceases_empty.value) zone_made_ceasing(g, g->nzones - 1);
   g->zones_changed = 1;
   g->multi[s->zone.player][type] = 1;
 }

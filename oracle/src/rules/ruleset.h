@@ -74,6 +74,18 @@ enum { ZO_HOLDS(ZO_HOLDS_BIT) };
  * (zo_zone_type.only_types), any game's "holds only these types". */
 #define ZH_TYPES (1u << ZH_COUNT)
 
+/* ZO_MARK_KINDS(X): X(id, name): what a `mark` step attaches (cases/README.md,
+ * mark), and what a zone type's `clears:` names (issue 31). Here, below the
+ * case layer, so that a rule set file can name them. */
+#define ZO_MARK_KINDS(X)                 \
+  X(MK_COUNTER, "counter")               \
+  X(MK_EFFECT, "effect")                 \
+  X(MK_CHARACTERISTIC, "characteristic") \
+  X(MK_PREVENTION, "prevention")         \
+  X(MK_STICKER, "sticker")               \
+  X(MK_PERMISSION, "permission")         \
+  X(MK_SPELL_INFO, "spell_info")
+
 /* A cited value: every zone attribute and switch carries its rule. */
 typedef struct {
   int value;
@@ -97,8 +109,10 @@ typedef enum {
                     index + 1, 0 for none (issue 31) */
   AV_INSTEAD,    /* a list of {types, from, to, face} maps: inst[]; the
                     value is how many (issue 31) */
-  AV_GROUP       /* a word naming a group of zone types: group_name; the
+  AV_GROUP,      /* a word naming a group of zone types: group_name; the
                     value is 1 + the first zone type of the group, 0 none */
+  AV_MARKS       /* a list of mark kinds (ZO_MARK_KINDS): the value has a
+                    bit per kind, by its row (issue 31) */
 } zo_attr_value;
 
 /* ZO_ZONE_ATTRS(X): X(id, field, key, value, mutant): every cited attribute
@@ -141,7 +155,14 @@ typedef enum {
   X(ZA_INSTEAD, instead, "instead", AV_INSTEAD, 15)                                    \
   /* issue 31: zone types that count as one zone for "new object" (a        \
      duel game's monster zones, positions of one zone) */                    \
-  X(ZA_GROUP, group, "group", AV_GROUP, 16)
+  X(ZA_GROUP, group, "group", AV_GROUP, 16)                                            \
+  /* issue 31: marks an object loses as it arrives in a zone of this type   \
+     while staying the same object (a Pokemon going to the Bench recovers   \
+     from its Special Conditions) */                                        \
+  X(ZA_CLEARS, clears, "clears", AV_MARKS, 17)                                          \
+  /* issue 31: a zone zone_create made ceases once its last object has left \
+     (an Android: Netrunner remote server) */                                \
+  X(ZA_CEASES_EMPTY, ceases_empty, "ceases_empty", AV_BOOL, 18)
 
 /* The cited zone attributes (ZO_ZONE_ATTRS). */
 typedef enum { ZO_ZONE_ATTRS(ZO_ROW_ID) ZA_COUNT } zo_zone_attr;
@@ -151,8 +172,10 @@ typedef enum { ZO_ZONE_ATTRS(ZO_ROW_ID) ZA_COUNT } zo_zone_attr;
 
 /* One entry of `limits:` (RULESETS.md, Zones): at most `count` objects
  * with one of `types` (rule set bits) in one zone of the type (among
- * ZL_ZONE), or attached to one object in it (ZL_ATTACHED). */
-typedef enum { ZL_ZONE, ZL_ATTACHED } zo_limit_among;
+ * ZL_ZONE), attached to one object in it (ZL_ATTACHED), or sub-cards
+ * under one object in it (ZL_UNDER: one Pokemon Tool per Pokemon, PTCG
+ * rulebook p. 10, where a Tool is a sub-card of its Pokemon). */
+typedef enum { ZL_ZONE, ZL_ATTACHED, ZL_UNDER } zo_limit_among;
 typedef struct {
   uint64_t types;
   int count;             /* 0..64 */
@@ -219,6 +242,12 @@ typedef struct {
                            the group keeps the object (value: 1 + the first
                            zone type with the word) */
   char group_name[ZO_NAME]; /* the group's word, "" for none */
+  zo_cited clears;      /* mark kinds (a bit per ZO_MARK_KINDS row) an object
+                           arriving here loses when the move keeps it the
+                           same object (issue 31); 0 none */
+  zo_cited ceases_empty; /* a zone of this type that zone_create made ceases
+                            after the step that takes its last object out
+                            (issue 31; needs switch zone_lifecycle: yes) */
 } zo_zone_type;
 
 /* The keys of the cited zone attributes, by zo_zone_attr; static storage. */

@@ -37,6 +37,7 @@ typedef struct {
      once every zone is read; attached limits need a battlefield) */
   const yd_node *displace_at[ZO_MAX_ZONE_TYPES], *limits_at[ZO_MAX_ZONE_TYPES];
   const yd_node *instead_at[ZO_MAX_ZONE_TYPES]; /* instead:'s list (zone names) */
+  const yd_node *ceases_at[ZO_MAX_ZONE_TYPES]; /* ceases_empty: as written */
   zo_ruleset_lookup base_of; /* extends: the registry's look-up (registry.c) */
   const zo_ruleset *base;    /* the rule set extends: names, once found */
 } rparse;
@@ -214,7 +215,7 @@ static zo_status parse_holds(rparse *p, const yd_node *v, const char *what, zo_c
  * Zones). The value is how many. */
 static zo_status parse_limits(rparse *p, zo_zone_type *z, const yd_node *val, const char *what) {
   if (val->kind != YD_SEQ)
-    return bad(p, val, "expected a list of {types: [...], count: N, among: zone|attached} for %s",
+    return bad(p, val, "expected a list of {types: [...], count: N, among: zone|attached|under} for %s",
                what);
   if (val->n > ZO_MAX_LIMITS)
     return bad(p, val->kids[ZO_MAX_LIMITS], "at most %d limits for %s", ZO_MAX_LIMITS, what);
@@ -235,11 +236,11 @@ static zo_status parse_limits(rparse *p, zo_zone_type *z, const yd_node *val, co
     if ((st = whole_number(p, count, what, &l->count))) return st;
     l->among = ZL_ZONE;
     if (among) {
-      static const char *const amongs[] = {"zone", "attached"};
+      static const char *const amongs[] = {"zone", "attached", "under"};
       if ((st = want_str(p, among, what))) return st;
-      int a = yr_index(among->str, amongs, 2);
-      if (a < 0) return yr_unknown(&p->r, among, ZO_ERR_SCHEMA, "among", among->str, NULL, amongs, 2);
-      l->among = a ? ZL_ATTACHED : ZL_ZONE;
+      int a = yr_index(among->str, amongs, 3);
+      if (a < 0) return yr_unknown(&p->r, among, ZO_ERR_SCHEMA, "among", among->str, NULL, amongs, 3);
+      l->among = a == 2 ? ZL_UNDER : a ? ZL_ATTACHED : ZL_ZONE;
     }
   }
   return ZO_OK;
@@ -281,6 +282,31 @@ static zo_status parse_instead(rparse *p, zo_zone_type *z, const yd_node *val, c
     if (!to && !face)
       return bad(p, m, "an instead: entry of %s says neither to: nor face:, so it changes nothing",
                  what);
+  }
+  return ZO_OK;
+}
+
+/* The mark kinds' words, by row of ZO_MARK_KINDS. */
+#define MARK_WORD(id, name) name,
+static const char *const mark_words[] = {ZO_MARK_KINDS(MARK_WORD)};
+#undef MARK_WORD
+#define NMARK_WORDS (sizeof mark_words / sizeof *mark_words)
+
+/* clears: a list of mark kind words (issue 31; RULESETS.md, Zones) into
+ * out->value, a bit per kind; a word twice is refused, as it says nothing
+ * more. */
+static zo_status parse_marks(rparse *p, const yd_node *val, const char *what, zo_cited *out) {
+  if (val->kind != YD_SEQ)
+    return bad(p, val, "expected a list of mark kinds for %s", what);
+  out->value = 0;
+  for (size_t i = 0; i < val->n; i++) {
+    const yd_node *w = val->kids[i];
+    zo_status st = want_str(p, w, what);
+    if (st) return st;
+    int k = yr_index(w->str, mark_words, NMARK_WORDS);
+    if (k < 0) return yr_unknown(&p->r, w, ZO_ERR_SCHEMA, "mark kind", w->str, NULL, mark_words, NMARK_WORDS);
+    if (out->value >> k & 1) return bad(p, w, "mark kind '%s' is listed twice for %s", w->str, what);
+    out->value |= 1 << k;
   }
   return ZO_OK;
 }
@@ -349,6 +375,9 @@ static zo_status parse_attr(rparse *p, zo_zone_type *z, zo_zone_attr a, const yd
                  "%d characters (got '%s') for %s", ZO_NAME - 1, val->str, what);
     snprintf(z->group_name, sizeof z->group_name, "%s", val->str);
     return ZO_OK; /* its value: numbered by number_groups, once all are read */
+  case AV_MARKS:
+    if ((st = cited(p, v, what, c, &val))) return st;
+    return parse_marks(p, val, what, c);
   case AV_INSTEAD:
     if ((st = cited(p, v, what, c, &val))) return st;
     if ((st = parse_instead(p, z, val, what))) return st;
@@ -397,6 +426,7 @@ static zo_status parse_zone(rparse *p, const yd_node *key, const yd_node *m) {
     } else if (a >= 0) {
       st = parse_attr(p, z, (zo_zone_attr)a, v, what);
       if (a == ZA_ZONE_COUNT) p->count_at[zi] = v;
+      if (a == ZA_CEASES_EMPTY) p->ceases_at[zi] = v;
     }
     else return yr_unknown(&p->r, k, ZO_ERR_SCHEMA, "key", k->str, "a zone", zone_keys,
                            1 + ZA_COUNT);
@@ -491,6 +521,56 @@ static void number_groups(zo_ruleset *rs) {
   }
 }
 
+/* Does a chain of instead: entries (issue 31) lead from zone type `at`
+ * back to zone type `home`, for an object that every entry on the way
+ * matches (types: bits, from: zone types; all ones for "any")? `used`:
+ * the entries already on the path, a bit each by zone type (the model
+ * applies each once per move). */
+static int instead_returns(const zo_ruleset *rs, int home, int at, uint64_t types, uint32_t from,
+                           uint8_t *used) {
+  if (at == home) return 1;
+  const zo_zone_type *z = &rs->zones[at];
+  for (int k = 0; k < z->instead.value && k < ZO_MAX_INSTEAD; k++) {
+    const zo_zone_instead *e = &z->inst[k];
+    uint64_t t = types & (e->types ? e->types : ~(uint64_t)0);
+    uint32_t f = from & (e->from ? e->from : ~(uint32_t)0);
+    if ((used[at] >> k & 1u) || !e->to || e->to - 1 == at || !t || !f) continue;
+    used[at] |= (uint8_t)(1u << k);
+    int back = instead_returns(rs, home, e->to - 1, t, f, used);
+    used[at] &= (uint8_t) ~(1u << k);
+    if (back) return 1;
+  }
+  return 0;
+}
+
+/* instead: chains (issue 31): the model follows an entry's destination's
+ * own entries, each entry once per move (CR 614.5, FaB 6.5), so a chain
+ * always ends; but one that can bring an object back to the zone type it
+ * was bound for only undoes itself, and is refused at the first entry's
+ * to: (write the entry that says where the object goes instead). */
+static zo_status check_instead_chains(rparse *p) {
+  const zo_ruleset *rs = p->rs;
+  for (int i = 0; i < rs->nzones; i++) {
+    const zo_zone_type *z = &rs->zones[i];
+    for (int k = 0; k < z->instead.value && k < ZO_MAX_INSTEAD; k++) {
+      const zo_zone_instead *e = &z->inst[k];
+      if (!e->to || e->to - 1 == i) continue;
+      uint8_t used[ZO_MAX_ZONE_TYPES] = {0};
+      used[i] = (uint8_t)(1u << k);
+      if (!instead_returns(rs, i, e->to - 1, e->types ? e->types : ~(uint64_t)0,
+                           e->from ? e->from : ~(uint32_t)0, used))
+        continue;
+      const yd_node *at = p->instead_at[i] && (size_t)k < p->instead_at[i]->n
+                              ? yd_get(p->instead_at[i]->kids[k], "to") : NULL;
+      return bad(p, at, "this instead: entry of zone %s sends the object to zone %s, whose "
+                 "instead: entries (followed as a chain) can send it back to zone %s: a cycle "
+                 "that undoes itself; say in one entry where the object goes instead", z->name,
+                 rs->zones[e->to - 1].name, z->name);
+    }
+  }
+  return ZO_OK;
+}
+
 /* What needs every zone of the file and its base: a `count` written for a
  * shared zone type (it would be ignored) or below 1 (no zone of the type
  * at all), and a role the model looks a zone up by given to two zone
@@ -519,6 +599,69 @@ static zo_status check_zones(rparse *p) {
                    "by its role, so give it to one zone type", zo_zone_role_names[z->role],
                    rs->zones[j].name, z->name, zo_zone_role_names[z->role]);
       }
+  }
+  return check_instead_chains(p);
+}
+
+/* Does zone type y list every limit among sub-cards that x lists? */
+static int under_limits_in(const zo_zone_type *x, const zo_zone_type *y) {
+  for (int k = 0; k < x->limits.value; k++) {
+    if (x->limit[k].among != ZL_UNDER) continue;
+    int found = 0;
+    for (int j = 0; j < y->limits.value && !found; j++)
+      found = y->limit[j].among == ZL_UNDER && y->limit[j].types == x->limit[k].types &&
+              y->limit[j].count == x->limit[k].count;
+    if (!found) return 0;
+  }
+  return 1;
+}
+
+/* Limits among sub-cards (`among: under`, issue 31), once the switches
+ * are read: the model checks them where a card goes under another
+ * (put_under, the set-up), so a top-card must not carry its sub-cards
+ * into a zone type with other such limits. Under new_object: every_move a
+ * top-card keeps its sub-cards only when it moves within a group, so the
+ * zone types of a group list the same limits among sub-cards; under
+ * another new_object (FaB's leave_arena keeps them from the stack into the
+ * arena) the loader refuses the limit. */
+static zo_status check_under_limits(rparse *p) {
+  zo_ruleset *rs = p->rs;
+  for (int i = 0; i < rs->nzones; i++) {
+    const zo_zone_type *z = &rs->zones[i];
+    int k = 0;
+    while (k < z->limits.value && z->limit[k].among != ZL_UNDER) k++;
+    if (k == z->limits.value) continue;
+    const yd_node *at = p->limits_at[i] && (size_t)k < p->limits_at[i]->n ? p->limits_at[i]->kids[k] : NULL;
+    if (rs->sw[SW_NEW_OBJECT].value != ZS_EVERY_MOVE)
+      return bad(p, at, "a limit among: under (zone %s) needs new_object: every_move, where a "
+                 "top-card keeps its sub-cards only within a group: under %s a top-card could "
+                 "carry more sub-cards into the zone than the limit allows", z->name,
+                 zo_switch_value_names[rs->sw[SW_NEW_OBJECT].value]);
+    for (int j = 0; j < rs->nzones; j++)
+      if (j != i && z->group.value && rs->zones[j].group.value == z->group.value &&
+          !(under_limits_in(z, &rs->zones[j]) && under_limits_in(&rs->zones[j], z)))
+        return bad(p, at, "zone types %s and %s are of one group (%s), where a top-card keeps its "
+                   "sub-cards, but list different limits among: under: write the same on both",
+                   z->name, rs->zones[j].name, z->group_name);
+  }
+  return ZO_OK;
+}
+
+/* ceases_empty (issue 31), once the switches are read: only zone_create
+ * makes a zone that can cease, and zone_create needs switch
+ * zone_lifecycle: yes and a per-player zone type (it names the player). */
+static zo_status check_ceasing_zones(rparse *p) {
+  const zo_ruleset *rs = p->rs;
+  for (int i = 0; i < rs->nzones; i++) {
+    const zo_zone_type *z = &rs->zones[i];
+    if (!z->ceases_empty.value) continue;
+    const yd_node *at = p->ceases_at[i];
+    if (rs->sw[SW_ZONE_LIFECYCLE].value != ZS_YES)
+      return bad(p, at, "zone %s has ceases_empty, which only a zone made by zone_create can do: "
+                 "the rule set needs switch zone_lifecycle: yes", z->name);
+    if (!z->per_player.value)
+      return bad(p, at, "zone %s has ceases_empty but is shared: zone_create makes a zone for a "
+                 "player, so write per_player: true", z->name);
   }
   return ZO_OK;
 }
@@ -872,6 +1015,8 @@ static zo_status parse_file(rparse *p, const yd_node *root) {
   }
   if ((st = check_zones(p))) return st;
   if ((v = yd_get(root, "switches")) && (st = parse_switches(p, v))) return st;
+  if ((st = check_under_limits(p))) return st;
+  if ((st = check_ceasing_zones(p))) return st;
   if ((st = resolve_citations(p))) return st;
   if ((v = yd_get(root, "drop_rules")) && (st = drop_rules(p, v))) return st;
   if (rs->nzones == 0) return bad(p, root, "a rule set needs zones:");

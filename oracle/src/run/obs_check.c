@@ -69,6 +69,7 @@ static void learn_created(zo_obs_checker *k, const zo_step *s) {
     k->types[s->as] = s->types;
   }
   if (s->kind == ST_REPLACE && (tree_flags(s->then) & F_REORDERS)) k->repl_shuffles = 1;
+  if (s->kind == ST_MARK && s->as >= 0 && s->as < k->c->nmarknames) k->mark_kind[s->as] = (int)s->mark_kind;
   learn_created(k, s->then);
   for (int i = 0; i < s->nmoves; i++) learn_created(k, &s->moves[i]);
   for (int i = 0; i < s->ncosts; i++) learn_created(k, &s->costs[i]);
@@ -113,6 +114,8 @@ zo_obs_checker *zo_obs_checker_new(const zo_ruleset *rs, const zo_case *c) {
     k->kind[cs->handle] = (int)cs->kind;
     k->types[cs->handle] = cs->types;
   }
+  k->mark_kind = zo_xcalloc((size_t)c->nmarknames + 1, sizeof *k->mark_kind);
+  for (int i = 0; i < c->nmarknames; i++) k->mark_kind[i] = -1;
   for (int i = 0; i < c->nsteps; i++) learn_created(k, &c->steps[i]);
   k->fab_tokens = SWV(k, SW_TOKEN_LEAVES) == ZS_IMMEDIATELY;
   k->per_object = SWV(k, SW_VISIBILITY) == ZS_PER_OBJECT;
@@ -129,6 +132,8 @@ zo_obs_checker *zo_obs_checker_new(const zo_ruleset *rs, const zo_case *c) {
       k->inst[z][e] = zo_type_bits_for_case(rs, c, zt->inst[e].types);
     cite_text(rs, &zt->instead, k->inst_rule[z], sizeof k->inst_rule[z]);
     cite_text(rs, &zt->group, k->group_rule[z], sizeof k->group_rule[z]);
+    cite_text(rs, &zt->clears, k->clears_rule[z], sizeof k->clears_rule[z]);
+    k->has_clears |= zt->clears.value != 0;
     k->has_instead |= zt->instead.value > 0;
   }
   return k;
@@ -140,6 +145,7 @@ void zo_obs_checker_free(zo_obs_checker *k) {
   free(k->shown_id);
   free(k->shown_zid);
   free(k->kind);
+  free(k->mark_kind);
   free(k->types);
   free(k->prev);
   free(k->ztype);
@@ -244,6 +250,30 @@ static void learn_shown(zo_obs_checker *k, const zo_step *s, const zo_step_resul
   k->shown_zid[h] = k->zid[h];
 }
 
+/* limits: among sub-cards (issue 31): at most `count` of a kind under one
+ * top-card (one Pokemon Tool per Pokemon), counted at the first of them:
+ * sub-card h under top. */
+static int under_limit(const zo_obs_checker *k, const zo_observation *ob, int h, int top,
+                       zo_obs_violation *v) {
+  int tt = k->ztype[top];
+  const zo_zone_type *ht = tt >= 0 ? &k->rs->zones[tt] : NULL;
+  for (int l = 0; ht && l < ht->limits.value && l < ZO_MAX_LIMITS; l++) {
+    uint64_t want = k->limit[tt][l];
+    if (ht->limit[l].among != ZL_UNDER || !(k->types[h] & want)) continue;
+    int n = 0, first = h;
+    for (int j = 0; j < ob->nhandles; j++)
+      if (ob->objs[j].exists && ob->objs[j].under == top && (k->types[j] & want)) {
+        n++;
+        if (j < first) first = j;
+      }
+    if (n > ht->limit[l].count && first == h)
+      return viol(v, "sub-cards", k->limit_rule[tt], k->c, h,
+                  "one of %d sub-cards of a kind under %s, whose zone's limits: allow %d", n,
+                  hname(k->c, top), ht->limit[l].count);
+  }
+  return 0;
+}
+
 /* Invariants of one existing object h (zone parsed into k->ztype/zplayer). */
 static int check_object(zo_obs_checker *k, const zo_observation *ob, int h, int at_rest, int ended,
                         zo_obs_violation *v) {
@@ -283,6 +313,7 @@ static int check_object(zo_obs_checker *k, const zo_observation *ob, int h, int 
       return viol(v, "sub-cards", "FaB 3.0.14b", c, h,
                   "a sub-card listed at position %d in %s: sub-cards are not in the zone",
                   o->position >= 0 ? o->position : o->layer, o->zone);
+    if (under_limit(k, ob, h, top, v)) return 1;
   }
 
   /* attachments: attached to an existing other permanent, both on the
@@ -574,6 +605,44 @@ static int sent_by_instead(const zo_obs_checker *k, uint64_t types, int f, int d
   return 0;
 }
 
+/* Does step s, or a step nested in it, put a mark on something? */
+static int marks_in(const zo_step *s) {
+  if (!s) return 0;
+  if (s->kind == ST_MARK || marks_in(s->then)) return 1;
+  for (int i = 0; i < s->nmoves; i++)
+    if (marks_in(&s->moves[i])) return 1;
+  for (int i = 0; i < s->ncosts; i++)
+    if (marks_in(&s->costs[i])) return 1;
+  return 0;
+}
+
+/* clears (issue 31): an object that moved into another zone and stayed the
+ * same object carries no mark of a kind its new zone type clears (a
+ * Pokemon gone to the Bench has no Special Condition). Not after a step
+ * that marks something itself (its then: may mark the object there). */
+static int check_clears(zo_obs_checker *k, const zo_step *s, const zo_step_result *r,
+                        const zo_observation *ob, zo_obs_violation *v) {
+  if (marks_in(s)) return 0;
+  int n = ob->nhandles < k->n ? ob->nhandles : k->n;
+  for (int h = 0; h < n; h++) {
+    const zo_obj_obs *p = &k->prev[h], *o = &ob->objs[h];
+    if (!p->exists || !o->exists || p->object != o->object || k->zid[h] < 0 ||
+        k->prev_zid[h] == k->zid[h] || !zo_obsx_events_for(k, r, h, MOVED_SET))
+      continue;
+    int d = k->names[k->zid[h]].type;
+    if (d < 0 || !k->rs->zones[d].clears.value) continue;
+    for (int i = 0; i < o->nmarks; i++) {
+      int m = o->marks[i], kind = m >= 0 && m < k->c->nmarknames ? k->mark_kind[m] : -1;
+      if (kind >= 0 && (k->rs->zones[d].clears.value >> kind & 1))
+        return viol(v, "clears", k->clears_rule[d], k->c, h,
+                    "moved %s -> %s as the same object and still carries %s mark %s, which %s "
+                    "clears", p->zone, o->zone, zo_mark_kind_names[kind], k->c->marknames[m],
+                    k->rs->zones[d].name);
+    }
+  }
+  return 0;
+}
+
 /* instead (issue 31): no object arrives, by a move, in a zone type whose
  * instead: entry sends objects of its kind from where it came to another
  * zone type (the rule set's own replacement, applied after every effect's),
@@ -790,6 +859,7 @@ int zo_observation_check(zo_obs_checker *k, const zo_step *s, const zo_step_resu
   }
   if (!bad && s && k->started) bad = check_identity(k, s, r, ob, v);
   if (!bad && s && k->started && k->has_instead) bad = check_instead(k, r, ob, v);
+  if (!bad && s && k->started && k->has_clears) bad = check_clears(k, s, r, ob, v);
   if (!bad) bad = check_refs(k, s, ob, v);
   if (!bad && s && k->started && !(flags & F_REORDERS) &&
       !(k->repl_shuffles && (flags & F_MOVES)))

@@ -123,7 +123,7 @@ static void slot_set(builder *b, const zo_cited *c, const char *name, int decisi
 static int attr_decides(zo_zone_attr a) {
   return a == ZA_CAPACITY || a == ZA_OWNER_ONLY || a == ZA_HOLDS || a == ZA_EQUIP ||
          a == ZA_HOLDS_TYPES || a == ZA_LIMITS || a == ZA_DISPLACE || a == ZA_INSTEAD ||
-         a == ZA_GROUP ||
+         a == ZA_GROUP || a == ZA_CLEARS ||
          a == ZA_SAME_ZONE_NEW || a == ZA_KEEPS || a == ZA_FACE_DOWN_NEW;
 }
 
@@ -363,6 +363,14 @@ static void zone_lists(builder *b) {
  * 707.13, which no set-up and no move can place). */
 enum { VIA_SETUP, VIA_HOME, VIA_CREATE, VIA_COUNT };
 
+/* Does zone type zt have a limit among the zone (not among attached
+ * objects or sub-cards, which a move into it does not fill)? */
+static int limited_zone(const zo_zone_type *zt) {
+  for (int l = 0; l < zt->limits.value && l < ZO_MAX_LIMITS; l++)
+    if (zt->limit[l].among == ZL_ZONE) return 1;
+  return 0;
+}
+
 /* Cards that fill each zone that displaces (displace:, issue 31) or has
  * limits among the zone, other than the origin's type and the start's
  * (where x must fit): as many as its capacity of the filler's type, or as
@@ -375,7 +383,7 @@ static void full_zones(const builder *b, int origin, int start, sbuf *s) {
   char w[48];
   for (int z = 0; z < rs->nzones; z++) {
     const zo_zone_type *zt = &rs->zones[z];
-    if (z == origin || z == start || (!zt->displace.value && !zt->limits.value)) continue;
+    if (z == origin || z == start || (!zt->displace.value && !limited_zone(zt))) continue;
     for (int p = 0; p < (zt->per_player.value ? 2 : 1); p++) {
       zone_written(zt, zt->per_player.value ? p : -1, w, sizeof w);
       for (int k = 0; k < zt->capacity.value; k++)

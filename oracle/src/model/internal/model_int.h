@@ -253,6 +253,12 @@ struct zo_game {
   uint64_t instead_types[ZO_MAX_ZONE_TYPES][ZO_MAX_INSTEAD];
   int has_instead;
   int has_group;             /* some zone type is in a group (group:) */
+  /* ceases_empty (issue 31): per zone instance, ZONE_MADE (zone_create
+     made it, of a type that ceases empty) and ZONE_HELD (an object has
+     been seen in it since); nzone_life of them, 0 beyond; has_ceasing: a
+     zone that may cease exists */
+  unsigned char *zone_life;
+  int nzone_life, has_ceasing;
   /* a private slot (case zone type past the case's) that names, for the
      move being made, the zone type a displaced object goes to (displace:) */
   int displace_slot;
@@ -599,6 +605,24 @@ int zo_zone_displaced(const zo_game *g, int zone, int obj);
  * host is in that attaching obj to host would break: its index, or -1
  * (counts the rule hit). */
 int zo_attach_limit(zo_game *g, int obj, int host);
+/* The first limit among sub-cards (limits: among: under, issue 31) of
+ * the zone type top is in that putting obj under top would break: obj,
+ * its own sub-cards (which go under top with it, FaB 3.0.14c) and top's
+ * other sub-cards of the limit's types, more than its count. Its index,
+ * or -1; with `counting`, the rule hit is counted (zones.c). */
+int zo_under_limit(zo_game *g, int top, int obj, int counting);
+/* clears: (issue 31): obj, which arrived in zone `zone` and stayed the
+ * same object, loses its marks of the kinds the zone type clears (a
+ * Pokemon going to the Bench recovers from its Special Conditions), the
+ * rule hit counted where one goes (objects.c). */
+void zo_arrival_clears(zo_game *g, int obj, int zone);
+/* ceases_empty (issue 31), after each step (steps.c): a zone that
+ * zone_create made, of a type with ceases_empty, that has held an object
+ * and holds none now ceases, as zone_remove would remove it (nothing is
+ * left to clear); the rule hit counted (zones.c). */
+void zo_zones_cease_empty(zo_game *g);
+/* zone_life's flags (zo_game.zone_life). */
+enum { ZONE_MADE = 1, ZONE_HELD = 2 };
 /* Step: put an as-enters effect in force (CR 614.13). */
 /* Before obj enters the battlefield: run the as-enters effects of its own,
  * their events into r (CR 614.13); marks obj entering for the event when

@@ -111,6 +111,11 @@ struct zo_obs_checker {
   char inst_rule[ZO_MAX_ZONE_TYPES][160];
   int has_instead;
   char group_rule[ZO_MAX_ZONE_TYPES][160]; /* what group: cites, per zone type */
+  /* clears: (issue 31): what each zone type's citation names, whether any
+     zone type clears marks, and each mark name's kind (-1 unknown) */
+  char clears_rule[ZO_MAX_ZONE_TYPES][160];
+  int has_clears;
+  int *mark_kind;    /* [c->nmarknames + 1] */
   /* indexes that keep a check linear in objects (not quadratic) */
   idmap id_index;    /* identity -> its ids[] record (ids are unique there);
                         mark/mval: the observation (nobs) that last showed it
