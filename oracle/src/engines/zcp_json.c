@@ -622,7 +622,9 @@ json_t *zo_zcp_ruleset_zones_json(const zo_ruleset *rs, int limits) {
     json_object_set_new(o, "role", json_string(zo_zone_role_names[t->role]));
     for (int a = 0; a < ZA_COUNT; a++) {
       /* limits: and displace: only for an engine that knows them */
-      if (!limits && (a == ZA_LIMITS || a == ZA_DISPLACE || a == ZA_INSTEAD || a == ZA_GROUP)) continue;
+      if (!limits && (a == ZA_LIMITS || a == ZA_DISPLACE || a == ZA_INSTEAD || a == ZA_GROUP ||
+                      a == ZA_WRONG_OWNER || a == ZA_FOLLOWS_CONTROL))
+        continue;
       const zo_cited *c = zo_zone_cited(t, (zo_zone_attr)a);
       json_t *v = NULL;
       switch (zo_zone_attr_values[a]) {
@@ -645,9 +647,13 @@ json_t *zo_zcp_ruleset_zones_json(const zo_ruleset *rs, int limits) {
                                              t->limit[k].among == ZL_ATTACHED ? "attached" : "zone"));
         break;
       case AV_ZONE:
+      case AV_FOLLOW:
         v = c->value > 0 && c->value <= rs->nzones ? json_string(rs->zones[c->value - 1].name) : json_null();
         break;
       case AV_GROUP: v = t->group_name[0] ? json_string(t->group_name) : json_null(); break;
+      case AV_WRONG_OWNER: /* issue 31: the switch's word, null for the switch's */
+        v = c->value ? json_string(zo_switch_value_name(c->value)) : json_null();
+        break;
       case AV_INSTEAD:
         v = json_array();
         for (int k = 0; k < c->value && k < ZO_MAX_INSTEAD; k++) {

@@ -428,6 +428,7 @@ ZO_COLD static zo_outcome refused_by_zone(zo_game *g, int obj, int dest, int by_
     /* FaB 3.0.11: a rule clears it, an effect fails */
     HITSW(g, SW_CANNOT_HOLD);
     if (refuse == ZO_E_CANNOT_HOLD && SW(g, SW_WRONG_OWNER) == ZS_CANNOT_HOLD &&
+        !ZT(g, dest)->wrong_owner.value && /* issue 31: else the zone type's own */
         ZT(g, dest)->owner_only.value && g->zones[dest].player != g->objs[obj].owner)
       HITSW(g, SW_WRONG_OWNER);
     if (by_rule && SW(g, SW_CLEAR) != ZS_NONE) {
@@ -752,6 +753,28 @@ void zo_rule_move(zo_game *g, int obj, int to_type, const char *cause, zo_step_r
   mv.face = -1;
   mv.by_rule = 1;
   mv.player = mv.order_by = -1; /* a rule's move: nobody performs it as a put */
+  mv.attach_to = mv.aura = mv.copy_of = -1;
+  snprintf(mv.cause, sizeof mv.cause, "%s", cause);
+  nested_step(g, &mv, obj, r);
+}
+
+void zo_rule_move_into(zo_game *g, int obj, int zone, const char *cause, zo_step_result *r) {
+  zo_step mv;
+  memset(&mv, 0, sizeof mv);
+  mv.kind = ST_MOVE;
+  mv.card = mv.ref = -1;
+  mv.from.type = ZO_ZT_UNSET;
+  /* the private slot displace: uses names the zone's type; a displacement
+     this move may cause sets it again, after this move's destination is
+     resolved */
+  g->zmap[g->displace_slot] = g->zones[zone].type;
+  mv.to.type = g->displace_slot;
+  mv.to.player = g->zones[zone].player;
+  mv.to.index = g->zones[zone].index;
+  mv.position = ZO_POS_TOP;
+  mv.face = -1;
+  mv.by_rule = 1;
+  mv.player = mv.order_by = -1;
   mv.attach_to = mv.aura = mv.copy_of = -1;
   snprintf(mv.cause, sizeof mv.cause, "%s", cause);
   nested_step(g, &mv, obj, r);

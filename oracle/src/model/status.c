@@ -31,9 +31,54 @@ void zo_step_control(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
     r->error = ZO_E_NO_CONTROLLER;
     return;
   }
+  /* issue 31: a zone type that follows control moves the object to the
+     new controller's zone; with none that can hold it, control can't
+     change (the step fails, capacity) */
+  int follow = zo_follow_zone(g, o, s->player);
+  if (follow == -1) {
+    hit(g, &ZT(g, g->objs[o].zone)->follows_control);
+    g->features_used |= (uint64_t)1 << FT_ZONE_RULES;
+    r->outcome = ZO_OUTCOME_FAILED;
+    r->error = ZO_E_CAPACITY;
+    return;
+  }
   hit(g, &ZT(g, g->objs[o].zone)->controller);
   zo_control_begin(g, o, s->player, s->until); /* G4; CR 613.7 */
   g->objs[o].controller = s->player;
+  if (follow >= 0) {
+    hit(g, &ZT(g, g->objs[o].zone)->follows_control);
+    g->features_used |= (uint64_t)1 << FT_ZONE_RULES;
+    zo_rule_move_into(g, o, follow, "control", r);
+  }
+}
+
+/* ---- issue 31: zones that follow the controller (follows_control) ---- */
+
+int zo_follow_zone(zo_game *g, int o, int p) {
+  const zo_obj *ob = &g->objs[o];
+  if (ob->zone < 0 || ob->under >= 0 || p < 0) return -2;
+  const zo_zone_type *zt = ZT(g, ob->zone);
+  if (!zt->follows_control.value || g->zones[ob->zone].player == p) return -2;
+  int type = zt->follows_control.value - 1;
+  for (int z = 0; z < g->nzones; z++) {
+    const zo_zone *zn = &g->zones[z];
+    if (zn->exists && zn->type == type && zn->player == p && zo_zone_refuses(g, z, o, 0) == ZO_E_NONE)
+      return z;
+  }
+  return -1;
+}
+
+int zo_control_follow(zo_game *g, int o, zo_step_result *r) {
+  const zo_obj *ob = &g->objs[o];
+  if (!ob->exists || ob->phased_out) return 0;
+  int follow = zo_follow_zone(g, o, ob->controller);
+  if (follow == -2) return 0;
+  hit(g, &ZT(g, ob->zone)->follows_control);
+  g->features_used |= (uint64_t)1 << FT_ZONE_RULES;
+  if (follow >= 0) zo_rule_move_into(g, o, follow, "control", r);
+  else if (g->zmap[g->graveyard_slot] >= 0) zo_rule_move(g, o, g->graveyard_slot, "control", r);
+  else return 0;
+  return 1;
 }
 
 /* Phasing as a zone (Z.7, CR 217.8, 502.15): phasing out puts the

@@ -104,9 +104,10 @@ int zo_zone_resolve_slow(zo_game *g, int obj, const zo_zone_spec *s, int choose,
   if (zt->per_player.value) {
     player = s->player >= 0 ? s->player : o->owner;
     if (player != o->owner && zt->owner_only.value &&
-        SW(g, SW_WRONG_OWNER) == ZS_REDIRECT) {
-      /* CR 400.3: another player's library, hand or graveyard -> owner's */
-      HITSW(g, SW_WRONG_OWNER);
+        (zt->wrong_owner.value ? zt->wrong_owner.value : SW(g, SW_WRONG_OWNER)) == ZS_REDIRECT) {
+      /* CR 400.3: another player's library, hand or graveyard -> owner's
+         (the zone type's own wrong_owner: first, issue 31) */
+      zo_zone_wrong_owner(g, zt);
       hit(g, &zt->owner_only);
       player = o->owner;
       *redirected = 1;
@@ -166,6 +167,8 @@ zo_step_error zo_zone_refuses(zo_game *g, int zone, int obj, int flags) {
   if (!z->exists) return ZO_E_NO_ZONE;
   if (!(flags & ZF_ANY_OWNER) && zt->owner_only.value && z->player >= 0 && z->player != o->owner) {
     if (counting) hit(g, &zt->owner_only);
+    /* issue 31: a zone type's own wrong_owner: cannot_hold refused it */
+    if (counting && zt->wrong_owner.value) zo_zone_wrong_owner(g, zt);
     return ZO_E_CANNOT_HOLD;
   }
   unsigned holds = (unsigned)zt->holds.value;

@@ -97,8 +97,14 @@ typedef enum {
                     index + 1, 0 for none (issue 31) */
   AV_INSTEAD,    /* a list of {types, from, to, face} maps: inst[]; the
                     value is how many (issue 31) */
-  AV_GROUP       /* a word naming a group of zone types: group_name; the
+  AV_GROUP,      /* a word naming a group of zone types: group_name; the
                     value is 1 + the first zone type of the group, 0 none */
+  AV_WRONG_OWNER, /* redirect or cannot_hold (a value of the switch
+                    wrong_owner): the value is ZS_REDIRECT or
+                    ZS_CANNOT_HOLD, 0 (null) for the switch's (issue 31) */
+  AV_FOLLOW      /* a zone type of the rule set, by name, or null: the
+                    value is its index + 1, 0 for none (follows_control,
+                    issue 31) */
 } zo_attr_value;
 
 /* ZO_ZONE_ATTRS(X): X(id, field, key, value, mutant): every cited attribute
@@ -107,8 +113,8 @@ typedef enum {
  * after `role` (which cites no rule) and citations are numbered
  * (zo_cited.slot). mutant: 0 when `zoneoracle mutants` never flips it,
  * else its place in each zone's list of mutants (the value is flipped to
- * 0 or 1: issue 31's limits, displace, instead and group are turned off,
- * none of them being cited in a built-in rule set). */
+ * 0 or 1: issue 31's limits, displace, instead and group are turned off;
+ * wrong_owner, whose values are words, is set to the other word). */
 #define ZO_ZONE_ATTRS(X)                                                              \
   X(ZA_PER_PLAYER, per_player, "per_player", AV_BOOL, 0) /* each player has one */    \
   X(ZA_ZONE_COUNT, count, "count", AV_INT, 0)        /* per player (FaB weapon: 2) */ \
@@ -141,7 +147,13 @@ typedef enum {
   X(ZA_INSTEAD, instead, "instead", AV_INSTEAD, 15)                                    \
   /* issue 31: zone types that count as one zone for "new object" (a        \
      duel game's monster zones, positions of one zone) */                    \
-  X(ZA_GROUP, group, "group", AV_GROUP, 16)
+  X(ZA_GROUP, group, "group", AV_GROUP, 16)                                            \
+  /* issue 31: the switch wrong_owner for one zone type (a Pokemon sent to  \
+     the opponent's Bench is refused, not redirected) */                     \
+  X(ZA_WRONG_OWNER, wrong_owner, "wrong_owner", AV_WRONG_OWNER, 17)                   \
+  /* issue 31: an object that changes controller here moves to the new      \
+     controller's zone of this type (a Yu-Gi-Oh! monster taken over) */      \
+  X(ZA_FOLLOWS_CONTROL, follows_control, "follows_control", AV_FOLLOW, 18)
 
 /* The cited zone attributes (ZO_ZONE_ATTRS). */
 typedef enum { ZO_ZONE_ATTRS(ZO_ROW_ID) ZA_COUNT } zo_zone_attr;
@@ -219,6 +231,15 @@ typedef struct {
                            the group keeps the object (value: 1 + the first
                            zone type with the word) */
   char group_name[ZO_NAME]; /* the group's word, "" for none */
+  /* issue 31: zone rules of one zone type that other card games need */
+  zo_cited wrong_owner; /* the switch wrong_owner for this zone type:
+                           ZS_REDIRECT or ZS_CANNOT_HOLD; 0: the switch's
+                           value (zo_zone_wrong_owner) */
+  zo_cited follows_control; /* an object here that changes controller
+                               (a `control` step) moves to the new
+                               controller's zone of type value - 1 (0:
+                               it stays), the step failing (capacity)
+                               when none of them can hold it */
 } zo_zone_type;
 
 /* The keys of the cited zone attributes, by zo_zone_attr; static storage. */

@@ -37,6 +37,10 @@ typedef struct {
      once every zone is read; attached limits need a battlefield) */
   const yd_node *displace_at[ZO_MAX_ZONE_TYPES], *limits_at[ZO_MAX_ZONE_TYPES];
   const yd_node *instead_at[ZO_MAX_ZONE_TYPES]; /* instead:'s list (zone names) */
+  /* where wrong_owner: and follows_control: are written (issue 31), for
+     the checks that need every zone */
+  const yd_node *wrong_owner_at[ZO_MAX_ZONE_TYPES], *follows_at[ZO_MAX_ZONE_TYPES];
+  const yd_node *follows_cited_at[ZO_MAX_ZONE_TYPES];
   zo_ruleset_lookup base_of; /* extends: the registry's look-up (registry.c) */
   const zo_ruleset *base;    /* the rule set extends: names, once found */
 } rparse;
@@ -285,6 +289,48 @@ static zo_status parse_instead(rparse *p, zo_zone_type *z, const yd_node *val, c
   return ZO_OK;
 }
 
+/* ---- issue 31: wrong_owner:, follows_control: ------------------------- */
+
+/* wrong_owner: a value of the switch wrong_owner (redirect, cannot_hold)
+ * for zone type z, or null for the switch's; the value is the ZS_* word.
+ * Where it is written is kept for check_zone_rules2. */
+static zo_status parse_wrong_owner(rparse *p, zo_zone_type *z, const yd_node *v, const char *what,
+                                   zo_cited *c) {
+  const yd_node *val;
+  zo_status st = cited(p, v, what, c, &val);
+  if (st) return st;
+  p->wrong_owner_at[z - p->rs->zones] = v;
+  if (yd_is_null(val)) {
+    c->value = 0;
+    return ZO_OK;
+  }
+  if ((st = want_str(p, val, what))) return st;
+  static const char *const words[] = {"redirect", "cannot_hold"};
+  int w = yr_index(val->str, words, 2);
+  if (w < 0) return yr_unknown(&p->r, val, ZO_ERR_SCHEMA, "value", val->str, what, words, 2);
+  c->value = w ? ZS_CANNOT_HOLD : ZS_REDIRECT;
+  return ZO_OK;
+}
+
+/* follows_control: a zone type's name, or null (issue 31); the name is
+ * resolved by check_zone_rules2, once every zone is read. */
+static zo_status parse_follow(rparse *p, zo_zone_type *z, const yd_node *v, const char *what,
+                              zo_cited *c) {
+  const yd_node *val;
+  zo_status st = cited(p, v, what, c, &val);
+  if (st) return st;
+  int i = (int)(z - p->rs->zones);
+  p->follows_at[i] = NULL;
+  p->follows_cited_at[i] = v;
+  if (yd_is_null(val)) {
+    c->value = 0;
+    return ZO_OK;
+  }
+  if ((st = want_str(p, val, what))) return st;
+  p->follows_at[i] = val;
+  return ZO_OK;
+}
+
 /* Cited attribute a of zone z, written v (`what` names it in messages). */
 static zo_status parse_attr(rparse *p, zo_zone_type *z, zo_zone_attr a, const yd_node *v,
                             const char *what) {
@@ -355,6 +401,8 @@ static zo_status parse_attr(rparse *p, zo_zone_type *z, zo_zone_attr a, const yd
     c->value = (int)val->n;
     p->instead_at[z - p->rs->zones] = val;
     return ZO_OK;
+  case AV_WRONG_OWNER: return parse_wrong_owner(p, z, v, what, c);
+  case AV_FOLLOW: return parse_follow(p, z, v, what, c);
   }
   return ZO_OK;
 }
@@ -491,6 +539,35 @@ static void number_groups(zo_ruleset *rs) {
   }
 }
 
+/* What wrong_owner: and follows_control: of zone type i need of the whole
+ * rule set (issue 31): wrong_owner decides only a per-player, owner-only
+ * zone type (another player's zone of it); follows_control names a zone
+ * type of the rule set, and moves an object between players' zones, of
+ * per-player types whose objects have controllers. */
+static zo_status check_zone_rules2(rparse *p, int i) {
+  zo_zone_type *z = &p->rs->zones[i];
+  const yd_node *w = p->wrong_owner_at[i], *f = p->follows_at[i];
+  zo_status st;
+  if (w && z->wrong_owner.value && (!z->per_player.value || !z->owner_only.value))
+    return bad(p, w, "wrong_owner of zone %s decides a move to another player's zone of an "
+               "owner-only type: give the zone type per_player: true and owner_only: true, or "
+               "leave wrong_owner out", z->name);
+  if (f) {
+    int t;
+    if ((st = zone_named(p, f, &t))) return st;
+    z->follows_control.value = t + 1;
+  }
+  if (z->follows_control.value) {
+    const zo_zone_type *to = &p->rs->zones[z->follows_control.value - 1];
+    if (!z->per_player.value || !z->controller.value || !to->per_player.value ||
+        !to->controller.value)
+      return bad(p, f ? f : p->follows_cited_at[i], "follows_control of zone %s moves an object "
+                 "from its zone to its new controller's zone of type %s: both zone types need "
+                 "per_player: true and controller: true", z->name, to->name);
+  }
+  return ZO_OK;
+}
+
 /* What needs every zone of the file and its base: a `count` written for a
  * shared zone type (it would be ignored) or below 1 (no zone of the type
  * at all), and a role the model looks a zone up by given to two zone
@@ -511,6 +588,7 @@ static zo_status check_zones(rparse *p) {
                  "count must be 1..64 for zone %s: each player has at least one zone of a "
                  "per-player type (leave the zone type out if a player has none)", z->name);
     if ((st = check_capabilities(p, i))) return st;
+    if ((st = check_zone_rules2(p, i))) return st;
     if (z->role == ZR_NONE || z->role == ZR_OTHER || z->role == ZR_COMMAND) continue;
     for (int j = 0; j < i; j++)
       if (rs->zones[j].role == z->role) {

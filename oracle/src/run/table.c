@@ -123,7 +123,7 @@ static void slot_set(builder *b, const zo_cited *c, const char *name, int decisi
 static int attr_decides(zo_zone_attr a) {
   return a == ZA_CAPACITY || a == ZA_OWNER_ONLY || a == ZA_HOLDS || a == ZA_EQUIP ||
          a == ZA_HOLDS_TYPES || a == ZA_LIMITS || a == ZA_DISPLACE || a == ZA_INSTEAD ||
-         a == ZA_GROUP ||
+         a == ZA_GROUP || a == ZA_WRONG_OWNER || a == ZA_FOLLOWS_CONTROL ||
          a == ZA_SAME_ZONE_NEW || a == ZA_KEEPS || a == ZA_FACE_DOWN_NEW;
 }
 
