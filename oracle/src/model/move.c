@@ -604,8 +604,12 @@ static ZO_ALWAYS_INLINE int transfer(move *m) {
     /* CR 110.2: it entered under that control; but the permanent a spell
        becomes is by default its caster's, whoever controls it now, where
        the control effect goes on with it (110.2b, 400.7a: keeps_control) */
+    /* issue 31: a move within a group (group:) keeps the object, and with
+       it the control it has by default (a control effect moving it to its
+       controller's zone, follows_control, ends as it would have) */
     if (!(kept && origin >= 0 && is_stack(g, origin) && o->ctrl_default >= 0 &&
-          SW(g, SW_KEEPS_CONTROL) == ZS_YES))
+          SW(g, SW_KEEPS_CONTROL) == ZS_YES) &&
+        !(kept && m->grouped && o->ctrl_default >= 0))
       o->ctrl_default = o->controller;
     hit(g, &ZT(g, dest)->controller);
   } else {
