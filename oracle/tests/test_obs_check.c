@@ -457,6 +457,42 @@ static void test_order_kept(void **state) {
   stop(&f);
 }
 
+/* issue 31: wrong_owner: cannot_hold on a zone type (the Pokemon Bench):
+ * an object shown redirected into it breaks wrong-owner; follows_control
+ * (the Yu-Gi-Oh! Monster Zones): an object whose controller changed, shown
+ * still in its old controller's zone, breaks follows-control. */
+static void test_zone_rules2(void **state) {
+  (void)state;
+  fixture f = start("pokemon", "id: t/x\ntitle: t\nrulesets: [pokemon]\nrules: [\"PTCG 10 Bench\"]\n"
+                    "players: [alice, bob]\ncards:\n"
+                    "  pika: {owner: alice, zone: hand, types: [pokemon]}\n"
+                    "steps:\n  - move: {card: pika, to: bob.bench}\n");
+  sound(&f);
+  step(&f); /* refused: it stays in the hand; shown redirected instead */
+  set_zone(O(&f, "pika"), "alice.bench");
+  O(&f, "pika")->object = f.ob.objs[H(&f, "pika")].object + 1000; /* a new object there */
+  f.r.nevents = 0;
+  event(&f.r, H(&f, "pika"), ZO_OUTCOME_REDIRECTED);
+  f.r.outcome = ZO_OUTCOME_REDIRECTED;
+  assert_caught(&f, "wrong-owner", "pika");
+  stop(&f);
+  const char *ygo = "id: t/x\ntitle: t\nrulesets: [yugioh]\nrules: [\"YGO 49 Control\"]\n"
+                    "players: [alice, bob]\ncards:\n"
+                    "  m: {owner: bob, zone: bob.monster.2, types: [monster]}\n"
+                    "steps:\n  - control: {card: m, player: alice}\n";
+  f = start("yugioh", ygo);
+  sound(&f);
+  step(&f);
+  sound(&f); /* moved to alice.monster.1 */
+  stop(&f);
+  f = start("yugioh", ygo);
+  sound(&f);
+  step(&f); /* shown still on bob's side */
+  set_zone(O(&f, "m"), "bob.monster.2");
+  assert_caught(&f, "follows-control", "m");
+  stop(&f);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_in_a_zone),       cmocka_unit_test(test_one_zone),
@@ -467,7 +503,7 @@ int main(void) {
       cmocka_unit_test(test_stale_refs),      cmocka_unit_test(test_stack_layers),
       cmocka_unit_test(test_no_controller),   cmocka_unit_test(test_sub_cards),
       cmocka_unit_test(test_deck_hidden),     cmocka_unit_test(test_order_kept),
-      cmocka_unit_test(test_attachments),
+      cmocka_unit_test(test_attachments),     cmocka_unit_test(test_zone_rules2),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

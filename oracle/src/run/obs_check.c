@@ -130,6 +130,9 @@ zo_obs_checker *zo_obs_checker_new(const zo_ruleset *rs, const zo_case *c) {
     cite_text(rs, &zt->instead, k->inst_rule[z], sizeof k->inst_rule[z]);
     cite_text(rs, &zt->group, k->group_rule[z], sizeof k->group_rule[z]);
     k->has_instead |= zt->instead.value > 0;
+    cite_text(rs, &zt->wrong_owner, k->wrong_owner_rule[z], sizeof k->wrong_owner_rule[z]);
+    cite_text(rs, &zt->follows_control, k->follows_rule[z], sizeof k->follows_rule[z]);
+    k->has_zone_rules2 |= zt->wrong_owner.value == ZS_CANNOT_HOLD || zt->follows_control.value;
   }
   return k;
 }
@@ -613,6 +616,43 @@ static int check_instead(zo_obs_checker *k, const zo_step_result *r, const zo_ob
   return 0;
 }
 
+/* issue 31, the zone types' wrong_owner: and follows_control:
+ * wrong-owner: no object is redirected into a zone whose type refuses
+ * another player's objects rather than redirect them (wrong_owner:
+ * cannot_hold: nothing was redirected there, as the redirect is the only
+ * move that lands there with outcome redirected).
+ * follows-control: an object whose controller the step changed, in a
+ * zone whose type follows control or in the zone type it follows to, is
+ * in a zone of its (new) controller's. */
+static int check_zone_rules2(zo_obs_checker *k, const zo_step_result *r, const zo_observation *ob,
+                             zo_obs_violation *v) {
+  const zo_ruleset *rs = k->rs;
+  int n = ob->nhandles < k->n ? ob->nhandles : k->n;
+  for (int h = 0; h < n; h++) {
+    const zo_obj_obs *p = &k->prev[h], *o = &ob->objs[h];
+    if (!p->exists || !o->exists || k->zid[h] < 0 || o->under >= 0) continue;
+    int d = k->names[k->zid[h]].type;
+    if (d < 0) continue;
+    const zo_zone_type *dz = &rs->zones[d];
+    if (dz->wrong_owner.value == ZS_CANNOT_HOLD && dz->owner_only.value &&
+        zo_obsx_events_for(k, r, h, O(REDIRECTED)))
+      return viol(v, "wrong-owner", k->wrong_owner_rule[d], k->c, h,
+                  "redirected into %s, though a zone of type %s refuses another player's "
+                  "objects (wrong_owner: cannot_hold)", o->zone, dz->name);
+    int f = k->prev_zid[h] >= 0 ? k->names[k->prev_zid[h]].type : -1;
+    if (f < 0 || !rs->zones[f].follows_control.value || p->controller < 0 || o->controller < 0 ||
+        p->controller == o->controller)
+      continue;
+    int to = rs->zones[f].follows_control.value - 1;
+    if ((d == f || d == to) && k->zplayer[h] >= 0 && k->zplayer[h] != o->controller)
+      return viol(v, "follows-control", k->follows_rule[f], k->c, h,
+                  "now controlled by %s but in %s: a zone of type %s follows its controller "
+                  "(follows_control: %s)", pname(k->c, o->controller), o->zone,
+                  rs->zones[f].name, rs->zones[to].name);
+  }
+  return 0;
+}
+
 /* stale-refs: a reference finds only what its remember step saw. */
 static int check_refs(zo_obs_checker *k, const zo_step *s, const zo_observation *ob,
                       zo_obs_violation *v) {
@@ -790,6 +830,7 @@ int zo_observation_check(zo_obs_checker *k, const zo_step *s, const zo_step_resu
   }
   if (!bad && s && k->started) bad = check_identity(k, s, r, ob, v);
   if (!bad && s && k->started && k->has_instead) bad = check_instead(k, r, ob, v);
+  if (!bad && s && k->started && k->has_zone_rules2) bad = check_zone_rules2(k, r, ob, v);
   if (!bad) bad = check_refs(k, s, ob, v);
   if (!bad && s && k->started && !(flags & F_REORDERS) &&
       !(k->repl_shuffles && (flags & F_MOVES)))

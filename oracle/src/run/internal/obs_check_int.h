@@ -111,6 +111,10 @@ struct zo_obs_checker {
   char inst_rule[ZO_MAX_ZONE_TYPES][160];
   int has_instead;
   char group_rule[ZO_MAX_ZONE_TYPES][160]; /* what group: cites, per zone type */
+  /* issue 31: what wrong_owner: and follows_control: cite, per zone type;
+     whether any zone type has either */
+  char wrong_owner_rule[ZO_MAX_ZONE_TYPES][160], follows_rule[ZO_MAX_ZONE_TYPES][160];
+  int has_zone_rules2;
   /* indexes that keep a check linear in objects (not quadratic) */
   idmap id_index;    /* identity -> its ids[] record (ids are unique there);
                         mark/mval: the observation (nobs) that last showed it
