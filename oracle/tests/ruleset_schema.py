@@ -218,6 +218,10 @@ BAD = [
         instead={"value": [{"to": "deck", "face": "sideways"}], "rule": "G 1"})), True),
     ("group not a word", broken(lambda d: d["zones"]["table"].update(
         group={"value": "Field-Zones", "rule": "G 1"})), True),
+    ("wrong_owner not a word of the switch", broken(lambda d: d["zones"]["deck"].update(
+        wrong_owner={"value": "refuse", "rule": "G 1"})), True),
+    ("follows_control not a zone name", broken(lambda d: d["zones"]["table"].update(
+        follows_control={"value": "Main-Zone", "rule": "G 1"})), True),
 ]
 
 
