@@ -49,6 +49,8 @@ void zo_step_control(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
     hit(g, &ZT(g, g->objs[o].zone)->follows_control);
     g->features_used |= (uint64_t)1 << FT_ZONE_RULES;
     zo_rule_move_into(g, o, follow, "control", r);
+    /* the step moved it: its outcome says so */
+    if (g->objs[o].exists && g->objs[o].zone == follow) r->outcome = ZO_OUTCOME_MOVED;
   }
 }
 

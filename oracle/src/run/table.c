@@ -54,6 +54,10 @@
 #include "util.h"
 
 #define MAX_DESTS (4 * 2 * ZO_MAX_ZONE_TYPES + 4)
+/* A destination's type: -1 outside the game, -2 the arena, DEST_CONTROL
+ * a control step giving the object to the other player (follows_control,
+ * issue 31), else a zone type. */
+#define DEST_CONTROL (-3)
 enum { OWNER = 0, OTHER = 1 };
 static const char *const players[2] = {"owner", "other"};
 
@@ -354,6 +358,11 @@ static void zone_lists(builder *b) {
   snprintf(f->name, sizeof f->name, "outside");
   dest_add(b, -1, -1, "outside", ZO_POS_TOP);
   if (rs->sw[SW_ARENA_DEFAULT].value != ZS_NONE) dest_add(b, -2, -1, "arena", ZO_POS_TOP);
+  /* issue 31: where a zone type follows control, a control step giving
+     the object to the other player is a destination too */
+  int follows = 0;
+  for (int z = 0; z < rs->nzones; z++) follows |= rs->zones[z].follows_control.value != 0;
+  if (follows) dest_add(b, DEST_CONTROL, OTHER, "control by other", ZO_POS_TOP);
 }
 
 /* ---- one cell: a small game ------------------------------------------- */
@@ -626,10 +635,15 @@ static json_t *cell_run(builder *b, const zo_case *c, const tzone *d, int by_rul
   zo_step_init(&mv);
   mv.kind = ST_MOVE;
   mv.card = x;
-  mv.to.type = d->type == -1 ? ZO_ZT_OUTSIDE : d->type == -2 ? ZO_ZT_ARENA : case_ztype(c, b->rs, d->type);
-  mv.to.player = d->player;
-  mv.position = d->position;
-  mv.by_rule = by_rule;
+  if (d->type == DEST_CONTROL) { /* issue 31: control, not a move */
+    mv.kind = ST_CONTROL;
+    mv.player = d->player;
+  } else {
+    mv.to.type = d->type == -1 ? ZO_ZT_OUTSIDE : d->type == -2 ? ZO_ZT_ARENA : case_ztype(c, b->rs, d->type);
+    mv.to.player = d->player;
+    mv.position = d->position;
+    mv.by_rule = by_rule;
+  }
   zo_step_result r = {0};
   zo_game_apply(g, &mv, &r);
   json_object_set_new(cell, "outcome", json_string(zo_outcome_name(r.outcome)));
@@ -831,7 +845,8 @@ static json_t *legend(void) {
               "effect moves it to the "
               "destination; a state check follows. Two cards lie in every ordered zone.",
       "to", "the destination as a case writes it; an ordered zone at the top, second (#1), at the "
-            "bottom, and past its end (#9)",
+            "bottom, and past its end (#9); control by other: a control step giving it to the other "
+            "player instead of a move (where a zone type follows control)",
       "outcome", "the move's outcome (and error); state_check: what the state check then did to it",
       "ends_in", "where it is after the move: there (the destination), where it was, or the zone; "
                  "empty when it is gone",
