@@ -222,6 +222,8 @@ BAD = [
         wrong_owner={"value": "refuse", "rule": "G 1"})), True),
     ("follows_control not a zone name", broken(lambda d: d["zones"]["table"].update(
         follows_control={"value": "Main-Zone", "rule": "G 1"})), True),
+    ("at_index with index 0", broken(lambda d: d["zones"]["table"].update(
+        at_index={"value": [{"types": ["pendulum"], "index": [0]}], "rule": "G 1"})), True),
 ]
 
 

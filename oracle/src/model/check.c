@@ -162,6 +162,10 @@ ZO_NO_COVERAGE static int check_objects(const zo_game *g, int at_rest, zo_violat
       if (occ > zt->capacity.value)
         return violation(v, "capacity", "FaB 3.3.2, 3.16.2, 8.2.2", g, zn->n ? zn->objs[0] : -1, "zone over capacity");
     }
+    /* at_index: (issue 31): some kinds of card only at some indexes */
+    for (int k = 0; zt->at_index.value && k < zn->n; k++)
+      if (zo_zone_at_index_refusing(g, z, zn->objs[k]) >= 0)
+        return violation(v, "can-hold", "", g, zn->objs[k], "in a zone whose index its kind can't be at (at_index:)");
     /* limits: among the zone (issue 31): no more of a kind than allowed */
     for (int l = 0; l < zt->limits.value && l < ZO_MAX_LIMITS; l++) {
       int n = 0;

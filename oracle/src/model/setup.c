@@ -385,6 +385,8 @@ static void map_types(zo_game *g) {
       g->limit_types[t][k] = zo_type_bits_for_case(rs, c, rs->zones[t].limit[k].types);
     for (int k = 0; k < rs->zones[t].instead.value && k < ZO_MAX_INSTEAD; k++)
       g->instead_types[t][k] = zo_type_bits_for_case(rs, c, rs->zones[t].inst[k].types);
+    for (int k = 0; k < rs->zones[t].at_index.value && k < ZO_MAX_AT_INDEX; k++) /* issue 31 */
+      g->at_types[t][k] = zo_type_bits_for_case(rs, c, rs->zones[t].at[k].types);
     g->has_instead |= rs->zones[t].instead.value > 0;
     g->has_group |= rs->zones[t].group.value > 0;
   }

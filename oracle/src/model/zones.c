@@ -200,6 +200,15 @@ zo_step_error zo_zone_refuses(zo_game *g, int zone, int obj, int flags) {
       return ZO_E_CAPACITY;
     }
   }
+  /* at_index: (issue 31): some kinds of card only in some zones of the
+     type, by index (the Pendulum Zones) */
+  if (zt->at_index.value && zo_zone_at_index_refusing(g, zone, obj) >= 0) {
+    if (counting) {
+      hit(g, &zt->at_index);
+      g->features_used |= (uint64_t)1 << FT_ZONE_RULES;
+    }
+    return ZO_E_CANNOT_HOLD;
+  }
   /* limits: (issue 31): at most `count` objects of the limit's types in
      the zone, the arriving one included */
   if (zt->limits.value && zone_limit_refusing(g, zone, obj) >= 0) {
@@ -210,6 +219,17 @@ zo_step_error zo_zone_refuses(zo_game *g, int zone, int obj, int flags) {
     return ZO_E_CAPACITY;
   }
   return ZO_E_NONE;
+}
+
+int zo_zone_at_index_refusing(const zo_game *g, int zone, int obj) {
+  const zo_zone *z = &g->zones[zone];
+  const zo_zone_type *zt = &g->rs->zones[z->type];
+  int idx = z->index < 1 ? 1 : z->index;
+  for (int k = 0; k < zt->at_index.value && k < ZO_MAX_AT_INDEX; k++)
+    if ((g->objs[obj].types & g->at_types[z->type][k]) &&
+        (idx > 64 || !(zt->at[k].index >> (idx - 1) & 1u)))
+      return k;
+  return -1;
 }
 
 int zo_zone_displaced(const zo_game *g, int zone, int obj) {
@@ -245,7 +265,8 @@ int zo_game_add_zone(zo_game *g, int type, int player, int index) {
   z->keeps = z->zt->keeps.value != 0;
   /* CR 400.4a (no instants) is the move's own test, not zone_refuses' */
   z->plain = !((unsigned)z->zt->holds.value & ~(unsigned)ZH_NO_INSTANTS) &&
-             z->zt->capacity.value <= 0 && !z->zt->limits.value;
+             z->zt->capacity.value <= 0 && !z->zt->limits.value &&
+             !z->zt->at_index.value; /* issue 31 */
   z->owner_only = z->zt->owner_only.value && player >= 0;
   z->pub = (char)z->zt->pub.value;
   z->ordered = (char)z->zt->ordered.value;

@@ -102,9 +102,11 @@ typedef enum {
   AV_WRONG_OWNER, /* redirect or cannot_hold (a value of the switch
                     wrong_owner): the value is ZS_REDIRECT or
                     ZS_CANNOT_HOLD, 0 (null) for the switch's (issue 31) */
-  AV_FOLLOW      /* a zone type of the rule set, by name, or null: the
+  AV_FOLLOW,     /* a zone type of the rule set, by name, or null: the
                     value is its index + 1, 0 for none (follows_control,
                     issue 31) */
+  AV_AT_INDEX    /* a list of {types, index} maps: at[]; the value is how
+                    many (issue 31) */
 } zo_attr_value;
 
 /* ZO_ZONE_ATTRS(X): X(id, field, key, value, mutant): every cited attribute
@@ -153,7 +155,10 @@ typedef enum {
   X(ZA_WRONG_OWNER, wrong_owner, "wrong_owner", AV_WRONG_OWNER, 17)                   \
   /* issue 31: an object that changes controller here moves to the new      \
      controller's zone of this type (a Yu-Gi-Oh! monster taken over) */      \
-  X(ZA_FOLLOWS_CONTROL, follows_control, "follows_control", AV_FOLLOW, 18)
+  X(ZA_FOLLOWS_CONTROL, follows_control, "follows_control", AV_FOLLOW, 18)            \
+  /* issue 31: kinds of card that only some zones of the type, by index,    \
+     hold (Yu-Gi-Oh! Pendulum Zones: Spell & Trap Zones 1 and 5) */          \
+  X(ZA_AT_INDEX, at_index, "at_index", AV_AT_INDEX, 19)
 
 /* The cited zone attributes (ZO_ZONE_ATTRS). */
 typedef enum { ZO_ZONE_ATTRS(ZO_ROW_ID) ZA_COUNT } zo_zone_attr;
@@ -170,6 +175,18 @@ typedef struct {
   int count;             /* 0..64 */
   zo_limit_among among;
 } zo_zone_limit;
+
+/* The most entries one zone type's `at_index:` may list. */
+#define ZO_MAX_AT_INDEX 4
+
+/* One entry of `at_index:` (RULESETS.md, Zones; issue 31): an object with
+ * one of `types` (rule set bits) may be only in a zone of this type whose
+ * 1-based index is in `index` (bit i - 1 for index i; a zone without an
+ * index counts as 1). */
+typedef struct {
+  uint64_t types;
+  uint64_t index;
+} zo_zone_at_index;
 
 /* The most entries one zone type's `instead:` may list. */
 #define ZO_MAX_INSTEAD 4
@@ -240,6 +257,8 @@ typedef struct {
                                controller's zone of type value - 1 (0:
                                it stays), the step failing (capacity)
                                when none of them can hold it */
+  zo_cited at_index;    /* its value: how many of at[] are in force */
+  zo_zone_at_index at[ZO_MAX_AT_INDEX];
 } zo_zone_type;
 
 /* The keys of the cited zone attributes, by zo_zone_attr; static storage. */

@@ -331,6 +331,42 @@ static zo_status parse_follow(rparse *p, zo_zone_type *z, const yd_node *v, cons
   return ZO_OK;
 }
 
+/* at_index: a list of at most ZO_MAX_AT_INDEX maps {types: [words],
+ * index: [1..64, ...]} into z->at (issue 31); the value is how many. */
+static zo_status parse_at_index(rparse *p, zo_zone_type *z, const yd_node *v, const char *what,
+                                zo_cited *c) {
+  const yd_node *val;
+  zo_status st = cited(p, v, what, c, &val);
+  if (st) return st;
+  if (val->kind != YD_SEQ)
+    return bad(p, val, "expected a list of {types: [...], index: [...]} for %s", what);
+  if (val->n > ZO_MAX_AT_INDEX)
+    return bad(p, val->kids[ZO_MAX_AT_INDEX], "at most %d entries for %s", ZO_MAX_AT_INDEX, what);
+  memset(z->at, 0, sizeof z->at);
+  for (size_t i = 0; i < val->n; i++) {
+    const yd_node *m = val->kids[i];
+    if ((st = yr_want(&p->r, m, YD_MAP, "an at_index: entry {types, index}"))) return st;
+    static const char *const ks[] = {"types", "index"};
+    if ((st = yr_keys(&p->r, m, ZO_ERR_SCHEMA, ks, 2, "an at_index: entry"))) return st;
+    const yd_node *types = yd_get(m, "types"), *index = yd_get(m, "index");
+    if (!types) return bad(p, m, "missing 'types' in an at_index: entry of %s (the kinds of card)", what);
+    if (!index) return bad(p, m, "missing 'index' in an at_index: entry of %s (the zones that hold them)", what);
+    zo_zone_at_index *e = &z->at[i];
+    if ((st = type_list(p, types, what, &e->types))) return st;
+    if (!e->types) return bad(p, types, "an at_index: entry of %s lists no type word", what);
+    if (index->kind != YD_SEQ || !index->n)
+      return bad(p, index, "expected a list of zone indexes 1..64 for index: in %s", what);
+    for (size_t k = 0; k < index->n; k++) {
+      int n;
+      if ((st = whole_number(p, index->kids[k], what, &n))) return st;
+      if (n < 1) return bad(p, index->kids[k], "zone indexes start at 1 (got 0) in %s", what);
+      e->index |= (uint64_t)1 << (n - 1);
+    }
+  }
+  c->value = (int)val->n;
+  return ZO_OK;
+}
+
 /* Cited attribute a of zone z, written v (`what` names it in messages). */
 static zo_status parse_attr(rparse *p, zo_zone_type *z, zo_zone_attr a, const yd_node *v,
                             const char *what) {
@@ -403,6 +439,7 @@ static zo_status parse_attr(rparse *p, zo_zone_type *z, zo_zone_attr a, const yd
     return ZO_OK;
   case AV_WRONG_OWNER: return parse_wrong_owner(p, z, v, what, c);
   case AV_FOLLOW: return parse_follow(p, z, v, what, c);
+  case AV_AT_INDEX: return parse_at_index(p, z, v, what, c);
   }
   return ZO_OK;
 }

@@ -133,6 +133,9 @@ zo_obs_checker *zo_obs_checker_new(const zo_ruleset *rs, const zo_case *c) {
     cite_text(rs, &zt->wrong_owner, k->wrong_owner_rule[z], sizeof k->wrong_owner_rule[z]);
     cite_text(rs, &zt->follows_control, k->follows_rule[z], sizeof k->follows_rule[z]);
     k->has_zone_rules2 |= zt->wrong_owner.value == ZS_CANNOT_HOLD || zt->follows_control.value;
+    for (int e = 0; e < zt->at_index.value && e < ZO_MAX_AT_INDEX; e++)
+      k->at[z][e] = zo_type_bits_for_case(rs, c, zt->at[e].types);
+    cite_text(rs, &zt->at_index, k->at_rule[z], sizeof k->at_rule[z]);
   }
   return k;
 }
@@ -384,6 +387,18 @@ static int check_object(zo_obs_checker *k, const zo_observation *ob, int h, int 
       if (why)
         return viol(v, "can-hold", "FaB 3.0.11; CR 400.4a", c, h, "a %s in %s, which %s", kname(kind),
                     o->zone, why);
+    }
+    /* can-hold, at_index: (issue 31): a kind of card only in the zones of
+       the type with the indexes its entry lists (a zone shown without an
+       index is the first) */
+    for (int e = 0; e < zt->at_index.value && e < ZO_MAX_AT_INDEX; e++) {
+      if (!(k->types[h] & k->at[t][e])) continue;
+      const char *dot = strrchr(o->zone, '.');
+      int idx = dot && dot[1] >= '0' && dot[1] <= '9' ? atoi(dot + 1) : 1;
+      if (idx < 1 || idx > 64 || !(zt->at[e].index >> (idx - 1) & 1u))
+        return viol(v, "can-hold", k->at_rule[t], c, h,
+                    "in %s, a zone of type %s whose index its kind can't be at (at_index:)", o->zone,
+                    zt->name);
     }
     /* deck-hidden, but for what a look or reveal step shows (shown_to) */
     if (zt->role == ZR_LIBRARY) {

@@ -127,7 +127,7 @@ static void slot_set(builder *b, const zo_cited *c, const char *name, int decisi
 static int attr_decides(zo_zone_attr a) {
   return a == ZA_CAPACITY || a == ZA_OWNER_ONLY || a == ZA_HOLDS || a == ZA_EQUIP ||
          a == ZA_HOLDS_TYPES || a == ZA_LIMITS || a == ZA_DISPLACE || a == ZA_INSTEAD ||
-         a == ZA_GROUP || a == ZA_WRONG_OWNER || a == ZA_FOLLOWS_CONTROL ||
+         a == ZA_GROUP || a == ZA_WRONG_OWNER || a == ZA_FOLLOWS_CONTROL || a == ZA_AT_INDEX ||
          a == ZA_SAME_ZONE_NEW || a == ZA_KEEPS || a == ZA_FACE_DOWN_NEW;
 }
 
@@ -268,6 +268,9 @@ static void card_rows(builder *b) {
   for (int z = 0; z < rs->nzones; z++) /* instead: (issue 31) */
     for (int e = 0; e < rs->zones[z].instead.value && e < ZO_MAX_INSTEAD; e++)
       word_cards(b, rs->zones[z].inst[e].types, &seen);
+  for (int z = 0; z < rs->nzones; z++) /* at_index: (issue 31) */
+    for (int e = 0; e < rs->zones[z].at_index.value && e < ZO_MAX_AT_INDEX; e++)
+      word_cards(b, rs->zones[z].at[e].types, &seen);
 }
 
 /* Every row: the cards, then the other kinds and the statuses. */
@@ -344,6 +347,19 @@ static void zone_lists(builder *b) {
       if (!zt->per_player.value || zt->count.value < 2) zone_written(zt, pl, w, sizeof w);
       else snprintf(w, sizeof w, "%s.%s", players[p], zt->name); /* the owner picks one */
       dest_add(b, z, pl, w, ZO_POS_TOP);
+      /* issue 31: the first zone of the type, by index, that an at_index:
+         entry leaves out, where the owner's choice above would not go */
+      if (zt->per_player.value && zt->count.value > 1 && zt->at_index.value) {
+        uint64_t all = ~(uint64_t)0;
+        for (int e = 0; e < zt->at_index.value && e < ZO_MAX_AT_INDEX; e++) all &= zt->at[e].index;
+        for (int i = 1; i <= zt->count.value; i++)
+          if (!(all >> (i - 1) & 1u)) {
+            char wi[48];
+            snprintf(wi, sizeof wi, "%s.%s.%d", players[p], zt->name, i);
+            dest_add(b, z, pl, wi, ZO_POS_TOP);
+            break;
+          }
+      }
       if (!zt->ordered.value) continue;
       dest_add(b, z, pl, w, 1);
       dest_add(b, z, pl, w, ZO_POS_BOTTOM);
@@ -643,6 +659,9 @@ static json_t *cell_run(builder *b, const zo_case *c, const tzone *d, int by_rul
     mv.to.player = d->player;
     mv.position = d->position;
     mv.by_rule = by_rule;
+    /* a zone named by its index (at_index:'s destination, issue 31) */
+    const char *dot = strrchr(d->zone, '.');
+    if (d->type >= 0 && dot && dot[1] >= '0' && dot[1] <= '9') mv.to.index = atoi(dot + 1);
   }
   zo_step_result r = {0};
   zo_game_apply(g, &mv, &r);

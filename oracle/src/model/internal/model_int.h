@@ -244,6 +244,8 @@ struct zo_game {
   uint64_t only_types[ZO_MAX_ZONE_TYPES]; /* holds_types:, in the case's bits */
   /* limits: (issue 31), each limit's types in the case's bits */
   uint64_t limit_types[ZO_MAX_ZONE_TYPES][ZO_MAX_LIMITS];
+  /* at_index: (issue 31), each entry's types in the case's bits */
+  uint64_t at_types[ZO_MAX_ZONE_TYPES][ZO_MAX_AT_INDEX];
   /* instead: (issue 31), each entry's types in the case's bits, and
      whether any zone type of rs has an entry (the move skips it else) */
   uint64_t instead_types[ZO_MAX_ZONE_TYPES][ZO_MAX_INSTEAD];
@@ -297,6 +299,11 @@ static inline int zo_zone_wrong_owner(zo_game *g, const zo_zone_type *zt) {
     g->features_used |= (uint64_t)1 << FT_ZONE_RULES;
   return zt->wrong_owner.value;
 }
+
+/* at_index: (issue 31): whether zone `zone` may not hold obj because an
+ * entry of its type's at_index: names obj's types and not the zone's
+ * index (the entry's index, or -1: none refuses). */
+int zo_zone_at_index_refusing(const zo_game *g, int zone, int obj);
 
 /* The zone type of zone instance `zone` (>= 0). */
 static inline const zo_zone_type *ZT(const zo_game *g, int zone) { return g->zones[zone].zt; }
