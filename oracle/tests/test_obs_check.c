@@ -457,7 +457,9 @@ static void test_order_kept(void **state) {
   stop(&f);
 }
 
-/* issue 31: wrong_owner: cannot_hold on a zone type (the Pokemon Bench):
+/* issue 31: at_index: (the Pendulum Zones) a kind of card shown in a zone
+ * of another index breaks can-hold;
+ * wrong_owner: cannot_hold on a zone type (the Pokemon Bench):
  * an object shown redirected into it breaks wrong-owner; follows_control
  * (the Yu-Gi-Oh! Monster Zones): an object whose controller changed, shown
  * still in its old controller's zone, breaks follows-control. */
@@ -490,6 +492,14 @@ static void test_zone_rules2(void **state) {
   step(&f); /* shown still on bob's side */
   set_zone(O(&f, "m"), "bob.monster.2");
   assert_caught(&f, "follows-control", "m");
+  stop(&f);
+  /* at_index: a Pendulum Monster only in Spell & Trap Zones 1 and 5 */
+  f = start("yugioh", "id: t/x\ntitle: t\nrulesets: [yugioh]\nrules: [\"YGO 16 Pendulum Zones\"]\n"
+            "players: [alice, bob]\ncards:\n"
+            "  p: {owner: alice, zone: alice.spell_trap.5, types: [monster, pendulum]}\n" NOSTEPS);
+  sound(&f);
+  set_zone(O(&f, "p"), "alice.spell_trap.3");
+  assert_caught(&f, "can-hold", "p");
   stop(&f);
 }
 
