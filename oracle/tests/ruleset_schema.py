@@ -224,6 +224,8 @@ BAD = [
         follows_control={"value": "Main-Zone", "rule": "G 1"})), True),
     ("at_index with index 0", broken(lambda d: d["zones"]["table"].update(
         at_index={"value": [{"types": ["pendulum"], "index": [0]}], "rule": "G 1"})), True),
+    ("face_up_only with the word all", broken(lambda d: d["zones"]["table"].update(
+        face_up_only={"value": ["all"], "rule": "G 1"})), True),
 ]
 
 

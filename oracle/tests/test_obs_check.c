@@ -458,7 +458,8 @@ static void test_order_kept(void **state) {
 }
 
 /* issue 31: at_index: (the Pendulum Zones) a kind of card shown in a zone
- * of another index breaks can-hold;
+ * of another index breaks can-hold, and so does a Token shown face down
+ * (face_up_only:);
  * wrong_owner: cannot_hold on a zone type (the Pokemon Bench):
  * an object shown redirected into it breaks wrong-owner; follows_control
  * (the Yu-Gi-Oh! Monster Zones): an object whose controller changed, shown
@@ -500,6 +501,14 @@ static void test_zone_rules2(void **state) {
   sound(&f);
   set_zone(O(&f, "p"), "alice.spell_trap.3");
   assert_caught(&f, "can-hold", "p");
+  stop(&f);
+  /* face_up_only: a Token shown face down in a Monster Zone */
+  f = start("yugioh", "id: t/x\ntitle: t\nrulesets: [yugioh]\nrules: [\"YGO 49 Tokens\"]\n"
+            "players: [alice, bob]\ncards:\n"
+            "  tok: {owner: alice, zone: alice.monster.1, kind: token, types: [monster]}\n" NOSTEPS);
+  sound(&f);
+  O(&f, "tok")->face_down = 1;
+  assert_caught(&f, "can-hold", "tok");
   stop(&f);
 }
 

@@ -623,7 +623,8 @@ json_t *zo_zcp_ruleset_zones_json(const zo_ruleset *rs, int limits) {
     for (int a = 0; a < ZA_COUNT; a++) {
       /* limits: and displace: only for an engine that knows them */
       if (!limits && (a == ZA_LIMITS || a == ZA_DISPLACE || a == ZA_INSTEAD || a == ZA_GROUP ||
-                      a == ZA_WRONG_OWNER || a == ZA_FOLLOWS_CONTROL || a == ZA_AT_INDEX))
+                      a == ZA_WRONG_OWNER || a == ZA_FOLLOWS_CONTROL || a == ZA_AT_INDEX ||
+                      a == ZA_FACE_UP_ONLY))
         continue;
       const zo_cited *c = zo_zone_cited(t, (zo_zone_attr)a);
       json_t *v = NULL;
@@ -651,6 +652,7 @@ json_t *zo_zcp_ruleset_zones_json(const zo_ruleset *rs, int limits) {
         v = c->value > 0 && c->value <= rs->nzones ? json_string(rs->zones[c->value - 1].name) : json_null();
         break;
       case AV_GROUP: v = t->group_name[0] ? json_string(t->group_name) : json_null(); break;
+      case AV_FACE_UP: v = type_words(rs, t->face_up_types); break; /* issue 31 */
       case AV_AT_INDEX: /* issue 31: [{types, index: [1-based]}] */
         v = json_array();
         for (int k = 0; k < c->value && k < ZO_MAX_AT_INDEX; k++) {

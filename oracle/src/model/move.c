@@ -502,6 +502,10 @@ static ZO_ALWAYS_INLINE zo_outcome refused(move *m) {
     *m->err = ZO_E_CANNOT_HOLD;
     return ZO_OUTCOME_STAYED;
   }
+  /* issue 31: a kind of card that is never face down there (face_up_only:
+     a Yu-Gi-Oh! Token can't be Set) can't be put there face down */
+  if (m->eff->face == 1 && zt->face_up_only.value && zo_face_up_only(g, g->zones[dest].type, m->obj))
+    return refused_by_zone(g, m->obj, dest, m->mv->by_rule, ZO_E_CANNOT_HOLD, m->err, m->r);
   const zo_zone *dzn = &g->zones[dest];
   zo_step_error refuse = dzn->plain && dzn->exists && (!dzn->owner_only || dzn->player == o->owner)
                              ? ZO_E_NONE : zo_zone_refuses(g, dest, m->obj, ZF_COUNT);

@@ -210,6 +210,10 @@ static zo_status start_refused(zo_game *g, const zo_card_setup *cs, int zone,
   if (cs->controller >= 0 && !zt->controller.value)
     return setup_fail(err, c, cs, -1, rs->id, "'%s' has a controller but "
                       "objects in %s have none", hn, zone_label(g, zone, err, zname, sizeof zname));
+  if (cs->face_down && zo_face_up_only(g, g->zones[zone].type, cs->handle)) /* issue 31 */
+    return setup_fail(err, c, cs, -1, rs->id, "'%s' can't start face down in %s: its kind is "
+                      "never face down there (face_up_only:)", hn,
+                      zone_label(g, zone, err, zname, sizeof zname));
   zo_step_error refuse = zo_zone_refuses(g, zone, cs->handle, 0);
   if (refuse)
     return setup_fail(err, c, cs, -1, rs->id, "'%s' can't start in %s: %s", hn,
@@ -387,6 +391,7 @@ static void map_types(zo_game *g) {
       g->instead_types[t][k] = zo_type_bits_for_case(rs, c, rs->zones[t].inst[k].types);
     for (int k = 0; k < rs->zones[t].at_index.value && k < ZO_MAX_AT_INDEX; k++) /* issue 31 */
       g->at_types[t][k] = zo_type_bits_for_case(rs, c, rs->zones[t].at[k].types);
+    g->face_up_types[t] = zo_type_bits_for_case(rs, c, rs->zones[t].face_up_types);
     g->has_instead |= rs->zones[t].instead.value > 0;
     g->has_group |= rs->zones[t].group.value > 0;
   }

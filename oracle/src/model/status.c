@@ -320,6 +320,13 @@ void zo_step_turn_face(zo_game *g, const zo_step *s, int obj, zo_step_result *r)
   if (o < 0 && (o = zo_step_object(g, s, r)) < 0) return;
   zo_obj *ob = &g->objs[o];
   if (zo_phased_out_unaffected(g, o, r)) return;
+  /* issue 31: a kind of card that is never face down in its zone
+     (face_up_only: a Yu-Gi-Oh! Token can't be changed to face-down) */
+  if (s->face == 1 && ob->zone >= 0 && ob->under < 0 && zo_face_up_only(g, g->zones[ob->zone].type, o)) {
+    r->outcome = ZO_OUTCOME_FAILED;
+    r->error = ZO_E_CANNOT_HOLD;
+    return;
+  }
   if (SW(g, SW_VISIBILITY) == ZS_PER_OBJECT) {
     turn_visibility(g, s, o, r);
     return;

@@ -232,6 +232,17 @@ int zo_zone_at_index_refusing(const zo_game *g, int zone, int obj) {
   return -1;
 }
 
+int zo_face_up_only(zo_game *g, int type, int obj) {
+  const zo_zone_type *zt = &g->rs->zones[type];
+  if (!zt->face_up_only.value) return 0;
+  const zo_obj *o = &g->objs[obj];
+  uint64_t want = g->face_up_types[type];
+  if (!(o->types & want) && !((want & g->classes.token) && is_token(g, o))) return 0;
+  hit(g, &zt->face_up_only);
+  g->features_used |= (uint64_t)1 << FT_ZONE_RULES;
+  return 1;
+}
+
 int zo_zone_displaced(const zo_game *g, int zone, int obj) {
   const zo_zone *z = &g->zones[zone];
   int k = g->rs->zones[z->type].limits.value ? zone_limit_refusing(g, zone, obj) : -1;

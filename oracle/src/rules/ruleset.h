@@ -105,8 +105,10 @@ typedef enum {
   AV_FOLLOW,     /* a zone type of the rule set, by name, or null: the
                     value is its index + 1, 0 for none (follows_control,
                     issue 31) */
-  AV_AT_INDEX    /* a list of {types, index} maps: at[]; the value is how
+  AV_AT_INDEX,   /* a list of {types, index} maps: at[]; the value is how
                     many (issue 31) */
+  AV_FACE_UP     /* a list of type words: face_up_types; the value is
+                    whether any (issue 31) */
 } zo_attr_value;
 
 /* ZO_ZONE_ATTRS(X): X(id, field, key, value, mutant): every cited attribute
@@ -158,7 +160,10 @@ typedef enum {
   X(ZA_FOLLOWS_CONTROL, follows_control, "follows_control", AV_FOLLOW, 18)            \
   /* issue 31: kinds of card that only some zones of the type, by index,    \
      hold (Yu-Gi-Oh! Pendulum Zones: Spell & Trap Zones 1 and 5) */          \
-  X(ZA_AT_INDEX, at_index, "at_index", AV_AT_INDEX, 19)
+  X(ZA_AT_INDEX, at_index, "at_index", AV_AT_INDEX, 19)                               \
+  /* issue 31: kinds of card that are never face down in the zone (a       \
+     Yu-Gi-Oh! Token can't be Set) */                                        \
+  X(ZA_FACE_UP_ONLY, face_up_only, "face_up_only", AV_FACE_UP, 20)
 
 /* The cited zone attributes (ZO_ZONE_ATTRS). */
 typedef enum { ZO_ZONE_ATTRS(ZO_ROW_ID) ZA_COUNT } zo_zone_attr;
@@ -259,6 +264,10 @@ typedef struct {
                                when none of them can hold it */
   zo_cited at_index;    /* its value: how many of at[] are in force */
   zo_zone_at_index at[ZO_MAX_AT_INDEX];
+  zo_cited face_up_only; /* the citation of `face_up_only:` (its value: any) */
+  uint64_t face_up_types; /* objects with one of these types (rule set
+                             bits; `token`: every token) can't be face
+                             down in a zone of this type */
 } zo_zone_type;
 
 /* The keys of the cited zone attributes, by zo_zone_attr; static storage. */

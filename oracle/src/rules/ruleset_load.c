@@ -440,6 +440,11 @@ static zo_status parse_attr(rparse *p, zo_zone_type *z, zo_zone_attr a, const yd
   case AV_WRONG_OWNER: return parse_wrong_owner(p, z, v, what, c);
   case AV_FOLLOW: return parse_follow(p, z, v, what, c);
   case AV_AT_INDEX: return parse_at_index(p, z, v, what, c);
+  case AV_FACE_UP: /* issue 31: face_up_only: type words */
+    if ((st = cited(p, v, what, c, &val))) return st;
+    if ((st = type_list(p, val, what, &z->face_up_types))) return st;
+    c->value = z->face_up_types != 0;
+    return ZO_OK;
   }
   return ZO_OK;
 }

@@ -136,6 +136,8 @@ zo_obs_checker *zo_obs_checker_new(const zo_ruleset *rs, const zo_case *c) {
     for (int e = 0; e < zt->at_index.value && e < ZO_MAX_AT_INDEX; e++)
       k->at[z][e] = zo_type_bits_for_case(rs, c, zt->at[e].types);
     cite_text(rs, &zt->at_index, k->at_rule[z], sizeof k->at_rule[z]);
+    k->face_up[z] = zo_type_bits_for_case(rs, c, zt->face_up_types);
+    cite_text(rs, &zt->face_up_only, k->face_up_rule[z], sizeof k->face_up_rule[z]);
   }
   return k;
 }
@@ -400,6 +402,13 @@ static int check_object(zo_obs_checker *k, const zo_observation *ob, int h, int 
                     "in %s, a zone of type %s whose index its kind can't be at (at_index:)", o->zone,
                     zt->name);
     }
+    /* can-hold, face_up_only: (issue 31): a kind of card never face down
+       in a zone of this type (a token, by its kind or its type word) */
+    if (zt->face_up_only.value && o->face_down &&
+        ((k->types[h] & k->face_up[t]) ||
+         ((k->face_up[t] & k->classes.token) && (kind == ZK_TOKEN || (k->types[h] & k->classes.token)))))
+      return viol(v, "can-hold", k->face_up_rule[t], c, h,
+                  "face down in %s, where its kind is never face down (face_up_only:)", o->zone);
     /* deck-hidden, but for what a look or reveal step shows (shown_to) */
     if (zt->role == ZR_LIBRARY) {
       unsigned shown = shown_to(k, ob, h);

@@ -53,7 +53,7 @@
 #include "types.h"
 #include "util.h"
 
-#define MAX_DESTS (4 * 2 * ZO_MAX_ZONE_TYPES + 4)
+#define MAX_DESTS (6 * 2 * ZO_MAX_ZONE_TYPES + 8) /* issue 31: face down, by index, control */
 /* A destination's type: -1 outside the game, -2 the arena, DEST_CONTROL
  * a control step giving the object to the other player (follows_control,
  * issue 31), else a zone type. */
@@ -128,6 +128,7 @@ static int attr_decides(zo_zone_attr a) {
   return a == ZA_CAPACITY || a == ZA_OWNER_ONLY || a == ZA_HOLDS || a == ZA_EQUIP ||
          a == ZA_HOLDS_TYPES || a == ZA_LIMITS || a == ZA_DISPLACE || a == ZA_INSTEAD ||
          a == ZA_GROUP || a == ZA_WRONG_OWNER || a == ZA_FOLLOWS_CONTROL || a == ZA_AT_INDEX ||
+         a == ZA_FACE_UP_ONLY ||
          a == ZA_SAME_ZONE_NEW || a == ZA_KEEPS || a == ZA_FACE_DOWN_NEW;
 }
 
@@ -317,6 +318,7 @@ static void zone_written(const zo_zone_type *zt, int p, char *buf, size_t cap) {
 static void dest_add(builder *b, int type, int p, const char *zone, int pos) {
   if (b->nto == MAX_DESTS) return;
   tzone *d = &b->to[b->nto++];
+  d->face_down = 0;
   d->type = type;
   d->player = p;
   d->position = pos;
@@ -347,6 +349,15 @@ static void zone_lists(builder *b) {
       if (!zt->per_player.value || zt->count.value < 2) zone_written(zt, pl, w, sizeof w);
       else snprintf(w, sizeof w, "%s.%s", players[p], zt->name); /* the owner picks one */
       dest_add(b, z, pl, w, ZO_POS_TOP);
+      /* issue 31: face down too, where a kind of card is never face down
+         there (face_up_only:) */
+      if (zt->face_up_only.value && b->nto < MAX_DESTS) {
+        char wf[64];
+        snprintf(wf, sizeof wf, "%s face down", w);
+        dest_add(b, z, pl, w, ZO_POS_TOP);
+        b->to[b->nto - 1].face_down = 1;
+        snprintf(b->to[b->nto - 1].name, sizeof b->to[b->nto - 1].name, "%s", wf);
+      }
       /* issue 31: the first zone of the type, by index, that an at_index:
          entry leaves out, where the owner's choice above would not go */
       if (zt->per_player.value && zt->count.value > 1 && zt->at_index.value) {
@@ -659,6 +670,7 @@ static json_t *cell_run(builder *b, const zo_case *c, const tzone *d, int by_rul
     mv.to.player = d->player;
     mv.position = d->position;
     mv.by_rule = by_rule;
+    if (d->face_down) mv.face = 1; /* face_up_only:'s destination (issue 31) */
     /* a zone named by its index (at_index:'s destination, issue 31) */
     const char *dot = strrchr(d->zone, '.');
     if (d->type >= 0 && dot && dot[1] >= '0' && dot[1] <= '9') mv.to.index = atoi(dot + 1);
@@ -864,7 +876,8 @@ static json_t *legend(void) {
               "effect moves it to the "
               "destination; a state check follows. Two cards lie in every ordered zone.",
       "to", "the destination as a case writes it; an ordered zone at the top, second (#1), at the "
-            "bottom, and past its end (#9); control by other: a control step giving it to the other "
+            "bottom, and past its end (#9); face down: the move puts it there face down (where a "
+            "zone type has kinds of card that are never face down); control by other: a control step giving it to the other "
             "player instead of a move (where a zone type follows control)",
       "outcome", "the move's outcome (and error); state_check: what the state check then did to it",
       "ends_in", "where it is after the move: there (the destination), where it was, or the zone; "

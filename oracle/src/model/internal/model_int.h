@@ -246,6 +246,8 @@ struct zo_game {
   uint64_t limit_types[ZO_MAX_ZONE_TYPES][ZO_MAX_LIMITS];
   /* at_index: (issue 31), each entry's types in the case's bits */
   uint64_t at_types[ZO_MAX_ZONE_TYPES][ZO_MAX_AT_INDEX];
+  /* face_up_only: (issue 31), in the case's bits */
+  uint64_t face_up_types[ZO_MAX_ZONE_TYPES];
   /* instead: (issue 31), each entry's types in the case's bits, and
      whether any zone type of rs has an entry (the move skips it else) */
   uint64_t instead_types[ZO_MAX_ZONE_TYPES][ZO_MAX_INSTEAD];
@@ -304,6 +306,11 @@ static inline int zo_zone_wrong_owner(zo_game *g, const zo_zone_type *zt) {
  * entry of its type's at_index: names obj's types and not the zone's
  * index (the entry's index, or -1: none refuses). */
 int zo_zone_at_index_refusing(const zo_game *g, int zone, int obj);
+
+/* face_up_only: (issue 31): whether obj can't be face down in a zone of
+ * type `type` (its types, or a token where the list has `token`); counts
+ * the citation and the feature zone_rules when it can't. */
+int zo_face_up_only(zo_game *g, int type, int obj);
 
 /* The zone type of zone instance `zone` (>= 0). */
 static inline const zo_zone_type *ZT(const zo_game *g, int zone) { return g->zones[zone].zt; }

@@ -117,6 +117,8 @@ struct zo_obs_checker {
   int has_zone_rules2;
   uint64_t at[ZO_MAX_ZONE_TYPES][ZO_MAX_AT_INDEX]; /* at_index: types, case bits */
   char at_rule[ZO_MAX_ZONE_TYPES][160];
+  uint64_t face_up[ZO_MAX_ZONE_TYPES]; /* face_up_only: types, case bits */
+  char face_up_rule[ZO_MAX_ZONE_TYPES][160];
   /* indexes that keep a check linear in objects (not quadratic) */
   idmap id_index;    /* identity -> its ids[] record (ids are unique there);
                         mark/mval: the observation (nobs) that last showed it
