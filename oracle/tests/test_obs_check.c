@@ -459,7 +459,8 @@ static void test_order_kept(void **state) {
 
 /* issue 31: at_index: (the Pendulum Zones) a kind of card shown in a zone
  * of another index breaks can-hold, and so does a Token shown face down
- * (face_up_only:);
+ * (face_up_only:), and a card shown in a zone its player's seat lacks
+ * (seats:) breaks in-a-zone;
  * wrong_owner: cannot_hold on a zone type (the Pokemon Bench):
  * an object shown redirected into it breaks wrong-owner; follows_control
  * (the Yu-Gi-Oh! Monster Zones): an object whose controller changed, shown
@@ -501,6 +502,23 @@ static void test_zone_rules2(void **state) {
   sound(&f);
   set_zone(O(&f, "p"), "alice.spell_trap.3");
   assert_caught(&f, "can-hold", "p");
+  stop(&f);
+  /* seats: a card shown in a zone its player's seat lacks */
+  const char *game = "id: seat-test\ntitle: t\ngame: seats\nzones:\n"
+                     "  hq: {role: hand, per_player: {value: true, rule: \"S 1\"}, seats: {value: [1], rule: \"S 1\"}}\n"
+                     "  grip: {per_player: {value: true, rule: \"S 1\"}, seats: {value: [2], rule: \"S 1\"}}\n"
+                     "rules:\n  - {id: \"S 1\", text: \"The first player has an HQ, the second a grip.\"}\n";
+  zo_ruleset *seat_rs;
+  zo_error err;
+  memset(&err, 0, sizeof err);
+  if (zo_ruleset_load_mem("seat-test.yaml", game, strlen(game), &seat_rs, &err) ||
+      zo_ruleset_register(seat_rs, &err))
+    fail_msg("rule set: %s", err.message);
+  f = start("seat-test", "id: t/x\ntitle: t\nrulesets: [seat-test]\nrules: [\"S 1\"]\n"
+            "players: [corp, runner]\ncards:\n  c: {owner: corp, zone: corp.hq}\n" NOSTEPS);
+  sound(&f);
+  set_zone(O(&f, "c"), "runner.hq");
+  assert_caught(&f, "in-a-zone", "c");
   stop(&f);
   /* face_up_only: a Token shown face down in a Monster Zone */
   f = start("yugioh", "id: t/x\ntitle: t\nrulesets: [yugioh]\nrules: [\"YGO 49 Tokens\"]\n"

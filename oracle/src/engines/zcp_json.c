@@ -624,7 +624,7 @@ json_t *zo_zcp_ruleset_zones_json(const zo_ruleset *rs, int limits) {
       /* limits: and displace: only for an engine that knows them */
       if (!limits && (a == ZA_LIMITS || a == ZA_DISPLACE || a == ZA_INSTEAD || a == ZA_GROUP ||
                       a == ZA_WRONG_OWNER || a == ZA_FOLLOWS_CONTROL || a == ZA_AT_INDEX ||
-                      a == ZA_FACE_UP_ONLY))
+                      a == ZA_FACE_UP_ONLY || a == ZA_SEATS))
         continue;
       const zo_cited *c = zo_zone_cited(t, (zo_zone_attr)a);
       json_t *v = NULL;
@@ -653,6 +653,11 @@ json_t *zo_zcp_ruleset_zones_json(const zo_ruleset *rs, int limits) {
         break;
       case AV_GROUP: v = t->group_name[0] ? json_string(t->group_name) : json_null(); break;
       case AV_FACE_UP: v = type_words(rs, t->face_up_types); break; /* issue 31 */
+      case AV_SEATS: /* issue 31: the seats, 1-based; [] for every player */
+        v = json_array();
+        for (int i = 0; c->value && i < 8; i++)
+          if (t->seat_bits >> i & 1u) json_array_append_new(v, json_integer(i + 1));
+        break;
       case AV_AT_INDEX: /* issue 31: [{types, index: [1-based]}] */
         v = json_array();
         for (int k = 0; k < c->value && k < ZO_MAX_AT_INDEX; k++) {

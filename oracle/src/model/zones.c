@@ -98,6 +98,17 @@ int zo_zone_resolve_slow(zo_game *g, int obj, const zo_zone_spec *s, int choose,
     if (z < 0) *err = ZO_E_NO_ZONE;
     return z;
   }
+  /* issue 31 (seats:): the private slots of the hand, graveyard and exile
+     name a role; where zone types only some players have share it, the
+     role of the player's own zone decides */
+  if (g->has_seats && (s->type == g->hand_slot || s->type == g->graveyard_slot ||
+                       s->type == g->exile_slot)) {
+    zo_zone_role role = s->type == g->hand_slot ? ZR_HAND : s->type == g->graveyard_slot ? ZR_GRAVEYARD
+                                                                                          : ZR_EXILE;
+    int z = zo_zone_of_role(g, role, s->player >= 0 ? s->player : o->owner);
+    if (z < 0) *err = ZO_E_NO_ZONE;
+    return z;
+  }
   type = g->zmap[s->type];
   const zo_zone_type *zt = &g->rs->zones[type];
   int player = -1;
@@ -122,6 +133,11 @@ int zo_zone_resolve_slow(zo_game *g, int obj, const zo_zone_spec *s, int choose,
     return -1;
   }
   if (n == 0) {
+    /* issue 31: the player's seat has no zone of this type (seats:) */
+    if (zt->seats.value && player >= 0 && !(zt->seat_bits >> player & 1u)) {
+      hit(g, &zt->seats);
+      g->features_used |= (uint64_t)1 << FT_ZONE_RULES;
+    }
     *err = ZO_E_NO_ZONE;
     return -1;
   }

@@ -107,8 +107,10 @@ typedef enum {
                     issue 31) */
   AV_AT_INDEX,   /* a list of {types, index} maps: at[]; the value is how
                     many (issue 31) */
-  AV_FACE_UP     /* a list of type words: face_up_types; the value is
+  AV_FACE_UP,    /* a list of type words: face_up_types; the value is
                     whether any (issue 31) */
+  AV_SEATS       /* a list of seats 1..8: seat_bits; the value is whether
+                    any (issue 31) */
 } zo_attr_value;
 
 /* ZO_ZONE_ATTRS(X): X(id, field, key, value, mutant): every cited attribute
@@ -163,7 +165,10 @@ typedef enum {
   X(ZA_AT_INDEX, at_index, "at_index", AV_AT_INDEX, 19)                               \
   /* issue 31: kinds of card that are never face down in the zone (a       \
      Yu-Gi-Oh! Token can't be Set) */                                        \
-  X(ZA_FACE_UP_ONLY, face_up_only, "face_up_only", AV_FACE_UP, 20)
+  X(ZA_FACE_UP_ONLY, face_up_only, "face_up_only", AV_FACE_UP, 20)                    \
+  /* issue 31: a zone type only some players have, by seat (Netrunner's    \
+     Corp has HQ, R&D, Archives; the Runner a grip, stack, heap) */         \
+  X(ZA_SEATS, seats, "seats", AV_SEATS, 21)
 
 /* The cited zone attributes (ZO_ZONE_ATTRS). */
 typedef enum { ZO_ZONE_ATTRS(ZO_ROW_ID) ZA_COUNT } zo_zone_attr;
@@ -268,6 +273,10 @@ typedef struct {
   uint64_t face_up_types; /* objects with one of these types (rule set
                              bits; `token`: every token) can't be face
                              down in a zone of this type */
+  zo_cited seats;       /* the citation of `seats:` (its value: any) */
+  uint32_t seat_bits;   /* per-player zones of this type exist only for the
+                           players in these seats (bit i: the case's
+                           player i + 1, in turn order) */
 } zo_zone_type;
 
 /* The keys of the cited zone attributes, by zo_zone_attr; static storage. */

@@ -41,6 +41,7 @@ typedef struct {
      the checks that need every zone */
   const yd_node *wrong_owner_at[ZO_MAX_ZONE_TYPES], *follows_at[ZO_MAX_ZONE_TYPES];
   const yd_node *follows_cited_at[ZO_MAX_ZONE_TYPES];
+  const yd_node *seats_at[ZO_MAX_ZONE_TYPES];
   zo_ruleset_lookup base_of; /* extends: the registry's look-up (registry.c) */
   const zo_ruleset *base;    /* the rule set extends: names, once found */
 } rparse;
@@ -367,6 +368,29 @@ static zo_status parse_at_index(rparse *p, zo_zone_type *z, const yd_node *v, co
   return ZO_OK;
 }
 
+/* seats: a list of seats 1..8 (the case's players in turn order) that
+ * have zones of type z (issue 31); the value is whether any. Where it is
+ * written is kept for check_zone_rules2. */
+static zo_status parse_seats(rparse *p, zo_zone_type *z, const yd_node *v, const char *what,
+                             zo_cited *c) {
+  const yd_node *val;
+  zo_status st = cited(p, v, what, c, &val);
+  if (st) return st;
+  p->seats_at[z - p->rs->zones] = v;
+  if (val->kind != YD_SEQ || !val->n)
+    return bad(p, val, "expected a list of seats 1..8 (the players, in turn order) for %s", what);
+  z->seat_bits = 0;
+  for (size_t k = 0; k < val->n; k++) {
+    int n;
+    if ((st = whole_number(p, val->kids[k], what, &n))) return st;
+    if (n < 1 || n > 8)
+      return bad(p, val->kids[k], "a seat is 1..8, the players in turn order (got %d) in %s", n, what);
+    z->seat_bits |= 1u << (n - 1);
+  }
+  c->value = 1;
+  return ZO_OK;
+}
+
 /* Cited attribute a of zone z, written v (`what` names it in messages). */
 static zo_status parse_attr(rparse *p, zo_zone_type *z, zo_zone_attr a, const yd_node *v,
                             const char *what) {
@@ -440,6 +464,7 @@ static zo_status parse_attr(rparse *p, zo_zone_type *z, zo_zone_attr a, const yd
   case AV_WRONG_OWNER: return parse_wrong_owner(p, z, v, what, c);
   case AV_FOLLOW: return parse_follow(p, z, v, what, c);
   case AV_AT_INDEX: return parse_at_index(p, z, v, what, c);
+  case AV_SEATS: return parse_seats(p, z, v, what, c);
   case AV_FACE_UP: /* issue 31: face_up_only: type words */
     if ((st = cited(p, v, what, c, &val))) return st;
     if ((st = type_list(p, val, what, &z->face_up_types))) return st;
@@ -599,6 +624,9 @@ static zo_status check_zone_rules2(rparse *p, int i) {
     if ((st = zone_named(p, f, &t))) return st;
     z->follows_control.value = t + 1;
   }
+  if (z->seats.value && !z->per_player.value)
+    return bad(p, p->seats_at[i], "seats of zone %s names the players who have zones of a "
+               "per-player type: give the zone type per_player: true, or leave seats out", z->name);
   if (z->follows_control.value) {
     const zo_zone_type *to = &p->rs->zones[z->follows_control.value - 1];
     if (!z->per_player.value || !z->controller.value || !to->per_player.value ||
@@ -608,6 +636,12 @@ static zo_status check_zone_rules2(rparse *p, int i) {
                  "per_player: true and controller: true", z->name, to->name);
   }
   return ZO_OK;
+}
+
+/* Whether zone types a and b are never both a player's (issue 31, seats:
+ * the Corp's HQ and the Runner's grip may both be the hand). */
+static int seats_apart(const zo_zone_type *a, const zo_zone_type *b) {
+  return a->seats.value && b->seats.value && !(a->seat_bits & b->seat_bits);
 }
 
 /* What needs every zone of the file and its base: a `count` written for a
@@ -633,7 +667,7 @@ static zo_status check_zones(rparse *p) {
     if ((st = check_zone_rules2(p, i))) return st;
     if (z->role == ZR_NONE || z->role == ZR_OTHER || z->role == ZR_COMMAND) continue;
     for (int j = 0; j < i; j++)
-      if (rs->zones[j].role == z->role) {
+      if (rs->zones[j].role == z->role && !seats_apart(z, &rs->zones[j])) {
         const yd_node *at = p->role_at[i] ? p->role_at[i] : p->role_at[j];
         return bad(p, at, "role %s is given to zone types %s and %s: the model finds the %s "
                    "by its role, so give it to one zone type", zo_zone_role_names[z->role],

@@ -138,6 +138,7 @@ zo_obs_checker *zo_obs_checker_new(const zo_ruleset *rs, const zo_case *c) {
     cite_text(rs, &zt->at_index, k->at_rule[z], sizeof k->at_rule[z]);
     k->face_up[z] = zo_type_bits_for_case(rs, c, zt->face_up_types);
     cite_text(rs, &zt->face_up_only, k->face_up_rule[z], sizeof k->face_up_rule[z]);
+    cite_text(rs, &zt->seats, k->seats_rule[z], sizeof k->seats_rule[z]);
   }
   return k;
 }
@@ -271,6 +272,10 @@ static int check_object(zo_obs_checker *k, const zo_observation *ob, int h, int 
   if (t == -1)
     return viol(v, "in-a-zone", "CR 400.1; FaB 3.0.1", c, h, "in '%s', not a zone of rule set %s",
                 o->zone, rs->id);
+  /* issue 31 (seats:): a zone type only some players have */
+  if (zt && zt->seats.value && zp >= 0 && !(zp < 32 && (zt->seat_bits >> zp & 1u)))
+    return viol(v, "in-a-zone", k->seats_rule[t], c, h,
+                "in %s, but %s's seat has no zone of type %s (seats:)", o->zone, pname(c, zp), zt->name);
 
   /* sub-cards */
   if (o->under >= 0) {

@@ -128,7 +128,7 @@ static int attr_decides(zo_zone_attr a) {
   return a == ZA_CAPACITY || a == ZA_OWNER_ONLY || a == ZA_HOLDS || a == ZA_EQUIP ||
          a == ZA_HOLDS_TYPES || a == ZA_LIMITS || a == ZA_DISPLACE || a == ZA_INSTEAD ||
          a == ZA_GROUP || a == ZA_WRONG_OWNER || a == ZA_FOLLOWS_CONTROL || a == ZA_AT_INDEX ||
-         a == ZA_FACE_UP_ONLY ||
+         a == ZA_FACE_UP_ONLY || a == ZA_SEATS ||
          a == ZA_SAME_ZONE_NEW || a == ZA_KEEPS || a == ZA_FACE_DOWN_NEW;
 }
 
@@ -308,6 +308,12 @@ static void object_rows(builder *b) {
   }
 }
 
+/* Whether player p (0 owner, 1 other; -1 shared) has zones of type zt
+ * (seats:, issue 31: the owner sits first, the other second). */
+static int seated(const zo_zone_type *zt, int p) {
+  return p < 0 || !zt->seats.value || (zt->seat_bits >> p & 1u);
+}
+
 /* A zone's name as a case writes it for player p (-1 shared). */
 static void zone_written(const zo_zone_type *zt, int p, char *buf, size_t cap) {
   if (!zt->per_player.value || p < 0) snprintf(buf, cap, "%s", zt->name);
@@ -413,6 +419,7 @@ static void full_zones(const builder *b, int origin, int start, sbuf *s) {
     const zo_zone_type *zt = &rs->zones[z];
     if (z == origin || z == start || (!zt->displace.value && !zt->limits.value)) continue;
     for (int p = 0; p < (zt->per_player.value ? 2 : 1); p++) {
+      if (!seated(zt, zt->per_player.value ? p : -1)) continue;
       zone_written(zt, zt->per_player.value ? p : -1, w, sizeof w);
       for (int k = 0; k < zt->capacity.value; k++)
         sb_printf(s, "  z%d: {owner: %s, zone: %s, types: [%s]}\n", nf++, players[p], w, b->filler);
@@ -457,6 +464,7 @@ static void case_text(const builder *b, const tobj *o, const tzone *f, int via, 
     const zo_zone_type *zt = &rs->zones[z];
     if (!zt->ordered.value) continue;
     for (int p = 0; p < (zt->per_player.value ? 2 : 1); p++) {
+      if (!seated(zt, zt->per_player.value ? p : -1)) continue;
       zone_written(zt, zt->per_player.value ? p : -1, w, sizeof w);
       for (int k = 0; k < 2; k++)
         sb_printf(s, "  f%d: {owner: %s, zone: %s, types: [%s]}\n", nf++, players[p], w, b->filler);

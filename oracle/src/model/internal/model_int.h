@@ -248,6 +248,8 @@ struct zo_game {
   uint64_t at_types[ZO_MAX_ZONE_TYPES][ZO_MAX_AT_INDEX];
   /* face_up_only: (issue 31), in the case's bits */
   uint64_t face_up_types[ZO_MAX_ZONE_TYPES];
+  /* seats: (issue 31): some zone type only some players have */
+  int has_seats;
   /* instead: (issue 31), each entry's types in the case's bits, and
      whether any zone type of rs has an entry (the move skips it else) */
   uint64_t instead_types[ZO_MAX_ZONE_TYPES][ZO_MAX_INSTEAD];
@@ -416,7 +418,7 @@ static inline void zone_remove_obj(zo_game *g, int obj) {
  * several instances or a step created or removed zones. */
 static inline int set_up_zone(const zo_game *g, int type, int player) {
   const zo_zone_type *zt = &g->rs->zones[type];
-  if (g->zones_changed || zt->count.value != 1) return -1;
+  if (g->zones_changed || zt->count.value != 1 || zt->seats.value) return -1; /* seats: issue 31 */
   return g->first_zone[type] + (zt->per_player.value ? player : 0);
 }
 

@@ -119,6 +119,7 @@ struct zo_obs_checker {
   char at_rule[ZO_MAX_ZONE_TYPES][160];
   uint64_t face_up[ZO_MAX_ZONE_TYPES]; /* face_up_only: types, case bits */
   char face_up_rule[ZO_MAX_ZONE_TYPES][160];
+  char seats_rule[ZO_MAX_ZONE_TYPES][160]; /* what seats: cites (issue 31) */
   /* indexes that keep a check linear in objects (not quadratic) */
   idmap id_index;    /* identity -> its ids[] record (ids are unique there);
                         mark/mval: the observation (nobs) that last showed it
