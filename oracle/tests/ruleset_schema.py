@@ -226,6 +226,8 @@ BAD = [
         at_index={"value": [{"types": ["pendulum"], "index": [0]}], "rule": "G 1"})), True),
     ("face_up_only with the word all", broken(lambda d: d["zones"]["table"].update(
         face_up_only={"value": ["all"], "rule": "G 1"})), True),
+    ("seats with seat 9", broken(lambda d: d["zones"]["deck"].update(
+        seats={"value": [9], "rule": "G 1"})), True),
 ]
 
 
