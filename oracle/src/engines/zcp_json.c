@@ -621,7 +621,7 @@ json_t *zo_zcp_ruleset_zones_json(const zo_ruleset *rs, int limits) {
     json_t *o = json_object();
     json_object_set_new(o, "role", json_string(zo_zone_role_names[t->role]));
     for (int a = 0; a < ZA_COUNT; a++) {
-      /* limits: and displace: only for an engine that knows them */
+      /* issue 31's zone rules only for an engine that knows them (zone_rules) */
       if (!limits && (a == ZA_LIMITS || a == ZA_DISPLACE || a == ZA_INSTEAD || a == ZA_GROUP ||
                       a == ZA_WRONG_OWNER || a == ZA_FOLLOWS_CONTROL || a == ZA_AT_INDEX ||
                       a == ZA_FACE_UP_ONLY || a == ZA_SEATS))

@@ -88,7 +88,8 @@ json_t *zo_zcp_step_json(const zo_step *s);
  * name to its attributes' values as a rule set file writes them (role, and
  * every key of ZO_ZONE_ATTRS: true/false, numbers, public or hidden, lists
  * of words), without their rules; `limits`, `displace`, `instead`, `group`,
- * `wrong_owner` and `follows_control` (issue 31)
+ * `wrong_owner`, `follows_control`, `at_index`, `face_up_only` and `seats`
+ * (issue 31)
  * only when `limits` is set (the engine declared zone_rules). A new reference,
  * never NULL. */
 json_t *zo_zcp_ruleset_zones_json(const zo_ruleset *rs, int limits);
