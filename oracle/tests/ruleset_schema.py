@@ -218,6 +218,16 @@ BAD = [
         instead={"value": [{"to": "deck", "face": "sideways"}], "rule": "G 1"})), True),
     ("group not a word", broken(lambda d: d["zones"]["table"].update(
         group={"value": "Field-Zones", "rule": "G 1"})), True),
+    ("wrong_owner not a word of the switch", broken(lambda d: d["zones"]["deck"].update(
+        wrong_owner={"value": "refuse", "rule": "G 1"})), True),
+    ("follows_control not a zone name", broken(lambda d: d["zones"]["table"].update(
+        follows_control={"value": "Main-Zone", "rule": "G 1"})), True),
+    ("at_index with index 0", broken(lambda d: d["zones"]["table"].update(
+        at_index={"value": [{"types": ["pendulum"], "index": [0]}], "rule": "G 1"})), True),
+    ("face_up_only with the word all", broken(lambda d: d["zones"]["table"].update(
+        face_up_only={"value": ["all"], "rule": "G 1"})), True),
+    ("seats with seat 9", broken(lambda d: d["zones"]["deck"].update(
+        seats={"value": [9], "rule": "G 1"})), True),
 ]
 
 

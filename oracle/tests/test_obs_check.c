@@ -457,6 +457,79 @@ static void test_order_kept(void **state) {
   stop(&f);
 }
 
+/* issue 31: at_index: (the Pendulum Zones) a kind of card shown in a zone
+ * of another index breaks can-hold, and so does a Token shown face down
+ * (face_up_only:), and a card shown in a zone its player's seat lacks
+ * (seats:) breaks in-a-zone;
+ * wrong_owner: cannot_hold on a zone type (the Pokemon Bench):
+ * an object shown redirected into it breaks wrong-owner; follows_control
+ * (the Yu-Gi-Oh! Monster Zones): an object whose controller changed, shown
+ * still in its old controller's zone, breaks follows-control. */
+static void test_zone_rules2(void **state) {
+  (void)state;
+  fixture f = start("pokemon", "id: t/x\ntitle: t\nrulesets: [pokemon]\nrules: [\"PTCG 10 Bench\"]\n"
+                    "players: [alice, bob]\ncards:\n"
+                    "  pika: {owner: alice, zone: hand, types: [pokemon]}\n"
+                    "steps:\n  - move: {card: pika, to: bob.bench}\n");
+  sound(&f);
+  step(&f); /* refused: it stays in the hand; shown redirected instead */
+  set_zone(O(&f, "pika"), "alice.bench");
+  O(&f, "pika")->object = f.ob.objs[H(&f, "pika")].object + 1000; /* a new object there */
+  f.r.nevents = 0;
+  event(&f.r, H(&f, "pika"), ZO_OUTCOME_REDIRECTED);
+  f.r.outcome = ZO_OUTCOME_REDIRECTED;
+  assert_caught(&f, "wrong-owner", "pika");
+  stop(&f);
+  const char *ygo = "id: t/x\ntitle: t\nrulesets: [yugioh]\nrules: [\"YGO 49 Control\"]\n"
+                    "players: [alice, bob]\ncards:\n"
+                    "  m: {owner: bob, zone: bob.monster.2, types: [monster]}\n"
+                    "steps:\n  - control: {card: m, player: alice}\n";
+  f = start("yugioh", ygo);
+  sound(&f);
+  step(&f);
+  sound(&f); /* moved to alice.monster.1 */
+  stop(&f);
+  f = start("yugioh", ygo);
+  sound(&f);
+  step(&f); /* shown still on bob's side */
+  set_zone(O(&f, "m"), "bob.monster.2");
+  assert_caught(&f, "follows-control", "m");
+  stop(&f);
+  /* at_index: a Pendulum Monster only in Spell & Trap Zones 1 and 5 */
+  f = start("yugioh", "id: t/x\ntitle: t\nrulesets: [yugioh]\nrules: [\"YGO 16 Pendulum Zones\"]\n"
+            "players: [alice, bob]\ncards:\n"
+            "  p: {owner: alice, zone: alice.spell_trap.5, types: [monster, pendulum]}\n" NOSTEPS);
+  sound(&f);
+  set_zone(O(&f, "p"), "alice.spell_trap.3");
+  assert_caught(&f, "can-hold", "p");
+  stop(&f);
+  /* seats: a card shown in a zone its player's seat lacks */
+  const char *game = "id: seat-test\ntitle: t\ngame: seats\nzones:\n"
+                     "  hq: {role: hand, per_player: {value: true, rule: \"S 1\"}, seats: {value: [1], rule: \"S 1\"}}\n"
+                     "  grip: {per_player: {value: true, rule: \"S 1\"}, seats: {value: [2], rule: \"S 1\"}}\n"
+                     "rules:\n  - {id: \"S 1\", text: \"The first player has an HQ, the second a grip.\"}\n";
+  zo_ruleset *seat_rs;
+  zo_error err;
+  memset(&err, 0, sizeof err);
+  if (zo_ruleset_load_mem("seat-test.yaml", game, strlen(game), &seat_rs, &err) ||
+      zo_ruleset_register(seat_rs, &err))
+    fail_msg("rule set: %s", err.message);
+  f = start("seat-test", "id: t/x\ntitle: t\nrulesets: [seat-test]\nrules: [\"S 1\"]\n"
+            "players: [corp, runner]\ncards:\n  c: {owner: corp, zone: corp.hq}\n" NOSTEPS);
+  sound(&f);
+  set_zone(O(&f, "c"), "runner.hq");
+  assert_caught(&f, "in-a-zone", "c");
+  stop(&f);
+  /* face_up_only: a Token shown face down in a Monster Zone */
+  f = start("yugioh", "id: t/x\ntitle: t\nrulesets: [yugioh]\nrules: [\"YGO 49 Tokens\"]\n"
+            "players: [alice, bob]\ncards:\n"
+            "  tok: {owner: alice, zone: alice.monster.1, kind: token, types: [monster]}\n" NOSTEPS);
+  sound(&f);
+  O(&f, "tok")->face_down = 1;
+  assert_caught(&f, "can-hold", "tok");
+  stop(&f);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_in_a_zone),       cmocka_unit_test(test_one_zone),
@@ -467,7 +540,7 @@ int main(void) {
       cmocka_unit_test(test_stale_refs),      cmocka_unit_test(test_stack_layers),
       cmocka_unit_test(test_no_controller),   cmocka_unit_test(test_sub_cards),
       cmocka_unit_test(test_deck_hidden),     cmocka_unit_test(test_order_kept),
-      cmocka_unit_test(test_attachments),
+      cmocka_unit_test(test_attachments),     cmocka_unit_test(test_zone_rules2),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

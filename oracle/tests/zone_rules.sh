@@ -7,6 +7,9 @@
 # file:line:column error; the table shows both; gate --fuzz plays its
 # zones; ruleset_zones gives limits and displace only to an engine that
 # declares zone_rules, and a case a limit decides needs that feature.
+# seats-game.yaml: zone types only some players have (seats:); and the
+# built-in pokemon and yugioh's wrong_owner, follows_control, at_index and
+# face_up_only, each mutant killed by their cases.
 set -euo pipefail
 bin=$1 src=$2 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -224,3 +227,54 @@ for g in limits duel; do
   fi
 done
 echo "zone rules: every limits/displace/instead/group mutant is killed by the games' cases"
+
+# seats: zone types only some players have (seats-game.yaml, Netrunner's
+# Corp and Runner): cases with the invariants, a seat that lacks a zone,
+# the table, gate --fuzz, and each seats mutant killed
+S=$dir/seats-game.yaml
+"$bin" run --invariants --ruleset-file "$S" --report-dir "$work/s" "$dir/seats-cases" > "$work/out" 2>&1 \
+  || fail "the seats cases failed"
+grep -q '^2 passed, 0 failed, 0 skipped$' "$work/out" || fail "not every seats case passed"
+"$bin" rules --ruleset-file "$S" --ruleset seats-game "$dir/seats-cases" > "$work/out" 2>&1 \
+  || fail "a seed rule of seats-game has no case"
+F=$S
+bad 's/seats: {value: \[1\], rule: "SG 2"}/seats: {value: [9], rule: "SG 2"}/' "34:21: error: a seat is 1..8"
+bad 's/    per_player: {value: true, rule: "SG 4"}//' "61:12: error: seats of zone rig names the players"
+bad 's/    seats: {value: \[2\], rule: "SG 3"}/    seats: {value: [1, 2], rule: "SG 3"}/' \
+  "40:11: error: role hand is given to zone types hq and grip"
+cat > "$work/seat.yaml" <<'YAML'
+id: seats/setup
+title: a runner's card in an HQ
+rulesets: [seats-game]
+rules: ["SG 1"]
+players: [corp, runner]
+cards:
+  x: {owner: runner, zone: runner.hq}
+steps: []
+YAML
+set +e
+"$bin" run --ruleset-file "$S" --report-dir "$work/se" "$work/seat.yaml" > "$work/out" 2>&1
+rc=$?
+set -e
+[ "$rc" -eq 3 ] || fail "a set-up in a zone a seat lacks: exit $rc, expected 3"
+grep -q "seat.yaml:7:3: error: card 'x': no such zone" "$work/out" || fail "no set-up error for a seat"
+"$bin" table --ruleset-file "$S" --ruleset seats-game > "$work/table.txt"
+grep -q '\[grip.seats\]' "$work/table.txt" || fail "no seats in the table"
+"$bin" gate --ruleset-file "$S" --engine "$bin serve --ruleset-file $S" --ruleset seats-game --fuzz 2 \
+  --out "$work/fz3" > "$work/out" 2>&1 || fail "gate --fuzz failed (seats)"
+grep -Eq 'seed 1: [1-9][0-9]* games .* 0 skipped .* \(100\.0%\).* 0 differed' "$work/out" || fail "gate --fuzz differed (seats)"
+"$bin" mutants --ruleset-file "$S" "$dir/seats-cases" > "$work/mut.out" 2>&1 || true
+n=$(grep -cE "^seats-game:[a-z_]+\.seats " "$work/mut.out" || true)
+[ "$n" -eq 8 ] || fail "seats-game: $n seats mutants, expected 8"
+if grep -E "^seats-game:[a-z_]+\.seats +SURVIVED" "$work/mut.out"; then fail "a seats mutant survived"; fi
+echo "zone rules: seats: cases, errors, table, gate --fuzz, mutants"
+
+# the built-in games' own: wrong_owner (pokemon's Bench), follows_control,
+# at_index and face_up_only (yugioh): each mutant killed by the suite's cases
+"$bin" mutants "$src/cases/pokemon" "$src/cases/yugioh" > "$work/mut.out" 2>&1 || true
+for m in pokemon:bench.wrong_owner yugioh:monster.follows_control yugioh:extra_monster.follows_control \
+         yugioh:spell_trap.at_index yugioh:monster.face_up_only; do
+  grep -Eq "^$m +[a-z]" "$work/mut.out" || fail "no mutant $m"
+  if grep -E "^$m +SURVIVED" "$work/mut.out"; then fail "mutant $m survived"; fi
+done
+echo "zone rules: wrong_owner, follows_control, at_index and face_up_only mutants killed"

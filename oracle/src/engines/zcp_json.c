@@ -622,8 +622,11 @@ json_t *zo_zcp_ruleset_zones_json(const zo_ruleset *rs, int limits) {
     json_object_set_new(o, "role", json_string(zo_zone_role_names[t->role]));
     for (int a = 0; a < ZA_COUNT; a++) {
       /* limits: and displace: only for an engine that knows them */
+      /* issue 31's zone rules only for an engine that knows them (zone_rules) */
       if (!limits && (a == ZA_LIMITS || a == ZA_DISPLACE || a == ZA_INSTEAD || a == ZA_GROUP ||
-                      a == ZA_CLEARS || a == ZA_CEASES_EMPTY))
+                      a == ZA_CLEARS || a == ZA_CEASES_EMPTY || a == ZA_WRONG_OWNER ||
+                      a == ZA_FOLLOWS_CONTROL || a == ZA_AT_INDEX || a == ZA_FACE_UP_ONLY ||
+                      a == ZA_SEATS))
         continue;
       const zo_cited *c = zo_zone_cited(t, (zo_zone_attr)a);
       json_t *v = NULL;
@@ -649,6 +652,7 @@ json_t *zo_zcp_ruleset_zones_json(const zo_ruleset *rs, int limits) {
                                                                                  : "zone"));
         break;
       case AV_ZONE:
+      case AV_FOLLOW:
         v = c->value > 0 && c->value <= rs->nzones ? json_string(rs->zones[c->value - 1].name) : json_null();
         break;
       case AV_GROUP: v = t->group_name[0] ? json_string(t->group_name) : json_null(); break;
@@ -656,6 +660,24 @@ json_t *zo_zcp_ruleset_zones_json(const zo_ruleset *rs, int limits) {
         v = json_array();
         for (int k = 0; k < MK_COUNT; k++)
           if (c->value >> k & 1) json_array_append_new(v, json_string(zo_mark_kind_names[k]));
+        break;
+      case AV_FACE_UP: v = type_words(rs, t->face_up_types); break; /* issue 31 */
+      case AV_SEATS: /* issue 31: the seats, 1-based; [] for every player */
+        v = json_array();
+        for (int i = 0; c->value && i < 8; i++)
+          if (t->seat_bits >> i & 1u) json_array_append_new(v, json_integer(i + 1));
+        break;
+      case AV_AT_INDEX: /* issue 31: [{types, index: [1-based]}] */
+        v = json_array();
+        for (int k = 0; k < c->value && k < ZO_MAX_AT_INDEX; k++) {
+          json_t *ix = json_array();
+          for (int i = 0; i < 64; i++)
+            if (t->at[k].index >> i & 1u) json_array_append_new(ix, json_integer(i + 1));
+          json_array_append_new(v, json_pack("{s:o, s:o}", "types", type_words(rs, t->at[k].types), "index", ix));
+        }
+        break;
+      case AV_WRONG_OWNER: /* issue 31: the switch's word, null for the switch's */
+        v = c->value ? json_string(zo_switch_value_name(c->value)) : json_null();
         break;
       case AV_INSTEAD:
         v = json_array();

@@ -87,7 +87,9 @@ json_t *zo_zcp_step_json(const zo_step *s);
  * (feature ruleset_zones, PROTOCOL.md 7.2): an object from each zone type's
  * name to its attributes' values as a rule set file writes them (role, and
  * every key of ZO_ZONE_ATTRS: true/false, numbers, public or hidden, lists
- * of words), without their rules; `limits`, `displace`, `instead` and `group` (issue 31)
+ * of words), without their rules; `limits`, `displace`, `instead`, `group`,
+ * `wrong_owner`, `follows_control`, `at_index`, `face_up_only` and `seats`
+ * (issue 31)
  * only when `limits` is set (the engine declared zone_rules). A new reference,
  * never NULL. */
 json_t *zo_zcp_ruleset_zones_json(const zo_ruleset *rs, int limits);

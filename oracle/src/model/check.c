@@ -185,6 +185,17 @@ ZO_NO_COVERAGE static int check_objects(const zo_game *g, int at_rest, zo_violat
       if (occ > zt->capacity.value)
         return violation(v, "capacity", "FaB 3.3.2, 3.16.2, 8.2.2", g, zn->n ? zn->objs[0] : -1, "zone over capacity");
     }
+    /* face_up_only: (issue 31): some kinds of card never face down */
+    for (int k = 0; zt->face_up_only.value && k < zn->n; k++) {
+      const zo_obj *o = &g->objs[zn->objs[k]];
+      uint64_t want = g->face_up_types[zn->type];
+      if (o->face_down && ((o->types & want) || ((want & g->classes.token) && is_token(g, o))))
+        return violation(v, "can-hold", "", g, zn->objs[k], "face down where its kind is never face down (face_up_only:)");
+    }
+    /* at_index: (issue 31): some kinds of card only at some indexes */
+    for (int k = 0; zt->at_index.value && k < zn->n; k++)
+      if (zo_zone_at_index_refusing(g, z, zn->objs[k]) >= 0)
+        return violation(v, "can-hold", "", g, zn->objs[k], "in a zone whose index its kind can't be at (at_index:)");
     /* limits: among the zone (issue 31): no more of a kind than allowed */
     for (int l = 0; l < zt->limits.value && l < ZO_MAX_LIMITS; l++) {
       int n = 0;

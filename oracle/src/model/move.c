@@ -452,6 +452,7 @@ ZO_COLD static zo_outcome refused_by_zone(zo_game *g, int obj, int dest, int by_
     /* FaB 3.0.11: a rule clears it, an effect fails */
     HITSW(g, SW_CANNOT_HOLD);
     if (refuse == ZO_E_CANNOT_HOLD && SW(g, SW_WRONG_OWNER) == ZS_CANNOT_HOLD &&
+        !ZT(g, dest)->wrong_owner.value && /* issue 31: else the zone type's own */
         ZT(g, dest)->owner_only.value && g->zones[dest].player != g->objs[obj].owner)
       HITSW(g, SW_WRONG_OWNER);
     if (by_rule && SW(g, SW_CLEAR) != ZS_NONE) {
@@ -525,6 +526,10 @@ static ZO_ALWAYS_INLINE zo_outcome refused(move *m) {
     *m->err = ZO_E_CANNOT_HOLD;
     return ZO_OUTCOME_STAYED;
   }
+  /* issue 31: a kind of card that is never face down there (face_up_only:
+     a Yu-Gi-Oh! Token can't be Set) can't be put there face down */
+  if (m->eff->face == 1 && zt->face_up_only.value && zo_face_up_only(g, g->zones[dest].type, m->obj))
+    return refused_by_zone(g, m->obj, dest, m->mv->by_rule, ZO_E_CANNOT_HOLD, m->err, m->r);
   const zo_zone *dzn = &g->zones[dest];
   zo_step_error refuse = dzn->plain && dzn->exists && (!dzn->owner_only || dzn->player == o->owner)
                              ? ZO_E_NONE : zo_zone_refuses(g, dest, m->obj, ZF_COUNT);
@@ -627,8 +632,12 @@ static ZO_ALWAYS_INLINE int transfer(move *m) {
     /* CR 110.2: it entered under that control; but the permanent a spell
        becomes is by default its caster's, whoever controls it now, where
        the control effect goes on with it (110.2b, 400.7a: keeps_control) */
+    /* issue 31: a move within a group (group:) keeps the object, and with
+       it the control it has by default (a control effect moving it to its
+       controller's zone, follows_control, ends as it would have) */
     if (!(kept && origin >= 0 && is_stack(g, origin) && o->ctrl_default >= 0 &&
-          SW(g, SW_KEEPS_CONTROL) == ZS_YES))
+          SW(g, SW_KEEPS_CONTROL) == ZS_YES) &&
+        !(kept && m->grouped && o->ctrl_default >= 0))
       o->ctrl_default = o->controller;
     hit(g, &ZT(g, dest)->controller);
   } else {
@@ -780,6 +789,28 @@ void zo_rule_move(zo_game *g, int obj, int to_type, const char *cause, zo_step_r
   mv.face = -1;
   mv.by_rule = 1;
   mv.player = mv.order_by = -1; /* a rule's move: nobody performs it as a put */
+  mv.attach_to = mv.aura = mv.copy_of = -1;
+  snprintf(mv.cause, sizeof mv.cause, "%s", cause);
+  nested_step(g, &mv, obj, r);
+}
+
+void zo_rule_move_into(zo_game *g, int obj, int zone, const char *cause, zo_step_result *r) {
+  zo_step mv;
+  memset(&mv, 0, sizeof mv);
+  mv.kind = ST_MOVE;
+  mv.card = mv.ref = -1;
+  mv.from.type = ZO_ZT_UNSET;
+  /* the private slot displace: uses names the zone's type; a displacement
+     this move may cause sets it again, after this move's destination is
+     resolved */
+  g->zmap[g->displace_slot] = g->zones[zone].type;
+  mv.to.type = g->displace_slot;
+  mv.to.player = g->zones[zone].player;
+  mv.to.index = g->zones[zone].index;
+  mv.position = ZO_POS_TOP;
+  mv.face = -1;
+  mv.by_rule = 1;
+  mv.player = mv.order_by = -1;
   mv.attach_to = mv.aura = mv.copy_of = -1;
   snprintf(mv.cause, sizeof mv.cause, "%s", cause);
   nested_step(g, &mv, obj, r);

@@ -252,6 +252,8 @@ void zo_step_create(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
                                  (o->types & g->classes.instant_sorcery)
                              ? ZO_E_CANNOT_HOLD
                              : zo_zone_refuses(g, zone, h, ZF_COUNT);
+  /* issue 31: created face down where its kind is never face down */
+  if (!refuse && s->face == 1 && zo_face_up_only(g, g->zones[zone].type, h)) refuse = ZO_E_CANNOT_HOLD;
   int leaves_now = is_token(g, o) && !ZT(g, zone)->arena.value &&
                    SW(g, SW_TOKEN_LEAVES) == ZS_IMMEDIATELY;
   if (refuse == ZO_E_CAPACITY && ZT(g, zone)->displace.value && !leaves_now)

@@ -142,7 +142,7 @@ static void exile_by_rule(zo_game *g, int o, zo_step_result *r) {
 int zo_control_returns(zo_game *g, int o, int p, zo_step_result *r) {
   if (!departed(g, p)) {
     set_controller(g, o, p);
-    return 0;
+    return zo_control_follow(g, o, r); /* issue 31: follows_control */
   }
   exile_by_rule(g, o, r); /* CR 800.4c: no player to return to */
   return 1;
@@ -181,7 +181,10 @@ void zo_step_leave_game(zo_game *g, const zo_step *s, int obj, zo_step_result *r
     if (back < 0 || departed(g, back)) back = p;
     if (zcp1 < 0 || departed(g, zcp1)) zcp1 = p;
     if (back != zcp1) g->features_used |= (uint64_t)1 << FT_CONTROL_EFFECTS; /* zcp/1 meant another */
-    if (back != p) set_controller(g, o, back);
+    if (back != p) {
+      set_controller(g, o, back);
+      zo_control_follow(g, o, r); /* issue 31: follows_control */
+    }
   }
   /* 2. what they control on the stack that is not a card ceases */
   for (int o = 0; o < g->nobjs; o++) {

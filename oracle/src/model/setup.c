@@ -82,12 +82,17 @@ static const char *zone_label(const zo_game *g, int zone, const zo_error *err, c
 /* The case zone type of a zone that can always hold an object of this
  * kind: the battlefield/arena for tokens and macros, the stack for
  * abilities and copies, the graveyard for cards. */
-static int fallback_type(const zo_game *g, zo_kind k) {
+static int fallback_type(const zo_game *g, zo_kind k, int owner) {
   zo_zone_role role = k == ZK_TOKEN || k == ZK_MACRO || k == ZK_PROXY ? ZR_BATTLEFIELD
                       : k == ZK_ABILITY || k == ZK_COPY            ? ZR_STACK
                                                                    : ZR_GRAVEYARD;
-  for (int t = 0; t < g->c->nztypes; t++)
-    if (g->zmap[t] >= 0 && g->rs->zones[g->zmap[t]].role == role) return t;
+  for (int t = 0; t < g->c->nztypes; t++) {
+    const zo_zone_type *zt = g->zmap[t] >= 0 ? &g->rs->zones[g->zmap[t]] : NULL;
+    /* issue 31 (seats:): a zone type the owner's seat has */
+    if (zt && zt->role == role &&
+        (!zt->seats.value || (owner >= 0 && owner < 32 && (zt->seat_bits >> owner & 1u))))
+      return t;
+  }
   return 0;
 }
 
@@ -215,6 +220,10 @@ static zo_status start_refused(zo_game *g, const zo_card_setup *cs, int zone,
   if (cs->controller >= 0 && !zt->controller.value)
     return setup_fail(err, c, cs, -1, rs->id, "'%s' has a controller but "
                       "objects in %s have none", hn, zone_label(g, zone, err, zname, sizeof zname));
+  if (cs->face_down && zo_face_up_only(g, g->zones[zone].type, cs->handle)) /* issue 31 */
+    return setup_fail(err, c, cs, -1, rs->id, "'%s' can't start face down in %s: its kind is "
+                      "never face down there (face_up_only:)", hn,
+                      zone_label(g, zone, err, zname, sizeof zname));
   zo_step_error refuse = zo_zone_refuses(g, zone, cs->handle, 0);
   if (refuse)
     return setup_fail(err, c, cs, -1, rs->id, "'%s' can't start in %s: %s", hn,
@@ -291,7 +300,7 @@ static zo_status place_card(zo_game *g, const zo_card_setup *cs, zo_error *err) 
 static void place_fallback(zo_game *g, const zo_card_setup *cs) {
   zo_card_setup fb = *cs;
   zo_card_setup *mut = (zo_card_setup *)cs; /* the decoder's own case */
-  fb.zone.type = fallback_type(g, cs->kind);
+  fb.zone.type = fallback_type(g, cs->kind, cs->owner);
   fb.zone.player = -1;
   fb.zone.index = 0;
   fb.under = -1;
@@ -310,11 +319,17 @@ static void place_fallback(zo_game *g, const zo_card_setup *cs) {
   /* an object no fallback holds (a token that is an instant can't be on
      the battlefield, 400.4a) is set up as a card in the graveyard */
   fb.kind = ZK_CARD;
-  fb.zone.type = fallback_type(g, ZK_CARD);
+  fb.zone.type = fallback_type(g, ZK_CARD, cs->owner);
   mut->kind = ZK_CARD;
   mut->zone = fb.zone;
   g->objs[cs->handle].exists = 0;
-  if (place_card(g, &fb, NULL) != ZO_OK) abort(); /* a graveyard holds any card */
+  if (place_card(g, &fb, NULL) == ZO_OK) return; /* a graveyard holds any card */
+  /* issue 31 (seats:): a player whose seat has no graveyard: outside the
+     game, where any card may be */
+  fb.zone.type = ZO_ZT_OUTSIDE;
+  mut->zone = fb.zone;
+  g->objs[cs->handle].exists = 0;
+  if (place_card(g, &fb, NULL) != ZO_OK) abort();
 }
 
 /* ---- the game ------------------------------------------------------------ */
@@ -390,6 +405,9 @@ static void map_types(zo_game *g) {
       g->limit_types[t][k] = zo_type_bits_for_case(rs, c, rs->zones[t].limit[k].types);
     for (int k = 0; k < rs->zones[t].instead.value && k < ZO_MAX_INSTEAD; k++)
       g->instead_types[t][k] = zo_type_bits_for_case(rs, c, rs->zones[t].inst[k].types);
+    for (int k = 0; k < rs->zones[t].at_index.value && k < ZO_MAX_AT_INDEX; k++) /* issue 31 */
+      g->at_types[t][k] = zo_type_bits_for_case(rs, c, rs->zones[t].at[k].types);
+    g->face_up_types[t] = zo_type_bits_for_case(rs, c, rs->zones[t].face_up_types);
     g->has_instead |= rs->zones[t].instead.value > 0;
     g->has_group |= rs->zones[t].group.value > 0;
   }
@@ -416,8 +434,14 @@ static void make_zones(zo_game *g) {
     g->first_zone[t] = g->nzones;
     if (zt->per_player.value)
       for (int p = 0; p < c->nplayers; p++)
-        for (int k = 1; k <= zt->count.value; k++) zo_game_add_zone(g, t, p, k);
+        for (int k = 1; k <= zt->count.value; k++) {
+          int z = zo_game_add_zone(g, t, p, k);
+          /* issue 31 (seats:): a player in another seat has none; the
+             instance is kept, not existing, so that zones stay numbered */
+          if (zt->seats.value && !(p < 32 && (zt->seat_bits >> p & 1u))) g->zones[z].exists = 0;
+        }
     else zo_game_add_zone(g, t, -1, 1);
+    g->has_seats |= zt->seats.value != 0;
   }
   g->ntrig = c->ntriggers;
   g->nrefs = c->nrefs;

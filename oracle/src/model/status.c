@@ -31,10 +31,57 @@ void zo_step_control(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
     r->error = ZO_E_NO_CONTROLLER;
     return;
   }
+  /* issue 31: a zone type that follows control moves the object to the
+     new controller's zone; with none that can hold it, control can't
+     change (the step fails, capacity) */
+  int follow = zo_follow_zone(g, o, s->player);
+  if (follow == -1) {
+    hit(g, &ZT(g, g->objs[o].zone)->follows_control);
+    g->features_used |= (uint64_t)1 << FT_ZONE_RULES;
+    r->outcome = ZO_OUTCOME_FAILED;
+    r->error = ZO_E_CAPACITY;
+    return;
+  }
   hit(g, &ZT(g, g->objs[o].zone)->controller);
   if (zo_next_turn_unsupported(g, s, r)) return;
   zo_control_begin(g, o, s->player, s->until, s->turn_of); /* G4; CR 613.7 */
   g->objs[o].controller = s->player;
+  if (follow >= 0) {
+    hit(g, &ZT(g, g->objs[o].zone)->follows_control);
+    g->features_used |= (uint64_t)1 << FT_ZONE_RULES;
+    zo_rule_move_into(g, o, follow, "control", r);
+    /* the step moved it: its outcome says so */
+    if (g->objs[o].exists && g->objs[o].zone == follow) r->outcome = ZO_OUTCOME_MOVED;
+  }
+}
+
+/* ---- issue 31: zones that follow the controller (follows_control) ---- */
+
+int zo_follow_zone(zo_game *g, int o, int p) {
+  const zo_obj *ob = &g->objs[o];
+  if (ob->zone < 0 || ob->under >= 0 || p < 0) return -2;
+  const zo_zone_type *zt = ZT(g, ob->zone);
+  if (!zt->follows_control.value || g->zones[ob->zone].player == p) return -2;
+  int type = zt->follows_control.value - 1;
+  for (int z = 0; z < g->nzones; z++) {
+    const zo_zone *zn = &g->zones[z];
+    if (zn->exists && zn->type == type && zn->player == p && zo_zone_refuses(g, z, o, 0) == ZO_E_NONE)
+      return z;
+  }
+  return -1;
+}
+
+int zo_control_follow(zo_game *g, int o, zo_step_result *r) {
+  const zo_obj *ob = &g->objs[o];
+  if (!ob->exists || ob->phased_out) return 0;
+  int follow = zo_follow_zone(g, o, ob->controller);
+  if (follow == -2) return 0;
+  hit(g, &ZT(g, ob->zone)->follows_control);
+  g->features_used |= (uint64_t)1 << FT_ZONE_RULES;
+  if (follow >= 0) zo_rule_move_into(g, o, follow, "control", r);
+  else if (g->zmap[g->graveyard_slot] >= 0) zo_rule_move(g, o, g->graveyard_slot, "control", r);
+  else return 0;
+  return 1;
 }
 
 /* Phasing as a zone (Z.7, CR 217.8, 502.15): phasing out puts the
@@ -274,6 +321,13 @@ void zo_step_turn_face(zo_game *g, const zo_step *s, int obj, zo_step_result *r)
   if (o < 0 && (o = zo_step_object(g, s, r)) < 0) return;
   zo_obj *ob = &g->objs[o];
   if (zo_phased_out_unaffected(g, o, r)) return;
+  /* issue 31: a kind of card that is never face down in its zone
+     (face_up_only: a Yu-Gi-Oh! Token can't be changed to face-down) */
+  if (s->face == 1 && ob->zone >= 0 && ob->under < 0 && zo_face_up_only(g, g->zones[ob->zone].type, o)) {
+    r->outcome = ZO_OUTCOME_FAILED;
+    r->error = ZO_E_CANNOT_HOLD;
+    return;
+  }
   if (SW(g, SW_VISIBILITY) == ZS_PER_OBJECT) {
     turn_visibility(g, s, o, r);
     return;

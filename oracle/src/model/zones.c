@@ -98,15 +98,27 @@ int zo_zone_resolve_slow(zo_game *g, int obj, const zo_zone_spec *s, int choose,
     if (z < 0) *err = ZO_E_NO_ZONE;
     return z;
   }
+  /* issue 31 (seats:): the private slots of the hand, graveyard and exile
+     name a role; where zone types only some players have share it, the
+     role of the player's own zone decides */
+  if (g->has_seats && (s->type == g->hand_slot || s->type == g->graveyard_slot ||
+                       s->type == g->exile_slot)) {
+    zo_zone_role role = s->type == g->hand_slot ? ZR_HAND : s->type == g->graveyard_slot ? ZR_GRAVEYARD
+                                                                                          : ZR_EXILE;
+    int z = zo_zone_of_role(g, role, s->player >= 0 ? s->player : o->owner);
+    if (z < 0) *err = ZO_E_NO_ZONE;
+    return z;
+  }
   type = g->zmap[s->type];
   const zo_zone_type *zt = &g->rs->zones[type];
   int player = -1;
   if (zt->per_player.value) {
     player = s->player >= 0 ? s->player : o->owner;
     if (player != o->owner && zt->owner_only.value &&
-        SW(g, SW_WRONG_OWNER) == ZS_REDIRECT) {
-      /* CR 400.3: another player's library, hand or graveyard -> owner's */
-      HITSW(g, SW_WRONG_OWNER);
+        (zt->wrong_owner.value ? zt->wrong_owner.value : SW(g, SW_WRONG_OWNER)) == ZS_REDIRECT) {
+      /* CR 400.3: another player's library, hand or graveyard -> owner's
+         (the zone type's own wrong_owner: first, issue 31) */
+      zo_zone_wrong_owner(g, zt);
       hit(g, &zt->owner_only);
       player = o->owner;
       *redirected = 1;
@@ -121,6 +133,11 @@ int zo_zone_resolve_slow(zo_game *g, int obj, const zo_zone_spec *s, int choose,
     return -1;
   }
   if (n == 0) {
+    /* issue 31: the player's seat has no zone of this type (seats:) */
+    if (zt->seats.value && player >= 0 && !(zt->seat_bits >> player & 1u)) {
+      hit(g, &zt->seats);
+      g->features_used |= (uint64_t)1 << FT_ZONE_RULES;
+    }
     *err = ZO_E_NO_ZONE;
     return -1;
   }
@@ -166,6 +183,8 @@ zo_step_error zo_zone_refuses(zo_game *g, int zone, int obj, int flags) {
   if (!z->exists) return ZO_E_NO_ZONE;
   if (!(flags & ZF_ANY_OWNER) && zt->owner_only.value && z->player >= 0 && z->player != o->owner) {
     if (counting) hit(g, &zt->owner_only);
+    /* issue 31: a zone type's own wrong_owner: cannot_hold refused it */
+    if (counting && zt->wrong_owner.value) zo_zone_wrong_owner(g, zt);
     return ZO_E_CANNOT_HOLD;
   }
   unsigned holds = (unsigned)zt->holds.value;
@@ -197,6 +216,15 @@ zo_step_error zo_zone_refuses(zo_game *g, int zone, int obj, int flags) {
       return ZO_E_CAPACITY;
     }
   }
+  /* at_index: (issue 31): some kinds of card only in some zones of the
+     type, by index (the Pendulum Zones) */
+  if (zt->at_index.value && zo_zone_at_index_refusing(g, zone, obj) >= 0) {
+    if (counting) {
+      hit(g, &zt->at_index);
+      g->features_used |= (uint64_t)1 << FT_ZONE_RULES;
+    }
+    return ZO_E_CANNOT_HOLD;
+  }
   /* limits: (issue 31): at most `count` objects of the limit's types in
      the zone, the arriving one included */
   if (zt->limits.value && zone_limit_refusing(g, zone, obj) >= 0) {
@@ -207,6 +235,28 @@ zo_step_error zo_zone_refuses(zo_game *g, int zone, int obj, int flags) {
     return ZO_E_CAPACITY;
   }
   return ZO_E_NONE;
+}
+
+int zo_zone_at_index_refusing(const zo_game *g, int zone, int obj) {
+  const zo_zone *z = &g->zones[zone];
+  const zo_zone_type *zt = &g->rs->zones[z->type];
+  int idx = z->index < 1 ? 1 : z->index;
+  for (int k = 0; k < zt->at_index.value && k < ZO_MAX_AT_INDEX; k++)
+    if ((g->objs[obj].types & g->at_types[z->type][k]) &&
+        (idx > 64 || !(zt->at[k].index >> (idx - 1) & 1u)))
+      return k;
+  return -1;
+}
+
+int zo_face_up_only(zo_game *g, int type, int obj) {
+  const zo_zone_type *zt = &g->rs->zones[type];
+  if (!zt->face_up_only.value) return 0;
+  const zo_obj *o = &g->objs[obj];
+  uint64_t want = g->face_up_types[type];
+  if (!(o->types & want) && !((want & g->classes.token) && is_token(g, o))) return 0;
+  hit(g, &zt->face_up_only);
+  g->features_used |= (uint64_t)1 << FT_ZONE_RULES;
+  return 1;
 }
 
 int zo_zone_displaced(const zo_game *g, int zone, int obj) {
@@ -265,7 +315,8 @@ int zo_game_add_zone(zo_game *g, int type, int player, int index) {
   z->keeps = z->zt->keeps.value != 0;
   /* CR 400.4a (no instants) is the move's own test, not zone_refuses' */
   z->plain = !((unsigned)z->zt->holds.value & ~(unsigned)ZH_NO_INSTANTS) &&
-             z->zt->capacity.value <= 0 && !z->zt->limits.value;
+             z->zt->capacity.value <= 0 && !z->zt->limits.value &&
+             !z->zt->at_index.value; /* issue 31 */
   z->owner_only = z->zt->owner_only.value && player >= 0;
   z->pub = (char)z->zt->pub.value;
   z->ordered = (char)z->zt->ordered.value;

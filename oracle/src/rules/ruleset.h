@@ -111,8 +111,20 @@ typedef enum {
                     value is how many (issue 31) */
   AV_GROUP,      /* a word naming a group of zone types: group_name; the
                     value is 1 + the first zone type of the group, 0 none */
-  AV_MARKS       /* a list of mark kinds (ZO_MARK_KINDS): the value has a
+  AV_MARKS,      /* a list of mark kinds (ZO_MARK_KINDS): the value has a
                     bit per kind, by its row (issue 31) */
+  AV_WRONG_OWNER, /* redirect or cannot_hold (a value of the switch
+                    wrong_owner): the value is ZS_REDIRECT or
+                    ZS_CANNOT_HOLD, 0 (null) for the switch's (issue 31) */
+  AV_FOLLOW,     /* a zone type of the rule set, by name, or null: the
+                    value is its index + 1, 0 for none (follows_control,
+                    issue 31) */
+  AV_AT_INDEX,   /* a list of {types, index} maps: at[]; the value is how
+                    many (issue 31) */
+  AV_FACE_UP,    /* a list of type words: face_up_types; the value is
+                    whether any (issue 31) */
+  AV_SEATS       /* a list of seats 1..8: seat_bits; the value is whether
+                    any (issue 31) */
 } zo_attr_value;
 
 /* ZO_ZONE_ATTRS(X): X(id, field, key, value, mutant): every cited attribute
@@ -121,8 +133,8 @@ typedef enum {
  * after `role` (which cites no rule) and citations are numbered
  * (zo_cited.slot). mutant: 0 when `zoneoracle mutants` never flips it,
  * else its place in each zone's list of mutants (the value is flipped to
- * 0 or 1: issue 31's limits, displace, instead and group are turned off,
- * none of them being cited in a built-in rule set). */
+ * 0 or 1: issue 31's limits, displace, instead and group are turned off;
+ * wrong_owner, whose values are words, is set to the other word). */
 #define ZO_ZONE_ATTRS(X)                                                              \
   X(ZA_PER_PLAYER, per_player, "per_player", AV_BOOL, 0) /* each player has one */    \
   X(ZA_ZONE_COUNT, count, "count", AV_INT, 0)        /* per player (FaB weapon: 2) */ \
@@ -162,7 +174,22 @@ typedef enum {
   X(ZA_CLEARS, clears, "clears", AV_MARKS, 17)                                          \
   /* issue 31: a zone zone_create made ceases once its last object has left \
      (an Android: Netrunner remote server) */                                \
-  X(ZA_CEASES_EMPTY, ceases_empty, "ceases_empty", AV_BOOL, 18)
+  X(ZA_CEASES_EMPTY, ceases_empty, "ceases_empty", AV_BOOL, 18)                      \
+  /* issue 31: the switch wrong_owner for one zone type (a Pokemon sent to  \
+     the opponent's Bench is refused, not redirected) */                     \
+  X(ZA_WRONG_OWNER, wrong_owner, "wrong_owner", AV_WRONG_OWNER, 19)                   \
+  /* issue 31: an object that changes controller here moves to the new      \
+     controller's zone of this type (a Yu-Gi-Oh! monster taken over) */      \
+  X(ZA_FOLLOWS_CONTROL, follows_control, "follows_control", AV_FOLLOW, 20)            \
+  /* issue 31: kinds of card that only some zones of the type, by index,    \
+     hold (Yu-Gi-Oh! Pendulum Zones: Spell & Trap Zones 1 and 5) */          \
+  X(ZA_AT_INDEX, at_index, "at_index", AV_AT_INDEX, 21)                               \
+  /* issue 31: kinds of card that are never face down in the zone (a       \
+     Yu-Gi-Oh! Token can't be Set) */                                        \
+  X(ZA_FACE_UP_ONLY, face_up_only, "face_up_only", AV_FACE_UP, 22)                    \
+  /* issue 31: a zone type only some players have, by seat (Netrunner's    \
+     Corp has HQ, R&D, Archives; the Runner a grip, stack, heap) */         \
+  X(ZA_SEATS, seats, "seats", AV_SEATS, 23)
 
 /* The cited zone attributes (ZO_ZONE_ATTRS). */
 typedef enum { ZO_ZONE_ATTRS(ZO_ROW_ID) ZA_COUNT } zo_zone_attr;
@@ -181,6 +208,18 @@ typedef struct {
   int count;             /* 0..64 */
   zo_limit_among among;
 } zo_zone_limit;
+
+/* The most entries one zone type's `at_index:` may list. */
+#define ZO_MAX_AT_INDEX 4
+
+/* One entry of `at_index:` (RULESETS.md, Zones; issue 31): an object with
+ * one of `types` (rule set bits) may be only in a zone of this type whose
+ * 1-based index is in `index` (bit i - 1 for index i; a zone without an
+ * index counts as 1). */
+typedef struct {
+  uint64_t types;
+  uint64_t index;
+} zo_zone_at_index;
 
 /* The most entries one zone type's `instead:` may list. */
 #define ZO_MAX_INSTEAD 4
@@ -248,6 +287,25 @@ typedef struct {
   zo_cited ceases_empty; /* a zone of this type that zone_create made ceases
                             after the step that takes its last object out
                             (issue 31; needs switch zone_lifecycle: yes) */
+  /* issue 31: zone rules of one zone type that other card games need */
+  zo_cited wrong_owner; /* the switch wrong_owner for this zone type:
+                           ZS_REDIRECT or ZS_CANNOT_HOLD; 0: the switch's
+                           value (zo_zone_wrong_owner) */
+  zo_cited follows_control; /* an object here that changes controller
+                               (a `control` step) moves to the new
+                               controller's zone of type value - 1 (0:
+                               it stays), the step failing (capacity)
+                               when none of them can hold it */
+  zo_cited at_index;    /* its value: how many of at[] are in force */
+  zo_zone_at_index at[ZO_MAX_AT_INDEX];
+  zo_cited face_up_only; /* the citation of `face_up_only:` (its value: any) */
+  uint64_t face_up_types; /* objects with one of these types (rule set
+                             bits; `token`: every token) can't be face
+                             down in a zone of this type */
+  zo_cited seats;       /* the citation of `seats:` (its value: any) */
+  uint32_t seat_bits;   /* per-player zones of this type exist only for the
+                           players in these seats (bit i: the case's
+                           player i + 1, in turn order) */
 } zo_zone_type;
 
 /* The keys of the cited zone attributes, by zo_zone_attr; static storage. */

@@ -38,6 +38,11 @@ typedef struct {
   const yd_node *displace_at[ZO_MAX_ZONE_TYPES], *limits_at[ZO_MAX_ZONE_TYPES];
   const yd_node *instead_at[ZO_MAX_ZONE_TYPES]; /* instead:'s list (zone names) */
   const yd_node *ceases_at[ZO_MAX_ZONE_TYPES]; /* ceases_empty: as written */
+  /* where wrong_owner: and follows_control: are written (issue 31), for
+     the checks that need every zone */
+  const yd_node *wrong_owner_at[ZO_MAX_ZONE_TYPES], *follows_at[ZO_MAX_ZONE_TYPES];
+  const yd_node *follows_cited_at[ZO_MAX_ZONE_TYPES];
+  const yd_node *seats_at[ZO_MAX_ZONE_TYPES];
   zo_ruleset_lookup base_of; /* extends: the registry's look-up (registry.c) */
   const zo_ruleset *base;    /* the rule set extends: names, once found */
 } rparse;
@@ -311,6 +316,107 @@ static zo_status parse_marks(rparse *p, const yd_node *val, const char *what, zo
   return ZO_OK;
 }
 
+/* ---- issue 31: wrong_owner:, follows_control: ------------------------- */
+
+/* wrong_owner: a value of the switch wrong_owner (redirect, cannot_hold)
+ * for zone type z, or null for the switch's; the value is the ZS_* word.
+ * Where it is written is kept for check_zone_rules2. */
+static zo_status parse_wrong_owner(rparse *p, zo_zone_type *z, const yd_node *v, const char *what,
+                                   zo_cited *c) {
+  const yd_node *val;
+  zo_status st = cited(p, v, what, c, &val);
+  if (st) return st;
+  p->wrong_owner_at[z - p->rs->zones] = v;
+  if (yd_is_null(val)) {
+    c->value = 0;
+    return ZO_OK;
+  }
+  if ((st = want_str(p, val, what))) return st;
+  static const char *const words[] = {"redirect", "cannot_hold"};
+  int w = yr_index(val->str, words, 2);
+  if (w < 0) return yr_unknown(&p->r, val, ZO_ERR_SCHEMA, "value", val->str, what, words, 2);
+  c->value = w ? ZS_CANNOT_HOLD : ZS_REDIRECT;
+  return ZO_OK;
+}
+
+/* follows_control: a zone type's name, or null (issue 31); the name is
+ * resolved by check_zone_rules2, once every zone is read. */
+static zo_status parse_follow(rparse *p, zo_zone_type *z, const yd_node *v, const char *what,
+                              zo_cited *c) {
+  const yd_node *val;
+  zo_status st = cited(p, v, what, c, &val);
+  if (st) return st;
+  int i = (int)(z - p->rs->zones);
+  p->follows_at[i] = NULL;
+  p->follows_cited_at[i] = v;
+  if (yd_is_null(val)) {
+    c->value = 0;
+    return ZO_OK;
+  }
+  if ((st = want_str(p, val, what))) return st;
+  p->follows_at[i] = val;
+  return ZO_OK;
+}
+
+/* at_index: a list of at most ZO_MAX_AT_INDEX maps {types: [words],
+ * index: [1..64, ...]} into z->at (issue 31); the value is how many. */
+static zo_status parse_at_index(rparse *p, zo_zone_type *z, const yd_node *v, const char *what,
+                                zo_cited *c) {
+  const yd_node *val;
+  zo_status st = cited(p, v, what, c, &val);
+  if (st) return st;
+  if (val->kind != YD_SEQ)
+    return bad(p, val, "expected a list of {types: [...], index: [...]} for %s", what);
+  if (val->n > ZO_MAX_AT_INDEX)
+    return bad(p, val->kids[ZO_MAX_AT_INDEX], "at most %d entries for %s", ZO_MAX_AT_INDEX, what);
+  memset(z->at, 0, sizeof z->at);
+  for (size_t i = 0; i < val->n; i++) {
+    const yd_node *m = val->kids[i];
+    if ((st = yr_want(&p->r, m, YD_MAP, "an at_index: entry {types, index}"))) return st;
+    static const char *const ks[] = {"types", "index"};
+    if ((st = yr_keys(&p->r, m, ZO_ERR_SCHEMA, ks, 2, "an at_index: entry"))) return st;
+    const yd_node *types = yd_get(m, "types"), *index = yd_get(m, "index");
+    if (!types) return bad(p, m, "missing 'types' in an at_index: entry of %s (the kinds of card)", what);
+    if (!index) return bad(p, m, "missing 'index' in an at_index: entry of %s (the zones that hold them)", what);
+    zo_zone_at_index *e = &z->at[i];
+    if ((st = type_list(p, types, what, &e->types))) return st;
+    if (!e->types) return bad(p, types, "an at_index: entry of %s lists no type word", what);
+    if (index->kind != YD_SEQ || !index->n)
+      return bad(p, index, "expected a list of zone indexes 1..64 for index: in %s", what);
+    for (size_t k = 0; k < index->n; k++) {
+      int n;
+      if ((st = whole_number(p, index->kids[k], what, &n))) return st;
+      if (n < 1) return bad(p, index->kids[k], "zone indexes start at 1 (got 0) in %s", what);
+      e->index |= (uint64_t)1 << (n - 1);
+    }
+  }
+  c->value = (int)val->n;
+  return ZO_OK;
+}
+
+/* seats: a list of seats 1..8 (the case's players in turn order) that
+ * have zones of type z (issue 31); the value is whether any. Where it is
+ * written is kept for check_zone_rules2. */
+static zo_status parse_seats(rparse *p, zo_zone_type *z, const yd_node *v, const char *what,
+                             zo_cited *c) {
+  const yd_node *val;
+  zo_status st = cited(p, v, what, c, &val);
+  if (st) return st;
+  p->seats_at[z - p->rs->zones] = v;
+  if (val->kind != YD_SEQ || !val->n)
+    return bad(p, val, "expected a list of seats 1..8 (the players, in turn order) for %s", what);
+  z->seat_bits = 0;
+  for (size_t k = 0; k < val->n; k++) {
+    int n;
+    if ((st = whole_number(p, val->kids[k], what, &n))) return st;
+    if (n < 1 || n > 8)
+      return bad(p, val->kids[k], "a seat is 1..8, the players in turn order (got %d) in %s", n, what);
+    z->seat_bits |= 1u << (n - 1);
+  }
+  c->value = 1;
+  return ZO_OK;
+}
+
 /* Cited attribute a of zone z, written v (`what` names it in messages). */
 static zo_status parse_attr(rparse *p, zo_zone_type *z, zo_zone_attr a, const yd_node *v,
                             const char *what) {
@@ -383,6 +489,15 @@ static zo_status parse_attr(rparse *p, zo_zone_type *z, zo_zone_attr a, const yd
     if ((st = parse_instead(p, z, val, what))) return st;
     c->value = (int)val->n;
     p->instead_at[z - p->rs->zones] = val;
+    return ZO_OK;
+  case AV_WRONG_OWNER: return parse_wrong_owner(p, z, v, what, c);
+  case AV_FOLLOW: return parse_follow(p, z, v, what, c);
+  case AV_AT_INDEX: return parse_at_index(p, z, v, what, c);
+  case AV_SEATS: return parse_seats(p, z, v, what, c);
+  case AV_FACE_UP: /* issue 31: face_up_only: type words */
+    if ((st = cited(p, v, what, c, &val))) return st;
+    if ((st = type_list(p, val, what, &z->face_up_types))) return st;
+    c->value = z->face_up_types != 0;
     return ZO_OK;
   }
   return ZO_OK;
@@ -571,6 +686,44 @@ static zo_status check_instead_chains(rparse *p) {
   return ZO_OK;
 }
 
+/* What wrong_owner: and follows_control: of zone type i need of the whole
+ * rule set (issue 31): wrong_owner decides only a per-player, owner-only
+ * zone type (another player's zone of it); follows_control names a zone
+ * type of the rule set, and moves an object between players' zones, of
+ * per-player types whose objects have controllers. */
+static zo_status check_zone_rules2(rparse *p, int i) {
+  zo_zone_type *z = &p->rs->zones[i];
+  const yd_node *w = p->wrong_owner_at[i], *f = p->follows_at[i];
+  zo_status st;
+  if (w && z->wrong_owner.value && (!z->per_player.value || !z->owner_only.value))
+    return bad(p, w, "wrong_owner of zone %s decides a move to another player's zone of an "
+               "owner-only type: give the zone type per_player: true and owner_only: true, or "
+               "leave wrong_owner out", z->name);
+  if (f) {
+    int t;
+    if ((st = zone_named(p, f, &t))) return st;
+    z->follows_control.value = t + 1;
+  }
+  if (z->seats.value && !z->per_player.value)
+    return bad(p, p->seats_at[i], "seats of zone %s names the players who have zones of a "
+               "per-player type: give the zone type per_player: true, or leave seats out", z->name);
+  if (z->follows_control.value) {
+    const zo_zone_type *to = &p->rs->zones[z->follows_control.value - 1];
+    if (!z->per_player.value || !z->controller.value || !to->per_player.value ||
+        !to->controller.value)
+      return bad(p, f ? f : p->follows_cited_at[i], "follows_control of zone %s moves an object "
+                 "from its zone to its new controller's zone of type %s: both zone types need "
+                 "per_player: true and controller: true", z->name, to->name);
+  }
+  return ZO_OK;
+}
+
+/* Whether zone types a and b are never both a player's (issue 31, seats:
+ * the Corp's HQ and the Runner's grip may both be the hand). */
+static int seats_apart(const zo_zone_type *a, const zo_zone_type *b) {
+  return a->seats.value && b->seats.value && !(a->seat_bits & b->seat_bits);
+}
+
 /* What needs every zone of the file and its base: a `count` written for a
  * shared zone type (it would be ignored) or below 1 (no zone of the type
  * at all), and a role the model looks a zone up by given to two zone
@@ -591,9 +744,10 @@ static zo_status check_zones(rparse *p) {
                  "count must be 1..64 for zone %s: each player has at least one zone of a "
                  "per-player type (leave the zone type out if a player has none)", z->name);
     if ((st = check_capabilities(p, i))) return st;
+    if ((st = check_zone_rules2(p, i))) return st;
     if (z->role == ZR_NONE || z->role == ZR_OTHER || z->role == ZR_COMMAND) continue;
     for (int j = 0; j < i; j++)
-      if (rs->zones[j].role == z->role) {
+      if (rs->zones[j].role == z->role && !seats_apart(z, &rs->zones[j])) {
         const yd_node *at = p->role_at[i] ? p->role_at[i] : p->role_at[j];
         return bad(p, at, "role %s is given to zone types %s and %s: the model finds the %s "
                    "by its role, so give it to one zone type", zo_zone_role_names[z->role],

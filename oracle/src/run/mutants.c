@@ -112,7 +112,10 @@ zo_ruleset *zo_mutant_apply(const zo_mutant *k) {
   if (k->sw >= 0) m->sw[k->sw].value = k->value;
   else {
     zo_cited *ci = zo_zone_cited(&m->zones[k->zone], (zo_zone_attr)k->attr);
-    ci->value = !ci->value;
+    if (zo_zone_attr_values[k->attr] == AV_WRONG_OWNER) /* the other word (issue 31) */
+      ci->value = ci->value == ZS_REDIRECT ? ZS_CANNOT_HOLD : ZS_REDIRECT;
+    else
+      ci->value = !ci->value;
   }
   return zo_ruleset_swap(k->rs, m);
 }

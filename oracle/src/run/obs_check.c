@@ -135,6 +135,15 @@ zo_obs_checker *zo_obs_checker_new(const zo_ruleset *rs, const zo_case *c) {
     cite_text(rs, &zt->clears, k->clears_rule[z], sizeof k->clears_rule[z]);
     k->has_clears |= zt->clears.value != 0;
     k->has_instead |= zt->instead.value > 0;
+    cite_text(rs, &zt->wrong_owner, k->wrong_owner_rule[z], sizeof k->wrong_owner_rule[z]);
+    cite_text(rs, &zt->follows_control, k->follows_rule[z], sizeof k->follows_rule[z]);
+    k->has_zone_rules2 |= zt->wrong_owner.value == ZS_CANNOT_HOLD || zt->follows_control.value;
+    for (int e = 0; e < zt->at_index.value && e < ZO_MAX_AT_INDEX; e++)
+      k->at[z][e] = zo_type_bits_for_case(rs, c, zt->at[e].types);
+    cite_text(rs, &zt->at_index, k->at_rule[z], sizeof k->at_rule[z]);
+    k->face_up[z] = zo_type_bits_for_case(rs, c, zt->face_up_types);
+    cite_text(rs, &zt->face_up_only, k->face_up_rule[z], sizeof k->face_up_rule[z]);
+    cite_text(rs, &zt->seats, k->seats_rule[z], sizeof k->seats_rule[z]);
   }
   return k;
 }
@@ -293,6 +302,10 @@ static int check_object(zo_obs_checker *k, const zo_observation *ob, int h, int 
   if (t == -1)
     return viol(v, "in-a-zone", "CR 400.1; FaB 3.0.1", c, h, "in '%s', not a zone of rule set %s",
                 o->zone, rs->id);
+  /* issue 31 (seats:): a zone type only some players have */
+  if (zt && zt->seats.value && zp >= 0 && !(zp < 32 && (zt->seat_bits >> zp & 1u)))
+    return viol(v, "in-a-zone", k->seats_rule[t], c, h,
+                "in %s, but %s's seat has no zone of type %s (seats:)", o->zone, pname(c, zp), zt->name);
 
   /* sub-cards */
   if (o->under >= 0) {
@@ -413,6 +426,25 @@ static int check_object(zo_obs_checker *k, const zo_observation *ob, int h, int 
         return viol(v, "can-hold", "FaB 3.0.11; CR 400.4a", c, h, "a %s in %s, which %s", kname(kind),
                     o->zone, why);
     }
+    /* can-hold, at_index: (issue 31): a kind of card only in the zones of
+       the type with the indexes its entry lists (a zone shown without an
+       index is the first) */
+    for (int e = 0; e < zt->at_index.value && e < ZO_MAX_AT_INDEX; e++) {
+      if (!(k->types[h] & k->at[t][e])) continue;
+      const char *dot = strrchr(o->zone, '.');
+      int idx = dot && dot[1] >= '0' && dot[1] <= '9' ? atoi(dot + 1) : 1;
+      if (idx < 1 || idx > 64 || !(zt->at[e].index >> (idx - 1) & 1u))
+        return viol(v, "can-hold", k->at_rule[t], c, h,
+                    "in %s, a zone of type %s whose index its kind can't be at (at_index:)", o->zone,
+                    zt->name);
+    }
+    /* can-hold, face_up_only: (issue 31): a kind of card never face down
+       in a zone of this type (a token, by its kind or its type word) */
+    if (zt->face_up_only.value && o->face_down &&
+        ((k->types[h] & k->face_up[t]) ||
+         ((k->face_up[t] & k->classes.token) && (kind == ZK_TOKEN || (k->types[h] & k->classes.token)))))
+      return viol(v, "can-hold", k->face_up_rule[t], c, h,
+                  "face down in %s, where its kind is never face down (face_up_only:)", o->zone);
     /* deck-hidden, but for what a look or reveal step shows (shown_to) */
     if (zt->role == ZR_LIBRARY) {
       unsigned shown = shown_to(k, ob, h);
@@ -682,6 +714,43 @@ static int check_instead(zo_obs_checker *k, const zo_step_result *r, const zo_ob
   return 0;
 }
 
+/* issue 31, the zone types' wrong_owner: and follows_control:
+ * wrong-owner: no object is redirected into a zone whose type refuses
+ * another player's objects rather than redirect them (wrong_owner:
+ * cannot_hold: nothing was redirected there, as the redirect is the only
+ * move that lands there with outcome redirected).
+ * follows-control: an object whose controller the step changed, in a
+ * zone whose type follows control or in the zone type it follows to, is
+ * in a zone of its (new) controller's. */
+static int check_zone_rules2(zo_obs_checker *k, const zo_step_result *r, const zo_observation *ob,
+                             zo_obs_violation *v) {
+  const zo_ruleset *rs = k->rs;
+  int n = ob->nhandles < k->n ? ob->nhandles : k->n;
+  for (int h = 0; h < n; h++) {
+    const zo_obj_obs *p = &k->prev[h], *o = &ob->objs[h];
+    if (!p->exists || !o->exists || k->zid[h] < 0 || o->under >= 0) continue;
+    int d = k->names[k->zid[h]].type;
+    if (d < 0) continue;
+    const zo_zone_type *dz = &rs->zones[d];
+    if (dz->wrong_owner.value == ZS_CANNOT_HOLD && dz->owner_only.value &&
+        zo_obsx_events_for(k, r, h, O(REDIRECTED)))
+      return viol(v, "wrong-owner", k->wrong_owner_rule[d], k->c, h,
+                  "redirected into %s, though a zone of type %s refuses another player's "
+                  "objects (wrong_owner: cannot_hold)", o->zone, dz->name);
+    int f = k->prev_zid[h] >= 0 ? k->names[k->prev_zid[h]].type : -1;
+    if (f < 0 || !rs->zones[f].follows_control.value || p->controller < 0 || o->controller < 0 ||
+        p->controller == o->controller)
+      continue;
+    int to = rs->zones[f].follows_control.value - 1;
+    if ((d == f || d == to) && k->zplayer[h] >= 0 && k->zplayer[h] != o->controller)
+      return viol(v, "follows-control", k->follows_rule[f], k->c, h,
+                  "now controlled by %s but in %s: a zone of type %s follows its controller "
+                  "(follows_control: %s)", pname(k->c, o->controller), o->zone,
+                  rs->zones[f].name, rs->zones[to].name);
+  }
+  return 0;
+}
+
 /* stale-refs: a reference finds only what its remember step saw. */
 static int check_refs(zo_obs_checker *k, const zo_step *s, const zo_observation *ob,
                       zo_obs_violation *v) {
@@ -860,6 +929,7 @@ int zo_observation_check(zo_obs_checker *k, const zo_step *s, const zo_step_resu
   if (!bad && s && k->started) bad = check_identity(k, s, r, ob, v);
   if (!bad && s && k->started && k->has_instead) bad = check_instead(k, r, ob, v);
   if (!bad && s && k->started && k->has_clears) bad = check_clears(k, s, r, ob, v);
+  if (!bad && s && k->started && k->has_zone_rules2) bad = check_zone_rules2(k, r, ob, v);
   if (!bad) bad = check_refs(k, s, ob, v);
   if (!bad && s && k->started && !(flags & F_REORDERS) &&
       !(k->repl_shuffles && (flags & F_MOVES)))

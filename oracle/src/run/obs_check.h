@@ -38,6 +38,11 @@
  *                    arena and stack, or public to private); CR 400.7, 400.8
  *   stale-refs       a reference finds only the object its remember step
  *                    saw (same handle, same identity); CR 400.7d; Z.1.Ruling.3
+ *   wrong-owner      nothing is redirected into a zone whose type's
+ *                    wrong_owner: refuses another player's (issue 31)
+ *   follows-control  an object whose controller the step changed is in its
+ *                    controller's zone where its zone type follows control
+ *                    (follows_control:, issue 31)
  *   stack-layers     the positions of an ordered zone are 0..N-1 with no
  *                    gap or repeat; on a layered stack, layer = N - position
  *                    (1 = bottom); FaB 3.15.4-6; CR 400.5

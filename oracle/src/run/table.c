@@ -53,7 +53,11 @@
 #include "types.h"
 #include "util.h"
 
-#define MAX_DESTS (4 * 2 * ZO_MAX_ZONE_TYPES + 4)
+#define MAX_DESTS (6 * 2 * ZO_MAX_ZONE_TYPES + 8) /* issue 31: face down, by index, control */
+/* A destination's type: -1 outside the game, -2 the arena, DEST_CONTROL
+ * a control step giving the object to the other player (follows_control,
+ * issue 31), else a zone type. */
+#define DEST_CONTROL (-3)
 enum { OWNER = 0, OTHER = 1 };
 static const char *const players[2] = {"owner", "other"};
 
@@ -123,7 +127,8 @@ static void slot_set(builder *b, const zo_cited *c, const char *name, int decisi
 static int attr_decides(zo_zone_attr a) {
   return a == ZA_CAPACITY || a == ZA_OWNER_ONLY || a == ZA_HOLDS || a == ZA_EQUIP ||
          a == ZA_HOLDS_TYPES || a == ZA_LIMITS || a == ZA_DISPLACE || a == ZA_INSTEAD ||
-         a == ZA_GROUP || a == ZA_CLEARS ||
+         a == ZA_GROUP || a == ZA_CLEARS || a == ZA_WRONG_OWNER || a == ZA_FOLLOWS_CONTROL ||
+         a == ZA_AT_INDEX || a == ZA_FACE_UP_ONLY || a == ZA_SEATS ||
          a == ZA_SAME_ZONE_NEW || a == ZA_KEEPS || a == ZA_FACE_DOWN_NEW;
 }
 
@@ -264,6 +269,9 @@ static void card_rows(builder *b) {
   for (int z = 0; z < rs->nzones; z++) /* instead: (issue 31) */
     for (int e = 0; e < rs->zones[z].instead.value && e < ZO_MAX_INSTEAD; e++)
       word_cards(b, rs->zones[z].inst[e].types, &seen);
+  for (int z = 0; z < rs->nzones; z++) /* at_index: (issue 31) */
+    for (int e = 0; e < rs->zones[z].at_index.value && e < ZO_MAX_AT_INDEX; e++)
+      word_cards(b, rs->zones[z].at[e].types, &seen);
 }
 
 /* Every row: the cards, then the other kinds and the statuses. */
@@ -300,6 +308,12 @@ static void object_rows(builder *b) {
   }
 }
 
+/* Whether player p (0 owner, 1 other; -1 shared) has zones of type zt
+ * (seats:, issue 31: the owner sits first, the other second). */
+static int seated(const zo_zone_type *zt, int p) {
+  return p < 0 || !zt->seats.value || (zt->seat_bits >> p & 1u);
+}
+
 /* A zone's name as a case writes it for player p (-1 shared). */
 static void zone_written(const zo_zone_type *zt, int p, char *buf, size_t cap) {
   if (!zt->per_player.value || p < 0) snprintf(buf, cap, "%s", zt->name);
@@ -310,6 +324,7 @@ static void zone_written(const zo_zone_type *zt, int p, char *buf, size_t cap) {
 static void dest_add(builder *b, int type, int p, const char *zone, int pos) {
   if (b->nto == MAX_DESTS) return;
   tzone *d = &b->to[b->nto++];
+  d->face_down = 0;
   d->type = type;
   d->player = p;
   d->position = pos;
@@ -340,6 +355,28 @@ static void zone_lists(builder *b) {
       if (!zt->per_player.value || zt->count.value < 2) zone_written(zt, pl, w, sizeof w);
       else snprintf(w, sizeof w, "%s.%s", players[p], zt->name); /* the owner picks one */
       dest_add(b, z, pl, w, ZO_POS_TOP);
+      /* issue 31: face down too, where a kind of card is never face down
+         there (face_up_only:) */
+      if (zt->face_up_only.value && b->nto < MAX_DESTS) {
+        char wf[64];
+        snprintf(wf, sizeof wf, "%s face down", w);
+        dest_add(b, z, pl, w, ZO_POS_TOP);
+        b->to[b->nto - 1].face_down = 1;
+        snprintf(b->to[b->nto - 1].name, sizeof b->to[b->nto - 1].name, "%s", wf);
+      }
+      /* issue 31: the first zone of the type, by index, that an at_index:
+         entry leaves out, where the owner's choice above would not go */
+      if (zt->per_player.value && zt->count.value > 1 && zt->at_index.value) {
+        uint64_t all = ~(uint64_t)0;
+        for (int e = 0; e < zt->at_index.value && e < ZO_MAX_AT_INDEX; e++) all &= zt->at[e].index;
+        for (int i = 1; i <= zt->count.value; i++)
+          if (!(all >> (i - 1) & 1u)) {
+            char wi[48];
+            snprintf(wi, sizeof wi, "%s.%s.%d", players[p], zt->name, i);
+            dest_add(b, z, pl, wi, ZO_POS_TOP);
+            break;
+          }
+      }
       if (!zt->ordered.value) continue;
       dest_add(b, z, pl, w, 1);
       dest_add(b, z, pl, w, ZO_POS_BOTTOM);
@@ -354,6 +391,11 @@ static void zone_lists(builder *b) {
   snprintf(f->name, sizeof f->name, "outside");
   dest_add(b, -1, -1, "outside", ZO_POS_TOP);
   if (rs->sw[SW_ARENA_DEFAULT].value != ZS_NONE) dest_add(b, -2, -1, "arena", ZO_POS_TOP);
+  /* issue 31: where a zone type follows control, a control step giving
+     the object to the other player is a destination too */
+  int follows = 0;
+  for (int z = 0; z < rs->nzones; z++) follows |= rs->zones[z].follows_control.value != 0;
+  if (follows) dest_add(b, DEST_CONTROL, OTHER, "control by other", ZO_POS_TOP);
 }
 
 /* ---- one cell: a small game ------------------------------------------- */
@@ -385,6 +427,7 @@ static void full_zones(const builder *b, int origin, int start, sbuf *s) {
     const zo_zone_type *zt = &rs->zones[z];
     if (z == origin || z == start || (!zt->displace.value && !limited_zone(zt))) continue;
     for (int p = 0; p < (zt->per_player.value ? 2 : 1); p++) {
+      if (!seated(zt, zt->per_player.value ? p : -1)) continue;
       zone_written(zt, zt->per_player.value ? p : -1, w, sizeof w);
       for (int k = 0; k < zt->capacity.value; k++)
         sb_printf(s, "  z%d: {owner: %s, zone: %s, types: [%s]}\n", nf++, players[p], w, b->filler);
@@ -429,6 +472,7 @@ static void case_text(const builder *b, const tobj *o, const tzone *f, int via, 
     const zo_zone_type *zt = &rs->zones[z];
     if (!zt->ordered.value) continue;
     for (int p = 0; p < (zt->per_player.value ? 2 : 1); p++) {
+      if (!seated(zt, zt->per_player.value ? p : -1)) continue;
       zone_written(zt, zt->per_player.value ? p : -1, w, sizeof w);
       for (int k = 0; k < 2; k++)
         sb_printf(s, "  f%d: {owner: %s, zone: %s, types: [%s]}\n", nf++, players[p], w, b->filler);
@@ -634,10 +678,19 @@ static json_t *cell_run(builder *b, const zo_case *c, const tzone *d, int by_rul
   zo_step_init(&mv);
   mv.kind = ST_MOVE;
   mv.card = x;
-  mv.to.type = d->type == -1 ? ZO_ZT_OUTSIDE : d->type == -2 ? ZO_ZT_ARENA : case_ztype(c, b->rs, d->type);
-  mv.to.player = d->player;
-  mv.position = d->position;
-  mv.by_rule = by_rule;
+  if (d->type == DEST_CONTROL) { /* issue 31: control, not a move */
+    mv.kind = ST_CONTROL;
+    mv.player = d->player;
+  } else {
+    mv.to.type = d->type == -1 ? ZO_ZT_OUTSIDE : d->type == -2 ? ZO_ZT_ARENA : case_ztype(c, b->rs, d->type);
+    mv.to.player = d->player;
+    mv.position = d->position;
+    mv.by_rule = by_rule;
+    if (d->face_down) mv.face = 1; /* face_up_only:'s destination (issue 31) */
+    /* a zone named by its index (at_index:'s destination, issue 31) */
+    const char *dot = strrchr(d->zone, '.');
+    if (d->type >= 0 && dot && dot[1] >= '0' && dot[1] <= '9') mv.to.index = atoi(dot + 1);
+  }
   zo_step_result r = {0};
   zo_game_apply(g, &mv, &r);
   json_object_set_new(cell, "outcome", json_string(zo_outcome_name(r.outcome)));
@@ -839,7 +892,9 @@ static json_t *legend(void) {
               "effect moves it to the "
               "destination; a state check follows. Two cards lie in every ordered zone.",
       "to", "the destination as a case writes it; an ordered zone at the top, second (#1), at the "
-            "bottom, and past its end (#9)",
+            "bottom, and past its end (#9); face down: the move puts it there face down (where a "
+            "zone type has kinds of card that are never face down); control by other: a control step giving it to the other "
+            "player instead of a move (where a zone type follows control)",
       "outcome", "the move's outcome (and error); state_check: what the state check then did to it",
       "ends_in", "where it is after the move: there (the destination), where it was, or the zone; "
                  "empty when it is gone",

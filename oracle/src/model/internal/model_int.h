@@ -248,6 +248,12 @@ struct zo_game {
   uint64_t only_types[ZO_MAX_ZONE_TYPES]; /* holds_types:, in the case's bits */
   /* limits: (issue 31), each limit's types in the case's bits */
   uint64_t limit_types[ZO_MAX_ZONE_TYPES][ZO_MAX_LIMITS];
+  /* at_index: (issue 31), each entry's types in the case's bits */
+  uint64_t at_types[ZO_MAX_ZONE_TYPES][ZO_MAX_AT_INDEX];
+  /* face_up_only: (issue 31), in the case's bits */
+  uint64_t face_up_types[ZO_MAX_ZONE_TYPES];
+  /* seats: (issue 31): some zone type only some players have */
+  int has_seats;
   /* instead: (issue 31), each entry's types in the case's bits, and
      whether any zone type of rs has an entry (the move skips it else) */
   uint64_t instead_types[ZO_MAX_ZONE_TYPES][ZO_MAX_INSTEAD];
@@ -291,6 +297,32 @@ struct zo_game {
 static inline void hit(zo_game *g, const zo_cited *c) { g->slot_hits[c->slot]++; }
 #define SW(g, s) ((g)->rs->sw[s].value)
 #define HITSW(g, s) hit(g, &(g)->rs->sw[s])
+
+/* What a move naming another player's owner-only zone of type zt does
+ * (issue 31): the zone type's own wrong_owner: where written, else the
+ * switch's (ZS_REDIRECT, or anything else: the zone refuses it). Counts
+ * the one that decided; a zone type's own value that differs from the
+ * switch's marks the game as using the feature zone_rules. */
+static inline int zo_zone_wrong_owner(zo_game *g, const zo_zone_type *zt) {
+  if (!zt->wrong_owner.value) {
+    HITSW(g, SW_WRONG_OWNER);
+    return SW(g, SW_WRONG_OWNER);
+  }
+  hit(g, &zt->wrong_owner);
+  if ((zt->wrong_owner.value == ZS_REDIRECT) != (SW(g, SW_WRONG_OWNER) == ZS_REDIRECT))
+    g->features_used |= (uint64_t)1 << FT_ZONE_RULES;
+  return zt->wrong_owner.value;
+}
+
+/* at_index: (issue 31): whether zone `zone` may not hold obj because an
+ * entry of its type's at_index: names obj's types and not the zone's
+ * index (the entry's index, or -1: none refuses). */
+int zo_zone_at_index_refusing(const zo_game *g, int zone, int obj);
+
+/* face_up_only: (issue 31): whether obj can't be face down in a zone of
+ * type `type` (its types, or a token where the list has `token`); counts
+ * the citation and the feature zone_rules when it can't. */
+int zo_face_up_only(zo_game *g, int type, int obj);
 
 /* The zone type of zone instance `zone` (>= 0). */
 static inline const zo_zone_type *ZT(const zo_game *g, int zone) { return g->zones[zone].zt; }
@@ -396,7 +428,7 @@ static inline void zone_remove_obj(zo_game *g, int obj) {
  * several instances or a step created or removed zones. */
 static inline int set_up_zone(const zo_game *g, int type, int player) {
   const zo_zone_type *zt = &g->rs->zones[type];
-  if (g->zones_changed || zt->count.value != 1) return -1;
+  if (g->zones_changed || zt->count.value != 1 || zt->seats.value) return -1; /* seats: issue 31 */
   return g->first_zone[type] + (zt->per_player.value ? player : 0);
 }
 
@@ -563,7 +595,7 @@ void zo_phase_watches_fire(zo_game *g, int obj, int ctrl);
 /* A control effect on o ended (an end_turn step): o goes back to player
  * p, the one who controlled it without that effect; if p has left the
  * game, o is exiled instead (CR 800.4c), its events in r. 1 when it was
- * exiled. */
+ * exiled, or moved by its zone type's follows_control (issue 31). */
 int zo_control_returns(zo_game *g, int o, int p, zo_step_result *r);
 /* durations.c: the control effects of g->ctrls (zo_ctrl_effect). Begin
  * one (a control step: player p, ZO_UNTIL_* until, until_of whose next
@@ -589,6 +621,21 @@ void zo_phase_one(zo_game *g, int o, int out, zo_step_result *r);
  * g->graveyard_slot, g->exile_slot) by a rule: nobody performs it, cause
  * `cause` (static storage or the caller's); its events into r. */
 void zo_rule_move(zo_game *g, int obj, int to_type, const char *cause, zo_step_result *r);
+/* Move obj into zone instance `zone` (any player's, by its index) by a
+ * rule, as zo_rule_move does (issue 31: a zone type's follows_control
+ * moving an object to its new controller's zone). */
+void zo_rule_move_into(zo_game *g, int obj, int zone, const char *cause, zo_step_result *r);
+/* Zone type follows_control (issue 31): where object o, in a zone whose
+ * type has it, goes when player p controls it: the first zone of p's of
+ * the named type that can hold it (-1: none can), or -2 when nothing
+ * moves (the type has no follows_control, or the zone is already p's). */
+int zo_follow_zone(zo_game *g, int o, int p);
+/* After o's controller changed other than by a `control` step (a control
+ * effect ended, its player left): move it to its controller's zone where
+ * its zone type follows control, or, with no zone that can hold it, put
+ * it into its owner's graveyard-role zone by a rule (the model's choice,
+ * RULESETS.md follows_control); events into r. Whether it moved. */
+int zo_control_follow(zo_game *g, int o, zo_step_result *r);
 /* A move of obj into zone `zone` that its capacity or a limit among the
  * zone refuses (ZO_E_CAPACITY), where the zone type has displace:
  * (issue 31): the objects already there that fill it (the first counted

@@ -116,6 +116,15 @@ struct zo_obs_checker {
   char clears_rule[ZO_MAX_ZONE_TYPES][160];
   int has_clears;
   int *mark_kind;    /* [c->nmarknames + 1] */
+  /* issue 31: what wrong_owner: and follows_control: cite, per zone type;
+     whether any zone type has either */
+  char wrong_owner_rule[ZO_MAX_ZONE_TYPES][160], follows_rule[ZO_MAX_ZONE_TYPES][160];
+  int has_zone_rules2;
+  uint64_t at[ZO_MAX_ZONE_TYPES][ZO_MAX_AT_INDEX]; /* at_index: types, case bits */
+  char at_rule[ZO_MAX_ZONE_TYPES][160];
+  uint64_t face_up[ZO_MAX_ZONE_TYPES]; /* face_up_only: types, case bits */
+  char face_up_rule[ZO_MAX_ZONE_TYPES][160];
+  char seats_rule[ZO_MAX_ZONE_TYPES][160]; /* what seats: cites (issue 31) */
   /* indexes that keep a check linear in objects (not quadratic) */
   idmap id_index;    /* identity -> its ids[] record (ids are unique there);
                         mark/mval: the observation (nobs) that last showed it

@@ -14,6 +14,8 @@ typedef struct {
   int type;          /* zone type of the rule set; -1 outside, -2 arena */
   int player;        /* 0 owner, 1 other, -1 shared */
   int position;      /* ZO_POS_TOP, ZO_POS_BOTTOM or an index from the top */
+  int face_down;     /* the move puts it there face down (face_up_only:'s
+                        destination, issue 31) */
 } tzone;
 
 /* Add the cells of origin f (cells: an array of {cell}, one per
