@@ -270,6 +270,8 @@ uint64_t zo_case_step_features(const zo_case *c, const zo_step *s) {
     if (x->objs[i].mask & OX_LAYER) f |= BIT(FT_STACK_LAYERS);
   for (int i = 0; x && i < x->nobjs; i++) /* what an object is attached to */
     if (x->objs[i].mask & OX_ATTACHED_TO) f |= BIT(FT_ATTACHMENTS);
+  for (int i = 0; x && i < x->nobjs; i++) /* the player an Aura enchants */
+    if (x->objs[i].mask & OX_ATTACHED_TO_PLAYER) f |= BIT(FT_ATTACH_PLAYER);
   return f;
 }
 

@@ -297,7 +297,8 @@ static inline int zo_reveal_top_of(const zo_step *s) {
   X(OX_PHASED, "phased_out")     \
   X(OX_CAME_FROM, "came_from")   \
   X(OX_LAYER, "layer")           \
-  X(OX_ATTACHED_TO, "attached_to")
+  X(OX_ATTACHED_TO, "attached_to")     \
+  X(OX_ATTACHED_TO_PLAYER, "attached_to_player")
 
 #define ZO_OX_INDEX(id, name) id##_INDEX,
 enum { ZO_OBJ_EXPECT_KEYS(ZO_OX_INDEX) OX_COUNT };
@@ -317,6 +318,8 @@ typedef struct {
   int exists, is_new, same_as, position, visibility, face, controller, owner,
       under, phased, layer;
   int attached_to;  /* handle or -1 (null) */
+  int attached_to_player; /* player or -1 (null): the player an Aura enchants
+                             (CR 303.4b) */
   char came_from[48];
   int came_from_null;
   char **marks; int nmarks;

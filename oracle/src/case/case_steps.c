@@ -487,6 +487,18 @@ static zo_status check_mark(cr_parser *p, const yd_node *opts, const yd_node *at
   return ZO_OK;
 }
 
+/* attach: to: a permanent (CR 701.3a) or to_player: a player (303.4b):
+ * exactly one of the two. */
+static zo_status check_attach(cr_parser *p, const yd_node *opts, const yd_node *at, int nested,
+                              zo_step *s) {
+  const yd_node *t = yd_get(opts, "to"), *pl = yd_get(opts, "to_player");
+  if (t && pl) return yr_fail(&p->r, pl, ZO_ERR_SCHEMA, "give to: or to_player:, not both");
+  if (!t && !pl)
+    return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "attach needs to: (a handle) or to_player: (a "
+                   "player)");
+  return ZO_OK;
+}
+
 /* cant: a "can't" effect on the moves of card: (CR 614.17), or on a
  * player's draws (draw:, CR 121.3): one of the two. */
 static zo_status check_cant(cr_parser *p, const yd_node *opts, const yd_node *at, int nested,
