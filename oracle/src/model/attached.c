@@ -15,8 +15,9 @@
  * set says so (status.c; CR 702.26g, 702.24f of 2011, 217.8d, Z.7.2).
  *
  * An Aura may instead be attached to a player (attach to_player:, CR
- * 303.4b, 701.3a; 303.4 of 2011, 212.4h of 2008; 212.4h of 2004, 212.4d of
- * 1999: every edition the rule sets follow lets an Aura enchant a player).
+ * 303.4b, 701.3a; 303.4b of 2011, 212.4h of 2008 and 2004) where the rule
+ * set's switch aura_player says so; elsewhere (mtg-1999: the digest's Z.5.1
+ * speaks of local enchantments on permanents only) the step is rejected.
  * Which Auras may (an enchant ability, 702.5d) is not a zone rule: the
  * model lets any Aura enchant a player, and nothing else: an Equipment or
  * Fortification can't be attached to a player (301.5, 301.6; 704.5n says
@@ -124,6 +125,11 @@ static void attach_to(zo_game *g, int o, int host) {
  * itself. An Aura already attached to that player: the attach does nothing
  * (701.3b), no_move. */
 static void attach_to_player(zo_game *g, int o, int p, zo_step_result *r) {
+  if (SW(g, SW_AURA_PLAYER) != ZS_YES) { /* mtg-1999: Z.5.1, permanents only */
+    r->outcome = ZO_OUTCOME_REJECTED;
+    r->error = ZO_E_UNSUPPORTED;
+    return;
+  }
   zo_step_error e = ZO_E_NONE;
   if (attachable(g, o, &e) && !(g->objs[o].types & g->classes.aura)) e = ZO_E_CANNOT_HOLD;
   if (e != ZO_E_NONE) {
@@ -131,7 +137,7 @@ static void attach_to_player(zo_game *g, int o, int p, zo_step_result *r) {
     r->error = e;
     return;
   }
-  HITSW(g, SW_ATTACH); /* CR 303.4b, 701.3a */
+  HITSW(g, SW_AURA_PLAYER); /* CR 303.4b, 701.3a; 212.4h of 2004 */
   g->features_used |= (uint64_t)1 << FT_ATTACH_PLAYER;
   if (zo_attached_player(g, o) == p) return; /* CR 701.3b: does nothing */
   zo_obj *ob = &g->objs[o];
