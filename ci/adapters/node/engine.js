@@ -60,6 +60,7 @@ const KNOWN_FEATURES = Object.freeze([
   'enters_attached', // move attached_to: put onto the battlefield attached (CR 303.4f-i)
   'cant_draw', // cant draw: a player who can't draw draws nothing (CR 121.3)
   'token_as_enters', // create as_enters: a token's own as-enters effect (CR 614.12, 614.13)
+  'attach_player', // attach to_player: an Aura attached to a player (CR 303.4b, 303.4c, 704.5m)
 ]);
 
 /** What may enter the battlefield attached (CR 303.4h). */
@@ -141,6 +142,7 @@ function featuresOfStep(step, found = new Set(), depth = 0) {
     if (name === 'look' && opts.then !== undefined) found.add('look_then'); // CR 406.3
     if (carried.some((x) => isObject(x) && x.attached_to !== undefined)) found.add('enters_attached'); // CR 303.4f
     if (name === 'cant' && opts.draw !== undefined) found.add('cant_draw'); // CR 121.3
+    if (name === 'attach' && opts.to_player !== undefined) found.add('attach_player'); // CR 303.4b
     if (name === 'create' && opts.as_enters !== undefined) found.add('token_as_enters'); // CR 614.12
     if (name === 'create' && Array.isArray(opts.as_enters)) for (const c of opts.as_enters) featuresOfStep(c, found, depth + 1);
     featuresOfStep(opts.then, found, depth + 1);
@@ -1034,6 +1036,10 @@ class MtgGame {
       attached: null,
       attachedId: 0,
       attachSelf: 0,
+      // attach to_player (CR 303.4b): the player an Aura is attached to,
+      // while it is the object attachSelf names and the player is in the
+      // game (701.3d); attached is null meanwhile
+      attachedPlayer: null,
       phasedWith: null,
       topHidId: -1, // CR 401.6: its identity when it stopped being a library's revealed top card
       arrivedStep: -1, // CR 400.7f: the step it last arrived in a zone, and whether a state check put it there
@@ -1176,6 +1182,7 @@ class MtgGame {
     const gone = (p) => typeof p === 'string' && this.s.departed.has(p);
     if (gone(opts.player) || gone(opts.order_by)) return true;
     if (name === 'reveal' && gone(opts.top_of)) return true;
+    if (name === 'attach' && gone(opts.to_player)) return true; // CR 800.4: no longer enchantable
     if (name === 'create' && (gone(opts.owner) || gone(opts.controller))) return true;
     return name === 'end_game' && gone(opts.winner);
   }
@@ -1424,7 +1431,7 @@ class MtgGame {
     if (how.attached_to !== undefined && dest === 'battlefield' && ATTACHMENTS.some((w) => o.words.includes(w))
         && this.mayEnterAttached(o, how.attached_to)) {
       const host = this.object(how.attached_to);
-      Object.assign(o, { attached: host.handle, attachedId: host.id, attachSelf: o.id, phasedWith: null });
+      Object.assign(o, { attached: host.handle, attachedId: host.id, attachSelf: o.id, attachedPlayer: null, phasedWith: null });
     }
     // G8: the event's cause is the replacement's own, else the move's
     this.fireTriggers(o, origin, dest, controller, cause);
@@ -2025,6 +2032,14 @@ class MtgGame {
     return a.attached === host.handle && a.exists && a.id === a.attachSelf && host.exists && host.id === a.attachedId;
   }
 
+  /** The player Aura a is attached to, or null: still the object it was
+   * (CR 400.7), on the battlefield, the player in the game (701.3d). */
+  attachedPlayer(a) {
+    const p = a.attachedPlayer;
+    if (p === null || !a.exists || a.id !== a.attachSelf || a.zone !== 'battlefield' || this.s.departed.has(p)) return null;
+    return p;
+  }
+
   /** The handle a is attached to, or null (CR 301.5, 303.4, 400.7). */
   attachedTo(a) {
     const host = a.attached === null ? undefined : this.s.objects.get(a.attached);
@@ -2111,6 +2126,9 @@ class MtgGame {
     this.wk(this.s.departed, p).add(p);
     this.wk(this.s.leftDue, p).add(p);
     const objects = [...this.s.objects.values()];
+    // an Aura attached to them is attached to nothing from now on (CR
+    // 701.3d): described again in the next delta
+    for (const o of objects) if (o.attachedPlayer === p && o.exists) this.touched.add(o.handle);
     for (const o of objects) {
       if (!o.exists || !o.born || o.owner !== p || o.zone === null || o.zone === OUTSIDE || o.zone === 'ante') continue;
       // a move from the battlefield to no zone: only a watch to: any fires
@@ -2155,8 +2173,20 @@ class MtgGame {
   }
 
   stepAttach(opts, result, followed) {
+    if ((opts.to === undefined) === (opts.to_player === undefined)) throw badRequest('attach: give to: or to_player:, exactly one');
     const o = this.target(opts, result, followed, 'attach');
     if (o === null) return;
+    if (opts.to_player !== undefined) {
+      // CR 303.4b, 701.3a: an Aura enchants a player; anything else (an
+      // Equipment, a Fortification) can't be and doesn't move (701.3b)
+      const p = this.player(opts.to_player, 'attach: to_player');
+      if (o.zone !== 'battlefield') return void result.set('failed', 'not_in_zone');
+      if (o.phasedOut) return void result.set('failed', 'phased_out'); // CR 702.26b
+      if (!o.words.includes('aura')) return void result.set('failed', 'cannot_hold');
+      if (this.attachedPlayer(o) === p) return; // CR 701.3b: the same player, nothing happens
+      Object.assign(this.w(o), { attached: null, attachedPlayer: p, attachSelf: o.id, phasedWith: null });
+      return;
+    }
     const host = this.object(opts.to);
     if (host === o) {
       result.set('failed', 'cannot_hold'); // nothing is attached to itself
@@ -2167,7 +2197,7 @@ class MtgGame {
       if (x.zone !== 'battlefield') return void result.set('failed', 'not_in_zone'); // two permanents (CR 303.4, 301.5)
       if (x.phasedOut) return void result.set('failed', 'phased_out'); // CR 702.26b
     }
-    Object.assign(this.w(o), { attached: host.handle, attachedId: host.id, attachSelf: o.id, phasedWith: null });
+    Object.assign(this.w(o), { attached: host.handle, attachedId: host.id, attachSelf: o.id, attachedPlayer: null, phasedWith: null });
   }
 
   /** May o enter the battlefield attached to the object of handle h: a
@@ -2184,6 +2214,7 @@ class MtgGame {
     if (o === null) return;
     if (o.zone !== 'battlefield') return void result.set('failed', 'not_in_zone');
     if (o.phasedOut) return void result.set('failed', 'phased_out'); // CR 702.26b
+    if (this.attachedPlayer(o) !== null) return void (this.w(o).attachSelf = 0); // attached to no player (704.5m)
     if (this.attachedTo(o) === null) return void result.set('failed', 'already');
     this.w(o).attachedId = 0; // no identity: attached to nothing
   }
@@ -2402,8 +2433,10 @@ class MtgGame {
         if (tokenAway || copyAway) {
           this.cease(o, result);
           again = true;
-        } else if (o.attached !== null && type === 'battlefield' && !o.phasedOut && this.attachedTo(o) === null) {
-          this.w(o).attached = null;
+        } else if ((o.attached !== null || o.attachedPlayer !== null) && type === 'battlefield' && !o.phasedOut
+                   && this.attachedTo(o) === null && this.attachedPlayer(o) === null) {
+          // attached to nothing, or to a player who left the game (CR 303.4c)
+          Object.assign(this.w(o), { attached: null, attachedPlayer: null });
           if (o.words.includes('aura')) { // CR 704.5m: to its owner's graveyard
             this.move(o, { to: 'graveyard', cause: 'state_check', by: 'rule' }, result);
             again = true;
@@ -2657,6 +2690,9 @@ class MtgGame {
     // feature attachments: only while attached (CR 301.5, 303.4)
     const host = this.attachedTo(o);
     if (host !== null) d.attached_to = host;
+    // feature attach_player: only while attached to a player (CR 303.4b)
+    const enchanted = this.attachedPlayer(o);
+    if (enchanted !== null) d.attached_to_player = enchanted;
     return d;
   }
 
@@ -2857,7 +2893,7 @@ const STEP_KINDS = new Map(Object.entries({
   mark: { options: ['card', 'ref', 'as', 'kind', 'until'], run: MtgGame.prototype.stepMark },
   look: { options: ['card', 'ref', 'player', 'then'], run: MtgGame.prototype.stepLook },
   reveal: { options: ['card', 'ref', 'end', 'top_of'], run: MtgGame.prototype.stepReveal },
-  attach: { options: ['card', 'ref', 'to'], run: MtgGame.prototype.stepAttach },
+  attach: { options: ['card', 'ref', 'to', 'to_player'], run: MtgGame.prototype.stepAttach },
   end_turn: { options: [], run: MtgGame.prototype.stepEndTurn }, // G4 of issue 12
   cant: { options: ['card', 'when', 'types', 'draw'], run: MtgGame.prototype.stepCant }, // CR 614.17; draw: 121.3
   replace_draw: { options: ['as', 'player', 'instead', 'once'], run: MtgGame.prototype.stepReplaceDraw }, // CR 614.11
@@ -2880,7 +2916,7 @@ const mtgCurrent = {
     'attachments', 'durations', 'kept_marks', 'aura_triggers', 'madness', 'copies', 'casting',
     'phasing_together', 'cant', 'draw_replacement', 'untap_phasing', 'leave_game', 'phasing_triggers', 'as_enters',
     'shuffle_order', 'draw_then', 'together_order', 'created_owner', 'control_effects', 'unattach',
-    'cant_costs', 'look_then', 'enters_attached', 'cant_draw', 'token_as_enters'],
+    'cant_costs', 'look_then', 'enters_attached', 'cant_draw', 'token_as_enters', 'attach_player'],
   newGame: (ruleset, players, cards) => new MtgGame(players, cards),
 };
 
