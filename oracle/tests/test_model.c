@@ -635,9 +635,11 @@ static void test_attach_player(void **state) {
                     "players: [alice, bob]\n"
                     "cards:\n  curse: {owner: alice, zone: battlefield, types: [enchantment], subtypes: [aura]}\n"
                     "  sword: {owner: alice, zone: battlefield, types: [artifact], subtypes: [equipment]}\n"
+                    "  hex: {owner: bob, zone: graveyard, types: [enchantment], subtypes: [aura]}\n"
                     "steps:\n  - attach: {card: curse, to_player: bob}\n  - attach: {card: curse, to_player: bob}\n"
-                    "  - attach: {card: sword, to_player: bob}\n");
-  const int curse = 0, sword = 1, bob = 1;
+                    "  - attach: {card: sword, to_player: bob}\n"
+                    "  - move: {card: hex, to: battlefield, attached_to_player: alice}\n");
+  const int curse = 0, sword = 1, hex = 2, bob = 1;
   zo_step_error e;
   assert_int_equal(step(&f, 0, NULL), ZO_OUTCOME_NO_MOVE);
   assert_int_equal(zo_attached_player(f.g, curse), bob);
@@ -649,6 +651,8 @@ static void test_attach_player(void **state) {
   assert_int_equal(step(&f, 2, &e), ZO_OUTCOME_FAILED);
   assert_int_equal(e, ZO_E_CANNOT_HOLD);
   assert_int_equal(zo_attached_player(f.g, sword), -1);
+  assert_int_equal(step(&f, 3, NULL), ZO_OUTCOME_MOVED); /* CR 303.4f */
+  assert_int_equal(zo_attached_player(f.g, hex), 0);
   /* printed, then read back */
   zo_fuzz fz;
   memset(&fz, 0, sizeof fz);
@@ -659,12 +663,16 @@ static void test_attach_player(void **state) {
   FILE *out = open_memstream(&text, &len);
   assert_non_null(out);
   zo_fuzz_print_step(&fz, &f.c->steps[0], out);
+  fputs("\n  - ", out);
+  zo_fuzz_print_step(&fz, &f.c->steps[3], out);
   fclose(out);
-  assert_string_equal(text, "attach: {card: curse, to_player: bob}");
+  assert_string_equal(text, "attach: {card: curse, to_player: bob}\n"
+                            "  - move: {card: hex, to: battlefield, attached_to_player: alice}");
   char again[512];
   snprintf(again, sizeof again, "id: t/y\ntitle: t\nrulesets: [mtg-current]\nrules: [\"CR 303.4b\"]\n"
            "players: [alice, bob]\ncards:\n  curse: {owner: alice, zone: battlefield, types: [enchantment], "
-           "subtypes: [aura]}\nsteps:\n  - %s\n", text);
+           "subtypes: [aura]}\n  hex: {owner: bob, zone: graveyard, types: [enchantment], subtypes: [aura]}\n"
+           "steps:\n  - %s\n", text);
   free(text);
   zo_case *c2 = NULL;
   zo_error err;
@@ -674,6 +682,9 @@ static void test_attach_player(void **state) {
   assert_int_equal(c2->steps[0].kind, ST_ATTACH);
   assert_int_equal(c2->steps[0].player, bob);
   assert_int_equal(c2->steps[0].attach_to, -1);
+  assert_int_equal(c2->steps[1].kind, ST_MOVE);
+  assert_int_equal(c2->steps[1].attach_player, 0);
+  assert_int_equal(c2->steps[1].attach_to, -1);
   zo_case_free(c2);
   stop(&f);
 }

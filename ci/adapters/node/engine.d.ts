@@ -90,6 +90,9 @@ export interface MoveOptions {
   /** feature enters_attached: the permanent it is put onto the battlefield
    * attached to (CR 303.4f-i) */
   attached_to?: Handle;
+  /** feature attach_player: the player an Aura is put onto the battlefield
+   * attached to (CR 303.4f); not with attached_to */
+  attached_to_player?: Player;
 }
 
 /** One object named by handle or by a reference (neither in then:/do:). */

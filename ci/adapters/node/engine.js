@@ -143,6 +143,7 @@ function featuresOfStep(step, found = new Set(), depth = 0) {
     if (carried.some((x) => isObject(x) && x.attached_to !== undefined)) found.add('enters_attached'); // CR 303.4f
     if (name === 'cant' && opts.draw !== undefined) found.add('cant_draw'); // CR 121.3
     if (name === 'attach' && opts.to_player !== undefined) found.add('attach_player'); // CR 303.4b
+    if (carried.some((x) => isObject(x) && x.attached_to_player !== undefined)) found.add('attach_player'); // CR 303.4f
     if (name === 'create' && opts.as_enters !== undefined) found.add('token_as_enters'); // CR 614.12
     if (name === 'create' && Array.isArray(opts.as_enters)) for (const c of opts.as_enters) featuresOfStep(c, found, depth + 1);
     featuresOfStep(opts.then, found, depth + 1);
@@ -549,7 +550,7 @@ const ARRIVALS = new Set(['moved', 'redirected', 'replaced']); // a real change 
 /** Options of a move (also each of move_together's, and replace's instead:). */
 /** G4: the durations of until: (CR 514.2). */
 const DURATIONS = ['end_of_turn'];
-const MOVE_OPTIONS = ['card', 'ref', 'to', 'from', 'position', 'face', 'by', 'cause', 'choose', 'shuffle', 'seed', 'then', 'player', 'attached_to'];
+const MOVE_OPTIONS = ['card', 'ref', 'to', 'from', 'position', 'face', 'by', 'cause', 'choose', 'shuffle', 'seed', 'then', 'player', 'attached_to', 'attached_to_player'];
 /** Steps that are never a then:/do: step, nor one of a list of steps
  * (costs:, replace_draw's instead:, as_enters' steps:). */
 const UNNESTABLE = ['move_together', 'create', 'end_turn', 'cant', 'replace_draw', 'untap', 'leave_game', 'as_enters'];
@@ -915,6 +916,10 @@ class MtgGame {
       throw badRequest(`${what}: position is top, bottom or an index from the top, not ${show(p)}`);
     }
     MtgGame.face(opts.face, what);
+    if (opts.attached_to_player !== undefined) {
+      if (opts.attached_to !== undefined) throw badRequest(`${what}: give attached_to: or attached_to_player:, not both`);
+      this.player(opts.attached_to_player, `${what}: attached_to_player`);
+    }
     if (opts.by !== undefined && opts.by !== 'effect' && opts.by !== 'rule') throw badRequest(`${what}: by is effect or rule`);
     if (opts.cause !== undefined && typeof opts.cause !== 'string') throw badRequest(`${what}: cause is a word`);
     if (opts.choose !== undefined && !(Number.isInteger(opts.choose) && opts.choose >= 1)) throw badRequest(`${what}: choose is a zone index from 1`);
@@ -1183,6 +1188,7 @@ class MtgGame {
     if (gone(opts.player) || gone(opts.order_by)) return true;
     if (name === 'reveal' && gone(opts.top_of)) return true;
     if (name === 'attach' && gone(opts.to_player)) return true; // CR 800.4: no longer enchantable
+    if (name === 'move' && gone(opts.attached_to_player)) return true;
     if (name === 'create' && (gone(opts.owner) || gone(opts.controller))) return true;
     return name === 'end_game' && gone(opts.winner);
   }
@@ -1432,6 +1438,11 @@ class MtgGame {
         && this.mayEnterAttached(o, how.attached_to)) {
       const host = this.object(how.attached_to);
       Object.assign(o, { attached: host.handle, attachedId: host.id, attachSelf: o.id, attachedPlayer: null, phasedWith: null });
+    } else if (how.attached_to_player !== undefined && dest === 'battlefield' && o.words.includes('aura')
+        && !this.s.departed.has(how.attached_to_player)) {
+      // CR 303.4f: an Aura enters attached to the player named; anything else
+      // (an Equipment or Fortification: 701.3a) enters unattached
+      Object.assign(o, { attached: null, attachedPlayer: how.attached_to_player, attachSelf: o.id, phasedWith: null });
     }
     // G8: the event's cause is the replacement's own, else the move's
     this.fireTriggers(o, origin, dest, controller, cause);

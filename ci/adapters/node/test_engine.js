@@ -305,6 +305,19 @@ test('attach_player: an Aura attached to a player, not an Equipment; the player 
   assert.equal(s.call('step', { step: { attach: { card: 'sword', to: 'curse', to_player: 'carol' } } }).ok, false);
 });
 
+test('attach_player: an Aura put onto the battlefield attached to a player; an Equipment enters unattached (CR 303.4f, 303.4h)', () => {
+  const s = new Session({
+    curse: bear({ zone: 'graveyard', types: ['enchantment'], subtypes: ['aura'] }),
+    sword: bear({ zone: 'graveyard', types: ['artifact'], subtypes: ['equipment'] }),
+  });
+  assert.deepEqual(s.step({ move: { card: 'curse', to: 'battlefield', attached_to_player: 'bob' } }), ['moved', null]);
+  assert.equal(s.obj('curse').attached_to_player, 'bob');
+  assert.deepEqual(s.step({ move: { card: 'sword', to: 'battlefield', attached_to_player: 'bob' } }), ['moved', null]);
+  assert.equal(s.obj('sword').attached_to_player, undefined);
+  assert.deepEqual(s.step({ state_check: {} }), ['no_move', null]);
+  assert.equal(s.call('step', { step: { move: { card: 'sword', to: 'exile', attached_to: 'curse', attached_to_player: 'bob' } } }).ok, false);
+});
+
 test('ordered zones start in the order of their positions, never of the keys', () => {
   const server = new Server(mtgCurrent, []);
   // JSON.parse puts "10" and "2" first; the positions decide

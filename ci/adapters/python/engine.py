@@ -51,7 +51,7 @@ SPELL_KEEPS = ("characteristic", "prevention", "spell_info")     # CR 400.7a, 40
 ARRIVED = ("moved", "replaced", "redirected")                    # a real zone change
 
 MOVE_KEYS = {"card", "ref", "to", "from", "position", "face", "by", "cause", "choose",
-             "shuffle", "seed", "then", "attached_to"}
+             "shuffle", "seed", "then", "attached_to", "attached_to_player"}
 ATTACHMENTS = {"aura", "equipment", "fortification"}   # may enter attached (CR 303.4h)
 STEP_KEYS = {
     "move": MOVE_KEYS | {"player", "costs"}, "move_together": {"moves", "order", "player", "order_by"},
@@ -630,7 +630,8 @@ class Game(Tracked):
         (player, order_by; reveal's top_of), or as the owner or controller
         of what it creates, or as the winner? (CR 800.4b, 800.4d, 800.4k)"""
         keys = ["player", "order_by"] + {"create": ["owner", "controller"], "end_game": ["winner"],
-                                         "reveal": ["top_of"], "attach": ["to_player"]}.get(name, [])
+                                         "reveal": ["top_of"], "attach": ["to_player"],
+                                         "move": ["attached_to_player"]}.get(name, [])
         return any(isinstance(opts.get(k), str) and opts[k] in self.departed for k in keys)
 
     def probe(self, name, opts, obj):
@@ -669,6 +670,10 @@ class Game(Tracked):
 
     def do_move(self, opts, obj, res):
         need(obj is None or "player" not in opts, "move: player is not allowed in then:/do:")
+        need(not ("attached_to" in opts and "attached_to_player" in opts),
+             "move: give attached_to: or attached_to_player:, not both")
+        if "attached_to_player" in opts:
+            self.player(opts["attached_to_player"], "attached_to_player")
         if "costs" in opts:
             self.check_costs(opts, obj)
         o = self.target(opts, obj, res)
@@ -953,6 +958,12 @@ class Game(Tracked):
             host = self.obj(eff["attached_to"])
             o.attached, o.attached_id, o.attach_self = host.handle, host.id, o.id
             o.attached_player = None
+            o.phased_with = None
+        elif ("attached_to_player" in eff and dest == "battlefield" and "aura" in o.types | o.subtypes
+              and eff["attached_to_player"] not in self.departed):
+            # CR 303.4f: an Aura enters attached to the player named; anything
+            # else (an Equipment or Fortification: 701.3a) enters unattached
+            o.attached, o.attached_player, o.attach_self = None, eff["attached_to_player"], o.id
             o.phased_with = None
         # G8: the event's cause: the replacement's own, else the move's
         self.fire_triggers(o, origin, dest, controller, eff.get("cause") or opts.get("cause"))

@@ -306,6 +306,20 @@ class Attachments(unittest.TestCase):
         answer = s.call("step", step={"attach": {"card": "sword", "to": "curse", "to_player": "carol"}})
         self.assertFalse(answer["ok"])
 
+    def test_aura_put_onto_the_battlefield_attached_to_a_player(self):
+        # feature attach_player: CR 303.4f, 303.4h
+        s = Session({"curse": {"owner": "alice", "zone": "graveyard", "types": ["enchantment"],
+                               "subtypes": ["aura"]},
+                     "sword": {"owner": "alice", "zone": "graveyard", "types": ["artifact"],
+                               "subtypes": ["equipment"]}})
+        self.assertEqual(s.step("move", card="curse", to="battlefield", attached_to_player="bob"),
+                         ("moved", None))
+        self.assertEqual(s.obj("curse")["attached_to_player"], "bob")
+        self.assertEqual(s.step("move", card="sword", to="battlefield", attached_to_player="bob"),
+                         ("moved", None))
+        self.assertNotIn("attached_to_player", s.obj("sword"))
+        self.assertEqual(s.step("state_check"), ("no_move", None))
+
 
 class Cant(unittest.TestCase):
     """"Can't" effects on moves (feature cant, CR 614.17)."""

@@ -375,7 +375,7 @@ const char *zo_case_capability_gap(const zo_case *c, const zo_capabilities *cap,
 void zo_step_init(zo_step *s) {
   memset(s, 0, sizeof *s);
   s->card = s->ref = s->as = s->trigger = -1;
-  s->attach_to = s->aura = s->copy_of = -1;
+  s->attach_to = s->aura = s->copy_of = s->attach_player = -1;
   s->owner = s->controller = s->player = s->winner = -1;
   s->order_by = -1;
   s->position = ZO_POS_TOP;

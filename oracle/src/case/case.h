@@ -234,6 +234,8 @@ typedef struct zo_step {
   int trigger;         /* resolve */
   int under;           /* put_under: top-card handle */
   int attach_to;       /* attach: the handle it is attached to */
+  int attach_player;   /* move attached_to_player: the player an Aura enters
+                          the battlefield attached to (CR 303.4f), -1 none */
   int aura;            /* watch: the Aura whose trigger on the permanent it
                           enchants leaving this is, which it finds (CR
                           400.7f, 603.6e); -1: an ordinary watch */

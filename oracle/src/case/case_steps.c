@@ -391,10 +391,15 @@ static zo_status read_options(cr_parser *p, zo_step_kind kind, const yd_node *op
 
 /* ---- the checks of a kind's options together ------------------------------ */
 
-/* move: costs: (CR 601.2a-h, 401.5) are paid while a spell is cast. */
+/* move: costs: (CR 601.2a-h, 401.5) are paid while a spell is cast; it
+ * enters attached to a permanent (attached_to:) or a player
+ * (attached_to_player:, CR 303.4f), not both. */
 static zo_status check_move(cr_parser *p, const yd_node *opts, const yd_node *at, int nested,
                             zo_step *s) {
   const yd_node *v = yd_get(opts, "costs");
+  if (yd_get(opts, "attached_to") && yd_get(opts, "attached_to_player"))
+    return yr_fail(&p->r, yd_get(opts, "attached_to_player"), ZO_ERR_SCHEMA,
+                   "give attached_to: or attached_to_player:, not both");
   if (v && strcmp(s->cause, "cast"))
     return yr_fail(&p->r, v, ZO_ERR_SCHEMA, "costs: are paid while a spell is cast: write "
                    "cause: cast on this move");

@@ -125,11 +125,7 @@ static void attach_to(zo_game *g, int o, int host) {
  * itself. An Aura already attached to that player: the attach does nothing
  * (701.3b), no_move. */
 static void attach_to_player(zo_game *g, int o, int p, zo_step_result *r) {
-  if (SW(g, SW_AURA_PLAYER) != ZS_YES) { /* mtg-1999: Z.5.1, permanents only */
-    r->outcome = ZO_OUTCOME_REJECTED;
-    r->error = ZO_E_UNSUPPORTED;
-    return;
-  }
+  if (zo_aura_player_refused(g, r)) return;
   zo_step_error e = ZO_E_NONE;
   if (attachable(g, o, &e) && !(g->objs[o].types & g->classes.aura)) e = ZO_E_CANNOT_HOLD;
   if (e != ZO_E_NONE) {
@@ -189,6 +185,29 @@ void zo_enters_attached(zo_game *g, int obj, int host) {
     return; /* CR 303.4h: it enters unattached */
   HITSW(g, SW_ATTACH); /* CR 303.4f */
   attach_to(g, obj, host);
+}
+
+int zo_aura_player_refused(zo_game *g, zo_step_result *r) {
+  if (SW(g, SW_AURA_PLAYER) == ZS_YES) return 0;
+  r->outcome = ZO_OUTCOME_REJECTED; /* mtg-1999: Z.5.1, permanents only */
+  r->error = ZO_E_UNSUPPORTED;
+  return 1;
+}
+
+void zo_enters_attached_player(zo_game *g, int obj, int p) {
+  zo_obj *ob = &g->objs[obj];
+  /* CR 303.4h: what is not an Aura enters unattached; an Equipment or
+     Fortification can't be attached to a player (701.3a), so it does too */
+  if (!(ob->types & g->classes.aura) || SW(g, SW_AURA_PLAYER) != ZS_YES || p >= ZO_MAX_PLAYERS ||
+      g->left[p])
+    return;
+  HITSW(g, SW_AURA_PLAYER); /* CR 303.4f: attached to the player it names */
+  g->features_used |= (uint64_t)1 << FT_ATTACH_PLAYER;
+  ob->attached = -1;
+  ob->attached_player = p + 1;
+  ob->attach_self = ob->id;
+  ob->phased_with = -1;
+  g->has_attach = 1;
 }
 
 /* unattach (CR 701.3d): the object stays on the battlefield, attached to

@@ -527,6 +527,16 @@ int zo_attach_host_ok(const zo_game *g, int obj, int host);
  * enters attached to it if it is an Aura, Equipment or Fortification and
  * host is still a legal one; else it enters unattached (CR 303.4f, 303.4h). */
 void zo_enters_attached(zo_game *g, int obj, int host);
+/* obj, just arrived on the battlefield by a move with attached_to_player:
+ * p, enters attached to that player if it is an Aura and the rule set lets
+ * an Aura enchant a player (switch aura_player); else it enters unattached
+ * (CR 303.4f, 303.4h; 701.3a: no Equipment or Fortification on a player).
+ * A player who left the game is never named here (the step is rejected). */
+void zo_enters_attached_player(zo_game *g, int obj, int p);
+/* A step naming a player an Aura is to be attached to, in a rule set whose
+ * switch aura_player is none (mtg-1999): r is set rejected, unsupported,
+ * and 1 returned; else 0, r untouched. */
+int zo_aura_player_refused(zo_game *g, zo_step_result *r);
 
 /* ---- replacement effects (replace.c) ---------------------------------- */
 
