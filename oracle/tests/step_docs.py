@@ -5,7 +5,7 @@ json`, from oracle/src/case/steps.def): a row per step kind and no other,
 each listing exactly its kind's options, the required ones in bold (a kind
 whose object is card:/ref: writes **`card`/`ref`**; reveal, whose object
 may be top_of: instead, writes all three in bold; cant, on card: or
-draw:, both). Exit 1 naming each
+draw:, both; attach, to: a permanent or to_player:, both). Exit 1 naming each
 difference, 0 when the docs follow the table."""
 import json, re, subprocess, sys
 
@@ -51,6 +51,8 @@ def main():
             req |= {"card", "ref", "top_of"}
         if name == "cant":  # card: or draw:, one of them
             req |= {"card", "draw"}
+        if name == "attach":  # to: or to_player:, one of them
+            req |= {"to", "to_player"}
         have, bold = rows.pop(name)
         if have != opts:
             bad.append("%s: the docs list %s, the table %s" % (name, sorted(have), sorted(opts)))

@@ -8,7 +8,8 @@
  * the APNAP order of objects put on the stack together, an effect
  * rearranging a library, attachments, (issue 12) a step's performing
  * player, a look at a face-down exiled card and a revealed library card,
- * effect durations (G4) and a watch on a move's cause (G8). */
+ * effect durations (G4), a watch on a move's cause (G8) and an Aura attached
+ * to a player, printed back as written. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,6 +20,7 @@
 
 #include <cmocka.h>
 
+#include "decoder.h"
 #include "model_int.h"
 #include "runner.h"
 #include "util.h"
@@ -623,6 +625,70 @@ static void test_look_and_reveal(void **state) {
   stop(&f);
 }
 
+/* attach to_player (feature attach_player, CR 303.4b, 701.3b): an Aura
+ * attached to a player, the same player again doing nothing, an Equipment
+ * refused; the printer writes the step back as the case language says it
+ * (gen/print.c), and the text it writes loads as the same step. */
+static void test_attach_player(void **state) {
+  (void)state;
+  fixture f = start("mtg-current", "id: t/x\ntitle: t\nrulesets: [mtg-current]\nrules: [\"CR 303.4b\"]\n"
+                    "players: [alice, bob]\n"
+                    "cards:\n  curse: {owner: alice, zone: battlefield, types: [enchantment], subtypes: [aura]}\n"
+                    "  sword: {owner: alice, zone: battlefield, types: [artifact], subtypes: [equipment]}\n"
+                    "  hex: {owner: bob, zone: graveyard, types: [enchantment], subtypes: [aura]}\n"
+                    "steps:\n  - attach: {card: curse, to_player: bob}\n  - attach: {card: curse, to_player: bob}\n"
+                    "  - attach: {card: sword, to_player: bob}\n"
+                    "  - move: {card: hex, to: battlefield, attached_to_player: alice}\n");
+  const int curse = 0, sword = 1, hex = 2, bob = 1;
+  zo_step_error e;
+  assert_int_equal(step(&f, 0, NULL), ZO_OUTCOME_NO_MOVE);
+  assert_int_equal(zo_attached_player(f.g, curse), bob);
+  assert_int_equal(zo_attached_to(f.g, curse), -1);
+  assert_int_equal(hits_of(&f, "CR 303.4b"), 1);
+  uint64_t id = f.g->objs[curse].id;
+  assert_int_equal(step(&f, 1, NULL), ZO_OUTCOME_NO_MOVE); /* 701.3b: nothing happens */
+  assert_true(f.g->objs[curse].id == id);
+  assert_int_equal(step(&f, 2, &e), ZO_OUTCOME_FAILED);
+  assert_int_equal(e, ZO_E_CANNOT_HOLD);
+  assert_int_equal(zo_attached_player(f.g, sword), -1);
+  assert_int_equal(step(&f, 3, NULL), ZO_OUTCOME_MOVED); /* CR 303.4f */
+  assert_int_equal(zo_attached_player(f.g, hex), 0);
+  /* printed, then read back */
+  zo_fuzz fz;
+  memset(&fz, 0, sizeof fz);
+  fz.c = f.c;
+  fz.rs = zo_ruleset_find("mtg-current");
+  char *text = NULL;
+  size_t len = 0;
+  FILE *out = open_memstream(&text, &len);
+  assert_non_null(out);
+  zo_fuzz_print_step(&fz, &f.c->steps[0], out);
+  fputs("\n  - ", out);
+  zo_fuzz_print_step(&fz, &f.c->steps[3], out);
+  fclose(out);
+  assert_string_equal(text, "attach: {card: curse, to_player: bob}\n"
+                            "  - move: {card: hex, to: battlefield, attached_to_player: alice}");
+  char again[512];
+  snprintf(again, sizeof again, "id: t/y\ntitle: t\nrulesets: [mtg-current]\nrules: [\"CR 303.4b\"]\n"
+           "players: [alice, bob]\ncards:\n  curse: {owner: alice, zone: battlefield, types: [enchantment], "
+           "subtypes: [aura]}\n  hex: {owner: bob, zone: graveyard, types: [enchantment], subtypes: [aura]}\n"
+           "steps:\n  - %s\n", text);
+  free(text);
+  zo_case *c2 = NULL;
+  zo_error err;
+  memset(&err, 0, sizeof err);
+  if (zo_case_load_mem("t2.yaml", again, strlen(again), &c2, &err))
+    fail_msg("reload: %d:%d: %s", err.line, err.column, err.message);
+  assert_int_equal(c2->steps[0].kind, ST_ATTACH);
+  assert_int_equal(c2->steps[0].player, bob);
+  assert_int_equal(c2->steps[0].attach_to, -1);
+  assert_int_equal(c2->steps[1].kind, ST_MOVE);
+  assert_int_equal(c2->steps[1].attach_player, 0);
+  assert_int_equal(c2->steps[1].attach_to, -1);
+  zo_case_free(c2);
+  stop(&f);
+}
+
 /* Attachments (attached.c): an attach step records both identities; in
  * mtg-2004 what is attached goes into the phased-out zone with its
  * permanent and back (502.15i, one hit per attachment each way); a zone
@@ -949,6 +1015,7 @@ int main(void) {
       cmocka_unit_test(test_performing_player),
       cmocka_unit_test(test_look_and_reveal),
       cmocka_unit_test(test_attachments),
+      cmocka_unit_test(test_attach_player),
       cmocka_unit_test(test_durations_control_and_phasing),
       cmocka_unit_test(test_watch_cause),
       cmocka_unit_test(test_cant),

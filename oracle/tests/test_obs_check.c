@@ -400,11 +400,29 @@ static void test_attachments(void **state) {
   O(&f, "rancor")->attached_to = H(&f, "rancor"); /* to itself */
   assert_caught(&f, "attachments", "rancor");
   stop(&f);
+  /* to a player (CR 303.4b): an Aura on the battlefield, nothing else */
+  f = start("mtg-current", text);
+  O(&f, "rancor")->attached_player = 1;
+  sound(&f);
+  O(&f, "rancor")->attached_to = H(&f, "bear"); /* and to a permanent at once */
+  assert_caught(&f, "attachments", "rancor");
+  stop(&f);
+  f = start("mtg-current", text);
+  O(&f, "bear")->attached_player = 1; /* a creature */
+  assert_caught(&f, "attachments", "bear");
+  stop(&f);
+  f = start("mtg-current", text);
+  O(&f, "gone")->attached_player = 0; /* off the battlefield */
+  assert_caught(&f, "attachments", "gone");
+  stop(&f);
   f = start("fab", FAB "cards:\n"
             "  a: {owner: alice, zone: permanent, types: [action], subtypes: [aura]}\n"
             "  b: {owner: alice, zone: permanent, types: [action], subtypes: [ally]}\n" NOSTEPS);
   sound(&f);
   O(&f, "a")->attached_to = H(&f, "b"); /* FaB attaches nothing to a permanent */
+  assert_caught(&f, "attachments", "a");
+  O(&f, "a")->attached_to = -1;
+  O(&f, "a")->attached_player = 0; /* nor to a player */
   assert_caught(&f, "attachments", "a");
   stop(&f);
 }

@@ -23,7 +23,7 @@ export type Feature =
   | 'draw_replacement' | 'untap_phasing' | 'leave_game' | 'phasing_triggers' | 'as_enters'
   | 'shuffle_order' | 'draw_then' | 'together_order' | 'created_owner' | 'control_effects'
   | 'unattach' | 'cant_costs' | 'look_then' | 'enters_attached' | 'cant_draw'
-  | 'token_as_enters';
+  | 'token_as_enters' | 'attach_player';
 
 /** What a step did (PROTOCOL.md, "Outcomes and step error codes"). */
 export type Outcome =
@@ -90,6 +90,9 @@ export interface MoveOptions {
   /** feature enters_attached: the permanent it is put onto the battlefield
    * attached to (CR 303.4f-i) */
   attached_to?: Handle;
+  /** feature attach_player: the player an Aura is put onto the battlefield
+   * attached to (CR 303.4f); not with attached_to */
+  attached_to_player?: Player;
 }
 
 /** One object named by handle or by a reference (neither in then:/do:). */
@@ -144,8 +147,10 @@ export type Step =
   /** top_of (without card/ref): that player plays with the top card of
    * their library revealed (CR 401.5, 401.6) */
   | { reveal: ObjectNamed & { end?: boolean; top_of?: Player } }
-  /** feature attachments: attach it to the permanent `to` names (CR 301.5, 303.4) */
-  | { attach: ObjectNamed & { to: Handle } }
+  /** feature attachments: attach it to the permanent `to` names (CR 301.5,
+   * 303.4); feature attach_player: an Aura to the player `to_player` names
+   * instead (303.4b) */
+  | { attach: ObjectNamed & ({ to: Handle } | { to_player: Player }) }
   /** feature durations: the turn ends (CR 514.2) */
   | { end_turn: Record<string, never> | null }
   /** feature cant, top-level only: from this step on, a move of the card
@@ -247,6 +252,9 @@ export interface ObjectObservation {
   /** feature attachments: the permanent it is attached to; left out (or
    * null in a delta) when it is attached to nothing */
   attached_to?: Handle | null;
+  /** feature attach_player: the player an Aura is attached to; left out (or
+   * null in a delta) when it is attached to no player */
+  attached_to_player?: Player | null;
 }
 
 export interface TriggerObservation { fired: boolean; found: boolean | null; controller: Player | null }

@@ -61,6 +61,7 @@ const KNOWN_FEATURES = Object.freeze([
   'cant_draw', // cant draw: a player who can't draw draws nothing (CR 121.3)
   'token_as_enters', // create as_enters: a token's own as-enters effect (CR 614.12, 614.13)
   'next_turn', // until: next_turn, turn_of: until a player's next turn, a departed one's included (CR 500.5, 800.4m)
+  'attach_player', // attach to_player: an Aura attached to a player (CR 303.4b, 303.4c, 704.5m)
 ]);
 
 /** What may enter the battlefield attached (CR 303.4h). */
@@ -143,6 +144,8 @@ function featuresOfStep(step, found = new Set(), depth = 0) {
     if (name === 'look' && opts.then !== undefined) found.add('look_then'); // CR 406.3
     if (carried.some((x) => isObject(x) && x.attached_to !== undefined)) found.add('enters_attached'); // CR 303.4f
     if (name === 'cant' && opts.draw !== undefined) found.add('cant_draw'); // CR 121.3
+    if (name === 'attach' && opts.to_player !== undefined) found.add('attach_player'); // CR 303.4b
+    if (carried.some((x) => isObject(x) && x.attached_to_player !== undefined)) found.add('attach_player'); // CR 303.4f
     if (name === 'create' && opts.as_enters !== undefined) found.add('token_as_enters'); // CR 614.12
     if (name === 'create' && Array.isArray(opts.as_enters)) for (const c of opts.as_enters) featuresOfStep(c, found, depth + 1);
     featuresOfStep(opts.then, found, depth + 1);
@@ -549,7 +552,7 @@ const ARRIVALS = new Set(['moved', 'redirected', 'replaced']); // a real change 
 /** Options of a move (also each of move_together's, and replace's instead:). */
 /** G4: the durations of until: (CR 514.2; 500.5, 800.4m). */
 const DURATIONS = ['end_of_turn', 'next_turn'];
-const MOVE_OPTIONS = ['card', 'ref', 'to', 'from', 'position', 'face', 'by', 'cause', 'choose', 'shuffle', 'seed', 'then', 'player', 'attached_to'];
+const MOVE_OPTIONS = ['card', 'ref', 'to', 'from', 'position', 'face', 'by', 'cause', 'choose', 'shuffle', 'seed', 'then', 'player', 'attached_to', 'attached_to_player'];
 /** Steps that are never a then:/do: step, nor one of a list of steps
  * (costs:, replace_draw's instead:, as_enters' steps:). */
 const UNNESTABLE = ['move_together', 'create', 'end_turn', 'cant', 'replace_draw', 'untap', 'leave_game', 'as_enters'];
@@ -916,6 +919,10 @@ class MtgGame {
       throw badRequest(`${what}: position is top, bottom or an index from the top, not ${show(p)}`);
     }
     MtgGame.face(opts.face, what);
+    if (opts.attached_to_player !== undefined) {
+      if (opts.attached_to !== undefined) throw badRequest(`${what}: give attached_to: or attached_to_player:, not both`);
+      this.player(opts.attached_to_player, `${what}: attached_to_player`);
+    }
     if (opts.by !== undefined && opts.by !== 'effect' && opts.by !== 'rule') throw badRequest(`${what}: by is effect or rule`);
     if (opts.cause !== undefined && typeof opts.cause !== 'string') throw badRequest(`${what}: cause is a word`);
     if (opts.choose !== undefined && !(Number.isInteger(opts.choose) && opts.choose >= 1)) throw badRequest(`${what}: choose is a zone index from 1`);
@@ -1037,6 +1044,10 @@ class MtgGame {
       attached: null,
       attachedId: 0,
       attachSelf: 0,
+      // attach to_player (CR 303.4b): the player an Aura is attached to,
+      // while it is the object attachSelf names and the player is in the
+      // game (701.3d); attached is null meanwhile
+      attachedPlayer: null,
       phasedWith: null,
       topHidId: -1, // CR 401.6: its identity when it stopped being a library's revealed top card
       arrivedStep: -1, // CR 400.7f: the step it last arrived in a zone, and whether a state check put it there
@@ -1179,6 +1190,8 @@ class MtgGame {
     const gone = (p) => typeof p === 'string' && this.s.departed.has(p);
     if (gone(opts.player) || gone(opts.order_by) || gone(opts.turn_of)) return true;
     if (name === 'reveal' && gone(opts.top_of)) return true;
+    if (name === 'attach' && gone(opts.to_player)) return true; // CR 800.4: no longer enchantable
+    if (name === 'move' && gone(opts.attached_to_player)) return true;
     if (name === 'create' && (gone(opts.owner) || gone(opts.controller))) return true;
     return name === 'end_game' && gone(opts.winner);
   }
@@ -1427,7 +1440,12 @@ class MtgGame {
     if (how.attached_to !== undefined && dest === 'battlefield' && ATTACHMENTS.some((w) => o.words.includes(w))
         && this.mayEnterAttached(o, how.attached_to)) {
       const host = this.object(how.attached_to);
-      Object.assign(o, { attached: host.handle, attachedId: host.id, attachSelf: o.id, phasedWith: null });
+      Object.assign(o, { attached: host.handle, attachedId: host.id, attachSelf: o.id, attachedPlayer: null, phasedWith: null });
+    } else if (how.attached_to_player !== undefined && dest === 'battlefield' && o.words.includes('aura')
+        && !this.s.departed.has(how.attached_to_player)) {
+      // CR 303.4f: an Aura enters attached to the player named; anything else
+      // (an Equipment or Fortification: 701.3a) enters unattached
+      Object.assign(o, { attached: null, attachedPlayer: how.attached_to_player, attachSelf: o.id, phasedWith: null });
     }
     // G8: the event's cause is the replacement's own, else the move's
     this.fireTriggers(o, origin, dest, controller, cause);
@@ -2043,6 +2061,14 @@ class MtgGame {
     return a.attached === host.handle && a.exists && a.id === a.attachSelf && host.exists && host.id === a.attachedId;
   }
 
+  /** The player Aura a is attached to, or null: still the object it was
+   * (CR 400.7), on the battlefield, the player in the game (701.3d). */
+  attachedPlayer(a) {
+    const p = a.attachedPlayer;
+    if (p === null || !a.exists || a.id !== a.attachSelf || a.zone !== 'battlefield' || this.s.departed.has(p)) return null;
+    return p;
+  }
+
   /** The handle a is attached to, or null (CR 301.5, 303.4, 400.7). */
   attachedTo(a) {
     const host = a.attached === null ? undefined : this.s.objects.get(a.attached);
@@ -2141,6 +2167,9 @@ class MtgGame {
     this.wk(this.s.departed, p).add(p);
     this.wk(this.s.leftDue, p).add(p);
     const objects = [...this.s.objects.values()];
+    // an Aura attached to them is attached to nothing from now on (CR
+    // 701.3d): described again in the next delta
+    for (const o of objects) if (o.attachedPlayer === p && o.exists) this.touched.add(o.handle);
     for (const o of objects) {
       if (!o.exists || !o.born || o.owner !== p || o.zone === null || o.zone === OUTSIDE || o.zone === 'ante') continue;
       // a move from the battlefield to no zone: only a watch to: any fires
@@ -2185,8 +2214,20 @@ class MtgGame {
   }
 
   stepAttach(opts, result, followed) {
+    if ((opts.to === undefined) === (opts.to_player === undefined)) throw badRequest('attach: give to: or to_player:, exactly one');
     const o = this.target(opts, result, followed, 'attach');
     if (o === null) return;
+    if (opts.to_player !== undefined) {
+      // CR 303.4b, 701.3a: an Aura enchants a player; anything else (an
+      // Equipment, a Fortification) can't be and doesn't move (701.3b)
+      const p = this.player(opts.to_player, 'attach: to_player');
+      if (o.zone !== 'battlefield') return void result.set('failed', 'not_in_zone');
+      if (o.phasedOut) return void result.set('failed', 'phased_out'); // CR 702.26b
+      if (!o.words.includes('aura')) return void result.set('failed', 'cannot_hold');
+      if (this.attachedPlayer(o) === p) return; // CR 701.3b: the same player, nothing happens
+      Object.assign(this.w(o), { attached: null, attachedPlayer: p, attachSelf: o.id, phasedWith: null });
+      return;
+    }
     const host = this.object(opts.to);
     if (host === o) {
       result.set('failed', 'cannot_hold'); // nothing is attached to itself
@@ -2197,7 +2238,7 @@ class MtgGame {
       if (x.zone !== 'battlefield') return void result.set('failed', 'not_in_zone'); // two permanents (CR 303.4, 301.5)
       if (x.phasedOut) return void result.set('failed', 'phased_out'); // CR 702.26b
     }
-    Object.assign(this.w(o), { attached: host.handle, attachedId: host.id, attachSelf: o.id, phasedWith: null });
+    Object.assign(this.w(o), { attached: host.handle, attachedId: host.id, attachSelf: o.id, attachedPlayer: null, phasedWith: null });
   }
 
   /** May o enter the battlefield attached to the object of handle h: a
@@ -2214,6 +2255,7 @@ class MtgGame {
     if (o === null) return;
     if (o.zone !== 'battlefield') return void result.set('failed', 'not_in_zone');
     if (o.phasedOut) return void result.set('failed', 'phased_out'); // CR 702.26b
+    if (this.attachedPlayer(o) !== null) return void (this.w(o).attachSelf = 0); // attached to no player (704.5m)
     if (this.attachedTo(o) === null) return void result.set('failed', 'already');
     this.w(o).attachedId = 0; // no identity: attached to nothing
   }
@@ -2432,8 +2474,10 @@ class MtgGame {
         if (tokenAway || copyAway) {
           this.cease(o, result);
           again = true;
-        } else if (o.attached !== null && type === 'battlefield' && !o.phasedOut && this.attachedTo(o) === null) {
-          this.w(o).attached = null;
+        } else if ((o.attached !== null || o.attachedPlayer !== null) && type === 'battlefield' && !o.phasedOut
+                   && this.attachedTo(o) === null && this.attachedPlayer(o) === null) {
+          // attached to nothing, or to a player who left the game (CR 303.4c)
+          Object.assign(this.w(o), { attached: null, attachedPlayer: null });
           if (o.words.includes('aura')) { // CR 704.5m: to its owner's graveyard
             this.move(o, { to: 'graveyard', cause: 'state_check', by: 'rule' }, result);
             again = true;
@@ -2687,6 +2731,9 @@ class MtgGame {
     // feature attachments: only while attached (CR 301.5, 303.4)
     const host = this.attachedTo(o);
     if (host !== null) d.attached_to = host;
+    // feature attach_player: only while attached to a player (CR 303.4b)
+    const enchanted = this.attachedPlayer(o);
+    if (enchanted !== null) d.attached_to_player = enchanted;
     return d;
   }
 
@@ -2887,7 +2934,7 @@ const STEP_KINDS = new Map(Object.entries({
   mark: { options: ['card', 'ref', 'as', 'kind', 'until', 'turn_of'], run: MtgGame.prototype.stepMark },
   look: { options: ['card', 'ref', 'player', 'then'], run: MtgGame.prototype.stepLook },
   reveal: { options: ['card', 'ref', 'end', 'top_of'], run: MtgGame.prototype.stepReveal },
-  attach: { options: ['card', 'ref', 'to'], run: MtgGame.prototype.stepAttach },
+  attach: { options: ['card', 'ref', 'to', 'to_player'], run: MtgGame.prototype.stepAttach },
   end_turn: { options: [], run: MtgGame.prototype.stepEndTurn }, // G4 of issue 12
   cant: { options: ['card', 'when', 'types', 'draw'], run: MtgGame.prototype.stepCant }, // CR 614.17; draw: 121.3
   replace_draw: { options: ['as', 'player', 'instead', 'once'], run: MtgGame.prototype.stepReplaceDraw }, // CR 614.11
@@ -2910,7 +2957,7 @@ const mtgCurrent = {
     'attachments', 'durations', 'kept_marks', 'aura_triggers', 'madness', 'copies', 'casting',
     'phasing_together', 'cant', 'draw_replacement', 'untap_phasing', 'leave_game', 'phasing_triggers', 'as_enters',
     'shuffle_order', 'draw_then', 'together_order', 'created_owner', 'control_effects', 'unattach',
-    'cant_costs', 'look_then', 'enters_attached', 'cant_draw', 'token_as_enters', 'next_turn'],
+    'cant_costs', 'look_then', 'enters_attached', 'cant_draw', 'token_as_enters', 'next_turn', 'attach_player'],
   newGame: (ruleset, players, cards) => new MtgGame(players, cards),
 };
 

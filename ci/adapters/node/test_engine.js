@@ -283,6 +283,41 @@ test('observeDelta: a library\'s positions, its shown top, an attachment ending 
   assert.equal(JSON.stringify(after), JSON.stringify(engine.observationDelta(before, game.observe())));
 });
 
+test('attach_player: an Aura attached to a player, not an Equipment; the player leaves and the delta drops it; the state check bins it', () => {
+  const s = new Session({
+    curse: bear({ types: ['enchantment'], subtypes: ['aura'] }),
+    sword: bear({ types: ['artifact'], subtypes: ['equipment'] }),
+  }, { players: ['alice', 'bob', 'carol'] });
+  const game = s.server.game;
+  assert.deepEqual(s.step({ attach: { card: 'sword', to_player: 'bob' } }), ['failed', 'cannot_hold']); // CR 701.3b
+  assert.deepEqual(s.step({ attach: { card: 'curse', to_player: 'bob' } }), ['no_move', null]); // CR 303.4b
+  assert.deepEqual(s.step({ attach: { card: 'curse', to_player: 'bob' } }), ['no_move', null]); // the same player: nothing
+  assert.equal(s.obj('curse').attached_to_player, 'bob');
+  assert.equal(s.obj('sword').attached_to_player, undefined);
+  const before = game.observe();
+  assert.equal(s.server.answer({ op: 'step', id: 90, step: { leave_game: { player: 'bob' } } }).ok, true);
+  const after = game.observeDelta(); // the step wrote nothing on the Aura: it is described again all the same
+  assert.equal(after.objects.curse.attached_to_player, null);
+  assert.equal(JSON.stringify(after), JSON.stringify(engine.observationDelta(before, game.observe())));
+  assert.deepEqual(s.step({ attach: { card: 'curse', to_player: 'bob' } }), ['rejected', 'wrong_player']);
+  assert.deepEqual(s.step({ state_check: {} }), ['moved', null]); // CR 303.4c, 704.5m
+  assert.equal(s.obj('curse').zone, 'alice.graveyard');
+  assert.equal(s.call('step', { step: { attach: { card: 'sword', to: 'curse', to_player: 'carol' } } }).ok, false);
+});
+
+test('attach_player: an Aura put onto the battlefield attached to a player; an Equipment enters unattached (CR 303.4f, 303.4h)', () => {
+  const s = new Session({
+    curse: bear({ zone: 'graveyard', types: ['enchantment'], subtypes: ['aura'] }),
+    sword: bear({ zone: 'graveyard', types: ['artifact'], subtypes: ['equipment'] }),
+  });
+  assert.deepEqual(s.step({ move: { card: 'curse', to: 'battlefield', attached_to_player: 'bob' } }), ['moved', null]);
+  assert.equal(s.obj('curse').attached_to_player, 'bob');
+  assert.deepEqual(s.step({ move: { card: 'sword', to: 'battlefield', attached_to_player: 'bob' } }), ['moved', null]);
+  assert.equal(s.obj('sword').attached_to_player, undefined);
+  assert.deepEqual(s.step({ state_check: {} }), ['no_move', null]);
+  assert.equal(s.call('step', { step: { move: { card: 'sword', to: 'exile', attached_to: 'curse', attached_to_player: 'bob' } } }).ok, false);
+});
+
 test('ordered zones start in the order of their positions, never of the keys', () => {
   const server = new Server(mtgCurrent, []);
   // JSON.parse puts "10" and "2" first; the positions decide

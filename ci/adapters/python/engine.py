@@ -33,7 +33,7 @@ FEATURES = ["triggers", "replacement", "phasing", "face_down", "ante", "visibili
             "untap_phasing", "leave_game", "phasing_triggers", "as_enters",
             "shuffle_order", "draw_then", "together_order", "created_owner",
             "control_effects", "unattach", "cant_costs", "look_then", "enters_attached", "next_turn",
-            "cant_draw", "token_as_enters"]
+            "cant_draw", "token_as_enters", "attach_player"]
 
 # ---- the zones of mtg-current ---------------------------------------------
 PER_PLAYER = ("library", "hand", "graveyard")                    # CR 400.1
@@ -51,7 +51,7 @@ SPELL_KEEPS = ("characteristic", "prevention", "spell_info")     # CR 400.7a, 40
 ARRIVED = ("moved", "replaced", "redirected")                    # a real zone change
 
 MOVE_KEYS = {"card", "ref", "to", "from", "position", "face", "by", "cause", "choose",
-             "shuffle", "seed", "then", "attached_to"}
+             "shuffle", "seed", "then", "attached_to", "attached_to_player"}
 ATTACHMENTS = {"aura", "equipment", "fortification"}   # may enter attached (CR 303.4h)
 STEP_KEYS = {
     "move": MOVE_KEYS | {"player", "costs"}, "move_together": {"moves", "order", "player", "order_by"},
@@ -67,7 +67,7 @@ STEP_KEYS = {
     "replace": {"as", "card", "when", "instead", "controller", "category"},
     "choose_replacement": {"order", "player", "card"}, "mark": {"card", "ref", "as", "kind", "until", "turn_of"},
     "look": {"card", "ref", "player", "then"}, "reveal": {"card", "ref", "end", "top_of"},
-    "attach": {"card", "ref", "to"},
+    "attach": {"card", "ref", "to", "to_player"},   # to_player: CR 303.4b
     "end_turn": set(),                        # G4 (issue 12)
     "cant": {"card", "when", "types", "draw"},   # CR 614.17; draw: CR 121.3
     "replace_draw": {"as", "player", "instead", "once"},   # CR 614.11
@@ -266,6 +266,10 @@ class Obj(Tracked):
         # then (a zone change of either ends it, CR 400.7); and the handle
         # it phased out with, indirectly (CR 702.26g)
         self.attached, self.attached_id, self.attach_self = None, 0, 0
+        # attach to_player (CR 303.4b): the player an Aura is attached to,
+        # while it is the object attach_self names and the player is in the
+        # game (701.3d); attached is None meanwhile
+        self.attached_player = None
         self.phased_with = None
         # CR 702.26a: the player who controlled it as it last phased out (it
         # phases in during that player's untap step)
@@ -629,7 +633,8 @@ class Game(Tracked):
         (player, order_by; reveal's top_of), or as the owner or controller
         of what it creates, or as the winner? (CR 800.4b, 800.4d, 800.4k)"""
         keys = ["player", "order_by", "turn_of"] + {"create": ["owner", "controller"], "end_game": ["winner"],
-                                         "reveal": ["top_of"]}.get(name, [])
+                                         "reveal": ["top_of"], "attach": ["to_player"],
+                                         "move": ["attached_to_player"]}.get(name, [])
         return any(isinstance(opts.get(k), str) and opts[k] in self.departed for k in keys)
 
     def probe(self, name, opts, obj):
@@ -668,6 +673,10 @@ class Game(Tracked):
 
     def do_move(self, opts, obj, res):
         need(obj is None or "player" not in opts, "move: player is not allowed in then:/do:")
+        need(not ("attached_to" in opts and "attached_to_player" in opts),
+             "move: give attached_to: or attached_to_player:, not both")
+        if "attached_to_player" in opts:
+            self.player(opts["attached_to_player"], "attached_to_player")
         if "costs" in opts:
             self.check_costs(opts, obj)
         o = self.target(opts, obj, res)
@@ -951,6 +960,13 @@ class Game(Tracked):
                 and self.may_enter_attached(o, eff["attached_to"])):
             host = self.obj(eff["attached_to"])
             o.attached, o.attached_id, o.attach_self = host.handle, host.id, o.id
+            o.attached_player = None
+            o.phased_with = None
+        elif ("attached_to_player" in eff and dest == "battlefield" and "aura" in o.types | o.subtypes
+              and eff["attached_to_player"] not in self.departed):
+            # CR 303.4f: an Aura enters attached to the player named; anything
+            # else (an Equipment or Fortification: 701.3a) enters unattached
+            o.attached, o.attached_player, o.attach_self = None, eff["attached_to_player"], o.id
             o.phased_with = None
         # G8: the event's cause: the replacement's own, else the move's
         self.fire_triggers(o, origin, dest, controller, eff.get("cause") or opts.get("cause"))
@@ -1429,9 +1445,32 @@ class Game(Tracked):
             return None
         return host.handle
 
+    def attached_player(self, a):
+        """The player Aura a is attached to, or None: still the object it
+        was (CR 400.7), on the battlefield, the player in the game (701.3d)."""
+        if (a.attached_player is None or not a.exists or a.id != a.attach_self
+                or a.zone != "battlefield" or a.attached_player in self.departed):
+            return None
+        return a.attached_player
+
     def do_attach(self, opts, obj, res):
+        need(("to" in opts) != ("to_player" in opts), "attach: give to: or to_player:, exactly one")
         o = self.target(opts, obj, res)
         if o is None:
+            return
+        if "to_player" in opts:
+            # CR 303.4b, 701.3a: an Aura enchants a player; anything else
+            # (an Equipment, a Fortification) can't be and doesn't move (701.3b)
+            p = self.player(opts["to_player"], "to_player")
+            if o.zone != "battlefield":
+                res.set("failed", "not_in_zone")
+            elif o.phased_out:
+                res.set("failed", "phased_out")        # CR 702.26b
+            elif "aura" not in o.types | o.subtypes:
+                res.set("failed", "cannot_hold")
+            elif self.attached_player(o) != p:         # the same player: does nothing
+                o.attached, o.attached_player, o.attach_self = None, p, o.id
+                o.phased_with = None
             return
         host = self.obj(opts.get("to"))
         if host is o:
@@ -1448,6 +1487,7 @@ class Game(Tracked):
                 res.set("failed", "phased_out")        # CR 702.26b
                 return
         o.attached, o.attached_id, o.attach_self = host.handle, host.id, o.id
+        o.attached_player = None
         o.phased_with = None
 
     def may_enter_attached(self, o, handle):
@@ -1466,6 +1506,8 @@ class Game(Tracked):
             res.set("failed", "not_in_zone")
         elif o.phased_out:
             res.set("failed", "phased_out")            # CR 702.26b
+        elif self.attached_player(o) is not None:
+            o.attach_self = 0                          # attached to no player (704.5m)
         elif self.attached_to(o) is None:
             res.set("failed", "already")
         else:
@@ -1715,9 +1757,11 @@ class Game(Tracked):
                 if token_off or copy_off:
                     self.cease(o, res)
                     again = True
-                elif (o.attached is not None and o.zone == "battlefield" and not o.phased_out
-                      and self.attached_to(o) is None):
-                    o.attached = None
+                elif ((o.attached is not None or o.attached_player is not None)
+                      and o.zone == "battlefield" and not o.phased_out
+                      and self.attached_to(o) is None and self.attached_player(o) is None):
+                    # attached to nothing, or to a player who left (303.4c)
+                    o.attached = o.attached_player = None
                     if "aura" in o.types | o.subtypes:  # CR 704.5m: to its owner's graveyard
                         # a move of one object, performed by no player: its
                         # events are those the move reports itself (one that
@@ -2092,6 +2136,8 @@ class Game(Tracked):
                 "phased_out": o.phased_out, "came_from": None}
             if o.exists and self.attached_to(o) is not None:
                 objects[h]["attached_to"] = self.attached_to(o)   # feature attachments
+            if o.exists and self.attached_player(o) is not None:
+                objects[h]["attached_to_player"] = self.attached_player(o)   # attach_player
         triggers = {n: {"fired": t.fired, "found": t.found, "controller": t.controller}
                     for n, t in self.triggers.items()}
         refs = {}
@@ -2127,7 +2173,7 @@ def delta(prev, cur):
         if before == o:
             continue      # most objects are untouched (a field keeps its JSON type)
         changed = {k: v for k, v in o.items() if k not in before or not same(before[k], v)}
-        # an optional field that went away (attached_to) is null now
+        # an optional field that went away (attached_to, attached_to_player) is null now
         changed.update({k: None for k in before if k not in o})
         if changed:
             objects[h] = changed

@@ -284,6 +284,42 @@ class Attachments(unittest.TestCase):
         self.assertEqual(s.step("state_check"), ("moved", None))
         self.assertEqual((s.obj("rancor")["zone"], s.obj("sword")["zone"]), ("bob.graveyard", "battlefield"))
 
+    def test_aura_attached_to_a_player_until_that_player_leaves(self):
+        # feature attach_player: CR 303.4b, 701.3a, 701.3b, 303.4c, 704.5m
+        s = Session({"curse": {"owner": "alice", "zone": "battlefield", "types": ["enchantment"],
+                               "subtypes": ["aura"]},
+                     "sword": {"owner": "alice", "zone": "battlefield", "types": ["artifact"],
+                               "subtypes": ["equipment"]}}, players=("alice", "bob", "carol"))
+        self.assertEqual(s.step("attach", card="sword", to_player="bob"), ("failed", "cannot_hold"))
+        self.assertNotIn("attached_to_player", s.obj("sword"))
+        self.assertEqual(s.step("attach", card="curse", to_player="bob"), ("no_move", None))
+        self.assertEqual(s.step("attach", card="curse", to_player="bob"), ("no_move", None))
+        self.assertEqual(s.obj("curse")["attached_to_player"], "bob")
+        before = s.observe()
+        self.assertEqual(s.step("leave_game", player="bob"), ("no_move", None))
+        after = s.observe()
+        self.assertNotIn("attached_to_player", after["objects"]["curse"])
+        self.assertIsNone(engine.delta(before, after)["objects"]["curse"]["attached_to_player"])
+        self.assertEqual(s.step("attach", card="curse", to_player="bob"), ("rejected", "wrong_player"))
+        self.assertEqual(s.step("state_check"), ("moved", None))
+        self.assertEqual(s.obj("curse")["zone"], "alice.graveyard")
+        answer = s.call("step", step={"attach": {"card": "sword", "to": "curse", "to_player": "carol"}})
+        self.assertFalse(answer["ok"])
+
+    def test_aura_put_onto_the_battlefield_attached_to_a_player(self):
+        # feature attach_player: CR 303.4f, 303.4h
+        s = Session({"curse": {"owner": "alice", "zone": "graveyard", "types": ["enchantment"],
+                               "subtypes": ["aura"]},
+                     "sword": {"owner": "alice", "zone": "graveyard", "types": ["artifact"],
+                               "subtypes": ["equipment"]}})
+        self.assertEqual(s.step("move", card="curse", to="battlefield", attached_to_player="bob"),
+                         ("moved", None))
+        self.assertEqual(s.obj("curse")["attached_to_player"], "bob")
+        self.assertEqual(s.step("move", card="sword", to="battlefield", attached_to_player="bob"),
+                         ("moved", None))
+        self.assertNotIn("attached_to_player", s.obj("sword"))
+        self.assertEqual(s.step("state_check"), ("no_move", None))
+
 
 class Cant(unittest.TestCase):
     """"Can't" effects on moves (feature cant, CR 614.17)."""

@@ -270,6 +270,8 @@ uint64_t zo_case_step_features(const zo_case *c, const zo_step *s) {
     if (x->objs[i].mask & OX_LAYER) f |= BIT(FT_STACK_LAYERS);
   for (int i = 0; x && i < x->nobjs; i++) /* what an object is attached to */
     if (x->objs[i].mask & OX_ATTACHED_TO) f |= BIT(FT_ATTACHMENTS);
+  for (int i = 0; x && i < x->nobjs; i++) /* the player an Aura enchants */
+    if (x->objs[i].mask & OX_ATTACHED_TO_PLAYER) f |= BIT(FT_ATTACH_PLAYER);
   return f;
 }
 
@@ -373,7 +375,7 @@ const char *zo_case_capability_gap(const zo_case *c, const zo_capabilities *cap,
 void zo_step_init(zo_step *s) {
   memset(s, 0, sizeof *s);
   s->card = s->ref = s->as = s->trigger = -1;
-  s->attach_to = s->aura = s->copy_of = -1;
+  s->attach_to = s->aura = s->copy_of = s->attach_player = -1;
   s->owner = s->controller = s->player = s->winner = -1;
   s->order_by = s->turn_of = -1;
   s->position = ZO_POS_TOP;

@@ -238,6 +238,8 @@ typedef struct zo_step {
   int trigger;         /* resolve */
   int under;           /* put_under: top-card handle */
   int attach_to;       /* attach: the handle it is attached to */
+  int attach_player;   /* move attached_to_player: the player an Aura enters
+                          the battlefield attached to (CR 303.4f), -1 none */
   int aura;            /* watch: the Aura whose trigger on the permanent it
                           enchants leaving this is, which it finds (CR
                           400.7f, 603.6e); -1: an ordinary watch */
@@ -303,7 +305,8 @@ static inline int zo_reveal_top_of(const zo_step *s) {
   X(OX_PHASED, "phased_out")     \
   X(OX_CAME_FROM, "came_from")   \
   X(OX_LAYER, "layer")           \
-  X(OX_ATTACHED_TO, "attached_to")
+  X(OX_ATTACHED_TO, "attached_to")     \
+  X(OX_ATTACHED_TO_PLAYER, "attached_to_player")
 
 #define ZO_OX_INDEX(id, name) id##_INDEX,
 enum { ZO_OBJ_EXPECT_KEYS(ZO_OX_INDEX) OX_COUNT };
@@ -323,6 +326,8 @@ typedef struct {
   int exists, is_new, same_as, position, visibility, face, controller, owner,
       under, phased, layer;
   int attached_to;  /* handle or -1 (null) */
+  int attached_to_player; /* player or -1 (null): the player an Aura enchants
+                             (CR 303.4b) */
   char came_from[48];
   int came_from_null;
   char **marks; int nmarks;

@@ -38,6 +38,10 @@ static zo_status obj_property(cr_parser *p, int bit, const yd_node *v, zo_obj_ex
     if (yd_is_null(v)) ox->attached_to = -1;
     else return cr_handle(p, v, "attached_to", &ox->attached_to);
     return ZO_OK;
+  case OX_ATTACHED_TO_PLAYER_INDEX: /* CR 303.4b: the player, or null */
+    if (yd_is_null(v)) ox->attached_to_player = -1;
+    else return cr_player(p, v, "attached_to_player", &ox->attached_to_player);
+    return ZO_OK;
   case OX_PHASED_INDEX: return yr_bool(&p->r, v, "phased_out", &ox->phased);
   case OX_CAME_FROM_INDEX:
     if (yd_is_null(v)) ox->came_from_null = 1;

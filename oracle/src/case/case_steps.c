@@ -391,10 +391,15 @@ static zo_status read_options(cr_parser *p, zo_step_kind kind, const yd_node *op
 
 /* ---- the checks of a kind's options together ------------------------------ */
 
-/* move: costs: (CR 601.2a-h, 401.5) are paid while a spell is cast. */
+/* move: costs: (CR 601.2a-h, 401.5) are paid while a spell is cast; it
+ * enters attached to a permanent (attached_to:) or a player
+ * (attached_to_player:, CR 303.4f), not both. */
 static zo_status check_move(cr_parser *p, const yd_node *opts, const yd_node *at, int nested,
                             zo_step *s) {
   const yd_node *v = yd_get(opts, "costs");
+  if (yd_get(opts, "attached_to") && yd_get(opts, "attached_to_player"))
+    return yr_fail(&p->r, yd_get(opts, "attached_to_player"), ZO_ERR_SCHEMA,
+                   "give attached_to: or attached_to_player:, not both");
   if (v && strcmp(s->cause, "cast"))
     return yr_fail(&p->r, v, ZO_ERR_SCHEMA, "costs: are paid while a spell is cast: write "
                    "cause: cast on this move");
@@ -505,6 +510,18 @@ static zo_status check_control(cr_parser *p, const yd_node *opts, const yd_node 
   (void)at;
   (void)nested;
   return check_next_turn(p, opts, s);
+}
+
+/* attach: to: a permanent (CR 701.3a) or to_player: a player (303.4b):
+ * exactly one of the two. */
+static zo_status check_attach(cr_parser *p, const yd_node *opts, const yd_node *at, int nested,
+                              zo_step *s) {
+  const yd_node *t = yd_get(opts, "to"), *pl = yd_get(opts, "to_player");
+  if (t && pl) return yr_fail(&p->r, pl, ZO_ERR_SCHEMA, "give to: or to_player:, not both");
+  if (!t && !pl)
+    return yr_fail(&p->r, opts, ZO_ERR_SCHEMA, "attach needs to: (a handle) or to_player: (a "
+                   "player)");
+  return ZO_OK;
 }
 
 /* cant: a "can't" effect on the moves of card: (CR 614.17), or on a

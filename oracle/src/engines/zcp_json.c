@@ -20,7 +20,7 @@ enum {
   W_FIRED, W_FOUND, W_HANDLE, W_LOST,                               /* triggers, refs, players */
   W_OUTCOME, W_ERROR, W_EVENTS,                                     /* a step's result */
   W_PUBLIC, W_PRIVATE, W_UP, W_DOWN,                                /* values */
-  W_ATTACHED_TO,                                                    /* attachments */
+  W_ATTACHED_TO, W_ATTACHED_TO_PLAYER,                              /* attachments */
   W_COUNT
 };
 
@@ -35,7 +35,7 @@ static const char *const words[W_COUNT] = {
     [W_LOST] = "lost",         [W_OUTCOME] = "outcome",       [W_ERROR] = "error",
     [W_EVENTS] = "events",     [W_PUBLIC] = "public",         [W_PRIVATE] = "private",
     [W_UP] = "up",             [W_DOWN] = "down",
-    [W_ATTACHED_TO] = "attached_to"};
+    [W_ATTACHED_TO] = "attached_to", [W_ATTACHED_TO_PLAYER] = "attached_to_player"};
 
 /* Field w of object x. */
 static json_t *field(const json_t *x, int w) { return json_object_get(x, words[w]); }
@@ -92,7 +92,9 @@ static json_t *marks_json(const zo_case *c, const zo_obj_obs *o) {
  * fields at their default (PROTOCOL.md, "Defaults") left out; exists,
  * zone, object, visibility and owner are always there. attached_to is
  * written only while attached, so that an observation without attachments
- * is what it was before the feature. */
+ * is what it was before the feature; attached_to_player likewise, only
+ * while an Aura is attached to a player, which only a step of feature
+ * attach_player does, so no engine without it is sent the field. */
 static json_t *object_json(const zo_case *c, const zo_obj_obs *o, int compact) {
   json_t *x = json_object();
   json_object_set_new_nocheck(x, words[W_EXISTS], json_boolean(o->exists));
@@ -112,6 +114,8 @@ static json_t *object_json(const zo_case *c, const zo_obj_obs *o, int compact) {
   if (!compact || o->came_from[0])
     json_object_set_new_nocheck(x, words[W_CAME_FROM], o->came_from[0] ? json_string_nocheck(o->came_from) : json_null());
   if (o->attached_to >= 0) json_object_set_new_nocheck(x, words[W_ATTACHED_TO], handle_json(c, o->attached_to));
+  if (o->attached_player >= 0)
+    json_object_set_new_nocheck(x, words[W_ATTACHED_TO_PLAYER], player_json(c, o->attached_player));
   return x;
 }
 
@@ -190,6 +194,8 @@ static json_t *object_delta_json(const zo_case *c, const zo_obj_obs *a, const zo
   if (a->under != o->under) json_object_set_new_nocheck(x, words[W_UNDER], handle_json(c, o->under));
   if (a->phased_out != o->phased_out) json_object_set_new_nocheck(x, words[W_PHASED_OUT], json_boolean(o->phased_out));
   if (a->attached_to != o->attached_to) json_object_set_new_nocheck(x, words[W_ATTACHED_TO], handle_json(c, o->attached_to));
+  if (a->attached_player != o->attached_player)
+    json_object_set_new_nocheck(x, words[W_ATTACHED_TO_PLAYER], player_json(c, o->attached_player));
   if (strcmp(a->came_from, o->came_from))
     json_object_set_new_nocheck(x, words[W_CAME_FROM], o->came_from[0] ? json_string_nocheck(o->came_from) : json_null());
   return x;
@@ -200,7 +206,8 @@ static int same_object(const zo_obj_obs *a, const zo_obj_obs *b) {
   if (a->exists != b->exists || a->object != b->object || a->position != b->position ||
       a->layer != b->layer || a->visibility != b->visibility || a->face_down != b->face_down ||
       a->controller != b->controller || a->owner != b->owner || a->under != b->under ||
-      a->phased_out != b->phased_out || a->attached_to != b->attached_to || a->nmarks != b->nmarks ||
+      a->phased_out != b->phased_out || a->attached_to != b->attached_to || a->attached_player != b->attached_player ||
+      a->nmarks != b->nmarks ||
       strcmp(a->zone, b->zone) ||
       strcmp(a->came_from, b->came_from))
     return 0;
@@ -427,6 +434,7 @@ static zo_status read_object_fields(zo_zcp_names *names, const zo_case *c, int h
   if ((v = field(x, W_UNDER))) o->under = handle_of(names, c, json_string_value(v));
   if ((v = field(x, W_PHASED_OUT))) o->phased_out = json_is_true(v);
   if ((v = field(x, W_ATTACHED_TO))) o->attached_to = handle_of(names, c, json_string_value(v));
+  if ((v = field(x, W_ATTACHED_TO_PLAYER))) o->attached_player = player_of(c, json_string_value(v));
   if ((v = field(x, W_CAME_FROM)))
     snprintf(o->came_from, sizeof o->came_from, "%s", json_string_value(v) ? json_string_value(v) : "");
   if ((v = field(x, W_MARKS))) {
@@ -446,6 +454,7 @@ static zo_status read_object_fields(zo_zcp_names *names, const zo_case *c, int h
 static zo_status read_object(zo_zcp_names *names, const zo_case *c, int h, const json_t *x, zo_obj_obs *o,
                              const char *who, zo_error *err) {
   o->position = o->layer = o->controller = o->owner = o->under = o->attached_to = -1;
+  o->attached_player = -1;
   if (!json_is_object(x)) return ZO_OK;
   o->exists = json_is_true(field(x, W_EXISTS));
   snprintf(o->zone, sizeof o->zone, "%s", text_of(x, W_ZONE, ""));
@@ -461,6 +470,7 @@ static zo_status read_object(zo_zcp_names *names, const zo_case *c, int h, const
   o->owner = player_of(c, text_of(x, W_OWNER, NULL));
   o->under = handle_of(names, c, text_of(x, W_UNDER, NULL));
   o->attached_to = handle_of(names, c, text_of(x, W_ATTACHED_TO, NULL)); /* absent: null */
+  o->attached_player = player_of(c, text_of(x, W_ATTACHED_TO_PLAYER, NULL)); /* absent: null */
   o->phased_out = json_is_true(field(x, W_PHASED_OUT));
   snprintf(o->came_from, sizeof o->came_from, "%s", text_of(x, W_CAME_FROM, ""));
   size_t i;

@@ -60,7 +60,8 @@ static const field object_fields[] = {
     {"face", T_STR, NULL, 0, 1},            {"controller", T_STR | T_NULL, NULL, 0, 1},
     {"owner", T_STR, NULL, 1, 1},           {"marks", T_ARR, &strings, 0, 1},
     {"under", T_STR | T_NULL, NULL, 0, 1},  {"phased_out", T_BOOL, NULL, 0, 1},
-    {"came_from", T_STR | T_NULL, NULL, 0, 1}, {"attached_to", T_STR | T_NULL, NULL, 0, 1}};
+    {"came_from", T_STR | T_NULL, NULL, 0, 1}, {"attached_to", T_STR | T_NULL, NULL, 0, 1},
+    {"attached_to_player", T_STR | T_NULL, NULL, 0, 1}};
 static const field trigger_fields[] = {{"fired", T_BOOL, NULL, 1, 1},
                                        {"found", T_BOOL | T_NULL, NULL, 1, 1},
                                        {"controller", T_STR | T_NULL, NULL, 1, 1}};

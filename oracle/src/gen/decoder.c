@@ -278,6 +278,8 @@ uint64_t zo_fuzz_step_features(const zo_step *s) {
   if (s->kind == ST_MARK && s->mark_kind >= MK_STICKER) m |= BIT64(FT_KEPT_MARKS);
   if (s->kind == ST_WATCH && s->cause[0]) m |= BIT64(FT_TRIGGERS_CAUSE); /* G8 */
   if (s->kind == ST_WATCH && s->aura >= 0) m |= BIT64(FT_AURA_TRIGGERS);  /* 400.7f */
+  if ((s->kind == ST_ATTACH && s->attach_to < 0 && s->player >= 0) || s->attach_player >= 0)
+    m |= BIT64(FT_ATTACH_PLAYER); /* 303.4b, 303.4f: never generated */
   if (s->kind == ST_MOVE && !strcmp(s->cause, "madness")) m |= BIT64(FT_MADNESS); /* 400.7k */
   if (s->kind == ST_CREATE && (s->copy_of >= 0 || s->zone.type == ZO_ZT_OUTSIDE))
     m |= BIT64(FT_COPIES); /* 111.12, 707.13 */

@@ -234,7 +234,8 @@ void zo_fuzz_gen_put_under(zo_fuzz *f, zo_step *s) {
  * puts y onto the battlefield; bits 1-2: then nothing (0), y phases out
  * (1, and with bit 4 back in: indirect phasing, CR 702.26g) or leaves the
  * battlefield for its graveyard (2, 3: the attachment ends, CR 400.7);
- * bit 3: a state check follows (704.5m-n). Encoded cases write a 0 byte. */
+ * bit 3: a state check follows (704.5m-n). Encoded cases write a 0 byte.
+ * Never to_player: (attach_player; encode.c says why). */
 void zo_fuzz_gen_attach(zo_fuzz *f, zo_step *s) {
   zo_case *c = f->c;
   uint8_t h = next(f), t = next(f), a = next(f);

@@ -14,10 +14,23 @@
  * what is attached to a permanent phases out and in with it where the rule
  * set says so (status.c; CR 702.26g, 702.24f of 2011, 217.8d, Z.7.2).
  *
+ * An Aura may instead be attached to a player (attach to_player:, CR
+ * 303.4b, 701.3a; 303.4b of 2011, 212.4h of 2008 and 2004) where the rule
+ * set's switch aura_player says so; elsewhere (mtg-1999: the digest's Z.5.1
+ * speaks of local enchantments on permanents only) the step is rejected.
+ * Which Auras may (an enchant ability, 702.5d) is not a zone rule: the
+ * model lets any Aura enchant a player, and nothing else: an Equipment or
+ * Fortification can't be attached to a player (301.5, 301.6; 704.5n says
+ * what would happen if one were), so such an attach does nothing and the
+ * object doesn't move (701.3b), as for anything else that isn't an Aura.
+ * The attachment holds while the Aura is the object it was (a zone change
+ * ends it, 400.7) and the player is in the game (leaving ends it, 701.3d).
+ *
  * The state-based actions (zo_attached_state_check, from sba.c): an Aura
- * attached to nothing goes to its owner's graveyard (CR 704.5m; 704.5n of
- * 2011; 420.5d of 2004), and an Equipment or Fortification (or anything
- * else) becomes unattached and stays (CR 704.5n; 704.5p of 2011).
+ * attached to nothing, or to a player who has left the game, goes to its
+ * owner's graveyard (CR 303.4c, 704.5m; 704.5n of 2011; 420.5d of 2004),
+ * and an Equipment or Fortification (or anything else) becomes unattached
+ * and stays (CR 704.5n; 704.5p of 2011).
  *
  * Nothing here runs in a game without an attach step (g->has_attach, and
  * an object's `attached` field, -1 unless attached).
@@ -44,6 +57,15 @@ int zo_attached_to(const zo_game *g, int obj) {
   if (ZT(g, o->zone)->role != ZT(g, h->zone)->role) return -1;
   zo_zone_role role = ZT(g, o->zone)->role;
   return role == ZR_BATTLEFIELD || role == ZR_PHASED_OUT ? host : -1;
+}
+
+int zo_attached_player(const zo_game *g, int obj) {
+  const zo_obj *o = &g->objs[obj];
+  int p = o->attached_player - 1;
+  if (p < 0 || !o->exists || o->id != o->attach_self || o->zone < 0 || o->under >= 0) return -1;
+  if (p >= ZO_MAX_PLAYERS || g->left[p]) return -1; /* CR 701.3d: that player left */
+  zo_zone_role role = ZT(g, o->zone)->role;
+  return role == ZR_BATTLEFIELD || role == ZR_PHASED_OUT ? p : -1;
 }
 
 /* Is object o a permanent effects can touch: on the battlefield (in play)
@@ -90,6 +112,34 @@ static void attach_to(zo_game *g, int o, int host) {
   ob->attached = host;
   ob->attached_id = g->objs[host].id;
   ob->attach_self = ob->id;
+  ob->attached_player = 0;
+  ob->phased_with = -1;
+  g->has_attach = 1;
+}
+
+/* attach to_player: (CR 303.4b, 701.3a): Aura o on the battlefield, phased
+ * in, becomes attached to player p (a player in the game: a step naming a
+ * departed one is rejected before it gets here, 800.4). Anything that
+ * isn't an Aura can't be attached to a player and doesn't move (701.3b;
+ * 301.5, 301.6, 704.5n): failed, cannot_hold, as for an object attached to
+ * itself. An Aura already attached to that player: the attach does nothing
+ * (701.3b), no_move. */
+static void attach_to_player(zo_game *g, int o, int p, zo_step_result *r) {
+  if (zo_aura_player_refused(g, r)) return;
+  zo_step_error e = ZO_E_NONE;
+  if (attachable(g, o, &e) && !(g->objs[o].types & g->classes.aura)) e = ZO_E_CANNOT_HOLD;
+  if (e != ZO_E_NONE) {
+    r->outcome = ZO_OUTCOME_FAILED;
+    r->error = e;
+    return;
+  }
+  HITSW(g, SW_AURA_PLAYER); /* CR 303.4b, 701.3a; 212.4h of 2004 */
+  g->features_used |= (uint64_t)1 << FT_ATTACH_PLAYER;
+  if (zo_attached_player(g, o) == p) return; /* CR 701.3b: does nothing */
+  zo_obj *ob = &g->objs[o];
+  ob->attached = -1;
+  ob->attached_player = p + 1;
+  ob->attach_self = ob->id;
   ob->phased_with = -1;
   g->has_attach = 1;
 }
@@ -103,6 +153,10 @@ void zo_step_attach(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
     return;
   }
   int host = s->attach_to;
+  if (host < 0 && s->player >= 0) { /* to_player: */
+    attach_to_player(g, o, s->player, r);
+    return;
+  }
   zo_step_error e = ZO_E_NONE;
   if (host == o) e = ZO_E_CANNOT_HOLD; /* nothing is attached to itself */
   else if (host < 0 || !attachable(g, o, &e) || !attachable(g, host, &e)) {
@@ -133,6 +187,29 @@ void zo_enters_attached(zo_game *g, int obj, int host) {
   attach_to(g, obj, host);
 }
 
+int zo_aura_player_refused(zo_game *g, zo_step_result *r) {
+  if (SW(g, SW_AURA_PLAYER) == ZS_YES) return 0;
+  r->outcome = ZO_OUTCOME_REJECTED; /* mtg-1999: Z.5.1, permanents only */
+  r->error = ZO_E_UNSUPPORTED;
+  return 1;
+}
+
+void zo_enters_attached_player(zo_game *g, int obj, int p) {
+  zo_obj *ob = &g->objs[obj];
+  /* CR 303.4h: what is not an Aura enters unattached; an Equipment or
+     Fortification can't be attached to a player (701.3a), so it does too */
+  if (!(ob->types & g->classes.aura) || SW(g, SW_AURA_PLAYER) != ZS_YES || p >= ZO_MAX_PLAYERS ||
+      g->left[p])
+    return;
+  HITSW(g, SW_AURA_PLAYER); /* CR 303.4f: attached to the player it names */
+  g->features_used |= (uint64_t)1 << FT_ATTACH_PLAYER;
+  ob->attached = -1;
+  ob->attached_player = p + 1;
+  ob->attach_self = ob->id;
+  ob->phased_with = -1;
+  g->has_attach = 1;
+}
+
 /* unattach (CR 701.3d): the object stays on the battlefield, attached to
  * nothing. No zone change, so it is the object it was (400.7 speaks of zone
  * changes only) and nothing triggers; what follows is the state-based
@@ -150,12 +227,18 @@ void zo_step_unattach(zo_game *g, const zo_step *s, int obj, zo_step_result *r) 
     return;
   }
   zo_step_error e = ZO_E_NONE;
-  if (!attachable(g, o, &e) || zo_attached_to(g, o) < 0) {
+  int to_player = attachable(g, o, &e) && zo_attached_player(g, o) >= 0;
+  if (!to_player && (e != ZO_E_NONE || zo_attached_to(g, o) < 0)) {
     r->outcome = ZO_OUTCOME_FAILED;
     r->error = e != ZO_E_NONE ? e : ZO_E_ALREADY;
     return;
   }
   HITSW(g, SW_ATTACH); /* CR 701.3d */
+  if (to_player) { /* no identity: attached to no player, which the
+                      state-based actions see (704.5m) */
+    g->objs[o].attach_self = 0;
+    return;
+  }
   g->objs[o].attached_id = 0; /* no identity: attached to nothing, which the
                                  state-based actions see (704.5m, 704.5n) */
 }
@@ -168,10 +251,14 @@ int zo_attached_state_check(zo_game *g, int obj, zo_step_result *r) {
     if (aura) return 0; /* no such state-based action in this rule set */
     HITSW(g, sw); /* CR 704.5n; 704.5p of 2011: unattached, it stays */
     o->attached = -1;
+    o->attached_player = 0;
     return 0;
   }
-  HITSW(g, sw); /* CR 704.5m; 704.5n of 2011; 420.5d: to its owner's graveyard */
+  /* CR 704.5m; 704.5n of 2011; 420.5d: to its owner's graveyard; attached
+     to a player who left the game, 303.4c */
+  HITSW(g, sw);
   o->attached = -1;
+  o->attached_player = 0;
   zo_rule_move(g, obj, g->graveyard_slot, "state_check", r);
   return 1;
 }

@@ -671,6 +671,8 @@ static ZO_ALWAYS_INLINE zo_outcome after_move(move *m, int newobj, int ctrl_befo
   /* CR 303.4f, 303.4h: it enters attached, as it enters */
   if (m->eff->attach_to >= 0 && o->zone == dest && dest >= 0 && ZT(g, dest)->role == ZR_BATTLEFIELD)
     zo_enters_attached(g, obj, m->eff->attach_to);
+  else if (m->eff->attach_player >= 0 && o->zone == dest && dest >= 0 && ZT(g, dest)->role == ZR_BATTLEFIELD)
+    zo_enters_attached_player(g, obj, m->eff->attach_player); /* to a player */
   if (dest >= 0) {
     /* the destination's attributes this move relied on */
     const zo_zone_type *dz = ZT(g, dest);
@@ -757,6 +759,7 @@ void zo_game_apply_to(zo_game *g, const zo_step *s, int obj, zo_step_result *r) 
     r->error = ZO_E_WRONG_PLAYER;
     return;
   }
+  if (s->attach_player >= 0 && zo_aura_player_refused(g, r)) return; /* mtg-1999 */
   if (s->kind != ST_MOVE) { /* a move is most steps: kept out of the big switch */
     zo_step_dispatch(g, s, obj, r);
     return;
@@ -789,7 +792,7 @@ void zo_rule_move(zo_game *g, int obj, int to_type, const char *cause, zo_step_r
   mv.face = -1;
   mv.by_rule = 1;
   mv.player = mv.order_by = -1; /* a rule's move: nobody performs it as a put */
-  mv.attach_to = mv.aura = mv.copy_of = -1;
+  mv.attach_to = mv.aura = mv.copy_of = mv.attach_player = -1;
   snprintf(mv.cause, sizeof mv.cause, "%s", cause);
   nested_step(g, &mv, obj, r);
 }
@@ -811,7 +814,7 @@ void zo_rule_move_into(zo_game *g, int obj, int zone, const char *cause, zo_step
   mv.face = -1;
   mv.by_rule = 1;
   mv.player = mv.order_by = -1;
-  mv.attach_to = mv.aura = mv.copy_of = -1;
+  mv.attach_to = mv.aura = mv.copy_of = mv.attach_player = -1;
   snprintf(mv.cause, sizeof mv.cause, "%s", cause);
   nested_step(g, &mv, obj, r);
 }
@@ -1082,7 +1085,7 @@ void zo_step_draw_mill(zo_game *g, const zo_step *s, int obj, zo_step_result *r)
     }
     zo_step mv;
     memset(&mv, 0, sizeof mv);
-    mv.player = -1; /* the rule's draw or mill: nobody performs it as a put */
+    mv.player = mv.attach_player = -1; /* the rule's draw or mill: nobody performs it as a put */
     mv.kind = ST_MOVE;
     mv.from.type = ZO_ZT_UNSET;
     mv.position = ZO_POS_TOP;

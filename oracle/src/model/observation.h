@@ -24,6 +24,8 @@ typedef struct {
   int under;              /* handle, -1 */
   int attached_to;        /* handle of the permanent it is attached to, -1
                              (CR 301.5, 303.4; zcp: attached_to) */
+  int attached_player;    /* the player an Aura is attached to, -1 (CR
+                             303.4b; zcp: attached_to_player) */
   int phased_out;
   char came_from[ZO_ZONE_NAME_MAX + 1]; /* "" = none */
   int marks[ZO_MAX_MARKS_PER_OBJ]; int nmarks; /* mark name indices */

@@ -49,9 +49,10 @@ void zo_game_observe(const zo_game *g, zo_observation *ob) {
     x->owner = o->owner;
     x->controller = o->controller;
     x->under = o->under;
-    x->attached_to = -1;
+    x->attached_to = x->attached_player = -1;
     if (!o->exists) continue;
     if (o->attached >= 0) x->attached_to = zo_attached_to(g, h); /* CR 301.5, 303.4 */
+    if (o->attached_player) x->attached_player = zo_attached_player(g, h); /* CR 303.4b */
     observed_zone_name(g, names, o->zone, x->zone);
     x->visibility = zo_game_obj_public(g, h);
     x->face_down = o->face_down;

@@ -20,7 +20,7 @@ static int departed(const zo_game *g, int p) { return p >= 0 && p < ZO_MAX_PLAYE
 
 int zo_step_names_departed(const zo_game *g, const zo_step *s) {
   if (!g->nleft) return 0;
-  if (departed(g, s->player) || departed(g, s->order_by)) return 1;
+  if (departed(g, s->player) || departed(g, s->order_by) || departed(g, s->attach_player)) return 1;
   if (s->until == ZO_UNTIL_NEXT_TURN && departed(g, s->turn_of)) return 1;
   if (s->kind == ST_CREATE && (departed(g, s->owner) || departed(g, s->controller))) return 1;
   if (s->kind == ST_END_GAME && departed(g, s->winner)) return 1;

@@ -1,6 +1,7 @@
 /* sba.c: state-based actions (CR 704) on zones: an Aura attached to
- * nothing goes to its owner's graveyard and other attachments come off
- * (CR 704.5m-n, attached.c); a token that is not on the
+ * nothing, or to a player who has left the game, goes to its owner's
+ * graveyard and other attachments come off (CR 704.5m-n, 303.4c,
+ * attached.c); a token that is not on the
  * battlefield ceases to exist (CR 704.5d; Z.3.Ruling.1; 216.3), and a
  * phased-out token where the rule set says so (702.24k, 217.8d); a copy of
  * a spell off the stack ceases (704.5e); a player who drew from an empty
@@ -34,8 +35,10 @@ static int state_check(zo_game *g, zo_step_result *r) {
         HITSW(g, SW_COPIES); /* CR 704.5e */
         zo_obj_cease(g, i, r);
         again = any = 1;
-      } else if (o->attached >= 0 && on_bf && !o->phased_out && zo_attached_to(g, i) < 0) {
-        /* CR 704.5m-n: attached to nothing any more (attached.c) */
+      } else if ((o->attached >= 0 || o->attached_player) && on_bf && !o->phased_out &&
+                 zo_attached_to(g, i) < 0 && zo_attached_player(g, i) < 0) {
+        /* CR 704.5m-n: attached to nothing any more, or to a player who
+           has left the game (303.4c; attached.c) */
         if (zo_attached_state_check(g, i, r)) again = 1;
         any = 1;
       }

@@ -455,7 +455,11 @@ zo_cited *zo_zone_cited(zo_zone_type *t, zo_zone_attr a);
   /* yes: a control effect on a permanent spell goes on applying to the */                      \
   /* permanent the spell becomes (the "or controller" of 400.7a today); */                      \
   /* none: it ends with the spell, a new object (400.7) */                                       \
-  X(SW_KEEPS_CONTROL, "keeps_control", (ZS_NONE, ZS_YES))
+  X(SW_KEEPS_CONTROL, "keeps_control", (ZS_NONE, ZS_YES))                                   \
+  /* yes: an Aura may be attached to a player (attach to_player:; 303.4b, */                    \
+  /* 212.4h of 2004 and 2008); none: such an attach is rejected */                             \
+  /* (unsupported: the 1999 digest's Z.5.1 speaks of permanents only) */                       \
+  X(SW_AURA_PLAYER, "aura_player", (ZS_NONE, ZS_YES))
 
 /* Policy switches (ZO_SWITCHES). */
 typedef enum { ZO_SWITCHES(ZO_ROW_ID) SW_COUNT } zo_switch;

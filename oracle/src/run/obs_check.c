@@ -366,6 +366,23 @@ static int check_object(zo_obs_checker *k, const zo_observation *ob, int h, int 
     }
   }
 
+  /* attachments to a player: an Aura (CR 303.4b; 301.5, 301.6: nothing
+     else is attached to a player) on the battlefield or phased out,
+     attached to that player alone, in a rule set with attachments */
+  if (o->attached_player >= 0) {
+    zo_zone_role r = zt ? zt->role : ZR_NONE;
+    if (SWV(k, SW_ATTACH) != ZS_YES)
+      return viol(v, "attachments", "CR 303.4b", c, h, "attached to player %s, which rule set %s can't do",
+                  o->attached_player < c->nplayers ? c->players[o->attached_player] : "?", rs->id);
+    if (o->attached_player >= c->nplayers || o->attached_to >= 0 || !(k->types[h] & k->classes.aura) ||
+        (r != ZR_BATTLEFIELD && r != ZR_PHASED_OUT))
+      return viol(v, "attachments", "CR 303.4b, 303.4d", c, h,
+                  "in %s, attached to player %s%s: only an Aura on the battlefield enchants a player, "
+                  "and only one thing at a time", o->zone,
+                  o->attached_player < c->nplayers ? c->players[o->attached_player] : "?",
+                  o->attached_to >= 0 ? " and to a permanent" : "");
+  }
+
   /* one-zone: the same object shown on two handles (twin: the lowest
      other handle showing this identity, from zo_observation_check) */
   int j = k->twin[h];

@@ -90,6 +90,9 @@ static int compare(const zo_case *c, const zo_observation *a, const zo_observati
     if (x->under != y->under) return differ(d, h, "under", "", handle(c, x->under), handle(c, y->under));
     if (x->attached_to != y->attached_to)
       return differ(d, h, "attached_to", "", handle(c, x->attached_to), handle(c, y->attached_to));
+    if (x->attached_player != y->attached_player)
+      return differ(d, h, "attached_to_player", "", player(c, x->attached_player),
+                    player(c, y->attached_player));
     if (x->phased_out != y->phased_out)
       return differ(d, h, "phased_out", "", boolean(x->phased_out), boolean(y->phased_out));
     if (!same_marks(x, y)) {

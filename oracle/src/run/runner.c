@@ -375,6 +375,9 @@ static int cmp_obj(cmpctx *x, const zo_obj_expect *e) {
   if ((e->mask & OX_ATTACHED_TO) && e->attached_to != o->attached_to)
     return mismatch(x, LN(OX_ATTACHED_TO), prop(h, OX_ATTACHED_TO_INDEX), fmt("%s", hname(c, e->attached_to)),
                     fmt("%s", hname(c, o->attached_to)));
+  if ((e->mask & OX_ATTACHED_TO_PLAYER) && e->attached_to_player != o->attached_player)
+    return mismatch(x, LN(OX_ATTACHED_TO_PLAYER), prop(h, OX_ATTACHED_TO_PLAYER_INDEX),
+                    fmt("%s", pname(c, e->attached_to_player)), fmt("%s", pname(c, o->attached_player)));
   if ((e->mask & OX_PHASED) && e->phased != o->phased_out)
     return mismatch(x, LN(OX_PHASED), prop(h, OX_PHASED_INDEX), fmt("%s", bstr(e->phased)),
                     fmt("%s", bstr(o->phased_out)));
@@ -582,6 +585,9 @@ static const char *missing_feature(zo_engine *e, const zo_case *c) {
   for (int i = 0; c->expect && i < c->expect->nobjs; i++)
     if ((c->expect->objs[i].mask & OX_ATTACHED_TO) && LACKS(FT_ATTACHMENTS))
       return zo_feature_name(FT_ATTACHMENTS);
+  for (int i = 0; c->expect && i < c->expect->nobjs; i++)
+    if ((c->expect->objs[i].mask & OX_ATTACHED_TO_PLAYER) && LACKS(FT_ATTACH_PLAYER))
+      return zo_feature_name(FT_ATTACH_PLAYER);
 #undef LACKS
   return NULL;
 }

@@ -106,6 +106,11 @@ typedef struct {
      attachment holds while both are still those objects (CR 400.7) */
   int attached;
   uint64_t attached_id, attach_self;
+  /* an Aura attached to a player (attach to_player:, CR 303.4b): 1 + that
+     player, 0 none (so a zeroed object is attached to no player); it holds
+     while the Aura is still the object attach_self names and the player is
+     in the game (CR 400.7, 701.3d); attached is -1 meanwhile */
+  int attached_player;
   int phased_with;     /* CR 702.26g: the handle it phased out indirectly with, -1 */
   /* zcp/1's meaning of control durations, kept only to tell when a case
      relies on control_effects (durations.c): a control effect "until end
@@ -543,7 +548,13 @@ int zo_attached_to(const zo_game *g, int obj);
 /* Whether obj's attachment to host still holds by identity alone (both
  * the objects they were when attached), wherever they are. */
 int zo_attached_same(const zo_game *g, int obj, int host);
-/* Step: attach obj to s->attach_to (both on the battlefield, not itself). */
+/* The player obj (an Aura) is attached to (CR 303.4b), or -1: an attach
+ * step attached it to that player, it is still the object it was then, on
+ * the battlefield (or phased out), and the player has not left the game
+ * (701.3d: leaving ends the attachment; 303.4c, 704.5m follow). */
+int zo_attached_player(const zo_game *g, int obj);
+/* Step: attach obj to s->attach_to (both on the battlefield, not itself),
+ * or an Aura to player s->player (to_player:, CR 303.4b). */
 /* The state-based actions on attachments, for sba.c: obj is on the
  * battlefield, phased in, and attached to nothing any more: an Aura goes
  * to its owner's graveyard (CR 704.5m; 704.5n of 2011; 420.5d), anything
@@ -558,6 +569,16 @@ int zo_attach_host_ok(const zo_game *g, int obj, int host);
  * enters attached to it if it is an Aura, Equipment or Fortification and
  * host is still a legal one; else it enters unattached (CR 303.4f, 303.4h). */
 void zo_enters_attached(zo_game *g, int obj, int host);
+/* obj, just arrived on the battlefield by a move with attached_to_player:
+ * p, enters attached to that player if it is an Aura and the rule set lets
+ * an Aura enchant a player (switch aura_player); else it enters unattached
+ * (CR 303.4f, 303.4h; 701.3a: no Equipment or Fortification on a player).
+ * A player who left the game is never named here (the step is rejected). */
+void zo_enters_attached_player(zo_game *g, int obj, int p);
+/* A step naming a player an Aura is to be attached to, in a rule set whose
+ * switch aura_player is none (mtg-1999): r is set rejected, unsupported,
+ * and 1 returned; else 0, r untouched. */
+int zo_aura_player_refused(zo_game *g, zo_step_result *r);
 
 /* ---- replacement effects (replace.c) ---------------------------------- */
 
