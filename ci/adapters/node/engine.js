@@ -1322,8 +1322,10 @@ class MtgGame {
       return { outcome: 'rejected', error: 'cannot_choose' };
     }
     const asked = this.zoneFor(this.zoneRef(opts.to, 'to', [OUTSIDE]), o.owner); // CR 400.3
+    // (face down it is a 2/2 creature and no Aura, 708.2a: it enters; an
+    // Aura that's also a creature can't enchant anything, 303.4d)
     if (opts.attached_to !== undefined && asked.zone === 'battlefield' && o.words.includes('aura')
-        && !this.mayEnterAttached(o, opts.attached_to)) {
+        && opts.face !== 'down' && (o.words.includes('creature') || !this.mayEnterAttached(o, opts.attached_to))) {
       // CR 303.4i: an Aura that can't be attached to it stays where it is;
       // from the stack it goes to its owner's graveyard instead
       if (origin !== 'stack') return { outcome: 'stayed', error: 'cannot_hold' };
@@ -1438,6 +1440,7 @@ class MtgGame {
     // CR 303.4f, 303.4h: put onto the battlefield attached to a permanent,
     // an Aura, Equipment or Fortification enters attached; anything else not
     if (how.attached_to !== undefined && dest === 'battlefield' && ATTACHMENTS.some((w) => o.words.includes(w))
+        && how.face !== 'down' && !o.words.includes('creature') // CR 708.2a, 303.4d, 301.5c
         && this.mayEnterAttached(o, how.attached_to)) {
       const host = this.object(how.attached_to);
       Object.assign(o, { attached: host.handle, attachedId: host.id, attachSelf: o.id, attachedPlayer: null, phasedWith: null });
@@ -1520,6 +1523,10 @@ class MtgGame {
       if (t.fired || t.onPhase || t.handle !== o.handle || !t.words.every((w) => o.words.includes(w))) continue;
       if (t.cause !== undefined && t.cause !== cause) continue; // G8: a destroy (CR 701.8a) is no sacrifice (701.21a)
       if (!MtgGame.fits(t.from, origin) || !MtgGame.fits(t.to, dest)) continue;
+      if (t.aura !== null) { // CR 603.10a: only the permanent it enchanted just before (701.3d)
+        const a = this.s.objects.get(t.aura);
+        if (a.attached !== o.handle || a.attachedId === 0) continue;
+      }
       // CR 603.3a: whoever controlled the source: the moving object, or the Aura whose trigger it is
       const source = t.aura !== null ? this.s.objects.get(t.aura) : null;
       const ctrl = source !== null ? source.controller || source.owner : controller || o.owner;
@@ -1594,6 +1601,8 @@ class MtgGame {
     if (this.s.asEnters.length) this.markEnteringTogether(objects, moves);
     let outcomes;
     const errors = [];
+    // CR 303.4f: none of them is there yet for another to enter attached to
+    this.together = new Set(objects.map((o) => o.handle));
     try {
       outcomes = objects.map((o, i) => {
         if (!o.exists || !o.born) {
@@ -1609,6 +1618,7 @@ class MtgGame {
         return outcome;
       });
     } finally {
+      this.together = null;
       this.endEtbEvent();
     }
     // CR 401.4, 404.3, 405.3: objects arriving in an ordered zone together
@@ -2245,7 +2255,8 @@ class MtgGame {
    * phased-in permanent, not o itself (CR 303.4d, 303.4i)? */
   mayEnterAttached(o, h) {
     const host = this.object(h);
-    return host !== o && host.exists && host.zone === 'battlefield' && !host.phasedOut;
+    return host !== o && host.exists && host.zone === 'battlefield' && !host.phasedOut
+      && !(this.together && this.together.has(host.handle));
   }
 
   /** CR 701.3d: attached to nothing where it is, the same object; the

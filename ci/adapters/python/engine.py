@@ -390,6 +390,7 @@ class Game(Tracked):
         # given for (400.7)
         self.until_marks, self.next_marks, self.ctrls = set(), {}, []
         self.top_shown = {}               # CR 401.5: player -> handle shown on top (or None)
+        self.together = set()             # the move_together's handles under way (CR 303.4f)
         self.depth = 0                    # nested steps (then:, do:) under way
         self.nsteps = 0                   # top-level steps done (CR 400.7f: when)
         arriving = {}                     # zone -> [(handle, position or None)]
@@ -846,8 +847,11 @@ class Game(Tracked):
             res.event(o.handle, "rejected")
             return "rejected", "cannot_choose"
         dest, redirected = self.zone_of(self.spec(opts["to"], (OUTSIDE,)), o.owner)
+        # (face down it is a 2/2 creature and no Aura, 708.2a: it enters; an
+        # Aura that's also a creature can't enchant anything, 303.4d)
         if ("attached_to" in opts and dest == "battlefield" and "aura" in (o.types | o.subtypes)
-                and not self.may_enter_attached(o, opts["attached_to"])):
+                and opts.get("face") != "down"
+                and ("creature" in o.types or not self.may_enter_attached(o, opts["attached_to"]))):
             # CR 303.4i: an Aura that can't be attached to it stays where it
             # is; from the stack it goes to its owner's graveyard instead
             if origin != "stack":
@@ -957,6 +961,7 @@ class Game(Tracked):
         # CR 303.4f, 303.4h: put onto the battlefield attached, an Aura,
         # Equipment or Fortification enters attached; anything else not
         if ("attached_to" in eff and dest == "battlefield" and (o.types | o.subtypes) & ATTACHMENTS
+                and not face_down and "creature" not in o.types   # CR 708.2a, 303.4d, 301.5c
                 and self.may_enter_attached(o, eff["attached_to"])):
             host = self.obj(eff["attached_to"])
             o.attached, o.attached_id, o.attach_self = host.handle, host.id, o.id
@@ -1057,6 +1062,9 @@ class Game(Tracked):
         for t in self.triggers.values():
             if t.fired or t.on_phase or t.handle != o.handle or not t.types <= o.types:
                 continue
+            if t.aura is not None and not (self.objs[t.aura].attached == o.handle
+                                           and self.objs[t.aura].attached_id != 0):
+                continue                      # CR 603.10a: not the one it enchanted (701.3d)
             if t.cause is not None and t.cause != cause:
                 continue                      # CR 701.8a, 701.21a: a destroy is its own event
             if self.type_matches(t.frm, origin) and self.type_matches(t.to, dest):
@@ -1116,10 +1124,15 @@ class Game(Tracked):
         if self.as_enters:
             self.etb_mark_together(moves)     # CR 614.13a: they enter at once
         moved, arrived = False, set()
-        for m in moves:
-            if self.move_in_event(self.objs[m["card"]], m, res):
-                moved = True
-                arrived.add(self.objs[m["card"]].handle)
+        # CR 303.4f: none of them is there yet for another to enter attached to
+        self.together = set(handles)
+        try:
+            for m in moves:
+                if self.move_in_event(self.objs[m["card"]], m, res):
+                    moved = True
+                    arrived.add(self.objs[m["card"]].handle)
+        finally:
+            self.together = set()
         # CR 401.4, 404.3: objects arriving together in an ordered zone are
         # ordered by their owner (the case's order:, else the list order,
         # first on top), in the places they took; a member that did not
@@ -1494,7 +1507,8 @@ class Game(Tracked):
         """May o enter the battlefield attached to handle's object: a phased-in
         permanent, not o itself (CR 303.4d, 303.4i)?"""
         host = self.obj(handle)
-        return host is not o and host.exists and host.zone == "battlefield" and not host.phased_out
+        return (host is not o and host.exists and host.zone == "battlefield" and not host.phased_out
+                and host.handle not in self.together)
 
     def do_unattach(self, opts, obj, res):
         """CR 701.3d: attached to nothing where it is, the same object; the

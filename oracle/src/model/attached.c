@@ -176,13 +176,22 @@ void zo_step_attach(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
 
 int zo_attach_host_ok(const zo_game *g, int obj, int host) {
   zo_step_error e = ZO_E_NONE;
-  return host >= 0 && host != obj && attachable(g, host, &e);
+  if (host < 0 || host == obj || !attachable(g, host, &e)) return 0;
+  const zo_step *t = g->together; /* CR 303.4f: chosen before they move */
+  for (int i = 0; t && i < t->nmoves; i++)
+    if (t->moves[i].card == host) return 0;
+  return 1;
+}
+
+int zo_can_be_attached(const zo_game *g, int obj) {
+  const zo_obj *ob = &g->objs[obj];
+  return (ob->types & g->classes.attachment) && !(ob->types & g->classes.creature) && !ob->face_down;
 }
 
 void zo_enters_attached(zo_game *g, int obj, int host) {
-  zo_obj *ob = &g->objs[obj];
-  if (!(ob->types & g->classes.attachment) || !zo_attach_host_ok(g, obj, host))
-    return; /* CR 303.4h: it enters unattached */
+  if (!zo_can_be_attached(g, obj) || !zo_attach_host_ok(g, obj, host))
+    return; /* CR 303.4h: it enters unattached (708.2a: face down, it is
+               a creature with no subtypes; 303.4d, 301.5c) */
   HITSW(g, SW_ATTACH); /* CR 303.4f */
   attach_to(g, obj, host);
 }

@@ -188,10 +188,14 @@ static ZO_ALWAYS_INLINE zo_outcome leave_check(move *m) {
  * (here: one that is not a phased-in permanent, or itself) stays where it
  * is (-2), or from the stack goes to its owner's graveyard instead (CR
  * 303.4i); else dest. Takes no move, so the move stays in registers. */
-ZO_COLD static int enters_attached_dest(zo_game *g, int obj, int origin, int dest, int host) {
-  if (ZT(g, dest)->role != ZR_BATTLEFIELD || !(g->objs[obj].types & g->classes.aura) ||
-      zo_attach_host_ok(g, obj, host))
+ZO_COLD static int enters_attached_dest(zo_game *g, int obj, int origin, int dest, int host,
+                                        int face_down) {
+  /* face down it is a 2/2 creature with no subtypes, no Aura: it enters,
+     unattached (CR 708.3, 708.2a, 303.4h) */
+  if (ZT(g, dest)->role != ZR_BATTLEFIELD || !(g->objs[obj].types & g->classes.aura) || face_down)
     return dest;
+  /* an Aura that's also a creature can't legally enchant anything (303.4d) */
+  if (!(g->objs[obj].types & g->classes.creature) && zo_attach_host_ok(g, obj, host)) return dest;
   HITSW(g, SW_ATTACH);
   if (origin >= 0 && is_stack(g, origin)) {
     int gy = zo_zone_of_role(g, ZR_GRAVEYARD, g->objs[obj].owner);
@@ -278,7 +282,8 @@ static ZO_ALWAYS_INLINE void destination(move *m, zo_step *inst) {
   m->eff = m->mv;
   m->replaced = 0;
   if (m->eff->attach_to >= 0 && m->dest >= 0) {
-    int d = enters_attached_dest(g, m->obj, m->origin, m->dest, m->eff->attach_to);
+    int d = enters_attached_dest(g, m->obj, m->origin, m->dest, m->eff->attach_to,
+                                 m->eff->face == 1);
     if (d == -2) /* CR 303.4i: it stays (refused()) */
       m->dest = -1, m->e = ZO_E_CANNOT_HOLD, m->redirected = ZO_STAYS_UNATTACHED;
     else if (d != m->dest)
@@ -995,6 +1000,7 @@ void zo_step_move_together(zo_game *g, const zo_step *s, int obj, zo_step_result
   int *arrived = order_scratch(g, need) + 2 * g->order_cap;
   if ((s->player >= 0 || s->order_by >= 0) && !zo_perform_together_ok(g, s, r)) return;
   if (g->netb) etb_mark_together(g, s); /* CR 614.13a: they enter at once */
+  g->together = s; /* CR 303.4f: none is there yet for another to enter attached to */
   /* CR 401.4 / 404.3 (owner orders) or Z.1.4: the order comes from the case */
   for (int i = 0; i < s->nmoves; i++) {
     zo_step_error e;
@@ -1005,6 +1011,7 @@ void zo_step_move_together(zo_game *g, const zo_step *s, int obj, zo_step_result
                  o == ZO_OUTCOME_REPLACED || o == ZO_OUTCOME_CLEARED;
     tally_move(r, s->moves[i].card, o, e, &moved, &first, &first_err);
   }
+  g->together = NULL;
   for (int z = 0; z < g->nzones; z++)
     if (g->rs->zones[g->zones[z].type].ordered.value) order_arrivals(g, s, z, arrived);
   if (g->netb) zo_etb_event_end(g);

@@ -30,11 +30,25 @@ int zo_zone_watch_matches(const zo_game *g, int type, int player, int index, int
   return index <= 0 || g->zones[zone].index == index;
 }
 
+/* Whether Aura a was attached to obj when obj's move began: attached to
+ * it, and not unattached since (the attachment's identity cleared by
+ * unattach, CR 701.3d); it may have moved in the same event (400.7e of
+ * 2011). */
+static int aura_was_on(const zo_game *g, int a, int obj) {
+  const zo_obj *ao = &g->objs[a];
+  return ao->attached == obj && ao->attached_id != 0;
+}
+
 void zo_watches_fire(zo_game *g, int obj, int origin, int dest, int props, int ctrl,
                      const char *cause) {
   for (int t = 0; t < g->ntrig; t++) {
     zo_trigger *tr = &g->trig[t];
     if (!tr->armed || tr->fired || tr->obj != obj || tr->on_phase) continue;
+    /* an Aura's trigger on "the enchanted permanent" leaving looks back:
+       only the permanent the Aura was attached to just before (CR 603.10a,
+       603.6e); after an unattach or an attach elsewhere it is not that one
+       (701.3d) */
+    if (tr->aura >= 0 && !aura_was_on(g, tr->aura, obj)) continue;
     /* G8: "is destroyed" is an event of its own (CR 701.8a, 701.21a) */
     if (tr->cause[0] && strcmp(tr->cause, cause ? cause : "")) continue;
     if (!zo_zone_watch_matches(g, tr->from, tr->from_player, tr->from_index, origin) ||

@@ -245,6 +245,8 @@ struct zo_game {
   int has_subs;              /* some object is or was a sub-card */
   int zones_changed;         /* zone_create/zone_remove happened */
   int has_attach;            /* an attach step happened (attached.c) */
+  const zo_step *together;   /* the move_together under way, whose members
+                                move at once (NULL otherwise) */
   int first_zone[ZO_MAX_ZONE_TYPES]; /* first instance of each type at set-up */
   zo_type_classes classes;   /* the type classes the rules read (rules/types.h) */
   /* per zone type of rs: its equip:/keeps: words as the case's type bits
@@ -562,11 +564,19 @@ int zo_attached_player(const zo_game *g, int obj);
  * set's switches say. Returns 1 when the Aura moved (r gets its events). */
 int zo_attached_state_check(zo_game *g, int obj, zo_step_result *r);
 /* Whether host is an object obj may be put onto the battlefield attached
- * to: a permanent on the battlefield, phased in, not obj itself (the zone
- * rules' part of "legally", CR 303.4d, 303.4i). */
+ * to: a permanent on the battlefield, phased in, not obj itself, and not
+ * moving in the same event (a creature entering with the Aura is not yet
+ * there when the Aura's object is chosen, CR 303.4f) (the zone rules' part
+ * of "legally", CR 303.4d, 303.4i). */
 int zo_attach_host_ok(const zo_game *g, int obj, int host);
+/* Whether obj can be attached to anything at all: an Aura, Equipment or
+ * Fortification that is not also a creature (CR 303.4d: an Aura that's
+ * also a creature can't enchant anything; 301.5c: nor can such an
+ * Equipment equip; the model knows no reconfigure) and is not face down
+ * (708.2a: a face-down permanent is a creature with no subtypes). */
+int zo_can_be_attached(const zo_game *g, int obj);
 /* obj, just arrived on the battlefield by a move with attached_to: host,
- * enters attached to it if it is an Aura, Equipment or Fortification and
+ * enters attached to it if it can be attached (zo_can_be_attached) and
  * host is still a legal one; else it enters unattached (CR 303.4f, 303.4h). */
 void zo_enters_attached(zo_game *g, int obj, int host);
 /* obj, just arrived on the battlefield by a move with attached_to_player:
