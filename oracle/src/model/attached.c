@@ -92,10 +92,10 @@ int zo_attach_limit(zo_game *g, int obj, int host) {
   const zo_zone_type *zt = &g->rs->zones[t];
   for (int k = 0; k < zt->limits.value && k < ZO_MAX_LIMITS; k++) {
     uint64_t want = g->limit_types[t][k];
-    if (zt->limit[k].among != ZL_ATTACHED || !(g->objs[obj].types & want)) continue;
+    if (zt->limit[k].among != ZL_ATTACHED || !has_kind_of(g, &g->objs[obj], want)) continue;
     int n = 0;
     for (int i = 0; g->has_attach && i < g->nobjs; i++)
-      if (i != obj && (g->objs[i].types & want) && zo_attached_to(g, i) == host) n++;
+      if (i != obj && has_kind_of(g, &g->objs[i], want) && zo_attached_to(g, i) == host) n++;
     if (n + 1 > zt->limit[k].count) {
       hit(g, &zt->limits);
       g->features_used |= (uint64_t)1 << FT_ZONE_RULES;

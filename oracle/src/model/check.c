@@ -38,7 +38,7 @@ static int under_limit_broken(const zo_game *g, int top) {
     if (zt->limit[l].among != ZL_UNDER) continue;
     int n = 0;
     for (int j = 0; j < g->nobjs; j++)
-      n += g->objs[j].exists && g->objs[j].under == top && (g->objs[j].types & g->limit_types[t][l]);
+      n += g->objs[j].exists && g->objs[j].under == top && has_kind_of(g, &g->objs[j], g->limit_types[t][l]);
     if (n > zt->limit[l].count) return 1;
   }
   return 0;

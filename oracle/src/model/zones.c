@@ -166,10 +166,10 @@ static int zone_limit_refusing(const zo_game *g, int zone, int obj) {
   const zo_zone_type *zt = &g->rs->zones[z->type];
   for (int k = 0; k < zt->limits.value && k < ZO_MAX_LIMITS; k++) {
     uint64_t want = g->limit_types[z->type][k];
-    if (zt->limit[k].among != ZL_ZONE || !(g->objs[obj].types & want)) continue;
+    if (zt->limit[k].among != ZL_ZONE || !has_kind_of(g, &g->objs[obj], want)) continue;
     int n = 0;
     for (int i = 0; i < z->n; i++)
-      if (z->objs[i] != obj && (g->objs[z->objs[i]].types & want)) n++;
+      if (z->objs[i] != obj && has_kind_of(g, &g->objs[z->objs[i]], want)) n++;
     if (n + 1 > zt->limit[k].count) return k;
   }
   return -1;
@@ -265,7 +265,7 @@ int zo_zone_displaced(const zo_game *g, int zone, int obj) {
   uint64_t want = k >= 0 ? g->limit_types[z->type][k] : 0;
   for (int i = 0; i < z->n; i++) {
     int x = z->objs[i];
-    if (x != obj && (k < 0 || (g->objs[x].types & want))) return x;
+    if (x != obj && (k < 0 || has_kind_of(g, &g->objs[x], want))) return x;
   }
   return -1;
 }
@@ -279,7 +279,7 @@ int zo_under_limit(zo_game *g, int top, int obj, int counting) {
     int n = 0;
     for (int i = 0; i < g->nobjs; i++) {
       const zo_obj *o = &g->objs[i];
-      if (!o->exists || !(o->types & want)) continue;
+      if (!o->exists || !has_kind_of(g, o, want)) continue;
       n += i == obj || o->under == top || (o->under == obj && obj >= 0);
     }
     if (n > zt->limit[k].count) {

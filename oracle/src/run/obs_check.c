@@ -220,6 +220,12 @@ static int is_token(const zo_obs_checker *k, int h) {
   return zo_holds_is_token(&k->classes, k->kind[h], k->types[h]);
 }
 
+/* Whether handle h has one of a limit's type words `want`, the word
+ * `token` naming every token (the model's has_kind_of). */
+static int has_kind_of(const zo_obs_checker *k, int h, uint64_t want) {
+  return (k->types[h] & want) || ((want & k->classes.token) && is_token(k, h));
+}
+
 #define O(x) (1u << ZO_OUTCOME_##x)
 #define ANY_OUTCOME (~0u)
 #define MOVED_SET (O(MOVED) | O(REDIRECTED) | O(REPLACED))
@@ -268,10 +274,10 @@ static int under_limit(const zo_obs_checker *k, const zo_observation *ob, int h,
   const zo_zone_type *ht = tt >= 0 ? &k->rs->zones[tt] : NULL;
   for (int l = 0; ht && l < ht->limits.value && l < ZO_MAX_LIMITS; l++) {
     uint64_t want = k->limit[tt][l];
-    if (ht->limit[l].among != ZL_UNDER || !(k->types[h] & want)) continue;
+    if (ht->limit[l].among != ZL_UNDER || !has_kind_of(k, h, want)) continue;
     int n = 0, first = h;
     for (int j = 0; j < ob->nhandles; j++)
-      if (ob->objs[j].exists && ob->objs[j].under == top && (k->types[j] & want)) {
+      if (ob->objs[j].exists && ob->objs[j].under == top && has_kind_of(k, j, want)) {
         n++;
         if (j < first) first = j;
       }
@@ -352,10 +358,10 @@ static int check_object(zo_obs_checker *k, const zo_observation *ob, int h, int 
     const zo_zone_type *ht = tt >= 0 ? &rs->zones[tt] : NULL;
     for (int l = 0; ht && l < ht->limits.value && l < ZO_MAX_LIMITS; l++) {
       uint64_t want = k->limit[tt][l];
-      if (ht->limit[l].among != ZL_ATTACHED || !(k->types[h] & want)) continue;
+      if (ht->limit[l].among != ZL_ATTACHED || !has_kind_of(k, h, want)) continue;
       int n = 0, first = h;
       for (int j = 0; j < ob->nhandles; j++)
-        if (ob->objs[j].exists && ob->objs[j].attached_to == to && (k->types[j] & want)) {
+        if (ob->objs[j].exists && ob->objs[j].attached_to == to && has_kind_of(k, j, want)) {
           n++;
           if (j < first) first = j;
         }
@@ -513,7 +519,7 @@ static int check_zones(zo_obs_checker *k, const zo_observation *ob, zo_obs_viola
       if (zt->limit[l].among != ZL_ZONE) continue;
       int n = 0, last = -1;
       for (int i = zg->start[g]; i < zg->start[g + 1]; i++)
-        if (k->types[zg->members[i]] & k->limit[nm->type][l]) n++, last = zg->members[i];
+        if (has_kind_of(k, zg->members[i], k->limit[nm->type][l])) n++, last = zg->members[i];
       if (n > zt->limit[l].count)
         return viol(v, "capacity", k->limit_rule[nm->type], c, last,
                     "one of %d objects in %s of a kind its limits: allow %d of", n, zone,

@@ -383,6 +383,13 @@ static inline int is_token(const zo_game *g, const zo_obj *o) {
   return zo_holds_is_token(&g->classes, (int)o->kind, o->types);
 }
 
+/* Whether o has one of the type words `want` (a limit's types: issue 31),
+ * the word `token` naming every token, whatever its kind (as for
+ * face_up_only: a Yu-Gi-Oh! Monster Token). */
+static inline int has_kind_of(const zo_game *g, const zo_obj *o, uint64_t want) {
+  return (o->types & want) || ((want & g->classes.token) && is_token(g, o));
+}
+
 /* Does zone type zt refuse o whoever owns it (holds.h; CR 400.4a; FaB
  * 3.0.11: deck-cards, permanents, heroes, equipment of its kind)? */
 static inline int cannot_hold(const zo_game *g, const zo_zone_type *zt, const zo_obj *o) {
