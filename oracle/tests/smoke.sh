@@ -32,9 +32,9 @@ passes() { # name nfeatures smoke-args...
   grep -q '^ok   requests ahead: case smoke/core .* twice, six requests written' "$work/out" || fail "$name: no requests-ahead check"
   echo "$name: $n checks ok ($(tail -1 "$work/out"))"
 }
-passes serve 43 --engine "$bin serve"
-passes plugin 43 --engine-plugin "$plugin"
-passes python-adapter 38 --engine "python3 $src/ci/adapters/python/engine.py"
+passes serve 45 --engine "$bin serve"
+passes plugin 45 --engine-plugin "$plugin"
+passes python-adapter 40 --engine "python3 $src/ci/adapters/python/engine.py"
 
 # broken engines: exit 1, the reason on the failing checks
 smoke --engine "$fake garbage"   # every setup answered with a line that is not JSON
