@@ -676,11 +676,12 @@ class Game(Tracked):
         if not self.may_put(opts.get("player"), o, opts):
             res.set("rejected", "wrong_player")
             res.event(o.handle, "rejected")
-        elif "costs" in opts and self.cost_unpaid(opts["costs"], o) is not None:
-            # CR 601.2h, 614.17b: a cost that can't be paid: it can't be cast
-            res.set("failed", self.cost_unpaid(opts["costs"], o))
         else:
-            res.set(*self.move(o, opts, res))
+            unpaid = self.cost_unpaid(opts["costs"], o) if "costs" in opts else None
+            if unpaid is not None:
+                res.set("failed", unpaid)          # CR 601.2h, 614.17b: it can't be cast
+            else:
+                res.set(*self.move(o, opts, res))
 
     def cost_unpaid(self, costs, spell):
         """Why a cost of the cast of `spell` can't be paid (CR 601.2h:
