@@ -32,9 +32,9 @@ passes() { # name nfeatures smoke-args...
   grep -q '^ok   requests ahead: case smoke/core .* twice, six requests written' "$work/out" || fail "$name: no requests-ahead check"
   echo "$name: $n checks ok ($(tail -1 "$work/out"))"
 }
-passes serve 44 --engine "$bin serve"
-passes plugin 44 --engine-plugin "$plugin"
-passes python-adapter 39 --engine "python3 $src/ci/adapters/python/engine.py"
+passes serve 46 --engine "$bin serve"
+passes plugin 46 --engine-plugin "$plugin"
+passes python-adapter 41 --engine "python3 $src/ci/adapters/python/engine.py"
 
 # broken engines: exit 1, the reason on the failing checks
 smoke --engine "$fake garbage"   # every setup answered with a line that is not JSON

@@ -46,8 +46,8 @@ case $check in
     rc=$?
     [ "$rc" -eq 0 ] || fail "exit $rc, expected 0"
     # the handshake, the core case, the core case as one run, two games'
-    # requests written ahead, 39 features, 4 malformed requests, bye
-    grep -q '^48 checks: 48 ok, 0 failed, 0 skipped' "$out" || fail "not 48 checks all ok"
+    # requests written ahead, 41 features, 4 malformed requests, bye
+    grep -q '^50 checks: 50 ok, 0 failed, 0 skipped' "$out" || fail "not 50 checks all ok"
     echo "node adapter smoke: $(tail -1 "$out")"
     ;;
   gate)

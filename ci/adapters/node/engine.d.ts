@@ -23,7 +23,7 @@ export type Feature =
   | 'draw_replacement' | 'untap_phasing' | 'leave_game' | 'phasing_triggers' | 'as_enters'
   | 'shuffle_order' | 'draw_then' | 'together_order' | 'created_owner' | 'control_effects'
   | 'unattach' | 'cant_costs' | 'look_then' | 'enters_attached' | 'cant_draw'
-  | 'token_as_enters' | 'attach_player';
+  | 'token_as_enters' | 'next_turn' | 'attach_player' | 'unpaid_costs' | 'cant_draw_moves';
 
 /** What a step did (PROTOCOL.md, "Outcomes and step error codes"). */
 export type Outcome =

@@ -62,6 +62,8 @@ const KNOWN_FEATURES = Object.freeze([
   'token_as_enters', // create as_enters: a token's own as-enters effect (CR 614.12, 614.13)
   'next_turn', // until: next_turn, turn_of: until a player's next turn, a departed one's included (CR 500.5, 800.4m)
   'attach_player', // attach to_player: an Aura attached to a player (CR 303.4b, 303.4c, 704.5m)
+  'unpaid_costs', // a cast any of whose costs can't be paid, whatever the reason, can't be cast (CR 601.2h)
+  'cant_draw_moves', // a move with cause: draw from a library to its owner's hand is a draw (CR 121.1, 121.3)
 ]);
 
 /** What may enter the battlefield attached (CR 303.4h). */
@@ -1244,9 +1246,8 @@ class MtgGame {
     const o = this.target(opts, result, followed, 'move');
     if (o === null) return;
     if (!this.mayPut(opts.player, o, opts, result)) return;
-    if (opts.costs !== undefined && this.s.cants.length && this.costForbidden(opts.costs)) {
-      return void result.set('failed', 'forbidden'); // CR 614.17b: the spell can't be cast
-    }
+    const unpaid = opts.costs !== undefined ? this.costUnpaid(opts.costs, o) : null;
+    if (unpaid !== null) return void result.set('failed', unpaid); // CR 601.2h, 614.17b: it can't be cast
     const { outcome, error } = this.move(o, opts, result);
     result.set(outcome, error);
     if (opts.then !== undefined && opts.then !== null && !['failed', 'stayed', 'rejected'].includes(outcome)) {
@@ -1281,21 +1282,52 @@ class MtgGame {
     }
   }
 
-  /** Does a cost of a cast include a move a "can't" effect forbids (CR
-   * 614.17b: such a cost can't be paid, so the spell can't be cast)? The
-   * move as written after the owner's-zone redirect (400.3); a cost whose
-   * object is gone is left to the cost steps. */
-  costForbidden(costs) {
+  /** Why a cost of the cast of `spell` can't be paid (CR 601.2h: unpayable
+   * costs can't be paid, partial payments are not allowed; 118.3), or null;
+   * each cost judged in order against the game before the cast, replacement
+   * effects not applied. A move cost: its object gone (not_found), not where
+   * its from: says (not_in_zone), phased out (phased_out, 702.26b), already
+   * in its destination with no new object (already), forbidden by a "can't"
+   * effect after the owner's-zone redirect (forbidden, 614.17b, 400.3), or
+   * kept where it is by a rule (cannot_hold, 400.4a, 400.4b; token_left,
+   * 111.8). A draw cost: by a player who can't draw, or of a card whose move
+   * can't happen (forbidden; 121.3, 614.17b); from a library too small it is
+   * paid (121.3, 704.5b). A mill cost: of a card whose move can't happen
+   * (forbidden), or of more cards than the library holds (empty, 701.13b).
+   * The card being cast is on the stack by then (601.2a), so no library
+   * counts it. Other costs are left to their own steps.
+   * @returns {import('./engine').StepError | null} */
+  costUnpaid(costs, spell) {
     for (const c of costs) {
-      const [name, sub] = Object.entries(c)[0];
-      if (name !== 'move') continue;
-      const o = sub.ref !== undefined ? this.referenced(sub.ref, 'move') : this.object(sub.card);
-      if (o === null || !o.exists || o.phasedOut) continue;
-      const dest = this.zoneFor(this.zoneRef(sub.to, 'to', [OUTSIDE]), o.owner).zone;
-      if (dest === o.zone && dest !== OUTSIDE && !RENEWED_IN_PLACE.has(dest)) continue;
-      if (this.forbids(o, o.zone, dest, sub.cause, sub.face)) return true;
+      const [name, raw] = Object.entries(c)[0];
+      const sub = isObject(raw) ? raw : {};
+      if (name === 'move') {
+        const o = sub.ref !== undefined ? this.referenced(sub.ref, 'move') : this.object(sub.card);
+        if (o === null || !o.exists) return 'not_found';
+        if (o === spell) continue;
+        if (sub.from !== undefined && !MtgGame.fits(this.zoneRef(sub.from, 'from', [OUTSIDE]), o.zone)) return 'not_in_zone';
+        if (o.phasedOut) return 'phased_out';
+        const dest = this.zoneFor(this.zoneRef(sub.to, 'to', [OUTSIDE]), o.owner).zone;
+        if (dest === o.zone && (dest === OUTSIDE || !RENEWED_IN_PLACE.has(dest))) return 'already';
+        if (this.s.cants.length && this.forbids(o, o.zone, dest, sub.cause, sub.face)) return 'forbidden';
+        if (o.zone === 'command' && o.words.some((w) => COMMAND_ONLY.includes(w))) return 'cannot_hold';
+        if (o.leftBattlefield && dest !== OUTSIDE) return 'token_left';
+        if (dest === 'battlefield' && MtgGame.isInstantOrSorcery(o) && sub.face !== 'down') return 'cannot_hold';
+      } else if (name === 'draw' || name === 'mill') {
+        const player = this.player(sub.player, `${name}: player`);
+        if (name === 'draw' && this.s.cants.some((k) => k.draw === player)) return 'forbidden';
+        const n = MtgGame.count(sub.count, name);
+        const cards = this.s.zones.get(`${player}.library`).map((h) => this.s.objects.get(h))
+          .filter((x) => x !== spell).slice(0, n);
+        for (const x of cards) {
+          const dest = name === 'draw' ? `${player}.hand`
+            : this.zoneFor(this.zoneRef(sub.to === undefined ? 'graveyard' : sub.to, 'mill: to', [OUTSIDE]), x.owner).zone;
+          if (this.s.cants.length && this.forbids(x, x.zone, dest, name, undefined)) return 'forbidden';
+        }
+        if (name === 'mill' && cards.length < n) return 'empty';
+      }
     }
-    return false;
+    return null;
   }
 
   /** The cast's costs once the card is on the stack (CR 601.2a-h): their
@@ -1491,10 +1523,14 @@ class MtgGame {
   /** Does a "can't" effect in force forbid o's move from origin to dest by
    * cause, arriving with `face` (CR 614.17)? Matched as replace's when:. */
   forbids(o, origin, dest, cause, face) {
-    return this.s.cants.some((c) => (c.card === 'any' || c.card === o.handle)
+    return this.s.cants.some((c) => (c.draw !== undefined
+      // CR 121.1, 121.3: a move with cause draw from the player's library to
+      // their hand is a draw, which they can't make
+      ? cause === 'draw' && origin === `${c.draw}.library` && dest === `${c.draw}.hand`
+      : (c.card === 'any' || c.card === o.handle)
       && MtgGame.fits(c.when.to, dest) && MtgGame.fits(c.when.from, origin)
       && (c.when.cause === undefined || c.when.cause === cause)
-      && c.types.every((w) => MtgGame.typesFor(o, origin, dest, face).includes(w)));
+      && c.types.every((w) => MtgGame.typesFor(o, origin, dest, face).includes(w))));
   }
 
   /** The types a "can't" effect judges o by: onto the battlefield, those it
@@ -2968,7 +3004,8 @@ const mtgCurrent = {
     'attachments', 'durations', 'kept_marks', 'aura_triggers', 'madness', 'copies', 'casting',
     'phasing_together', 'cant', 'draw_replacement', 'untap_phasing', 'leave_game', 'phasing_triggers', 'as_enters',
     'shuffle_order', 'draw_then', 'together_order', 'created_owner', 'control_effects', 'unattach',
-    'cant_costs', 'look_then', 'enters_attached', 'cant_draw', 'token_as_enters', 'next_turn', 'attach_player'],
+    'cant_costs', 'look_then', 'enters_attached', 'cant_draw', 'token_as_enters', 'next_turn', 'attach_player',
+    'unpaid_costs', 'cant_draw_moves'],
   newGame: (ruleset, players, cards) => new MtgGame(players, cards),
 };
 

@@ -33,7 +33,7 @@ FEATURES = ["triggers", "replacement", "phasing", "face_down", "ante", "visibili
             "untap_phasing", "leave_game", "phasing_triggers", "as_enters",
             "shuffle_order", "draw_then", "together_order", "created_owner",
             "control_effects", "unattach", "cant_costs", "look_then", "enters_attached", "next_turn",
-            "cant_draw", "token_as_enters", "attach_player"]
+            "cant_draw", "token_as_enters", "attach_player", "unpaid_costs", "cant_draw_moves"]
 
 # ---- the zones of mtg-current ---------------------------------------------
 PER_PLAYER = ("library", "hand", "graveyard")                    # CR 400.1
@@ -686,29 +686,71 @@ class Game(Tracked):
         if not self.may_put(opts.get("player"), o, opts):
             res.set("rejected", "wrong_player")
             res.event(o.handle, "rejected")
-        elif "costs" in opts and self.cants and self.cost_forbidden(opts["costs"]):
-            res.set("failed", "forbidden")             # CR 614.17b: it can't be cast
         else:
-            res.set(*self.move(o, opts, res))
+            unpaid = self.cost_unpaid(opts["costs"], o) if "costs" in opts else None
+            if unpaid is not None:
+                res.set("failed", unpaid)          # CR 601.2h, 614.17b: it can't be cast
+            else:
+                res.set(*self.move(o, opts, res))
 
-    def cost_forbidden(self, costs):
-        """CR 614.17b: a cost including a move a can't effect forbids can't
-        be paid, so the spell can't be cast. The move as written after the
-        owner's-zone redirect (400.3); a cost whose object is gone is left
-        to the cost steps."""
+    def cost_unpaid(self, costs, spell):
+        """Why a cost of the cast of `spell` can't be paid (CR 601.2h:
+        unpayable costs can't be paid, partial payments are not allowed;
+        118.3), or None; each cost judged in order against the game before
+        the cast, replacement effects not applied. A move cost: its object
+        gone (not_found), not where its from: says (not_in_zone), phased
+        out (phased_out, 702.26b), already in its destination with no new
+        object (already), forbidden by a can't effect (forbidden, 614.17b,
+        after the owner's-zone redirect, 400.3), or kept where it is by a
+        rule (cannot_hold, 400.4a, 400.4b; token_left, 111.8). A draw cost:
+        by a player who can't draw, or of a card whose move can't happen
+        (forbidden; 121.3, 614.17b); from a library too small it is paid
+        (121.3, 704.5b). A mill cost: of a card whose move can't happen
+        (forbidden), or of more cards than the library holds (empty,
+        701.13b). The card being cast is on the stack by then (601.2a), so
+        no library counts it. Other costs are left to their own steps."""
         for c in costs:
             (name, sub), = c.items()
-            if name != "move":
-                continue
-            o = self.referenced(sub["ref"]) if "ref" in sub else self.obj(sub.get("card"))
-            if o is None or not o.exists or o.phased_out:
-                continue
-            dest, _ = self.zone_of(self.spec(sub["to"], (OUTSIDE,)), o.owner)
-            if dest == o.zone and dest != OUTSIDE and ztype(dest) not in NEW_IN_PLACE:
-                continue
-            if self.forbids(o, o.zone, dest, sub.get("cause"), sub.get("face") == "down"):
-                return True
-        return False
+            sub = sub or {}
+            if name == "move":
+                o = self.referenced(sub["ref"]) if "ref" in sub else self.obj(sub.get("card"))
+                if o is None or not o.exists:
+                    return "not_found"
+                if o is spell:
+                    continue
+                if "from" in sub and not self.matches(self.spec(sub["from"], (OUTSIDE, "any")),
+                                                      o.zone, o.owner):
+                    return "not_in_zone"
+                if o.phased_out:
+                    return "phased_out"
+                dest, _ = self.zone_of(self.spec(sub["to"], (OUTSIDE,)), o.owner)
+                face_down = sub.get("face") == "down"
+                if dest == o.zone and (dest == OUTSIDE or ztype(dest) not in NEW_IN_PLACE):
+                    return "already"
+                if self.cants and self.forbids(o, o.zone, dest, sub.get("cause"), face_down):
+                    return "forbidden"
+                if o.zone == "command" and o.types & COMMAND_BOUND:
+                    return "cannot_hold"
+                if o.left_battlefield and dest != OUTSIDE:
+                    return "token_left"
+                if dest == "battlefield" and o.instant_or_sorcery() and not face_down:
+                    return "cannot_hold"
+            elif name in ("draw", "mill"):
+                p = self.player(sub.get("player"))
+                if name == "draw" and any(k.draw == p for k in self.cants):
+                    return "forbidden"
+                n = self.count(sub)
+                cards = [self.objs[h] for h in self.zones[f"{p}.library"] if self.objs[h] is not spell][:n]
+                for o in cards:
+                    if name == "draw":
+                        dest = f"{p}.hand"
+                    else:
+                        dest, _ = self.zone_of(self.spec(sub.get("to", "graveyard"), (OUTSIDE,)), o.owner)
+                    if self.cants and self.forbids(o, o.zone, dest, name, False):
+                        return "forbidden"
+                if name == "mill" and len(cards) < n:
+                    return "empty"
+        return None
 
     def check_costs(self, opts, obj):
         """costs: the steps done while a card is being cast (CR 601.2b-h),
@@ -1033,6 +1075,12 @@ class Game(Tracked):
         """CR 614.17: a can't effect in force forbids o's move from origin to
         dest by cause, arriving face down or not."""
         for c in self.cants:
+            if c.draw is not None:
+                # CR 121.1, 121.3: a move with cause draw from the player's
+                # library to their hand is a draw, which they can't make
+                if cause == "draw" and origin == f"{c.draw}.library" and dest == f"{c.draw}.hand":
+                    return True
+                continue
             if c.card != "any" and c.card != o.handle:
                 continue
             if not self.type_matches(c.to, dest) or not self.type_matches(c.frm, origin):

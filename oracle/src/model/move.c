@@ -88,30 +88,106 @@ static void cost_steps(zo_game *g, const zo_step *mv, zo_step_result *r) {
   for (int i = 0; i < mv->ncosts; i++) nested_step(g, &mv->costs[i], -1, r);
 }
 
-/* Whether a cost of the cast mv includes a move a "can't" effect forbids:
- * a player can't choose to pay a cost that includes an event that can't
- * happen (CR 614.17b), so the spell can't be cast and nothing moves (the
- * game goes back to before the cast, 601.2h's costs being unpayable). The
- * event is judged as written after the owner's-zone redirect (400.3), as
- * `cant` judges a move (614.17d); replacement effects are not applied to
- * it, since no cost is paid. A cost of another kind, or one whose object is
- * gone, is left to the costs' own steps. Reports feature cant_costs when it
- * refuses (zcp/2 cast the spell and let the cost fail). */
-ZO_COLD static int cost_forbidden(zo_game *g, const zo_step *mv) {
+/* Why the move cost c of a cast can't be paid (CR 601.2h: unpayable costs
+ * can't be paid; 118.3: a cost is paid fully or not at all), judged before
+ * anything moves, or ZO_E_NONE: its object is gone (not_found), not where
+ * its from: says (not_in_zone; 701.17a: only a permanent on the
+ * battlefield is sacrificed), phased out (phased_out, 702.26b), already in
+ * the zone it would go to with no new object made (already: the event
+ * would not happen), bound for no zone (its resolve error), kept where it
+ * is by a rule (token_left, 111.8; cannot_hold, 400.4a, 400.4b, or the
+ * zone refusing it), or its move forbidden by a "can't" effect
+ * (forbidden, 614.17b; *cant set). The event is the move as written after
+ * the owner's-zone redirect (400.3), as `cant` judges a move (614.17d);
+ * replacement effects are not applied, since no cost is paid yet. A cost
+ * naming the card being cast (spell) is left to its own step. */
+ZO_COLD static zo_step_error cost_move_unpaid(zo_game *g, const zo_step *c, int spell, int *cant) {
+  int o = c->ref >= 0 ? (ref_finds(g, c->ref) ? g->refs[c->ref].obj : -1) : c->card;
+  if (o < 0 || !g->objs[o].exists) return ZO_E_NOT_FOUND;
+  if (o == spell) return ZO_E_NONE;
+  const zo_obj *ob = &g->objs[o];
+  int origin = ob->under >= 0 ? g->objs[ob->under].zone : ob->zone, redirected;
+  if (c->from.type != ZO_ZT_UNSET && c->from.type != ZO_ZT_ANY &&
+      !spec_matches(g, &c->from, ob->under >= 0 ? -1 : origin, ob->owner))
+    return ZO_E_NOT_IN_ZONE;
+  if (ob->phased_out) return ZO_E_PHASED_OUT;
+  zo_step_error e;
+  int dest = resolve_dest(g, o, &c->to, c->choose, &redirected, &e);
+  if (dest == -1) return e != ZO_E_NONE ? e : ZO_E_NO_ZONE;
+  if (dest == origin && (dest == ZO_ZONE_OUTSIDE || (ob->under < 0 && !ZT(g, dest)->same_zone_new.value)))
+    return ZO_E_ALREADY;
+  if (g->ncants && zo_cant_forbids(g, o, origin, dest, c->cause, c->face == 1)) {
+    *cant = 1;
+    return ZO_E_FORBIDDEN;
+  }
+  if (origin >= 0 && g->zones[origin].keeps && (ob->types & g->keep_types[g->zones[origin].type]))
+    return ZO_E_CANNOT_HOLD; /* CR 400.4b */
+  if (dest < 0) return ZO_E_NONE;
+  const zo_zone_type *zt = ZT(g, dest);
+  if (ob->left_arena && ((zt->arena.value && SW(g, SW_TOKEN_RETURN) == ZS_NOT_BATTLEFIELD) ||
+                         SW(g, SW_TOKEN_RETURN) == ZS_CANNOT_MOVE))
+    return ZO_E_TOKEN_LEFT; /* CR 111.8 */
+  if ((zt->holds.value & ZH_NO_INSTANTS) && (ob->types & g->classes.instant_sorcery) && c->face != 1)
+    return ZO_E_CANNOT_HOLD; /* CR 400.4a */
+  zo_step_error refuse = zo_zone_refuses(g, dest, o, 0);
+  return refuse == ZO_E_CAPACITY && zt->displace.value ? ZO_E_NONE : refuse;
+}
+
+/* Why the draw or mill cost c of a cast can't be paid, or ZO_E_NONE: a
+ * player who can't draw can't pay a cost of drawing (CR 121.3, 614.17b);
+ * nor one of drawing or milling a card whose move a "can't" effect forbids
+ * (614.17b); nor one of milling more cards than the library holds
+ * (701.13b). A draw from a library with too few cards is payable where
+ * drawing from an empty library loses at the next state check (121.3: the
+ * player may choose to draw; 704.5b), and not where such a draw fails
+ * (empty). The card being cast (spell) is on the stack by then (601.2a),
+ * so it is not counted among the library's cards. */
+ZO_COLD static zo_step_error cost_cards_unpaid(zo_game *g, const zo_step *c, int spell) {
+  int p = c->player, draw = c->kind == ST_DRAW;
+  if (draw && (g->cant_draw >> p & 1u)) return ZO_E_FORBIDDEN;
+  int lib = zo_zone_of_role(g, ZR_LIBRARY, p), hand = zo_zone_of_role(g, ZR_HAND, p);
+  int taken = 0;
+  for (int i = 0; lib >= 0 && i < g->zones[lib].n && taken < c->count; i++) {
+    int top = g->zones[lib].objs[i];
+    if (top == spell) continue;
+    taken++;
+    if (!g->ncants) continue;
+    int dest = hand, redirected;
+    if (!draw) {
+      zo_step_error e;
+      zo_zone_spec to = c->to;
+      if (to.type == ZO_ZT_UNSET) to.type = g->graveyard_slot, to.player = -1;
+      dest = resolve_dest(g, top, &to, 0, &redirected, &e);
+    }
+    if (dest != -1 && zo_cant_forbids(g, top, lib, dest, draw ? "draw" : "mill", 0))
+      return ZO_E_FORBIDDEN;
+  }
+  if (taken < c->count && (!draw || SW(g, SW_DRAW_EMPTY) != ZS_LOSE_AT_STATE_CHECK))
+    return ZO_E_EMPTY;
+  return ZO_E_NONE;
+}
+
+/* Whether a cost of the cast mv (of the card spell) can't be paid, and
+ * why (*err): then the card can't be cast, nothing moves and no cost is
+ * paid (CR 601.2h: partial payments are not allowed, unpayable costs can't
+ * be paid; 614.17b). Each cost is judged against the game as it stands
+ * before the cast, in the order written (cost_move_unpaid,
+ * cost_cards_unpaid); a cost of another kind is left to its own step.
+ * Reports feature cant_costs when a "can't" effect forbids a move cost,
+ * unpaid_costs for any other refusal (zcp/2 cast the spell and let the
+ * cost fail). */
+ZO_COLD static int cost_unpaid(zo_game *g, const zo_step *mv, int spell, zo_step_error *err) {
   for (int i = 0; i < mv->ncosts; i++) {
     const zo_step *c = &mv->costs[i];
-    if (c->kind != ST_MOVE) continue;
-    int o = c->ref >= 0 ? (ref_finds(g, c->ref) ? g->refs[c->ref].obj : -1) : c->card;
-    if (o < 0 || !g->objs[o].exists || g->objs[o].phased_out) continue;
-    const zo_obj *ob = &g->objs[o];
-    int origin = ob->under >= 0 ? g->objs[ob->under].zone : ob->zone, redirected;
-    zo_step_error e;
-    int dest = resolve_dest(g, o, &c->to, c->choose, &redirected, &e);
-    if (dest == -1 || (dest == origin && dest >= 0 && !ZT(g, dest)->same_zone_new.value)) continue;
-    if (zo_cant_forbids(g, o, origin, dest, c->cause, c->face == 1)) {
-      g->features_used |= (uint64_t)1 << FT_CANT_COSTS; /* a meaning zcp/2 did not give */
-      return 1;
-    }
+    int cant = 0;
+    zo_step_error e = ZO_E_NONE;
+    if (c->kind == ST_MOVE) e = cost_move_unpaid(g, c, spell, &cant);
+    else if (c->kind == ST_DRAW || c->kind == ST_MILL) e = cost_cards_unpaid(g, c, spell);
+    if (e == ZO_E_NONE) continue;
+    /* a meaning zcp/2 did not give */
+    g->features_used |= (uint64_t)1 << (cant ? FT_CANT_COSTS : FT_UNPAID_COSTS);
+    *err = e;
+    return 1;
   }
   return 0;
 }
@@ -775,12 +851,12 @@ void zo_game_apply_to(zo_game *g, const zo_step *s, int obj, zo_step_result *r) 
     else if ((o = zo_step_object(g, s, r)) < 0) return;
   }
   if (s->player >= 0 && !zo_perform_move_ok(g, s, o, r)) return; /* issue 12, G3 */
-  if (s->ncosts && g->ncants && cost_forbidden(g, s)) { /* CR 614.17b */
+  zo_step_error e;
+  if (s->ncosts && cost_unpaid(g, s, o, &e)) { /* CR 601.2h, 614.17b */
     r->outcome = ZO_OUTCOME_FAILED;
-    r->error = ZO_E_FORBIDDEN;
+    r->error = e;
     return;
   }
-  zo_step_error e;
   r->outcome = move_one(g, o, s, &e, r);
   r->error = e;
 }

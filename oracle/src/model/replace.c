@@ -295,10 +295,24 @@ static uint64_t cant_types(const zo_game *g, int obj, int origin, int dest, int 
   return o->types;
 }
 
-int zo_cant_forbids(const zo_game *g, int obj, int origin, int dest, const char *cause,
+/* Is the move from origin to dest by cause a draw of player p's (CR 121.1:
+ * the top card of p's library put into p's hand; a move with cause draw,
+ * wherever the card was in the library)? */
+static int is_draw_of(const zo_game *g, int p, int origin, int dest, const char *cause) {
+  return !strcmp(cause, "draw") && origin >= 0 && dest >= 0 &&
+         ZT(g, origin)->role == ZR_LIBRARY && g->zones[origin].player == p &&
+         ZT(g, dest)->role == ZR_HAND && g->zones[dest].player == p;
+}
+
+int zo_cant_forbids(zo_game *g, int obj, int origin, int dest, const char *cause,
                     int face_down) {
   for (int i = 0; i < g->ncants; i++) {
     const zo_cant *s = &g->cants[i];
+    if (s->drawer >= 0) { /* CR 121.3: a player who can't draw */
+      if (!is_draw_of(g, s->drawer, origin, dest, cause)) continue;
+      g->features_used |= (uint64_t)1 << FT_CANT_DRAW_MOVES; /* cant_draw did not say so */
+      return 1;
+    }
     if (!s->any && s->obj != obj) continue;
     if (!zo_zone_watch_matches(g, s->to.type, s->to.player, s->to.index, dest) ||
         !zo_zone_watch_matches(g, s->from.type, s->from.player, s->from.index, origin) ||
@@ -316,12 +330,16 @@ int zo_cant_forbids(const zo_game *g, int obj, int origin, int dest, const char 
 void zo_step_cant(zo_game *g, const zo_step *s, int obj, zo_step_result *r) {
   (void)obj;
   if (zo_magic_only(g, r)) return;
-  if (s->player >= 0) { /* CR 121.3: the player can't draw */
-    g->cant_draw |= 1u << s->player;
-    return;
-  }
   g->cants = room_for_one(g->cants, g->ncants, &g->capcants, sizeof *g->cants);
   zo_cant *k = &g->cants[g->ncants++];
+  k->drawer = -1;
+  if (s->player >= 0) { /* CR 121.3: the player can't draw, nor have a card
+                           moved from their library to their hand as a draw */
+    g->cant_draw |= 1u << s->player;
+    memset(k, 0, sizeof *k);
+    k->drawer = s->player;
+    return;
+  }
   k->any = s->replace_any;
   k->obj = s->card;
   k->to = s->when_to;

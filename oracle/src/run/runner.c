@@ -594,14 +594,17 @@ static const char *missing_feature(zo_engine *e, const zo_case *c) {
 
 /* The features whose meaning the oracle's own play of c under rs relied
  * on beyond what its steps show (zo_game_features_used: together_order,
- * marks.refused, zone_rules), when e lacks one of them; the first e lacks, or NULL.
+ * marks.refused, zone_rules, and a cast refused for its costs or a move as
+ * a draw refused: cant_costs, unpaid_costs, cant_draw_moves), when e lacks
+ * one of them; the first e lacks, or NULL.
  * A case the oracle cannot set up needs nothing more (the engine's answer
  * is what counts then). */
 static const char *missing_played_feature(zo_engine *e, const zo_case *c, const zo_ruleset *rs) {
   if (declares_all(e)) return NULL;
   const uint64_t played =
       (uint64_t)1 << FT_TOGETHER_ORDER | (uint64_t)1 << FT_MARKS_REFUSED | (uint64_t)1 << FT_CREATED_OWNER |
-      (uint64_t)1 << FT_FACE_DOWN_INSTANTS | (uint64_t)1 << FT_ZONE_RULES;
+      (uint64_t)1 << FT_FACE_DOWN_INSTANTS | (uint64_t)1 << FT_ZONE_RULES |
+      (uint64_t)1 << FT_CANT_COSTS | (uint64_t)1 << FT_UNPAID_COSTS | (uint64_t)1 << FT_CANT_DRAW_MOVES;
   uint64_t lacks = played & ~declared(e);
   if (!lacks) return NULL;
   zo_game *g;

@@ -169,6 +169,10 @@ typedef struct {
   zo_zone_spec to, from;       /* the moves it names */
   char cause[ZO_NAME];         /* "": any cause */
   uint64_t types;              /* 0: any types */
+  int drawer;                  /* -1, or: the player can't draw (cant draw:,
+                                  CR 121.3), and it names each move with
+                                  cause draw from that player's library to
+                                  their hand, which is a draw (121.1) */
 } zo_cant;
 
 /* A mark on object obj (a mark step); until: ZO_UNTIL_* (G4), until_of:
@@ -608,8 +612,10 @@ int zo_replacements_apply(zo_game *g, int obj, int origin, int *dest, const zo_s
  * (CR 616.1; FaB 6.5). */
 /* Whether a "can't" effect in force forbids obj's move from origin to dest
  * by cause, arriving face down (face_down 1) or not (CR 614.17, 614.17d).
- * 0 at once while none is in force (g->ncants). */
-int zo_cant_forbids(const zo_game *g, int obj, int origin, int dest, const char *cause,
+ * 0 at once while none is in force (g->ncants). A player who can't draw
+ * (cant draw:, CR 121.3) forbids a move with cause draw from their library
+ * to their hand, and the game then reports feature cant_draw_moves. */
+int zo_cant_forbids(zo_game *g, int obj, int origin, int dest, const char *cause,
                     int face_down);
 /* The draw replacement that replaces player's next draw (CR 614.11), the
  * first in the chosen order that is in force and not running its own
