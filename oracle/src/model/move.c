@@ -432,6 +432,12 @@ ZO_COLD static zo_outcome same_zone(zo_game *g, int obj, int dest, const zo_step
                                     int per_object, int dest_pub, zo_step_result *r) {
   zo_obj *o = &g->objs[obj];
   const zo_zone_type *zt = ZT(g, dest);
+  /* issue 31: a kind of card never face down there stays face up, a move
+     into the zone it is in turning nothing (face_up_only:) */
+  if (face == 1 && zt->face_up_only.value && zo_face_up_only(g, g->zones[dest].type, obj)) {
+    face = 0;
+    dest_pub = zt->pub.value;
+  }
   if (zt->same_zone_new.value) {
     hit(g, &zt->same_zone_new);
     /* CR 406.3 today: a player allowed to look at a face-down card may go
