@@ -825,7 +825,7 @@ static ZO_ALWAYS_INLINE zo_outcome move_one(zo_game *g, int obj, const zo_step *
   int newobj = transfer(&m);
   /* issue 31: the marks its new zone clears from an object that stays
      itself (clears:) */
-  if (!newobj && m.dest >= 0 && m.dest != m.origin && ZT(g, m.dest)->clears.value)
+  if (g->has_clears && !newobj && m.dest >= 0 && m.dest != m.origin && ZT(g, m.dest)->clears.value)
     zo_arrival_clears(g, obj, m.dest);
   return after_move(&m, newobj, ctrl_before);
 }

@@ -410,6 +410,10 @@ static void map_types(zo_game *g) {
     g->face_up_types[t] = zo_type_bits_for_case(rs, c, rs->zones[t].face_up_types);
     g->has_instead |= rs->zones[t].instead.value > 0;
     g->has_group |= rs->zones[t].group.value > 0;
+    g->has_clears |= rs->zones[t].clears.value != 0;
+    /* seats: (issue 31): not every player has a zone of every type, so
+       set_up_zone's one instance per player doesn't hold */
+    g->zones_changed |= rs->zones[t].seats.value != 0;
   }
 }
 

@@ -247,7 +247,8 @@ struct zo_game {
   /* derived, to keep a move cheap (the fuzzers' inner loop) */
   int nactive_repl;          /* replacement effects in force */
   int has_subs;              /* some object is or was a sub-card */
-  int zones_changed;         /* zone_create/zone_remove happened */
+  int zones_changed;         /* zone_create/zone_remove happened, or some
+                                zone type has seats: (issue 31) */
   int has_attach;            /* an attach step happened (attached.c) */
   const zo_step *together;   /* the move_together under way, whose members
                                 move at once (NULL otherwise) */
@@ -270,6 +271,7 @@ struct zo_game {
   uint64_t instead_types[ZO_MAX_ZONE_TYPES][ZO_MAX_INSTEAD];
   int has_instead;
   int has_group;             /* some zone type is in a group (group:) */
+  int has_clears;            /* some zone type clears marks (clears:) */
   /* ceases_empty (issue 31): per zone instance, ZONE_MADE (zone_create
      made it, of a type that ceases empty) and ZONE_HELD (an object has
      been seen in it since); nzone_life of them, 0 beyond; has_ceasing: a
@@ -446,7 +448,7 @@ static inline void zone_remove_obj(zo_game *g, int obj) {
  * several instances or a step created or removed zones. */
 static inline int set_up_zone(const zo_game *g, int type, int player) {
   const zo_zone_type *zt = &g->rs->zones[type];
-  if (g->zones_changed || zt->count.value != 1 || zt->seats.value) return -1; /* seats: issue 31 */
+  if (g->zones_changed || zt->count.value != 1) return -1;
   return g->first_zone[type] + (zt->per_player.value ? player : 0);
 }
 
