@@ -867,42 +867,39 @@ void zo_game_apply_to(zo_game *g, const zo_step *s, int obj, zo_step_result *r) 
   r->error = e;
 }
 
+/* A rule's move (by: rule) to the top of a zone of slot to_type, with
+ * cause `cause`: every handle and player option unwritten (-1: nobody
+ * performs it as a put, it enters attached to nothing), into *mv. */
+static void rule_move_step(zo_step *mv, int to_type, const char *cause) {
+  memset(mv, 0, sizeof *mv);
+  mv->kind = ST_MOVE;
+  mv->card = mv->ref = -1;
+  mv->from.type = ZO_ZT_UNSET;
+  mv->to.type = to_type;
+  mv->to.player = -1;
+  mv->position = ZO_POS_TOP;
+  mv->face = -1;
+  mv->by_rule = 1;
+  mv->player = mv->order_by = mv->turn_of = -1;
+  mv->attach_to = mv->aura = mv->copy_of = mv->attach_player = -1;
+  snprintf(mv->cause, sizeof mv->cause, "%s", cause);
+}
+
 void zo_rule_move(zo_game *g, int obj, int to_type, const char *cause, zo_step_result *r) {
   zo_step mv;
-  memset(&mv, 0, sizeof mv);
-  mv.kind = ST_MOVE;
-  mv.card = mv.ref = -1;
-  mv.from.type = ZO_ZT_UNSET;
-  mv.to.type = to_type;
-  mv.to.player = -1;
-  mv.position = ZO_POS_TOP;
-  mv.face = -1;
-  mv.by_rule = 1;
-  mv.player = mv.order_by = -1; /* a rule's move: nobody performs it as a put */
-  mv.attach_to = mv.aura = mv.copy_of = mv.attach_player = -1;
-  snprintf(mv.cause, sizeof mv.cause, "%s", cause);
+  rule_move_step(&mv, to_type, cause);
   nested_step(g, &mv, obj, r);
 }
 
 void zo_rule_move_into(zo_game *g, int obj, int zone, const char *cause, zo_step_result *r) {
   zo_step mv;
-  memset(&mv, 0, sizeof mv);
-  mv.kind = ST_MOVE;
-  mv.card = mv.ref = -1;
-  mv.from.type = ZO_ZT_UNSET;
   /* the private slot displace: uses names the zone's type; a displacement
      this move may cause sets it again, after this move's destination is
      resolved */
   g->zmap[g->displace_slot] = g->zones[zone].type;
-  mv.to.type = g->displace_slot;
+  rule_move_step(&mv, g->displace_slot, cause);
   mv.to.player = g->zones[zone].player;
   mv.to.index = g->zones[zone].index;
-  mv.position = ZO_POS_TOP;
-  mv.face = -1;
-  mv.by_rule = 1;
-  mv.player = mv.order_by = -1;
-  mv.attach_to = mv.aura = mv.copy_of = mv.attach_player = -1;
-  snprintf(mv.cause, sizeof mv.cause, "%s", cause);
   nested_step(g, &mv, obj, r);
 }
 
