@@ -633,10 +633,7 @@ json_t *zo_zcp_ruleset_zones_json(const zo_ruleset *rs, int limits) {
     for (int a = 0; a < ZA_COUNT; a++) {
       /* limits: and displace: only for an engine that knows them */
       /* issue 31's zone rules only for an engine that knows them (zone_rules) */
-      if (!limits && (a == ZA_LIMITS || a == ZA_DISPLACE || a == ZA_INSTEAD || a == ZA_GROUP ||
-                      a == ZA_CLEARS || a == ZA_CEASES_EMPTY || a == ZA_WRONG_OWNER ||
-                      a == ZA_FOLLOWS_CONTROL || a == ZA_AT_INDEX || a == ZA_FACE_UP_ONLY ||
-                      a == ZA_SEATS))
+      if (!limits && zo_zone_attr_is_zone_rule((zo_zone_attr)a))
         continue;
       const zo_cited *c = zo_zone_cited(t, (zo_zone_attr)a);
       json_t *v = NULL;

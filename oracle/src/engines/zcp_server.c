@@ -249,13 +249,7 @@ json_t *zo_serve_request(zo_served *sv, json_t *req) {
     for (size_t i = 0; i < zo_ruleset_count(); i++) {
       const zo_ruleset *rs = zo_ruleset_at(i);
       user |= rs->user;
-      for (int z = 0; z < rs->nzones; z++)
-        zone_rules |= rs->zones[z].limits.value || rs->zones[z].displace.value ||
-                      rs->zones[z].instead.value || rs->zones[z].group.value ||
-                      rs->zones[z].clears.value || rs->zones[z].ceases_empty.value ||
-                      rs->zones[z].wrong_owner.value || rs->zones[z].follows_control.value ||
-                      rs->zones[z].at_index.value || rs->zones[z].face_up_only.value ||
-                      rs->zones[z].seats.value;
+      zone_rules |= zo_ruleset_has_zone_rules(rs);
     }
     for (int i = 0; i < FT_COUNT; i++) /* every feature the case language has, */
       if ((i != FT_RULESET_DIGEST || (user && two)) && /* the digest with a user's file; */

@@ -314,6 +314,14 @@ extern const char *const zo_zone_attr_keys[ZA_COUNT];
 extern const zo_attr_value zo_zone_attr_values[ZA_COUNT];
 /* Cited attribute a of zone type t (ZO_ZONE_ATTRS' field). */
 zo_cited *zo_zone_cited(zo_zone_type *t, zo_zone_attr a);
+/* Whether attribute a is one of the zone rules other card games need
+ * (issue 31: limits, displace, instead, group, clears, ceases_empty,
+ * wrong_owner, follows_control, at_index, face_up_only, seats), which an
+ * engine is told of only under the protocol feature zone_rules. */
+int zo_zone_attr_is_zone_rule(zo_zone_attr a);
+/* Whether some zone type of rs has a zone rule (zo_zone_attr_is_zone_rule)
+ * with a value. */
+int zo_ruleset_has_zone_rules(const zo_ruleset *rs);
 
 /* ZO_SWITCH_VALUES(X): X(id, name): every value a switch may take, as a
  * rule set file writes it; ZS_NONE is the value of a switch left out. */

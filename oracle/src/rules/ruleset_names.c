@@ -48,6 +48,32 @@ zo_cited *zo_zone_cited(zo_zone_type *t, zo_zone_attr a) {
   return (zo_cited *)((char *)t + attr_offsets[a]);
 }
 
+int zo_zone_attr_is_zone_rule(zo_zone_attr a) {
+  switch (a) {
+  case ZA_LIMITS:
+  case ZA_DISPLACE:
+  case ZA_INSTEAD:
+  case ZA_GROUP:
+  case ZA_CLEARS:
+  case ZA_CEASES_EMPTY:
+  case ZA_WRONG_OWNER:
+  case ZA_FOLLOWS_CONTROL:
+  case ZA_AT_INDEX:
+  case ZA_FACE_UP_ONLY:
+  case ZA_SEATS: return 1;
+  default: return 0;
+  }
+}
+
+int zo_ruleset_has_zone_rules(const zo_ruleset *rs) {
+  for (int z = 0; z < rs->nzones; z++)
+    for (int a = 0; a < ZA_COUNT; a++)
+      if (zo_zone_attr_is_zone_rule((zo_zone_attr)a) &&
+          zo_zone_cited((zo_zone_type *)&rs->zones[z], (zo_zone_attr)a)->value)
+        return 1;
+  return 0;
+}
+
 /* ---- type words -> bits ---------------------------------------------- */
 
 /* The vocabulary (model.h): words with a meaning in the model (model/),
