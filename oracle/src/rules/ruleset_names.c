@@ -69,7 +69,7 @@ int zo_ruleset_has_zone_rules(const zo_ruleset *rs) {
   for (int z = 0; z < rs->nzones; z++)
     for (int a = 0; a < ZA_COUNT; a++)
       if (zo_zone_attr_is_zone_rule((zo_zone_attr)a) &&
-          zo_zone_cited((zo_zone_type *)&rs->zones[z], (zo_zone_attr)a)->value)
+          ((const zo_cited *)((const char *)&rs->zones[z] + attr_offsets[a]))->value)
         return 1;
   return 0;
 }
